@@ -1,0 +1,323 @@
+"""Reading a scenario and its ruleset from TOML text, checking them together, and building the
+board and map. Every problem is reported at once, each naming the file, the field and (for map
+text) the row and column."""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from rules.board import Board, LabelError, Place
+from rules.gamemap import GameMap, Road, edge
+from rules.grid import Cell, make_grid
+from rules.problems import FileProblems, Problem, from_validation_error
+from rules.ruleset import Ruleset
+from rules.scenario import FORMATIONS_BY_KIND, MapSpec, Scenario
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class LoadedScenario:
+    """A checked scenario with its ruleset, board and map, ready to start a game from."""
+
+    scenario: Scenario
+    ruleset: Ruleset
+    board: Board
+    map: GameMap
+
+    @property
+    def id(self) -> str:
+        return self.scenario.scenario.id
+
+
+def parse_model(model: type[M], text: str, file: str) -> M:
+    """Parse TOML text into a model, or raise ``FileProblems`` naming every bad field."""
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise FileProblems([Problem(file, "(TOML syntax)", str(e))]) from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise FileProblems(from_validation_error(file, e)) from None
+
+
+def load(scenario_text: str, scenario_file: str, ruleset_text: str, ruleset_file: str
+         ) -> LoadedScenario:
+    """Parse and cross-check a scenario and its ruleset; raise ``FileProblems`` listing all."""
+    problems: list[Problem] = []
+    scenario: Scenario | None = None
+    ruleset: Ruleset | None = None
+    try:
+        scenario = parse_model(Scenario, scenario_text, scenario_file)
+    except FileProblems as e:
+        problems += e.problems
+    try:
+        ruleset = parse_model(Ruleset, ruleset_text, ruleset_file)
+    except FileProblems as e:
+        problems += e.problems
+    if scenario is None or ruleset is None:
+        raise FileProblems(problems)
+    checker = _Checker(scenario, ruleset, scenario_file, ruleset_file)
+    loaded = checker.run()
+    if checker.problems or loaded is None:
+        raise FileProblems(checker.problems)
+    return loaded
+
+
+class _Checker:
+    def __init__(self, scenario: Scenario, ruleset: Ruleset, file: str, ruleset_file: str) -> None:
+        self.s = scenario
+        self.r = ruleset
+        self.file = file
+        self.ruleset_file = ruleset_file
+        self.problems: list[Problem] = []
+
+    def add(self, fld: str, message: str, where: str = "", file: str = "") -> None:
+        self.problems.append(Problem(file or self.file, fld, message, where))
+
+    def run(self) -> LoadedScenario | None:
+        board = self._board(self.s.map)
+        if board is None:
+            return None
+        terrain, elevation = self._cells(board)
+        gm = GameMap(board, self.r, terrain, elevation)
+        self._roads(gm)
+        self._hexsides(gm)
+        self._order_of_battle(gm)
+        self._turns()
+        self._modules()
+        return LoadedScenario(self.s, self.r, board, gm)
+
+    # -- map ---------------------------------------------------------------------------------
+    def _board(self, m: MapSpec) -> Board | None:
+        spots = [s.at for s in m.sheets]
+        letters = [s.letter for s in m.sheets]
+        for i, sheet in enumerate(m.sheets):
+            if spots.count(sheet.at) > 1:
+                self.add(f"map.sheets[{i}].at", f"another sheet already sits at {list(sheet.at)}")
+            if letters.count(sheet.letter) > 1:
+                self.add(f"map.sheets[{i}].letter", f"sheet letter {sheet.letter!r} is used twice")
+            if min(sheet.at) < 0:
+                self.add(f"map.sheets[{i}].at", "sheet positions count from 0")
+        if self.problems:
+            return None
+        cols = max(s.at[0] for s in m.sheets) + 1
+        rows = max(s.at[1] for s in m.sheets) + 1
+        grid = make_grid(m.grid, cols * m.sheet_width, rows * m.sheet_height,
+                         m.orientation, m.shifted, m.neighbours)
+        try:
+            board = Board.build(grid, [(s.letter, *s.at) for s in m.sheets],
+                                m.sheet_width, m.sheet_height, m.label)
+        except (KeyError, ValueError, IndexError) as e:
+            self.add("map.label", f"label format cannot be used: {e}")
+            return None
+        places = []
+        seen: set[str] = set()
+        for i, p in enumerate(m.places):
+            cell = self._cell(board, p.at, f"map.places[{i}].at")
+            if p.name.lower() in seen:
+                self.add(f"map.places[{i}].name", f"place {p.name!r} is named twice")
+            seen.add(p.name.lower())
+            if cell is not None:
+                places.append(Place(p.name, cell, p.kind))
+        return board.with_places(places)
+
+    def _cell(self, board: Board, text: str, fld: str) -> Cell | None:
+        try:
+            return board.parse(text)
+        except LabelError as e:
+            self.add(fld, str(e))
+            return None
+
+    def _cells(self, board: Board) -> tuple[list[str], list[int]]:
+        m = self.s.map
+        size = board.grid.size
+        terrain = [""] * size
+        elevation = [0] * size
+        for i, sheet in enumerate(m.sheets):
+            base_col, base_row = sheet.at[0] * m.sheet_width, sheet.at[1] * m.sheet_height
+            rows = _rows(sheet.terrain)
+            fld = f"map.sheets[{i}].terrain"
+            if len(rows) != m.sheet_height:
+                self.add(fld, f"has {len(rows)} rows; sheets are {m.sheet_height} rows high")
+            for r, line in enumerate(rows[: m.sheet_height]):
+                if len(line) != m.sheet_width:
+                    self.add(fld, f"has {len(line)} characters; sheets are {m.sheet_width} wide",
+                             f"row {r + 1}")
+                for c, ch in enumerate(line[: m.sheet_width]):
+                    name = m.legend.get(ch)
+                    if name is None:
+                        self.add(fld, f"character {ch!r} is not in map.legend",
+                                 f"row {r + 1}, column {c + 1}")
+                        continue
+                    if name not in self.r.terrain:
+                        self.add(fld, f"terrain {name!r} (legend {ch!r}) is not in the ruleset",
+                                 f"row {r + 1}, column {c + 1}")
+                        continue
+                    terrain[board.grid.index(Cell(base_col + c, base_row + r))] = name
+            if not sheet.elevation.strip():
+                continue
+            fld = f"map.sheets[{i}].elevation"
+            erows = _rows(sheet.elevation)
+            if len(erows) != m.sheet_height:
+                self.add(fld, f"has {len(erows)} rows; sheets are {m.sheet_height} rows high")
+            for r, line in enumerate(erows[: m.sheet_height]):
+                if len(line) != m.sheet_width:
+                    self.add(fld, f"has {len(line)} digits; sheets are {m.sheet_width} wide",
+                             f"row {r + 1}")
+                for c, ch in enumerate(line[: m.sheet_width]):
+                    if not ch.isdigit():
+                        self.add(fld, f"{ch!r} is not a digit 0-9", f"row {r + 1}, column {c + 1}")
+                        continue
+                    elevation[board.grid.index(Cell(base_col + c, base_row + r))] = int(ch)
+        fallback = next(iter(self.r.terrain))
+        return [t or fallback for t in terrain], elevation
+
+    def _roads(self, gm: GameMap) -> None:
+        board = gm.board
+        for i, road in enumerate(self.s.map.roads):
+            fld = f"map.roads[{i}]"
+            if road.kind not in self.r.roads:
+                known = ", ".join(self.r.roads) or "none"
+                self.add(f"{fld}.kind", f"road kind {road.kind!r} is not in the ruleset ({known})")
+                continue
+            points = [self._cell(board, p, f"{fld}.path[{j}]") for j, p in enumerate(road.path)]
+            if any(p is None for p in points):
+                continue
+            cells: list[Cell] = []
+            for a, b in itertools.pairwise(points):
+                assert a is not None and b is not None
+                run = board.grid.line(a, b)
+                cells += run if not cells else run[1:]
+            for j, (a, b) in enumerate(itertools.pairwise(cells)):
+                if not board.grid.adjacent(a, b):
+                    self.add(f"{fld}.path", f"step {j + 1} from {board.label(a)} to "
+                             f"{board.label(b)} does not join adjacent cells")
+                elif not gm.enterable(b) or not gm.enterable(a):
+                    self.add(f"{fld}.path", f"runs through {board.label(b)}, which cannot be "
+                             "entered")
+                else:
+                    gm.road_edges[edge(gm.idx(a), gm.idx(b))] = road.kind
+            gm.roads.append(Road(road.kind, road.name, tuple(cells)))
+
+    def _hexsides(self, gm: GameMap) -> None:
+        for i, side in enumerate(self.s.map.hexsides):
+            fld = f"map.hexsides[{i}]"
+            if side.kind not in self.r.hexsides:
+                known = ", ".join(self.r.hexsides) or "none"
+                self.add(f"{fld}.kind", f"hexside kind {side.kind!r} is not in the ruleset "
+                         f"({known})")
+                continue
+            for j, (ta, tb) in enumerate(side.pairs):
+                a = self._cell(gm.board, ta, f"{fld}.pairs[{j}]")
+                b = self._cell(gm.board, tb, f"{fld}.pairs[{j}]")
+                if a is None or b is None:
+                    continue
+                if not gm.grid.adjacent(a, b):
+                    self.add(f"{fld}.pairs[{j}]", f"{ta} and {tb} are not adjacent, so no side "
+                             "lies between them")
+                    continue
+                gm.hexsides[edge(gm.idx(a), gm.idx(b))] = side.kind
+
+    # -- order of battle ---------------------------------------------------------------------
+    def _order_of_battle(self, gm: GameMap) -> None:
+        sides = {s.id for s in self.s.sides}
+        for fld, ids in (("sides", [s.id for s in self.s.sides]),
+                         ("formations", [f.id for f in self.s.formations]),
+                         ("units", [u.id for u in self.s.units])):
+            for dup, n in Counter(ids).items():
+                if n > 1:
+                    self.add(fld, f"id {dup!r} is used {n} times")
+        formations = {f.id: f for f in self.s.formations}
+        units = {u.id: u for u in self.s.units}
+        for i, f in enumerate(self.s.formations):
+            fld = f"formations[{i}]"
+            if f.side not in sides:
+                self.add(f"{fld}.side", f"side {f.side!r} is not one of {sorted(sides)}")
+            if f.parent and f.parent not in formations:
+                self.add(f"{fld}.parent", f"parent formation {f.parent!r} does not exist")
+            if f.commander:
+                leader = units.get(f.commander)
+                if leader is None:
+                    self.add(f"{fld}.commander", f"commander {f.commander!r} is not a unit")
+                elif leader.kind not in ("leader", "hq"):
+                    self.add(f"{fld}.commander", f"commander {f.commander!r} is a {leader.kind}, "
+                             "not a leader or HQ")
+        self._no_cycles(formations)
+        occupancy: Counter[Cell] = Counter()
+        for i, u in enumerate(self.s.units):
+            fld = f"units[{i}]"
+            if u.side not in sides:
+                self.add(f"{fld}.side", f"side {u.side!r} is not one of {sorted(sides)}")
+            if u.formation and u.formation not in formations:
+                self.add(f"{fld}.formation", f"formation {u.formation!r} does not exist")
+            elif u.formation and formations[u.formation].side != u.side:
+                self.add(f"{fld}.formation", f"formation {u.formation!r} belongs to another side")
+            if u.kind in ("infantry", "cavalry", "artillery") and u.strength == 0:
+                self.add(f"{fld}.strength", f"a {u.kind} unit needs a strength above 0")
+            mclass = u.movement_class or _default_class(u.kind)
+            if u.movement is None and mclass not in self.r.movement_allowance:
+                self.add(f"{fld}.movement", f"no movement given and the ruleset has no allowance "
+                         f"for class {mclass!r}")
+            where = u.at or (u.arrives.at if u.arrives else "")
+            cell = self._cell(gm.board, where, f"{fld}.{'at' if u.at else 'arrives.at'}")
+            if cell is not None:
+                if not gm.enterable(cell):
+                    self.add(f"{fld}.at", f"{where} ({gm.terrain_at(cell)}) cannot be entered")
+                elif u.at and u.kind in ("infantry", "cavalry", "artillery", "wagon"):
+                    occupancy[cell] += 1
+                    if occupancy[cell] > self.r.stacking_limit:
+                        self.add(f"{fld}.at", f"more than {self.r.stacking_limit} units start in "
+                                 f"{where} (the ruleset's stacking limit)")
+            if u.arrives and u.arrives.turn > max(t.turn for t in self.s.turns):
+                self.add(f"{fld}.arrives.turn", f"turn {u.arrives.turn} is after the last turn")
+            if u.order and u.order not in FORMATIONS_BY_KIND[u.kind]:
+                self.add(f"{fld}.order", f"{u.order!r} is not a formation of a {u.kind} unit")
+
+    def _no_cycles(self, formations: dict[str, Any]) -> None:
+        for fid in formations:
+            seen = {fid}
+            parent = formations[fid].parent
+            while parent and parent in formations:
+                if parent in seen:
+                    self.add("formations", f"formation {fid!r} is its own ancestor")
+                    break
+                seen.add(parent)
+                parent = formations[parent].parent
+
+    def _turns(self) -> None:
+        numbers = [t.turn for t in self.s.turns]
+        expected = list(range(numbers[0], numbers[0] + len(numbers)))
+        if numbers != expected:
+            self.add("turns", "turns must be numbered one after another without gaps")
+
+    def _modules(self) -> None:
+        from rules.modules import KNOWN_MODULES  # the registry names every rule module
+
+        for i, module in enumerate(self.s.scenario.modules):
+            if module not in KNOWN_MODULES:
+                self.add(f"scenario.modules[{i}]", f"unknown rule module {module!r}; known: "
+                         f"{', '.join(sorted(KNOWN_MODULES))}")
+        for module, tables in self.r.missing_tables(self.s.scenario.modules).items():
+            self.add("tables", f"rule module {module!r} needs table(s) {', '.join(tables)}",
+                     file=self.ruleset_file)
+
+
+def _rows(text: str) -> list[str]:
+    """Map text rows: blank lines at either end are dropped, as are leading spaces (so the text may
+    be indented inside a TOML multi-line string); a trailing '|' may mark a row's end."""
+    lines = text.strip("\n").split("\n")
+    return [line.strip().rstrip("|") for line in lines]
+
+
+def _default_class(kind: str) -> str:
+    """The movement class a kind of unit has when the scenario does not say."""
+    return {"infantry": "foot", "cavalry": "horse", "artillery": "wheeled",
+            "leader": "leader", "hq": "leader", "wagon": "wheeled"}[kind]

@@ -1,0 +1,36 @@
+"""The registry of rule modules a scenario may put in force.
+
+Each rule text is one module. A module named here but not yet built makes the umpire refuse to
+start a game with a clear message naming the rule, rather than play it wrongly.
+"""
+
+from __future__ import annotations
+
+#: Rule modules by the name a scenario uses, with the rule text each comes from.
+KNOWN_MODULES: dict[str, str] = {
+    "combat": "the series' fire, close combat, morale and straggler rules (ruleset tables)",
+    "surprise_move": "Surprise Move (rule text 000)",
+    "concealed_forces": "Concealed Forces (rule text 001)",
+    "chancellorsville": "Chancellorsville hidden units and grid sighting (rule text 002)",
+    "raid_victory": "Chancellorsville raid option and its victory die roll (rule text 002)",
+}
+
+#: Modules the umpire can play today. The others are refused at game creation.
+PLAYABLE_MODULES: frozenset[str] = frozenset()
+
+
+class RuleNotImplemented(Exception):
+    """A scenario asks for a rule module the umpire does not play yet."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        source = KNOWN_MODULES.get(module, "unknown rule")
+        super().__init__(f"rule module {module!r} ({source}) is not implemented yet; remove it "
+                         "from scenario.modules to play without it")
+
+
+def require_playable(modules: tuple[str, ...] | list[str]) -> None:
+    """Raise ``RuleNotImplemented`` for the first module in force that cannot be played yet."""
+    for module in modules:
+        if module not in PLAYABLE_MODULES:
+            raise RuleNotImplemented(module)

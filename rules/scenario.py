@@ -1,0 +1,193 @@
+"""The scenario file: map, order of battle, turn track, information model and rule modules.
+
+These are the file's shapes as pydantic models, checked field by field. Checks that need the
+whole picture (cells on the map, parents that exist, roads that join, tables the modules need)
+live in ``rules.scenario_check``; ``rules.gamemap`` turns a checked map into the queries the game
+asks of it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+InformationModel = Literal["open", "concealed", "inverted", "hidden"]
+UnitKind = Literal["infantry", "cavalry", "artillery", "leader", "hq", "wagon"]
+Echelon = Literal["army", "corps", "division", "brigade", "regiment", "battery", "other"]
+Formation = Literal["line", "column", "limbered", "unlimbered", "mounted", "dismounted"]
+Light = Literal["day", "twilight", "night"]
+
+COMBAT_KINDS: frozenset[str] = frozenset({"infantry", "cavalry", "artillery"})
+
+#: Formations each kind of unit may take; the first is its default.
+FORMATIONS_BY_KIND: dict[str, tuple[str, ...]] = {
+    "infantry": ("column", "line"),
+    "cavalry": ("mounted", "dismounted"),
+    "artillery": ("limbered", "unlimbered"),
+    "leader": ("mounted",),
+    "hq": ("mounted",),
+    "wagon": ("column",),
+}
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SheetSpec(_Frozen):
+    """One map sheet: its letter, where it sits on the board (sheet column, sheet row), and its
+    terrain and elevation as text rows (one character a cell)."""
+
+    letter: str = Field(min_length=1, max_length=2)
+    at: tuple[int, int] = (0, 0)
+    terrain: str
+    elevation: str = ""
+
+
+class RoadSpec(_Frozen):
+    """A road, pike or trail: waypoints (labels or place names), each joined to the next by the
+    straight run of cells between them."""
+
+    kind: str = "road"
+    name: str = ""
+    path: tuple[str, ...] = Field(min_length=2)
+
+
+class HexsideSpec(_Frozen):
+    """A hexside feature (stream, ford, impassable) on the edges between listed pairs of
+    adjacent cells."""
+
+    kind: str
+    name: str = ""
+    pairs: tuple[tuple[str, str], ...] = Field(min_length=1)
+
+
+class PlaceSpec(_Frozen):
+    name: str = Field(min_length=1)
+    at: str
+    kind: str = "place"
+
+
+class MapSpec(_Frozen):
+    grid: Literal["hex", "square"] = "hex"
+    orientation: Literal["flat", "pointy"] = "flat"
+    shifted: Literal["odd", "even"] = "odd"
+    neighbours: Literal[4, 8] = 4
+    sheet_width: int = Field(ge=1, le=200)
+    sheet_height: int = Field(ge=1, le=200)
+    label: str = "{sheet}{col:02}{row:02}"
+    legend: dict[str, str]
+    sheets: tuple[SheetSpec, ...] = Field(min_length=1)
+    roads: tuple[RoadSpec, ...] = ()
+    hexsides: tuple[HexsideSpec, ...] = ()
+    places: tuple[PlaceSpec, ...] = ()
+
+    @field_validator("legend")
+    @classmethod
+    def _single_characters(cls, v: dict[str, str]) -> dict[str, str]:
+        bad = [k for k in v if len(k) != 1]
+        if bad:
+            raise ValueError(f"legend keys must be single characters, not {bad!r}")
+        return v
+
+    @field_validator("label")
+    @classmethod
+    def _label_has_fields(cls, v: str) -> str:
+        for part in ("{col", "{row"):
+            if part not in v:
+                raise ValueError("label format needs {col} and {row} (and {sheet} with sheets)")
+        return v
+
+
+class SideSpec(_Frozen):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    short: str = ""
+    colour: str = "#444444"
+    information: InformationModel | None = None
+
+
+class FormationSpec(_Frozen):
+    """A command echelon (army, corps, division): its parent and its commanding leader's id."""
+
+    id: str
+    side: str
+    name: str
+    echelon: Echelon
+    parent: str = ""
+    commander: str = ""
+
+
+class ArrivalSpec(_Frozen):
+    turn: int = Field(ge=1)
+    at: str
+
+
+class UnitSpec(_Frozen):
+    """A counter on the map: a brigade, regiment, battery, leader, HQ or wagon."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    side: str
+    name: str
+    short: str = ""
+    kind: UnitKind
+    echelon: Echelon = "brigade"
+    formation: str = Field("", description="id of the formation this unit belongs to")
+    strength: int = Field(0, ge=0)
+    movement_class: Literal["foot", "horse", "wheeled", "leader"] | None = None
+    movement: int | None = Field(None, ge=0)
+    at: str = ""
+    arrives: ArrivalSpec | None = None
+    order: str = ""
+    initiative: int | None = Field(None, ge=0, le=12)
+    command_range: int | None = Field(None, ge=0)
+    tags: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _placed_or_arriving(self) -> UnitSpec:
+        if not self.at and self.arrives is None:
+            raise ValueError("a unit needs a start cell ('at') or an arrival ('arrives')")
+        if self.at and self.arrives is not None:
+            raise ValueError("a unit has either a start cell ('at') or an arrival, not both")
+        if self.order and self.order not in FORMATIONS_BY_KIND[self.kind]:
+            allowed = ", ".join(FORMATIONS_BY_KIND[self.kind])
+            raise ValueError(f"a {self.kind} unit's formation is one of: {allowed}")
+        return self
+
+
+class TurnSpec(_Frozen):
+    """One turn of the track: its clock time, light and visibility (hexes)."""
+
+    turn: int = Field(ge=1)
+    time: str = Field(pattern=r"^\d{1,2}:\d{2}$")
+    day: int = 1
+    light: Light = "day"
+    visibility: int | None = Field(None, ge=0)
+    weather: str = ""
+
+
+class ScenarioHeader(_Frozen):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    title: str
+    description: str = ""
+    ruleset: str
+    information: InformationModel = "open"
+    modules: tuple[str, ...] = ()
+    options: dict[str, str | int | bool] = Field(default_factory=dict)
+
+
+class Scenario(_Frozen):
+    scenario: ScenarioHeader
+    map: MapSpec
+    sides: tuple[SideSpec, ...] = Field(min_length=2)
+    formations: tuple[FormationSpec, ...] = ()
+    units: tuple[UnitSpec, ...] = Field(min_length=1)
+    turns: tuple[TurnSpec, ...] = Field(min_length=1)
+
+    def information_for(self, side: str) -> str:
+        """The information model under which ``side`` sees its enemies."""
+        for s in self.sides:
+            if s.id == side and s.information:
+                return s.information
+        return self.scenario.information
