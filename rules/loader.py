@@ -17,7 +17,7 @@ from rules.gamemap import GameMap, Road, edge
 from rules.grid import Cell, make_grid
 from rules.problems import FileProblems, Problem, from_validation_error
 from rules.ruleset import Ruleset
-from rules.scenario import FORMATIONS_BY_KIND, MapSpec, Scenario
+from rules.scenario import MapSpec, Scenario
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -230,36 +230,36 @@ class _Checker:
     def _order_of_battle(self, gm: GameMap) -> None:
         sides = {s.id for s in self.s.sides}
         for fld, ids in (("sides", [s.id for s in self.s.sides]),
-                         ("formations", [f.id for f in self.s.formations]),
+                         ("commands", [f.id for f in self.s.commands]),
                          ("units", [u.id for u in self.s.units])):
             for dup, n in Counter(ids).items():
                 if n > 1:
                     self.add(fld, f"id {dup!r} is used {n} times")
-        formations = {f.id: f for f in self.s.formations}
+        commands = {f.id: f for f in self.s.commands}
         units = {u.id: u for u in self.s.units}
-        for i, f in enumerate(self.s.formations):
-            fld = f"formations[{i}]"
+        for i, f in enumerate(self.s.commands):
+            fld = f"commands[{i}]"
             if f.side not in sides:
                 self.add(f"{fld}.side", f"side {f.side!r} is not one of {sorted(sides)}")
-            if f.parent and f.parent not in formations:
-                self.add(f"{fld}.parent", f"parent formation {f.parent!r} does not exist")
-            if f.commander:
-                leader = units.get(f.commander)
+            if f.parent and f.parent not in commands:
+                self.add(f"{fld}.parent", f"parent command {f.parent!r} does not exist")
+            if f.leader:
+                leader = units.get(f.leader)
                 if leader is None:
-                    self.add(f"{fld}.commander", f"commander {f.commander!r} is not a unit")
+                    self.add(f"{fld}.leader", f"leader {f.leader!r} is not a unit")
                 elif leader.kind not in ("leader", "hq"):
-                    self.add(f"{fld}.commander", f"commander {f.commander!r} is a {leader.kind}, "
+                    self.add(f"{fld}.leader", f"leader {f.leader!r} is a {leader.kind}, "
                              "not a leader or HQ")
-        self._no_cycles(formations)
+        self._no_cycles(commands)
         occupancy: Counter[Cell] = Counter()
         for i, u in enumerate(self.s.units):
             fld = f"units[{i}]"
             if u.side not in sides:
                 self.add(f"{fld}.side", f"side {u.side!r} is not one of {sorted(sides)}")
-            if u.formation and u.formation not in formations:
-                self.add(f"{fld}.formation", f"formation {u.formation!r} does not exist")
-            elif u.formation and formations[u.formation].side != u.side:
-                self.add(f"{fld}.formation", f"formation {u.formation!r} belongs to another side")
+            if u.command and u.command not in commands:
+                self.add(f"{fld}.command", f"command {u.command!r} does not exist")
+            elif u.command and commands[u.command].side != u.side:
+                self.add(f"{fld}.command", f"command {u.command!r} belongs to another side")
             if u.kind in ("infantry", "cavalry", "artillery") and u.strength == 0:
                 self.add(f"{fld}.strength", f"a {u.kind} unit needs a strength above 0")
             mclass = u.movement_class or _default_class(u.kind)
@@ -278,19 +278,17 @@ class _Checker:
                                  f"{where} (the ruleset's stacking limit)")
             if u.arrives and u.arrives.turn > max(t.turn for t in self.s.turns):
                 self.add(f"{fld}.arrives.turn", f"turn {u.arrives.turn} is after the last turn")
-            if u.order and u.order not in FORMATIONS_BY_KIND[u.kind]:
-                self.add(f"{fld}.order", f"{u.order!r} is not a formation of a {u.kind} unit")
 
-    def _no_cycles(self, formations: dict[str, Any]) -> None:
-        for fid in formations:
+    def _no_cycles(self, commands: dict[str, Any]) -> None:
+        for fid in commands:
             seen = {fid}
-            parent = formations[fid].parent
-            while parent and parent in formations:
+            parent = commands[fid].parent
+            while parent and parent in commands:
                 if parent in seen:
-                    self.add("formations", f"formation {fid!r} is its own ancestor")
+                    self.add("commands", f"command {fid!r} is its own ancestor")
                     break
                 seen.add(parent)
-                parent = formations[parent].parent
+                parent = commands[parent].parent
 
     def _turns(self) -> None:
         numbers = [t.turn for t in self.s.turns]

@@ -108,15 +108,15 @@ class SideSpec(_Frozen):
     information: InformationModel | None = None
 
 
-class FormationSpec(_Frozen):
-    """A command echelon (army, corps, division): its parent and its commanding leader's id."""
+class CommandSpec(_Frozen):
+    """A command echelon (army, corps, division): its parent command and its leader's unit id."""
 
     id: str
     side: str
     name: str
     echelon: Echelon
     parent: str = ""
-    commander: str = ""
+    leader: str = ""
 
 
 class ArrivalSpec(_Frozen):
@@ -133,13 +133,13 @@ class UnitSpec(_Frozen):
     short: str = ""
     kind: UnitKind
     echelon: Echelon = "brigade"
-    formation: str = Field("", description="id of the formation this unit belongs to")
+    command: str = Field("", description="id of the command (division, corps) it belongs to")
     strength: int = Field(0, ge=0)
     movement_class: Literal["foot", "horse", "wheeled", "leader"] | None = None
     movement: int | None = Field(None, ge=0)
     at: str = ""
     arrives: ArrivalSpec | None = None
-    order: str = ""
+    formation: str = ""
     initiative: int | None = Field(None, ge=0, le=12)
     command_range: int | None = Field(None, ge=0)
     tags: tuple[str, ...] = ()
@@ -150,7 +150,7 @@ class UnitSpec(_Frozen):
             raise ValueError("a unit needs a start cell ('at') or an arrival ('arrives')")
         if self.at and self.arrives is not None:
             raise ValueError("a unit has either a start cell ('at') or an arrival, not both")
-        if self.order and self.order not in FORMATIONS_BY_KIND[self.kind]:
+        if self.formation and self.formation not in FORMATIONS_BY_KIND[self.kind]:
             allowed = ", ".join(FORMATIONS_BY_KIND[self.kind])
             raise ValueError(f"a {self.kind} unit's formation is one of: {allowed}")
         return self
@@ -181,7 +181,7 @@ class Scenario(_Frozen):
     scenario: ScenarioHeader
     map: MapSpec
     sides: tuple[SideSpec, ...] = Field(min_length=2)
-    formations: tuple[FormationSpec, ...] = ()
+    commands: tuple[CommandSpec, ...] = ()
     units: tuple[UnitSpec, ...] = Field(min_length=1)
     turns: tuple[TurnSpec, ...] = Field(min_length=1)
 
