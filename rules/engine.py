@@ -1,0 +1,281 @@
+"""The rules engine: given a state, a side's command and the dice, the events that follow.
+
+``decide`` never changes anything itself. It refuses a command it cannot accept with a
+``Refusal`` whose words depend only on what the commanding side may know (an enemy unit's name
+gets the same answer as a name that belongs to no unit), or returns the events, which the umpire
+stores and folds. After every command the sides' sighting is brought up to date.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rules import commands as cmd
+from rules import events as ev
+from rules.board import LabelError
+from rules.grid import Cell
+from rules.knowledge import phase_report, sighting_events
+from rules.movement import MoveError, move_along
+from rules.route import RouteError, expand, parse_route
+from rules.state import GameState, apply
+from rules.units import Unit
+
+#: Derives a die roll from the log position of its event and its purpose.
+DiceSource = Callable[[int, str, str], int]
+
+
+class Refusal(Exception):
+    """A command that is not accepted. The message is safe to show to the commanding side."""
+
+
+@dataclass
+class Outcome:
+    """Events decided so far for one command, with the state they lead to."""
+
+    state: GameState
+    dice: DiceSource
+    events: list[ev.Event] = field(default_factory=list)
+    finished: bool = False
+
+    def add(self, event: ev.Event) -> None:
+        self.events.append(event)
+        self.state = apply(self.state, event)
+
+    def roll(self, purpose: str, dice: str, audience: str, *, table: str = "", column: str = "",
+             modifiers: dict[str, int] | None = None) -> tuple[int, str]:
+        """Roll for a purpose and log it; returns the natural roll and the table result."""
+        seq = self.state.seq + 1
+        value = self.dice(seq, purpose, dice)
+        result = ""
+        mods = modifiers or {}
+        if table:
+            t = self.state.loaded.ruleset.tables[table]
+            result = t.lookup(value + sum(mods.values()), column)
+        self.add(ev.DieRolled(audience=audience, purpose=purpose, dice=dice, value=value,
+                              modifiers=mods, table=table, column=column, result=result))
+        return value, result
+
+
+def start(state: GameState, seed_sha256: str, dice: DiceSource) -> Outcome:
+    """Begin play: announce the dice commitment and open the first phase."""
+    if state.status != "setup":
+        raise Refusal("the game has already started")
+    out = Outcome(state, dice)
+    out.add(ev.GameStarted(seed_sha256=seed_sha256))
+    _begin_step(out, state.turn, 0)
+    return out
+
+
+def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
+           host: bool = False) -> Outcome:
+    """The events that follow from ``side``'s command (``host`` for the host's tools)."""
+    out = Outcome(state, dice)
+    if isinstance(command, cmd.HOST_COMMANDS):
+        if not host:
+            raise Refusal("only the game's host can do that")
+        _host(out, command)
+        return out
+    if state.status == "setup":
+        raise Refusal("the game has not started yet")
+    if state.status == "paused":
+        raise Refusal("the game is paused by the host")
+    if state.status == "ended":
+        raise Refusal("the game is over")
+    match command:
+        case cmd.Move():
+            _move(out, side, command)
+        case cmd.SetFormation():
+            _formation(out, side, command)
+        case cmd.Done():
+            _done(out, side)
+    return out
+
+
+# -- orders ------------------------------------------------------------------------------------
+def own_unit(state: GameState, side: str, name: str) -> Unit:
+    """Find one of ``side``'s units by id, name or short name (any case).
+
+    Only the side's own units are searched, so a name that belongs to an enemy unit gets exactly
+    the answer a name of no unit gets."""
+    key = name.strip().lower()
+    mine = state.units_of(side)
+    for u in mine:
+        if key in (u.id.lower(), u.name.lower(), u.short.lower()):
+            return u
+    starts = [u for u in mine if u.name.lower().startswith(key)]
+    if len(starts) == 1:
+        return starts[0]
+    names = {u.name.lower(): u.name for u in mine}
+    near = [names[n] for n in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)]
+    hint = f" Did you mean: {', '.join(near)}?" if near else ""
+    raise Refusal(f"You have no unit called {name.strip()[:60]!r}.{hint}")
+
+
+def _require_action(state: GameState, side: str, action: str, verb: str) -> None:
+    step = state.current
+    if not step.allows(action):
+        raise Refusal(f"you cannot {verb} in the {step.title}")
+    if side not in step.acting(state.sides):
+        raise Refusal(f"it is the {state.side_name(step.side or '')} {step.title}, not yours")
+    if side in state.done:
+        raise Refusal("you have already finished this phase")
+
+
+def _move(out: Outcome, side: str, command: cmd.Move) -> None:
+    state = out.state
+    _require_action(state, side, "move", "move")
+    unit = own_unit(state, side, command.unit)
+    if unit.cell is None:
+        raise Refusal(f"{unit.name} is not on the map")
+    gm = state.loaded.map
+    try:
+        route = parse_route(gm, command.route)
+        path = expand(gm, route, unit.cell)
+    except (RouteError, LabelError) as e:
+        raise Refusal(str(e)) from None
+    enemy_cells = {u.cell for u in state.enemies_of(side) if u.cell is not None}
+    friends: dict[Cell, int] = {}
+    for u in state.units_of(side):
+        if u.cell is not None and u.id != unit.id and (u.combat or u.kind == "wagon"):
+            friends[u.cell] = friends.get(u.cell, 0) + 1
+    try:
+        result = move_along(gm, unit, path, enemy_at=lambda c: c in enemy_cells,
+                            friendly_count=lambda c: friends.get(c, 0))
+    except MoveError as e:
+        raise Refusal(str(e)) from None
+    if not result.cells:
+        raise Refusal(f"{unit.name} cannot move that way: {result.stopped}")
+    out.add(ev.UnitMoved(audience=ev.side_audience(side), unit=unit.id,
+                         path=tuple((c.col, c.row) for c in result.cells), mp=result.mp,
+                         stopped=result.stopped))
+    _update_sighting(out)
+
+
+def _formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
+    state = out.state
+    _require_action(state, side, "formation", "change formation")
+    unit = own_unit(state, side, command.unit)
+    wanted = command.formation.strip().lower()
+    if wanted not in unit.formations:
+        raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
+    if wanted == unit.formation:
+        raise Refusal(f"{unit.name} is already in {wanted}")
+    cost = 1.0 if unit.combat else 0.0  # the stand-in cost of a formation change
+    if unit.mp_left < cost:
+        raise Refusal(f"{unit.name} has no MPs left to change formation")
+    out.add(ev.FormationChanged(audience=ev.side_audience(side), unit=unit.id, formation=wanted,
+                                mp=cost))
+    _update_sighting(out)
+
+
+def _done(out: Outcome, side: str) -> None:
+    state = out.state
+    if side not in state.acting_sides():
+        if side in state.done:
+            raise Refusal("you have already finished this phase")
+        raise Refusal(f"nothing is waiting for you in the {state.current.title}")
+    out.add(ev.SideDone(audience="public", side=side))
+    if not out.state.acting_sides():
+        _advance(out)
+
+
+# -- the turn sequence ---------------------------------------------------------------------------
+def _advance(out: Outcome) -> None:
+    """Close the current step and open the next one that needs someone to act."""
+    while True:
+        state = out.state
+        for side in state.sides:
+            text = phase_report(state, side)
+            if text:
+                out.add(ev.Told(audience=ev.side_audience(side), text=text))
+        nxt = state.step + 1
+        turn = state.turn
+        if nxt >= len(state.steps):
+            nxt, turn = 0, turn + 1
+            if turn > state.last_turn:
+                out.finished = True
+                return
+        _begin_step(out, turn, nxt)
+        if out.state.acting_sides():
+            return
+
+
+def _begin_step(out: Outcome, turn: int, step: int) -> None:
+    s = out.state
+    phase = s.steps[step]
+    out.add(ev.PhaseBegan(audience="public", turn=turn, step=step, phase=phase.phase.id,
+                          side=phase.side))
+    if step == 0:
+        arriving: dict[str, list[str]] = {}
+        for u in out.state.units.values():
+            if u.arrives_turn is not None and u.arrives_turn <= turn and u.cell is None:
+                arriving.setdefault(u.side, []).append(u.id)
+        for side, ids in arriving.items():
+            out.add(ev.UnitsArrived(audience=ev.side_audience(side), units=tuple(sorted(ids))))
+    _update_sighting(out)
+
+
+def _update_sighting(out: Outcome) -> None:
+    for e in sighting_events(out.state):
+        out.add(e)
+
+
+# -- host tools ----------------------------------------------------------------------------------
+def _host(out: Outcome, command: cmd.Command) -> None:
+    state = out.state
+    match command:
+        case cmd.Pause(paused=paused, reason=reason):
+            if state.status not in ("active", "paused"):
+                raise Refusal("only a game in play can be paused or resumed")
+            if (state.status == "paused") == paused:
+                raise Refusal("the game is already " + ("paused" if paused else "running"))
+            out.add(ev.GamePaused(audience="public", paused=paused, reason=reason))
+        case cmd.ForceEndPhase():
+            if state.status != "active":
+                raise Refusal("the game is not in play")
+            for side in state.acting_sides():
+                out.add(ev.SideDone(audience="public", side=side))
+            _advance(out)
+        case cmd.Correct(unit=name, changes=changes, reason=reason):
+            unit = state.units.get(name)
+            if unit is None:
+                raise Refusal(f"no unit has the id {name[:60]!r}")
+            fixed = _check_correction(state, unit, changes)
+            out.add(ev.UnitCorrected(audience="umpire", unit=unit.id, changes=fixed,
+                                     reason=reason))
+            out.add(ev.Told(audience=ev.side_audience(unit.side),
+                            text=f"The umpire corrected {unit.name}: {reason}"))
+            _update_sighting(out)
+
+
+def _check_correction(state: GameState, unit: Unit, changes: dict[str, object]
+                      ) -> dict[str, object]:
+    fixed: dict[str, object] = {}
+    board = state.loaded.board
+    for key, value in changes.items():
+        if key == "cell":
+            try:
+                cell = board.parse(str(value))
+            except LabelError as e:
+                raise Refusal(str(e)) from None
+            if not state.loaded.map.enterable(cell):
+                raise Refusal(f"{board.label(cell)} cannot be entered")
+            fixed["cell"] = [cell.col, cell.row]
+        elif key in ("strength", "stragglers"):
+            if not isinstance(value, int) or value < 0:
+                raise Refusal(f"{key} must be a whole number, 0 or more")
+            fixed[key] = value
+        elif key == "formation":
+            if value not in unit.formations:
+                raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
+            fixed[key] = value
+        elif key == "morale":
+            fixed[key] = str(value)[:30]
+        else:
+            raise Refusal(f"{key!r} cannot be corrected (cell, strength, stragglers, formation, "
+                          "morale can)")
+    if not fixed:
+        raise Refusal("nothing to correct")
+    return fixed

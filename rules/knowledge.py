@@ -1,0 +1,107 @@
+"""What each side's troops see now, and the ``Sighted`` events that keep each side's memory.
+
+The sighting rule (line of sight by default) says which cells and enemy units a side sees; this
+module turns the game state into its inputs, and the change since the side's memory into events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import events as ev
+from rules.grid import Cell, HexGrid, SquareGrid
+from rules.sighting import Presence, SideSighting, SightingTables, full_pass
+from rules.state import GameState
+from rules.turns import visibility
+from rules.units import Unit
+
+__all__ = ["SideSighting", "bits_to_cells", "phase_report", "sight", "sighting_events"]
+
+_TABLES: dict[int, SightingTables] = {}
+
+
+def tables_for(state: GameState) -> SightingTables:
+    """The precomputed sighting tables of the game's map, built once per loaded scenario."""
+    key = id(state.loaded.map)
+    if key not in _TABLES:
+        _TABLES[key] = SightingTables(state.loaded.map)
+    return _TABLES[key]
+
+
+def presences(state: GameState) -> list[Presence]:
+    return [
+        Presence(u.id, u.side, state.loaded.map.idx(u.cell), u.combat, u.observer)
+        for u in state.units.values() if u.cell is not None
+    ]
+
+
+def sight(state: GameState) -> dict[str, SideSighting]:
+    """Each side's sighting this moment, under the turn's visibility."""
+    vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
+    result = full_pass(tables_for(state), presences(state), vis,
+                       state.loaded.ruleset.blocked_radius, sides=state.sides)
+    return result
+
+
+def bits_to_cells(bits: int, grid: HexGrid | SquareGrid) -> frozenset[Cell]:
+    out = []
+    index = 0
+    while bits:
+        if bits & 1:
+            out.append(grid.cell(index))
+        bits >>= 1
+        index += 1
+    return frozenset(out)
+
+
+def seen_payload(u: Unit) -> dict[str, Any]:
+    """What a side's troops make out of an enemy unit they sight."""
+    assert u.cell is not None
+    return {"cell": [u.cell.col, u.cell.row], "side": u.side, "name": u.name, "short": u.short,
+            "kind": u.kind, "echelon": u.echelon, "strength": u.strength,
+            "formation": u.formation}
+
+
+def sighting_events(state: GameState) -> list[ev.Sighted]:
+    """For each side whose sight of the enemy changed, the ``Sighted`` event recording it."""
+    if state.status == "setup":
+        return []
+    now = sight(state)
+    out = []
+    for side in state.sides:
+        memory = state.memory.get(side, {})
+        seen_now = now[side].seen_units
+        seen: dict[str, dict[str, Any]] = {}
+        for uid in sorted(seen_now):
+            payload = seen_payload(state.units[uid])
+            m = memory.get(uid)
+            if m is None or not m.in_sight or dict(m.seen) != payload:
+                seen[uid] = payload
+        lost = tuple(sorted(uid for uid, m in memory.items()
+                            if m.in_sight and uid not in seen_now))
+        if seen or lost:
+            out.append(ev.Sighted(audience=ev.side_audience(side), side=side, seen=seen,
+                                  lost=lost))
+    return out
+
+
+def phase_report(state: GameState, side: str) -> str:
+    """The end-of-phase report for a side that sees its enemies only by sighting: the enemy
+    units in sight, and those lost from sight this turn. Empty when there is nothing to say or
+    when the side sees every enemy anyway (open and concealed models)."""
+    if state.loaded.scenario.information_for(side) in ("open", "concealed"):
+        return ""
+    board = state.loaded.board
+    memory = state.memory.get(side, {})
+    in_sight = sorted((m.seen.get("name", uid), board.label(m.cell))
+                      for uid, m in memory.items() if m.in_sight)
+    lost = sorted((m.seen.get("name", uid), board.label(m.cell))
+                  for uid, m in memory.items() if not m.in_sight and m.turn == state.turn)
+    if not in_sight and not lost:
+        return ""
+    lines = [f"**End of the {state.current.title}**: what your troops saw."]
+    if in_sight:
+        lines.append("In sight: " + "; ".join(f"{n} at {c}" for n, c in in_sight))
+    if lost:
+        lines.append("Lost from sight: " + "; ".join(f"{n}, last at {c}" for n, c in lost))
+    return "\n".join(lines)

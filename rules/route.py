@@ -1,0 +1,133 @@
+"""Routes as players write them, and the cells they expand to.
+
+A route is a list of waypoints (map labels or place names). Between two waypoints the unit goes
+cell by cell along the straight run of cells joining them; the word ``road`` before a waypoint
+means "follow the road network there by the shortest road path" instead. For example
+``A3315 road Wilderness Church A4120`` goes to A3315, by road to Wilderness Church, then straight
+on to A4120. A route may leave out its start: it then begins where the unit stands.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from dataclasses import dataclass
+
+from rules.board import LabelError
+from rules.gamemap import GameMap
+from rules.grid import Cell
+
+ROAD_WORD = "road"
+MAX_ROUTE_CHARS = 500
+
+
+class RouteError(ValueError):
+    """A route that cannot be read or followed; the message says which part and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One leg of a route: to a waypoint, by road or straight across country."""
+
+    to: Cell
+    by_road: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A parsed route: its legs, and the full cell path they expand to from a start cell."""
+
+    text: str
+    legs: tuple[Leg, ...]
+
+
+def parse_route(gm: GameMap, text: str) -> Route:
+    """Read a route. Place names may have several words; the longest reading wins."""
+    if len(text) > MAX_ROUTE_CHARS:
+        raise RouteError(f"a route is at most {MAX_ROUTE_CHARS} characters")
+    words = [w for w in re.split(r"[\s,;>]+", text.strip()) if w and w not in ("-", "to")]
+    if not words:
+        raise RouteError("the route is empty: give at least one waypoint (a label or a place)")
+    legs: list[Leg] = []
+    i = 0
+    by_road = False
+    while i < len(words):
+        if words[i].lower() in (ROAD_WORD, "by-road", "pike"):
+            if by_road:
+                raise RouteError("'road' twice in a row: put a waypoint after it")
+            by_road = True
+            i += 1
+            continue
+        cell, used = _longest_waypoint(gm, words, i)
+        legs.append(Leg(cell, by_road, " ".join(words[i:i + used])))
+        by_road = False
+        i += used
+    if by_road:
+        raise RouteError("the route ends with 'road': say where the road leg goes")
+    return Route(text.strip(), tuple(legs))
+
+
+def _longest_waypoint(gm: GameMap, words: list[str], start: int) -> tuple[Cell, int]:
+    first_error: LabelError | None = None
+    for n in range(min(6, len(words) - start), 0, -1):
+        phrase = " ".join(words[start:start + n])
+        if n > 1 and words[start + n - 1].lower() == ROAD_WORD:
+            continue
+        try:
+            return gm.board.parse(phrase), n
+        except LabelError as e:
+            if n == 1:
+                first_error = e
+    assert first_error is not None
+    raise RouteError(str(first_error)) from None
+
+
+def expand(gm: GameMap, route: Route, start: Cell) -> list[Cell]:
+    """The cells the route enters, in order, from ``start`` (which is not included)."""
+    path: list[Cell] = []
+    here = start
+    for n, leg in enumerate(route.legs):
+        if leg.to == here:
+            continue
+        if leg.by_road:
+            run = road_path(gm, here, leg.to)
+            if run is None:
+                raise RouteError(
+                    f"leg {n + 1} ({leg.text}): no road joins {gm.board.describe(here)} to "
+                    f"{gm.board.describe(leg.to)}"
+                )
+        else:
+            run = gm.grid.line(here, leg.to)[1:]
+        path += run
+        here = leg.to
+    return path
+
+
+def road_path(gm: GameMap, a: Cell, b: Cell) -> list[Cell] | None:
+    """The cheapest path along roads from ``a`` to ``b`` (cells after ``a``), or ``None``.
+
+    Cost is each road's rate; ties go to fewer steps, then to the lower cell index, so that the
+    same route always expands the same way."""
+    if not gm.has_road(a) or not gm.has_road(b):
+        return None
+    costs = gm.ruleset.roads
+    best: dict[Cell, tuple[float, int]] = {a: (0.0, 0)}
+    came: dict[Cell, Cell] = {}
+    heap: list[tuple[float, int, int, Cell]] = [(0.0, 0, gm.idx(a), a)]
+    while heap:
+        cost, steps, _, cell = heapq.heappop(heap)
+        if cell == b:
+            out = [b]
+            while out[-1] in came and came[out[-1]] != a:
+                out.append(came[out[-1]])
+            return out[::-1]
+        if (cost, steps) > best.get(cell, (float("inf"), 0)):
+            continue
+        for nxt, kind in gm.road_neighbours(cell):
+            key = (cost + costs[kind].cost, steps + 1)
+            if key < best.get(nxt, (float("inf"), 0)):
+                best[nxt] = key
+                came[nxt] = cell
+                heapq.heappush(heap, (key[0], key[1], gm.idx(nxt), nxt))
+    return None

@@ -1,0 +1,114 @@
+"""Units (the counters on the map) and the chain of command they belong to.
+
+A unit is an immutable value; a change to it (a move, a new formation, losses) makes a new one.
+Combat units are infantry, cavalry and artillery; combat units and leaders are observers, and
+wagons see nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.grid import Cell
+from rules.scenario import COMBAT_KINDS, FORMATIONS_BY_KIND, CommandSpec
+
+DEFAULT_MOVEMENT_CLASS: dict[str, str] = {
+    "infantry": "foot", "cavalry": "horse", "artillery": "wheeled",
+    "leader": "leader", "hq": "leader", "wagon": "wheeled",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One counter: who it is, where it stands, in what formation and strength.
+
+    ``cell`` is ``None`` while the unit has not arrived yet (``arrives_turn``) or after it has
+    left the map. ``mp_spent`` counts the movement points used in the current phase.
+    """
+
+    id: str
+    side: str
+    name: str
+    short: str
+    kind: str
+    echelon: str
+    command: str
+    strength: int
+    movement_class: str
+    movement: int
+    formation: str
+    cell: Cell | None
+    stragglers: int = 0
+    morale: str = "normal"
+    initiative: int | None = None
+    command_range: int | None = None
+    tags: tuple[str, ...] = ()
+    arrives_turn: int | None = None
+    arrives_at: Cell | None = None
+    mp_spent: float = 0.0
+
+    @property
+    def combat(self) -> bool:
+        """Infantry, cavalry and artillery are combat units (they picket, fight and block)."""
+        return self.kind in COMBAT_KINDS
+
+    @property
+    def observer(self) -> bool:
+        """Combat units and leaders (and HQs, which carry their commander) can see."""
+        return self.kind != "wagon"
+
+    @property
+    def on_map(self) -> bool:
+        return self.cell is not None
+
+    @property
+    def is_leader(self) -> bool:
+        return self.kind in ("leader", "hq")
+
+    @property
+    def formations(self) -> tuple[str, ...]:
+        """The formations this kind of unit may take."""
+        return FORMATIONS_BY_KIND[self.kind]
+
+    @property
+    def mp_left(self) -> float:
+        return self.movement - self.mp_spent
+
+    def moved_to(self, cell: Cell, mp: float) -> Unit:
+        return replace(self, cell=cell, mp_spent=self.mp_spent + mp)
+
+    def with_formation(self, formation: str, mp: float = 0.0) -> Unit:
+        return replace(self, formation=formation, mp_spent=self.mp_spent + mp)
+
+    def fresh(self) -> Unit:
+        """The unit at the start of a new phase: no MPs spent."""
+        return replace(self, mp_spent=0.0) if self.mp_spent else self
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command echelon: army, corps or division, with its parent and its leader's unit id."""
+
+    id: str
+    side: str
+    name: str
+    echelon: str
+    parent: str
+    leader: str
+
+    @classmethod
+    def from_spec(cls, spec: CommandSpec) -> Command:
+        return cls(spec.id, spec.side, spec.name, spec.echelon, spec.parent, spec.leader)
+
+
+def subordinates(commands: dict[str, Command], root: str) -> set[str]:
+    """The command ``root`` and every command beneath it."""
+    out = {root}
+    changed = True
+    while changed:
+        changed = False
+        for c in commands.values():
+            if c.parent in out and c.id not in out:
+                out.add(c.id)
+                changed = True
+    return out

@@ -1,0 +1,153 @@
+"""What one side may know: the ``SideView``, and ``project``, the only function that decides it.
+
+Every path by which game state reaches a player (messages, map pictures, autocomplete, errors)
+starts from a ``SideView``. A side sees its own units in full. An enemy unit appears at one of
+three levels, by the information model under which the side sees its enemies:
+
+============  ===============================================================================
+model         an enemy unit on the map is shown ...
+============  ===============================================================================
+open          identified, always
+concealed     identified (a concealed-force marker, once that module is in force)
+inverted      as a blank marker where it stands; identified while the side's troops sight it
+hidden        identified while sighted; once lost from sight, as a ghost where last seen
+============  ===============================================================================
+
+Nothing in a view depends on enemy state the side does not see: markers carry no identity and are
+numbered by where they stand, ghosts come from the side's own memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.grid import Cell
+from rules.knowledge import SideSighting, sight
+from rules.state import GameState
+from rules.turns import turn_spec, visibility
+from rules.units import Unit
+
+OWN, IDENTIFIED, MARKER, GHOST = "own", "identified", "marker", "ghost"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitView:
+    """A counter as a side knows it. Fields the side does not know are empty."""
+
+    ref: str
+    side: str
+    level: str
+    cell: Cell
+    name: str = ""
+    short: str = ""
+    kind: str = ""
+    echelon: str = ""
+    strength: int | None = None
+    formation: str = ""
+    morale: str = ""
+    last_seen_turn: int | None = None
+    mp_left: float | None = None
+
+
+@dataclass(frozen=True)
+class SideView:
+    """Everything one side may know at this moment (``side`` is ``None`` for the umpire's view)."""
+
+    scenario_id: str
+    title: str
+    side: str | None
+    side_name: str
+    turn: int
+    time: str
+    light: str
+    visibility: int
+    phase: str
+    phasing: str | None
+    information: str
+    units: tuple[UnitView, ...]
+    seen_cells: frozenset[Cell] | None
+    fog: bool
+    reports: tuple[str, ...] = ()
+    blocked_cells: frozenset[Cell] = field(default_factory=frozenset)
+
+    def own_units(self) -> list[UnitView]:
+        return [u for u in self.units if u.level == OWN]
+
+    def enemy_units(self) -> list[UnitView]:
+        return [u for u in self.units if u.level != OWN]
+
+    def at(self, cell: Cell) -> list[UnitView]:
+        return [u for u in self.units if u.cell == cell]
+
+
+def project(state: GameState, side: str | None, sighting: dict[str, SideSighting] | None = None
+            ) -> SideView:
+    """The view of ``side`` (or, for ``None``, the umpire's view of everything)."""
+    scenario = state.loaded.scenario
+    spec = turn_spec(scenario, state.turn)
+    step = state.current
+    info = scenario.information_for(side) if side else "umpire"
+    units: list[UnitView] = []
+    seen_cells: frozenset[Cell] | None = None
+    if side is None:
+        units = [_full(u, OWN) for u in _placed(state)]
+    else:
+        sighting = sighting if sighting is not None else sight(state)
+        mine = sighting[side]
+        seen_cells = mine.cells(state.loaded.board.grid)
+        units = [_full(u, OWN) for u in _placed(state) if u.side == side]
+        units += _enemies(state, side, info, mine)
+    return SideView(
+        scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
+        side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
+        light=spec.light, visibility=visibility(scenario, state.loaded.ruleset, state.turn),
+        phase=step.title, phasing=step.side, information=info, units=tuple(units),
+        seen_cells=seen_cells, fog=info in ("inverted", "hidden"),
+        reports=state.reports.get(side, ()) if side else (),
+    )
+
+
+def _placed(state: GameState) -> list[Unit]:
+    return sorted((u for u in state.units.values() if u.cell is not None), key=lambda u: u.id)
+
+
+def _full(u: Unit, level: str) -> UnitView:
+    assert u.cell is not None
+    return UnitView(
+        ref=u.id, side=u.side, level=level, cell=u.cell, name=u.name, short=u.short, kind=u.kind,
+        echelon=u.echelon, strength=u.strength, formation=u.formation, morale=u.morale,
+        mp_left=u.mp_left if level == OWN else None,
+    )
+
+
+def _enemies(state: GameState, side: str, info: str, mine: SideSighting) -> list[UnitView]:
+    out: list[UnitView] = []
+    markers: list[UnitView] = []
+    memory = state.memory.get(side, {})
+    for u in _placed(state):
+        if u.side == side:
+            continue
+        assert u.cell is not None
+        in_sight = u.id in mine.seen_units
+        if info in ("open", "concealed") or in_sight:
+            out.append(_full(u, IDENTIFIED))
+        elif info == "inverted":
+            markers.append(UnitView(ref="", side=u.side, level=MARKER, cell=u.cell))
+    if info == "hidden":
+        for uid, m in sorted(memory.items()):
+            if not m.in_sight and uid not in mine.seen_units:
+                seen = m.seen
+                out.append(UnitView(
+                    ref=uid, side=str(seen.get("side", "")), level=GHOST, cell=m.cell,
+                    name=str(seen.get("name", "")), short=str(seen.get("short", "")),
+                    kind=str(seen.get("kind", "")), echelon=str(seen.get("echelon", "")),
+                    strength=seen.get("strength"), formation=str(seen.get("formation", "")),
+                    last_seen_turn=m.turn,
+                ))
+    # Markers are named by where they stand, so that nothing hidden orders or names them.
+    markers.sort(key=lambda m: (m.cell.row, m.cell.col, m.side))
+    out += [
+        UnitView(ref=f"marker-{n + 1}", side=m.side, level=MARKER, cell=m.cell)
+        for n, m in enumerate(markers)
+    ]
+    return out

@@ -1,0 +1,75 @@
+"""Finding scenario files and loading them with their rulesets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules.loader import LoadedScenario, load, parse_model
+from rules.problems import FileProblems, Problem
+from rules.scenario import Scenario
+
+SHIPPED = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def scenario_files(extra: Path | None = None) -> list[Path]:
+    """Every scenario file shipped with Vedette or in the host's extra folder (rulesets, named
+    ``*.ruleset.toml``, are not scenarios)."""
+    folders = [SHIPPED] + ([extra] if extra else [])
+    out: list[Path] = []
+    for folder in folders:
+        if folder.is_dir():
+            out += sorted(p for p in folder.glob("*.toml") if not p.name.endswith(".ruleset.toml"))
+    return out
+
+
+def find(name: str, extra: Path | None = None) -> Path:
+    """A scenario by path, file name or scenario id."""
+    p = Path(name)
+    if p.suffix == ".toml" and p.is_file():
+        return p
+    for f in scenario_files(extra):
+        if f.stem == name or f.name == name:
+            return f
+    known = ", ".join(f.stem for f in scenario_files(extra)) or "none"
+    raise FileNotFoundError(f"no scenario called {name!r}; known: {known}")
+
+
+_CACHE: dict[tuple[Path, float, float], LoadedScenario] = {}
+
+
+def load_file(path: Path) -> LoadedScenario:
+    """Load and check a scenario file and the ruleset it names; raises ``FileProblems``."""
+    path = path.resolve()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        problem = Problem(str(path), "(file)", f"cannot be read: {e.strerror}")
+        raise FileProblems([problem]) from None
+    ruleset_name = _ruleset_name(text)
+    if ruleset_name is None:
+        # Report the missing field together with anything else wrong in the scenario.
+        parse_model(Scenario, text, str(path))
+        raise FileProblems([Problem(str(path), "scenario.ruleset", "required field is missing")])
+    ruleset_path = (path.parent / ruleset_name).resolve()
+    try:
+        ruleset_text = ruleset_path.read_text(encoding="utf-8")
+    except OSError:
+        problem = Problem(str(path), "scenario.ruleset",
+                          f"ruleset file {ruleset_name!r} not found next to it")
+        raise FileProblems([problem]) from None
+    key = (path, path.stat().st_mtime, ruleset_path.stat().st_mtime)
+    if key not in _CACHE:
+        _CACHE[key] = load(text, str(path), ruleset_text, str(ruleset_path))
+    return _CACHE[key]
+
+
+def _ruleset_name(text: str) -> str | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    header = data.get("scenario")
+    name = header.get("ruleset") if isinstance(header, dict) else None
+    return name if isinstance(name, str) else None

@@ -1,0 +1,124 @@
+"""The ``vedette`` command: the offline demo, scenario checks, map rendering, dice verification,
+and running the bot."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from rules.loader import LoadedScenario
+from rules.problems import FileProblems
+
+
+def main(argv: Sequence[str] | None = None,
+         parser: argparse.ArgumentParser | None = None) -> int:
+    """Run a ``vedette`` command. The Discord commands (``run``, ``sync``) are added by
+    ``bot.cli``, which is the installed entry point, so that this layer never imports the bot."""
+    parser = parser or build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    code: int = args.func(args)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="vedette", description="A Discord umpire for double-blind "
+                                "hex-and-counter wargames.")
+    sub = p.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+
+    demo = sub.add_parser("demo", help="play the sample game offline and write what each side got")
+    demo.add_argument("--out", type=Path, default=Path("vedette-demo"),
+                      help="folder for the demo's files (default: ./vedette-demo)")
+    demo.set_defaults(func=_demo)
+
+    scen = sub.add_parser("scenario", help="scenario tools")
+    scen_sub = scen.add_subparsers(title="scenario commands", metavar="ACTION")
+    check = scen_sub.add_parser("check", help="validate scenario files and summarise them")
+    check.add_argument("paths", nargs="+", type=Path)
+    check.set_defaults(func=_check)
+
+    verify = sub.add_parser("verify", help="re-derive every die roll of a finished game")
+    verify.add_argument("--db", type=Path, required=True)
+    verify.add_argument("--game", default=None, help="game id (optional if the file has one game)")
+    verify.set_defaults(func=_verify)
+
+    render = sub.add_parser("render", help="draw a scenario's opening as one side sees it")
+    render.add_argument("scenario")
+    render.add_argument("--side", default=None, help="side id (default: the umpire's full view)")
+    render.add_argument("--around", default=None, help="centre a window on this label or place")
+    render.add_argument("--radius", type=int, default=10)
+    render.add_argument("--out", type=Path, required=True)
+    render.set_defaults(func=_render)
+
+    return p
+
+
+def _check(args: argparse.Namespace) -> int:
+    from umpire.catalog import load_file
+
+    failed = 0
+    for path in args.paths:
+        if path.name.endswith(".ruleset.toml"):
+            continue  # rulesets are checked with the scenarios that name them
+        try:
+            loaded = load_file(path)
+        except FileProblems as e:
+            failed += 1
+            print(f"{path}: {len(e.problems)} problem(s)")
+            for problem in e.problems:
+                print(f"  {problem}")
+            continue
+        print(summary(loaded, path))
+    return 1 if failed else 0
+
+
+def summary(loaded: LoadedScenario, path: Path) -> str:
+    s, gm = loaded.scenario, loaded.map
+    grid = gm.grid
+    shape = (f"hex ({s.map.orientation}-topped)" if grid.kind == "hex"
+             else f"square ({s.map.neighbours} neighbours)")
+    lines = [
+        f"{path}: ok - {s.scenario.title} [{s.scenario.id}]",
+        f"  ruleset: {loaded.ruleset.name}" + (" (stand-in numbers)" if loaded.ruleset.stand_in
+                                               else ""),
+        f"  grid: {shape}, {grid.width} x {grid.height} = {grid.size} cells; sheets "
+        f"{', '.join(sh.letter for sh in s.map.sheets)} of {s.map.sheet_width} x "
+        f"{s.map.sheet_height}; {len(gm.roads)} roads, {len(s.map.places)} places",
+        f"  turns: {s.turns[0].turn}-{s.turns[-1].turn} ({s.turns[0].time} to "
+        f"{s.turns[-1].time}); information: {s.scenario.information}; modules: "
+        f"{', '.join(s.scenario.modules) or 'none'}",
+    ]
+    for side in s.sides:
+        kinds = Counter(u.kind for u in s.units if u.side == side.id)
+        total = sum(kinds.values())
+        detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+        lines.append(f"  {side.id}: {total} units ({detail})")
+    return "\n".join(lines)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from umpire.demo import run_demo
+
+    return run_demo(args.out)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from umpire.verify import verify
+
+    return asyncio.run(verify(args.db, args.game))
+
+
+def _render(args: argparse.Namespace) -> int:
+    from umpire.render_cli import render_opening
+
+    return render_opening(args.scenario, args.side, args.around, args.radius, args.out)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,119 @@
+"""Turning events into words for their audience, in the players' terms: printed labels and unit
+names, never internal ids or coordinates.
+
+Every text here is built from the event (whose audience already limits who gets it) and from the
+addressed side's own view, so a message to one side never carries what that side may not know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import events as ev
+from rules.grid import Cell
+from rules.state import GameState
+from rules.turns import turn_spec, visibility
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message before it is addressed: ``public``, a ``side`` (target: side id) or the
+    ``host``. ``map_for`` asks for the addressed side's map to go with it."""
+
+    kind: str
+    target: str
+    text: str
+    map_for: str | None = None
+
+
+def turn_heading(state: GameState, turn: int) -> str:
+    spec = turn_spec(state.loaded.scenario, turn)
+    vis = visibility(state.loaded.scenario, state.loaded.ruleset, turn)
+    return (f"Turn {turn} - {spec.time}, day {spec.day}, {spec.light}; visibility {vis} hexes")
+
+
+def messages_for(before: GameState, events: list[ev.Event], after: GameState) -> list[Message]:
+    """The messages a batch of events gives rise to, in order."""
+    out: list[Message] = []
+    board = after.loaded.board
+    for e in events:
+        match e:
+            case ev.GameStarted(seed_sha256=sha):
+                out.append(Message("public", "", (
+                    f"**{after.loaded.scenario.scenario.title}** has begun.\n"
+                    f"Dice commitment (SHA-256 of the secret seed): `{sha}`. The seed is "
+                    "published when the game ends, so every roll can be checked.")))
+            case ev.PhaseBegan(turn=turn, side=side, step=step):
+                phase = after.steps[step]
+                whose = f"{after.side_name(side)} " if side else ""
+                text = f"**{turn_heading(after, turn)}**\n{whose}{phase.title}"
+                if step != 0:
+                    text = f"{whose}{phase.title} (turn {turn})"
+                out.append(Message("public", "", text))
+                for acting in phase.acting(after.sides):
+                    out.append(Message("side", acting, f"Your orders, please: {whose}"
+                                       f"{phase.title}, turn {turn}.", map_for=acting))
+            case ev.SideDone(side=side):
+                out.append(Message("public", "", f"{after.side_name(side)} has finished the "
+                                   f"{before.current.title}."))
+            case ev.UnitsArrived(units=ids, audience=audience):
+                names = "; ".join(
+                    f"{after.units[i].name} at {board.describe(_cell(after, i))}" for i in ids)
+                out.append(Message("side", audience.removeprefix("side:"),
+                                   f"Reinforcements arrive: {names}."))
+            case ev.Sighted(side=side, seen=seen, lost=lost):
+                if after.loaded.scenario.information_for(side) in ("open", "concealed"):
+                    continue  # the side sees every enemy anyway; sighting is not news
+                parts = []
+                if seen:
+                    parts.append("Your troops sight: " + "; ".join(
+                        f"{w['name']} ({w['kind']}, {w['strength']}) at "
+                        f"{board.describe(Cell(*w['cell']))}" for w in seen.values()))
+                if lost:
+                    parts.append("Lost from sight: " + "; ".join(
+                        _ghost_name(after, side, uid) for uid in lost))
+                out.append(Message("side", side, "\n".join(parts)))
+            case ev.Told(text=text, audience=audience):
+                if audience == "public":
+                    out.append(Message("public", "", text))
+                elif audience.startswith("side:"):
+                    out.append(Message("side", audience.removeprefix("side:"), text))
+            case ev.DieRolled(audience=audience) if audience.startswith("side:"):
+                out.append(Message("side", audience.removeprefix("side:"), roll_text(e)))
+            case ev.GamePaused(paused=paused, reason=reason):
+                word = "paused" if paused else "resumed"
+                out.append(Message("public", "", f"The host has {word} the game."
+                                   + (f" {reason}" if reason else "")))
+            case ev.UnitCorrected(unit=uid, changes=changes, reason=reason):
+                out.append(Message("host", "", f"Correction logged for {after.units[uid].name}: "
+                                   f"{changes} ({reason})"))
+            case ev.GameEnded(seed_hex=seed, reason=reason):
+                out.append(Message("public", "", (
+                    "**The game is over.**" + (f" {reason}" if reason else "") +
+                    f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
+                    map_for="umpire"))
+    return out
+
+
+def roll_text(e: ev.DieRolled) -> str:
+    mods = ", ".join(f"{k} {v:+d}" for k, v in e.modifiers.items())
+    text = f"Secret roll for {e.purpose}: {e.value} on {e.dice}"
+    if mods:
+        text += f" ({mods})"
+    if e.table:
+        text += f"; {e.table}" + (f" column {e.column}" if e.column else "")
+        text += f": **{e.result}**"
+    return text
+
+
+def _cell(state: GameState, uid: str) -> Cell:
+    cell = state.units[uid].cell
+    assert cell is not None
+    return cell
+
+
+def _ghost_name(state: GameState, side: str, uid: str) -> str:
+    m = state.memory.get(side, {}).get(uid)
+    if m is None:
+        return "an enemy unit"
+    return f"{m.seen.get('name', 'an enemy unit')}, last seen at {state.loaded.board.label(m.cell)}"

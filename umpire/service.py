@@ -1,0 +1,304 @@
+"""The umpire service: games as a play group uses them, independent of Discord.
+
+``Umpire.handle(game_id, user_id, command)`` takes the game's lock, loads its state, checks who
+the user is in the game, asks the rules engine, and stores the events with the deliveries they
+imply in one transaction. Only then does it answer, so an accepted command is durable before the
+player hears that it was accepted. Deliveries wait in the outbox until a transport (the bot, or
+the demo) sends them and marks them sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules import commands as cmd
+from rules import events as ev
+from rules.engine import Outcome, Refusal, decide, start
+from rules.loader import LoadedScenario
+from rules.modules import RuleNotImplemented, require_playable
+from rules.problems import FileProblems
+from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
+from storage.errors import AlreadyExistsError, ConcurrencyError
+from storage.records import GameRecord, NewDelivery, NewEvent, PlayerRecord
+from storage.store import Store
+from umpire import catalog, dice
+from umpire.maps import MapMaker
+from umpire.messages import Message, messages_for
+
+SNAPSHOT_EVERY = 50
+
+#: Runs CPU-heavy work (sighting, rendering) away from the event loop.
+Offload = Callable[..., Awaitable[object]]
+
+
+class UmpireError(Exception):
+    """A request the umpire refuses; the message is safe to show to the person who asked."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The answer to the person who gave a command (shown to them alone)."""
+
+    text: str
+    image: bytes | None = None
+    delivery_ids: tuple[int, ...] = ()
+
+
+@dataclass
+class _Game:
+    record: GameRecord
+    loaded: LoadedScenario
+    state: GameState
+
+
+class Umpire:
+    def __init__(self, store: Store, *, scenarios: Path | None = None,
+                 maps: MapMaker | None = None) -> None:
+        self.store = store
+        self.scenarios = scenarios
+        self.maps = maps or MapMaker()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._games: dict[str, _Game] = {}
+
+    # -- loading ---------------------------------------------------------------------------------
+    def lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _game(self, game_id: str) -> _Game:
+        """The game's current state: cached, or the latest snapshot plus the events after it."""
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise UmpireError(f"there is no game {game_id[:40]!r}")
+        cached = self._games.get(game_id)
+        last = await self.store.last_seq(game_id)
+        if cached is not None and cached.state.seq == last:
+            cached.record = record
+            return cached
+        loaded = catalog.load_file(Path(record.scenario_path))
+        state = await self.load_state(game_id, loaded)
+        game = _Game(record, loaded, state)
+        self._games[game_id] = game
+        return game
+
+    async def load_state(self, game_id: str, loaded: LoadedScenario) -> GameState:
+        snap = await self.store.latest_snapshot(game_id)
+        state = initial_state(loaded) if snap is None else from_snapshot(loaded, snap.payload)
+        records = await self.store.events(game_id, after_seq=state.seq)
+        return replay(state, (ev.event_from_json(json.dumps(r.payload), r.audience)
+                              for r in records))
+
+    async def replay_all(self, game_id: str) -> GameState:
+        """The state from every event since the start, ignoring snapshots (for checks)."""
+        record = await self.store.get_game(game_id)
+        assert record is not None
+        loaded = catalog.load_file(Path(record.scenario_path))
+        records = await self.store.events(game_id)
+        return replay(initial_state(loaded), (ev.event_from_json(json.dumps(r.payload),
+                                                                 r.audience) for r in records))
+
+    # -- setting up ------------------------------------------------------------------------------
+    async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,
+                          channel_id: int | None = None, game_id: str | None = None) -> Reply:
+        try:
+            path = catalog.find(scenario, self.scenarios)
+            loaded = catalog.load_file(path)
+            require_playable(loaded.scenario.scenario.modules)
+        except FileNotFoundError as e:
+            raise UmpireError(str(e)) from None
+        except FileProblems as e:
+            raise UmpireError(f"the scenario has {len(e.problems)} problem(s); run "
+                              f"`vedette scenario check` on it. First: {e.problems[0]}") from None
+        except RuleNotImplemented as e:
+            raise UmpireError(str(e)) from None
+        if channel_id is not None and await self.store.list_games(channel_id=channel_id,
+                                                                  status="setup") + \
+                await self.store.list_games(channel_id=channel_id, status="active"):
+            raise UmpireError("this channel already has a game; end it first")
+        gid = game_id or "g" + secrets.token_hex(3)
+        record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
+                            host_user_id=host_user_id, seed=dice.new_seed(), guild_id=guild_id,
+                            channel_id=channel_id)
+        await self.store.create_game(record)
+        sides = ", ".join(f"{s.id} ({s.name})" for s in loaded.scenario.sides)
+        return Reply(f"Game `{gid}` created: {loaded.scenario.scenario.title}. Sides: {sides}. "
+                     "Players join with /game join; the host starts with /game start.")
+
+    async def join(self, game_id: str, user_id: int, side: str) -> Reply:
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            if side not in game.state.sides:
+                raise UmpireError(f"no side {side[:30]!r}; sides: {', '.join(game.state.sides)}")
+            if game.state.status == "ended":
+                raise UmpireError("the game is over")
+            try:
+                await self.store.add_player(game_id, user_id, side, dm_ok=True)
+            except AlreadyExistsError:
+                player = await self.store.get_player(game_id, user_id)
+                if player is not None and player.side != side and game.state.status != "setup":
+                    raise UmpireError("you are already playing the other side; sides cannot "
+                                      "be changed once the game has started") from None
+                await self.store.set_side(game_id, user_id, side)
+            return Reply(f"You command {game.state.side_name(side)} in game `{game_id}`.")
+
+    async def leave(self, game_id: str, user_id: int) -> Reply:
+        async with self.lock(game_id):
+            if not await self.store.remove_player(game_id, user_id):
+                raise UmpireError("you are not in that game")
+            return Reply("You have left the game.")
+
+    async def player(self, game_id: str, user_id: int) -> PlayerRecord | None:
+        return await self.store.get_player(game_id, user_id)
+
+    # -- playing ---------------------------------------------------------------------------------
+    async def start(self, game_id: str, user_id: int, *, is_admin: bool = False) -> Reply:
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, user_id, is_admin)
+            sides = {p.side for p in await self.store.players(game_id)}
+            missing = [s for s in game.state.sides if s not in sides]
+            if missing:
+                raise UmpireError(f"no one has joined {', '.join(missing)} yet")
+            try:
+                outcome = start(game.state, dice.commitment(game.record.seed),
+                                dice.SeededDice(game.record.seed, game_id))
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
+            ids = await self._commit(game, outcome, status="active")
+            return Reply("The game has started.", delivery_ids=ids)
+
+    async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
+                     is_admin: bool = False) -> Reply:
+        """Decide one command from a player (or the host) and store what follows."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            host = self._is_host(game, user_id, is_admin)
+            player = await self.store.get_player(game_id, user_id)
+            if player is None and not (host and isinstance(command, cmd.HOST_COMMANDS)):
+                raise UmpireError("you are not playing in this game; join a side first")
+            side = player.side if player else ""
+            try:
+                outcome = decide(game.state, side, command,
+                                 dice.SeededDice(game.record.seed, game_id), host=host)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
+            ids = await self._commit(game, outcome)
+            if outcome.finished:
+                ids += await self._finish(game, "The last turn has been played.")
+            return Reply(_acknowledge(game.state, command, outcome), delivery_ids=tuple(ids))
+
+    async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
+                       reason: str = "") -> Reply:
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, user_id, is_admin)
+            if game.state.status == "ended":
+                raise UmpireError("the game is already over")
+            ids = await self._finish(game, reason or "The host has ended the game.")
+            return Reply("The game is over; the seed and the full map are posted.",
+                         delivery_ids=tuple(ids))
+
+    async def _finish(self, game: _Game, reason: str) -> list[int]:
+        outcome = Outcome(game.state, dice.SeededDice(game.record.seed, game.record.id))
+        outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
+                                 reason=reason))
+        return list(await self._commit(game, outcome, status="ended"))
+
+    # -- reading ---------------------------------------------------------------------------------
+    async def state_for(self, game_id: str) -> GameState:
+        """The current state, for the umpire's own tools (never shown to a player as is)."""
+        return (await self._game(game_id)).state
+
+    async def side_of(self, game_id: str, user_id: int) -> str:
+        player = await self.store.get_player(game_id, user_id)
+        if player is None:
+            raise UmpireError("you are not playing in this game; join a side first")
+        return player.side
+
+    async def my_map(self, game_id: str, user_id: int, around: str | None = None,
+                     radius: int | None = None) -> Reply:
+        game = await self._game(game_id)
+        side = await self.side_of(game_id, user_id)
+        try:
+            png = await self.maps.side_map(game.state, side, around=around, radius=radius)
+        except ValueError as e:
+            raise UmpireError(str(e)) from None
+        return Reply(f"{game.state.side_name(side)}, turn {game.state.turn}.", image=png)
+
+    # -- committing ------------------------------------------------------------------------------
+    async def _commit(self, game: _Game, outcome: Outcome, status: str | None = None
+                      ) -> tuple[int, ...]:
+        before, after = game.state, outcome.state
+        messages = messages_for(before, outcome.events, after)
+        deliveries = await self._address(game, after, messages)
+        snapshot = None
+        if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:
+            snapshot = to_snapshot(after)
+        new_events = [NewEvent(type=e.type, payload=json.loads(ev.event_to_json(e)),
+                               audience=e.audience) for e in outcome.events]
+        updates = {"status": status} if status else None
+        try:
+            ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
+                                          snapshot=snapshot, game_updates=updates)  # type: ignore[arg-type]
+        except ConcurrencyError:
+            self._games.pop(game.record.id, None)
+            raise UmpireError("the game changed meanwhile; please try again") from None
+        game.state = after
+        return tuple(ids)
+
+    async def _address(self, game: _Game, state: GameState, messages: list[Message]
+                       ) -> list[NewDelivery]:
+        """Address each message: public to the channel, a side's to each of its players (or,
+        with none seated, to the side's inbox), the host's to the host."""
+        players = await self.store.players(game.record.id)
+        out: list[NewDelivery] = []
+        images: dict[str, bytes] = {}
+        for m in messages:
+            image = None
+            if m.map_for is not None:
+                if m.map_for not in images:
+                    images[m.map_for] = await self.maps.side_map(
+                        state, None if m.map_for == "umpire" else m.map_for)
+                image = images[m.map_for]
+            name = f"{m.map_for}-turn-{state.turn:02d}.png" if image else None
+            if m.kind == "side":
+                seated = [p for p in players if p.side == m.target]
+                if not seated:
+                    out.append(NewDelivery("side", m.target, m.text, image, name))
+                for p in seated:
+                    out.append(NewDelivery("player", str(p.user_id), m.text, image, name))
+            elif m.kind == "host":
+                out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
+            else:
+                out.append(NewDelivery("public", "", m.text, image, name))
+        return out
+
+    # -- hosts -----------------------------------------------------------------------------------
+    @staticmethod
+    def _is_host(game: _Game, user_id: int, is_admin: bool) -> bool:
+        return is_admin or game.record.host_user_id == user_id
+
+    def _require_host(self, game: _Game, user_id: int, is_admin: bool) -> None:
+        if not self._is_host(game, user_id, is_admin):
+            raise UmpireError("only the game's host can do that")
+
+
+def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome) -> str:
+    """The reply to the commanding player, from their own side's events only."""
+    board = state.loaded.board
+    for e in outcome.events:
+        if isinstance(e, ev.UnitMoved):
+            unit = outcome.state.units[e.unit]
+            end = board.describe(unit.cell) if unit.cell else "?"
+            text = (f"{unit.name} moved {len(e.path)} cell(s) to {end}, spending {e.mp:g} MP "
+                    f"({unit.mp_left:g} left).")
+            return text + (f" It stopped: {e.stopped}." if e.stopped else "")
+        if isinstance(e, ev.FormationChanged):
+            return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
+    if isinstance(command, cmd.Done):
+        return "Noted: your side has finished this phase."
+    return "Done."
