@@ -1,0 +1,60 @@
+"""Strict JSON for payloads, options and buttons: what is stored is exactly what comes back.
+
+``json.dumps`` quietly turns tuples into lists and integer keys into strings and writes ``NaN``,
+so a value would not round-trip. :func:`encode` refuses such values instead, naming where in the
+value the problem is; everything it accepts decodes to an equal value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from storage.errors import StorageError
+
+JsonObject = dict[str, Any]
+"""A JSON object as Python holds it: str keys; values None, bool, int, float, str, list, dict."""
+
+
+def encode(value: object, what: str) -> str:
+    """Serialise ``value`` compactly; raise :class:`StorageError` naming ``what`` and the path of
+    the first part that is not JSON."""
+    _check(value, "$", what)
+    # ensure_ascii (the default) escapes lone surrogates, which UTF-8 could not store.
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def decode(text: str) -> Any:
+    """The value :func:`encode` serialised."""
+    return json.loads(text)
+
+
+def decode_object(text: str, what: str) -> JsonObject:
+    value = decode(text)
+    if not isinstance(value, dict):
+        raise StorageError(f"{what} is not a JSON object")
+    return value
+
+
+def _check(value: object, path: str, what: str) -> None:
+    if value is None or isinstance(value, bool | int | str):
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise StorageError(f"{what}: {value!r} at {path} is not a JSON number")
+        return
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            _check(item, f"{path}[{index}]", what)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise StorageError(
+                    f"{what}: key {key!r} at {path} is not a string (JSON keys are strings)"
+                )
+            _check(item, f"{path}.{key}", what)
+        return
+    hint = " (use a list)" if isinstance(value, tuple) else ""
+    raise StorageError(f"{what}: {type(value).__name__} at {path} is not JSON{hint}")

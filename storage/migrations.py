@@ -1,0 +1,222 @@
+"""Numbered schema migrations, applied when a database is opened.
+
+Each migration is SQL run in its own ``BEGIN IMMEDIATE`` transaction together with the row that
+records it in ``schema_migrations``, so a migration is applied entirely or not at all, and two
+processes opening the same new file do not both apply it. A file whose recorded version is newer
+than the newest migration here was written by a newer Vedette and is refused untouched.
+
+To change the schema, append a ``Migration`` with the next number; never edit a released one.
+Keep the SQL portable to SQLite 3.31 (no STRICT tables, no RETURNING, no JSON functions).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from storage.clock import Clock, to_text
+from storage.db import transaction
+from storage.errors import StorageError
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+_INITIAL = """
+CREATE TABLE games (
+    id            TEXT PRIMARY KEY NOT NULL,
+    scenario_id   TEXT NOT NULL,
+    scenario_path TEXT NOT NULL,
+    options       TEXT NOT NULL DEFAULT '{}',
+    guild_id      INTEGER,
+    channel_id    INTEGER,
+    host_user_id  INTEGER NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'setup',
+    seed          BLOB NOT NULL,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    CONSTRAINT game_id_not_empty CHECK (length(id) > 0),
+    CONSTRAINT game_status CHECK (status IN ('setup', 'active', 'paused', 'ended')),
+    CONSTRAINT game_seed_32_bytes CHECK (typeof(seed) = 'blob' AND length(seed) = 32),
+    CONSTRAINT game_guild_id CHECK (typeof(guild_id) IN ('integer', 'null')),
+    CONSTRAINT game_channel_id CHECK (typeof(channel_id) IN ('integer', 'null')),
+    CONSTRAINT game_host_user_id CHECK (typeof(host_user_id) = 'integer')
+);
+CREATE INDEX games_by_status ON games (status);
+CREATE INDEX games_by_channel ON games (channel_id);
+CREATE INDEX games_by_host ON games (host_user_id);
+
+CREATE TABLE players (
+    game_id   TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id   INTEGER NOT NULL,
+    side      TEXT NOT NULL,
+    dm_ok     INTEGER NOT NULL DEFAULT 0,
+    joined_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, user_id),
+    CONSTRAINT player_user_id CHECK (typeof(user_id) = 'integer'),
+    CONSTRAINT player_side_not_empty CHECK (length(side) > 0),
+    CONSTRAINT player_dm_ok CHECK (dm_ok IN (0, 1))
+);
+CREATE INDEX players_by_user ON players (user_id);
+
+CREATE TABLE events (
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
+    type       TEXT NOT NULL,
+    payload    TEXT NOT NULL,
+    audience   TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq),
+    CONSTRAINT event_seq CHECK (typeof(seq) = 'integer' AND seq >= 1),
+    CONSTRAINT event_type_not_empty CHECK (length(type) > 0),
+    CONSTRAINT event_audience CHECK (
+        audience IN ('public', 'umpire')
+        OR (substr(audience, 1, 5) = 'side:' AND length(audience) > 5)
+    )
+);
+-- The log is append-only and gapless: an event's seq is the game's last seq + 1, and an event
+-- is never rewritten (a rewritten event could re-roll a die).
+CREATE TRIGGER events_contiguous BEFORE INSERT ON events
+WHEN NEW.seq <> (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'event seq is not the next seq of its game');
+END;
+CREATE TRIGGER events_append_only BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+
+CREATE TABLE snapshots (
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
+    payload    TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq),
+    CONSTRAINT snapshot_seq CHECK (typeof(seq) = 'integer' AND seq >= 0)
+);
+
+CREATE TABLE deliveries (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
+    kind       TEXT NOT NULL,
+    target     TEXT NOT NULL DEFAULT '',
+    text       TEXT NOT NULL,
+    image      BLOB,
+    image_name TEXT,
+    buttons    TEXT NOT NULL DEFAULT '[]',
+    status     TEXT NOT NULL DEFAULT 'pending',
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    sent_at    TEXT,
+    CONSTRAINT delivery_seq CHECK (typeof(seq) = 'integer' AND seq >= 0),
+    CONSTRAINT delivery_kind CHECK (kind IN ('public', 'side', 'player', 'host')),
+    CONSTRAINT delivery_target CHECK (
+        (kind = 'public' AND target = '')
+        OR (kind IN ('side', 'player') AND length(target) > 0)
+        OR kind = 'host'
+    ),
+    CONSTRAINT delivery_image_named CHECK (
+        image IS NULL OR (typeof(image) = 'blob' AND length(image_name) > 0)
+    ),
+    CONSTRAINT delivery_status CHECK (status IN ('pending', 'sent', 'failed')),
+    CONSTRAINT delivery_attempts CHECK (attempts >= 0)
+);
+CREATE INDEX deliveries_pending ON deliveries (id) WHERE status = 'pending';
+CREATE INDEX deliveries_by_recipient ON deliveries (game_id, kind, target, id);
+
+CREATE TABLE bot_state (
+    key   TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _INITIAL),)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+"""The newest schema this code knows."""
+
+_CREATE_LEDGER = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY NOT NULL,
+    name       TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+)
+"""
+
+
+def statements(sql: str) -> list[str]:
+    """Split a script into complete statements (triggers included), dropping comments-only
+    remainders."""
+    result: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            result.append(buffer.strip())
+            buffer = ""
+    rest = "\n".join(
+        line for line in buffer.splitlines() if line.strip() and not line.strip().startswith("--")
+    )
+    if rest.strip():
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {rest.strip()!r}")
+    return result
+
+
+async def recorded_version(conn: aiosqlite.Connection) -> int:
+    """The newest migration recorded in the file (0 for a new file)."""
+    rows = list(
+        await conn.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_migrations")
+    )
+    return int(rows[0][0])
+
+
+async def migrate(
+    conn: aiosqlite.Connection,
+    path: Path,
+    now: Clock,
+    migrations: Sequence[Migration] = MIGRATIONS,
+) -> int:
+    """Bring the database on ``conn`` up to the newest of ``migrations``; return its version.
+
+    Raises :class:`StorageError` if the file records a newer version than ``migrations`` knows.
+    """
+    known = migrations[-1].version if migrations else 0
+    try:
+        await conn.execute(_CREATE_LEDGER)
+        current = await recorded_version(conn)
+        _refuse_newer(path, current, known)
+        for migration in migrations:
+            if migration.version <= current:
+                continue
+            async with transaction(conn):
+                current = await recorded_version(conn)  # another process may have been first
+                _refuse_newer(path, current, known)
+                if migration.version <= current:
+                    continue
+                for statement in statements(migration.sql):
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, to_text(now())),
+                )
+            current = migration.version
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot migrate database {path}: {error}") from error
+    return current
+
+
+def _refuse_newer(path: Path, current: int, known: int) -> None:
+    if current > known:
+        raise StorageError(
+            f"database {path} was written by a newer Vedette (schema {current} > {known}); "
+            "upgrade Vedette"
+        )

@@ -1,0 +1,166 @@
+"""The records ``storage`` takes and returns: plain frozen dataclasses, payloads as JSON objects.
+
+Input records (:class:`GameRecord` for a new game, :class:`NewEvent`, :class:`NewDelivery`) carry
+no sequence numbers, ids or timestamps: the store assigns them. Output records carry everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, NamedTuple, TypedDict
+
+from storage.json_codec import JsonObject
+
+GameStatus = Literal["setup", "active", "paused", "ended"]
+GAME_STATUSES: tuple[GameStatus, ...] = ("setup", "active", "paused", "ended")
+
+DeliveryKind = Literal["public", "side", "player", "host"]
+"""Who a delivery goes to: the game's public channel, every player of one side (target: the side
+id), one player (target: their user id as a string), or the game's host (target: '' or a user id).
+"""
+
+DeliveryStatus = Literal["pending", "sent", "failed"]
+
+PUBLIC = "public"
+UMPIRE = "umpire"
+
+
+def side_audience(side_id: str) -> str:
+    """The audience string of an event only ``side_id`` may see: ``'side:<id>'``."""
+    return f"side:{side_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game. Give it to ``Store.create_game`` with ``created_at``/``updated_at`` left ``None``.
+
+    ``seed`` is the game's secret 32 bytes; it is left out of ``repr`` so that it cannot reach a
+    log by accident.
+    """
+
+    id: str
+    scenario_id: str
+    scenario_path: str
+    host_user_id: int
+    seed: bytes = field(repr=False)
+    guild_id: int | None = None
+    channel_id: int | None = None
+    options: JsonObject = field(default_factory=dict)
+    status: GameStatus = "setup"
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class GameUpdate(TypedDict, total=False):
+    """The fields of a game that ``Store.update_game`` and ``Store.commit`` may change."""
+
+    status: GameStatus
+    options: JsonObject
+    guild_id: int | None
+    channel_id: int | None
+    host_user_id: int
+    scenario_id: str
+    scenario_path: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    game_id: str
+    user_id: int
+    side: str
+    dm_ok: bool
+    joined_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append. ``audience`` is ``'public'``, ``'umpire'`` or ``'side:<id>'``
+    (see :func:`side_audience`)."""
+
+    type: str
+    payload: JsonObject = field(default_factory=dict)
+    audience: str = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    game_id: str
+    seq: int
+    type: str
+    payload: JsonObject
+    audience: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewDelivery:
+    """A message to send once its commit is durable.
+
+    ``event_index`` is the index, in the same commit's event list, of the event that caused it
+    (negative indices count from the end); ``None`` means the commit's last event, or the game's
+    current last event if the commit appends none. The store turns it into the event's seq.
+    ``buttons`` is a JSON list the transport turns into components.
+    """
+
+    kind: DeliveryKind
+    target: str
+    text: str
+    image: bytes | None = None
+    image_name: str | None = None
+    buttons: list[JsonObject] = field(default_factory=list)
+    event_index: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRecord:
+    id: int
+    game_id: str
+    seq: int
+    kind: DeliveryKind
+    target: str
+    text: str
+    image: bytes | None
+    image_name: str | None
+    buttons: list[JsonObject]
+    status: DeliveryStatus
+    attempts: int
+    last_error: str | None
+    created_at: datetime
+    sent_at: datetime | None
+
+
+class Recipient(NamedTuple):
+    """One address of an inbox: ``Recipient('player', '1234')``, ``Recipient('side', 'union')``,
+    ``Recipient('public', '')``."""
+
+    kind: DeliveryKind
+    target: str
+
+
+class Snapshot(NamedTuple):
+    """A saved state: the fold of the game's events up to and including ``seq``."""
+
+    seq: int
+    payload: JsonObject
+
+
+__all__ = [
+    "GAME_STATUSES",
+    "PUBLIC",
+    "UMPIRE",
+    "DeliveryKind",
+    "DeliveryRecord",
+    "DeliveryStatus",
+    "EventRecord",
+    "GameRecord",
+    "GameStatus",
+    "GameUpdate",
+    "JsonObject",
+    "NewDelivery",
+    "NewEvent",
+    "PlayerRecord",
+    "Recipient",
+    "Snapshot",
+    "side_audience",
+]

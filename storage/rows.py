@@ -1,0 +1,87 @@
+"""Turning database rows into records."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import cast
+
+from storage.clock import from_text
+from storage.json_codec import decode, decode_object
+from storage.records import (
+    DeliveryKind,
+    DeliveryRecord,
+    DeliveryStatus,
+    EventRecord,
+    GameRecord,
+    GameStatus,
+    PlayerRecord,
+)
+
+GAME_COLUMNS = (
+    "id, scenario_id, scenario_path, options, guild_id, channel_id, host_user_id, status, seed, "
+    "created_at, updated_at"
+)
+PLAYER_COLUMNS = "game_id, user_id, side, dm_ok, joined_at"
+EVENT_COLUMNS = "game_id, seq, type, payload, audience, created_at"
+DELIVERY_COLUMNS = (
+    "id, game_id, seq, kind, target, text, image, image_name, buttons, status, attempts, "
+    "last_error, created_at, sent_at"
+)
+
+
+def game(row: sqlite3.Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        scenario_id=row["scenario_id"],
+        scenario_path=row["scenario_path"],
+        host_user_id=row["host_user_id"],
+        seed=bytes(row["seed"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        options=decode_object(row["options"], f"options of game {row['id']!r}"),
+        status=cast(GameStatus, row["status"]),
+        created_at=from_text(row["created_at"]),
+        updated_at=from_text(row["updated_at"]),
+    )
+
+
+def player(row: sqlite3.Row) -> PlayerRecord:
+    return PlayerRecord(
+        game_id=row["game_id"],
+        user_id=row["user_id"],
+        side=row["side"],
+        dm_ok=bool(row["dm_ok"]),
+        joined_at=from_text(row["joined_at"]),
+    )
+
+
+def event(row: sqlite3.Row) -> EventRecord:
+    return EventRecord(
+        game_id=row["game_id"],
+        seq=row["seq"],
+        type=row["type"],
+        payload=decode_object(row["payload"], f"payload of event {row['game_id']!r}#{row['seq']}"),
+        audience=row["audience"],
+        created_at=from_text(row["created_at"]),
+    )
+
+
+def delivery(row: sqlite3.Row) -> DeliveryRecord:
+    image = row["image"]
+    sent_at = row["sent_at"]
+    return DeliveryRecord(
+        id=row["id"],
+        game_id=row["game_id"],
+        seq=row["seq"],
+        kind=cast(DeliveryKind, row["kind"]),
+        target=row["target"],
+        text=row["text"],
+        image=None if image is None else bytes(image),
+        image_name=row["image_name"],
+        buttons=decode(row["buttons"]),
+        status=cast(DeliveryStatus, row["status"]),
+        attempts=row["attempts"],
+        last_error=row["last_error"],
+        created_at=from_text(row["created_at"]),
+        sent_at=None if sent_at is None else from_text(sent_at),
+    )

@@ -1,0 +1,644 @@
+"""``Store``: the one door to the database for the rest of Vedette.
+
+One SQLite file holds every game. A ``Store`` keeps two connections to it, each on its own
+aiosqlite thread:
+
+- the *writer*, used by every write, one transaction at a time under an ``asyncio.Lock``
+  (SQLite allows one writer per file anyway; the lock also keeps one coroutine's statements out of
+  another's transaction);
+- the *reader*, used by every read outside a transaction. In WAL mode it sees only committed
+  transactions (never half of a commit still in progress on the writer) and it is not held up by
+  a commit waiting for its fsync.
+
+A write method returning means its transaction is committed and on disk (``synchronous=FULL``,
+see ``storage.db``): the caller may tell a player "accepted".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from os import PathLike
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Unpack
+
+import aiosqlite
+
+from storage import rows
+from storage.backup import backup_file
+from storage.clock import Clock, to_text, utc_now
+from storage.db import connect, transaction
+from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError, StorageError
+from storage.json_codec import JsonObject, decode_object, encode
+from storage.migrations import migrate
+from storage.records import (
+    DeliveryRecord,
+    EventRecord,
+    GameRecord,
+    GameStatus,
+    GameUpdate,
+    NewDelivery,
+    NewEvent,
+    PlayerRecord,
+    Recipient,
+    Snapshot,
+)
+
+_UPDATABLE = frozenset(GameUpdate.__annotations__)
+
+
+class Store:
+    """Games, players, the event log, snapshots, the outbox and the bot's own state.
+
+    Open with ``store = await Store.open(path)`` or ``async with Store.open(path) as store:``.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        clock: Clock,
+        schema_version: int,
+    ) -> None:
+        """Use :meth:`open`."""
+        self._path = path
+        self._writer = writer
+        self._reader = reader
+        self._clock = clock
+        self._schema_version = schema_version
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | PathLike[str], *, clock: Clock = utc_now) -> StoreOpener:
+        """Open (creating if need be) the database file at ``path`` and bring its schema up to
+        date. Refuses (``StorageError``) a file written by a newer Vedette, a file that is not a
+        SQLite database, and ``':memory:'`` (the store needs a file its two connections share).
+        """
+        return StoreOpener(lambda: cls._open(Path(path), clock))
+
+    @classmethod
+    async def _open(cls, path: Path, clock: Clock) -> Store:
+        if str(path) == ":memory:" or str(path).startswith("file:"):
+            raise StorageError(f"the store needs a database file path, not {str(path)!r}")
+        writer = await connect(path)
+        try:
+            version = await migrate(writer, path, clock)
+            reader = await connect(path, read_only=True)
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(path, writer, reader, clock, version)
+
+    async def close(self) -> None:
+        """Close both connections (waiting for a transaction in progress). Idempotent."""
+        if self._closed:
+            return
+        async with self._lock:
+            self._closed = True
+            await self._reader.close()
+            await self._writer.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def schema_version(self) -> int:
+        return self._schema_version
+
+    async def backup(self, dest_path: str | PathLike[str], *, overwrite: bool = False) -> Path:
+        """Back up the live database to ``dest_path`` and return its resolved path.
+
+        Uses SQLite's online backup API from a connection of its own, in a worker thread: games go
+        on being played meanwhile, and the copy is a consistent snapshot holding every commit that
+        returned before the call. The result is one self-contained file (not in WAL mode) that
+        ``Store.open`` reads like the original; restoring is stopping the bot and putting the file
+        in place of the database (removing the old ``-wal`` and ``-shm`` files next to it).
+        Refuses to replace an existing file unless ``overwrite``.
+        """
+        self._check_open()
+        return await asyncio.to_thread(
+            backup_file, self._path, Path(dest_path), overwrite=overwrite
+        )
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def create_game(self, game: GameRecord) -> GameRecord:
+        """Insert ``game`` (its timestamps are set now) and return it as stored.
+        Raises ``AlreadyExistsError`` if a game with its id exists."""
+        now = to_text(self._now())
+        values = (
+            game.id,
+            game.scenario_id,
+            game.scenario_path,
+            encode(game.options, f"options of game {game.id!r}"),
+            game.guild_id,
+            game.channel_id,
+            game.host_user_id,
+            game.status,
+            game.seed,
+            now,
+            now,
+        )
+        async with self._write(f"create game {game.id!r}") as conn:
+            if await _game_exists(conn, game.id):
+                raise AlreadyExistsError(f"game {game.id!r} already exists")
+            await conn.execute(
+                f"INSERT INTO games ({rows.GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", values
+            )
+            return await _load_game(conn, game.id)
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        found = await self._read(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return rows.game(found[0]) if found else None
+
+    async def list_games(
+        self,
+        status: GameStatus | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+    ) -> list[GameRecord]:
+        """Games matching every filter given, oldest first."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        for column, value in (
+            ("status", status),
+            ("channel_id", channel_id),
+            ("guild_id", guild_id),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        found = await self._read(
+            f"SELECT {rows.GAME_COLUMNS} FROM games {where} ORDER BY created_at, id", params
+        )
+        return [rows.game(row) for row in found]
+
+    async def games_of_user(
+        self, user_id: int, status: GameStatus | None = None
+    ) -> list[GameRecord]:
+        """Games ``user_id`` plays in or hosts (optionally only those in ``status``), oldest
+        first."""
+        sql = (
+            f"SELECT {rows.GAME_COLUMNS} FROM games"
+            " WHERE (id IN (SELECT game_id FROM players WHERE user_id = ?) OR host_user_id = ?)"
+        )
+        params: list[Any] = [user_id, user_id]
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(status)
+        found = await self._read(sql + " ORDER BY created_at, id", params)
+        return [rows.game(row) for row in found]
+
+    async def update_game(self, game_id: str, **fields: Unpack[GameUpdate]) -> GameRecord:
+        """Change some of a game's fields (see ``GameUpdate``); return the game as stored.
+        Raises ``NotFoundError`` for an unknown game, ``TypeError`` for a field that cannot
+        change."""
+        assignments, params = self._assignments(game_id, fields)
+        async with self._write(f"update game {game_id!r}") as conn:
+            cursor = await conn.execute(
+                f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id)
+            )
+            if cursor.rowcount == 0:
+                raise NotFoundError(f"no game {game_id!r}")
+            return await _load_game(conn, game_id)
+
+    # -- players -----------------------------------------------------------------------------
+
+    async def add_player(
+        self, game_id: str, user_id: int, side: str, *, dm_ok: bool = False
+    ) -> PlayerRecord:
+        """Seat ``user_id`` on ``side``. Raises ``NotFoundError`` for an unknown game and
+        ``AlreadyExistsError`` if the user is already in it."""
+        now = to_text(self._now())
+        async with self._write(f"add player {user_id} to game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            if await _load_player(conn, game_id, user_id) is not None:
+                raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
+            await conn.execute(
+                f"INSERT INTO players ({rows.PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                (game_id, user_id, side, int(dm_ok), now),
+            )
+            return await _require_player(conn, game_id, user_id)
+
+    async def remove_player(self, game_id: str, user_id: int) -> bool:
+        """Unseat ``user_id``; return whether they were in the game."""
+        async with self._write(f"remove player {user_id} from game {game_id!r}") as conn:
+            cursor = await conn.execute(
+                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            return cursor.rowcount > 0
+
+    async def players(self, game_id: str) -> list[PlayerRecord]:
+        """The game's players in the order they joined."""
+        found = await self._read(
+            f"SELECT {rows.PLAYER_COLUMNS} FROM players WHERE game_id = ?"
+            " ORDER BY joined_at, user_id",
+            (game_id,),
+        )
+        return [rows.player(row) for row in found]
+
+    async def get_player(self, game_id: str, user_id: int) -> PlayerRecord | None:
+        found = await self._read(
+            f"SELECT {rows.PLAYER_COLUMNS} FROM players WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        return rows.player(found[0]) if found else None
+
+    async def set_dm_ok(self, game_id: str, user_id: int, ok: bool) -> PlayerRecord:
+        """Record whether the bot may DM this player. Raises ``NotFoundError`` if not a
+        player."""
+        return await self._update_player(game_id, user_id, "dm_ok", int(ok))
+
+    async def set_side(self, game_id: str, user_id: int, side: str) -> PlayerRecord:
+        """Move a player to another side. Raises ``NotFoundError`` if not a player."""
+        return await self._update_player(game_id, user_id, "side", side)
+
+    # -- the event log -----------------------------------------------------------------------
+
+    async def last_seq(self, game_id: str) -> int:
+        """The seq of the game's last event; 0 if it has none (or does not exist)."""
+        found = await self._read(
+            "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+        )
+        return int(found[0][0])
+
+    async def events(
+        self, game_id: str, after_seq: int = 0, limit: int | None = None
+    ) -> list[EventRecord]:
+        """The game's events with seq > ``after_seq``, in order (at most ``limit``)."""
+        found = await self._read(
+            f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+            " ORDER BY seq LIMIT ?",
+            (game_id, after_seq, -1 if limit is None else limit),
+        )
+        return [rows.event(row) for row in found]
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[NewEvent],
+        deliveries: Sequence[NewDelivery] = (),
+        snapshot: JsonObject | None = None,
+        game_updates: GameUpdate | None = None,
+    ) -> list[int]:
+        """Append ``events`` to the game's log as seqs ``expected_seq + 1 …``, queue their
+        ``deliveries``, save ``snapshot`` (the state after these events, at seq
+        ``expected_seq + len(events)``) and apply ``game_updates``: all in one transaction.
+
+        Returns the new deliveries' ids, in order. When it returns, all of it is on disk; when it
+        raises, none of it was written. Raises ``ConcurrencyError`` if the game's last seq is not
+        ``expected_seq`` (someone else committed since the caller loaded the game),
+        ``NotFoundError`` for an unknown game, ``StorageError`` for anything invalid (a payload
+        that is not JSON, an audience or delivery kind the schema refuses…).
+        """
+        if expected_seq < 0:
+            raise StorageError(f"expected_seq must be >= 0, not {expected_seq}")
+        now_dt = self._now()
+        now = to_text(now_dt)
+        event_rows = [
+            (
+                game_id,
+                expected_seq + 1 + index,
+                event.type,
+                encode(event.payload, f"payload of event {index} ({event.type})"),
+                event.audience,
+                now,
+            )
+            for index, event in enumerate(events)
+        ]
+        delivery_rows = [
+            (
+                game_id,
+                _delivery_seq(expected_seq, len(events), delivery.event_index, index),
+                delivery.kind,
+                delivery.target,
+                delivery.text,
+                delivery.image,
+                delivery.image_name,
+                encode(delivery.buttons, f"buttons of delivery {index}"),
+                now,
+            )
+            for index, delivery in enumerate(deliveries)
+        ]
+        snapshot_json = None if snapshot is None else encode(snapshot, "snapshot")
+        assignments, params = self._assignments(game_id, game_updates or {}, now_dt)
+        ids: list[int] = []
+        async with self._write(f"commit to game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            actual = await _last_seq(conn, game_id)
+            if actual != expected_seq:
+                raise ConcurrencyError(game_id, expected_seq, actual)
+            await conn.executemany(
+                f"INSERT INTO events ({rows.EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", event_rows
+            )
+            for row in delivery_rows:
+                cursor = await conn.execute(
+                    "INSERT INTO deliveries (game_id, seq, kind, target, text, image, image_name,"
+                    " buttons, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+                ids.append(_rowid(cursor))
+            if snapshot_json is not None:
+                await conn.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, seq, payload, created_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (game_id, expected_seq + len(events), snapshot_json, now),
+                )
+            await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
+        return ids
+
+    # -- snapshots ---------------------------------------------------------------------------
+
+    async def latest_snapshot(self, game_id: str) -> Snapshot | None:
+        """The snapshot with the highest seq, as ``(seq, payload)``; ``None`` if there is none."""
+        found = await self._read(
+            "SELECT seq, payload FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            (game_id,),
+        )
+        if not found:
+            return None
+        seq = int(found[0]["seq"])
+        return Snapshot(seq, decode_object(found[0]["payload"], f"snapshot {game_id!r}#{seq}"))
+
+    async def save_snapshot(self, game_id: str, seq: int, payload: JsonObject) -> None:
+        """Save (or replace) the state after event ``seq``, outside a commit. Raises
+        ``StorageError`` if the game has no event ``seq`` yet (0 is the state before any)."""
+        payload_json = encode(payload, "snapshot")
+        now = to_text(self._now())
+        async with self._write(f"save snapshot of game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            last = await _last_seq(conn, game_id)
+            if not 0 <= seq <= last:
+                raise StorageError(f"game {game_id!r} has no event {seq} (last is {last})")
+            await conn.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, seq, payload, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, seq, payload_json, now),
+            )
+
+    # -- the outbox --------------------------------------------------------------------------
+
+    async def pending_deliveries(
+        self, game_id: str | None = None, limit: int = 100
+    ) -> list[DeliveryRecord]:
+        """Deliveries still to send (of one game, or of all), oldest first."""
+        sql = f"SELECT {rows.DELIVERY_COLUMNS} FROM deliveries WHERE status = 'pending'"
+        params: list[Any] = []
+        if game_id is not None:
+            sql += " AND game_id = ?"
+            params.append(game_id)
+        found = await self._read(sql + " ORDER BY id LIMIT ?", [*params, limit])
+        return [rows.delivery(row) for row in found]
+
+    async def get_delivery(self, delivery_id: int) -> DeliveryRecord | None:
+        found = await self._read(
+            f"SELECT {rows.DELIVERY_COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,)
+        )
+        return rows.delivery(found[0]) if found else None
+
+    async def mark_sent(self, delivery_id: int) -> None:
+        """Discord accepted the delivery: it becomes 'sent' (whatever it was), its attempts grow
+        by one and ``sent_at`` is set. Raises ``NotFoundError`` for an unknown id."""
+        now = to_text(self._now())
+        async with self._write(f"mark delivery {delivery_id} sent") as conn:
+            cursor = await conn.execute(
+                "UPDATE deliveries SET status = 'sent', attempts = attempts + 1, sent_at = ?"
+                " WHERE id = ?",
+                (now, delivery_id),
+            )
+            if cursor.rowcount == 0:
+                raise NotFoundError(f"no delivery {delivery_id}")
+
+    async def mark_failed(self, delivery_id: int, error: str, permanent: bool) -> None:
+        """Sending failed: attempts grow by one and ``error`` is kept. A ``permanent`` failure
+        (DMs closed, channel deleted) makes it 'failed'; otherwise it stays 'pending' to be
+        retried. Does nothing to a delivery that is no longer pending (a late failure report
+        must not undo a 'sent'). Raises ``NotFoundError`` for an unknown id."""
+        status = "failed" if permanent else "pending"
+        async with self._write(f"mark delivery {delivery_id} failed") as conn:
+            cursor = await conn.execute(
+                "UPDATE deliveries SET status = ?, attempts = attempts + 1, last_error = ?"
+                " WHERE id = ? AND status = 'pending'",
+                (status, error, delivery_id),
+            )
+            if cursor.rowcount == 0:
+                found = await conn.execute_fetchall(
+                    "SELECT 1 FROM deliveries WHERE id = ?", (delivery_id,)
+                )
+                if not list(found):
+                    raise NotFoundError(f"no delivery {delivery_id}")
+
+    async def deliveries_for(
+        self, game_id: str, *recipients: Recipient, offset: int = 0, limit: int = 50
+    ) -> list[DeliveryRecord]:
+        """An inbox: the game's deliveries addressed to any of ``recipients`` (e.g. a player and
+        their side), whatever their status, oldest first; skip ``offset``, return at most
+        ``limit``. The newest page starts at ``max(0, count - limit)``, see
+        :meth:`count_deliveries_for`."""
+        where, params = _recipients_clause(game_id, recipients)
+        found = await self._read(
+            f"SELECT {rows.DELIVERY_COLUMNS} FROM deliveries WHERE {where}"
+            " ORDER BY id LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        )
+        return [rows.delivery(row) for row in found]
+
+    async def count_deliveries_for(self, game_id: str, *recipients: Recipient) -> int:
+        where, params = _recipients_clause(game_id, recipients)
+        found = await self._read(f"SELECT count(*) FROM deliveries WHERE {where}", params)
+        return int(found[0][0])
+
+    # -- the bot's own state -----------------------------------------------------------------
+
+    async def get_state(self, key: str) -> str | None:
+        found = await self._read("SELECT value FROM bot_state WHERE key = ?", (key,))
+        return str(found[0][0]) if found else None
+
+    async def set_state(self, key: str, value: str) -> None:
+        async with self._write(f"set state {key!r}") as conn:
+            await conn.execute(
+                "INSERT INTO bot_state (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def _now(self) -> datetime:
+        return self._clock()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StorageError(f"the store on {self._path} is closed")
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        self._check_open()
+        try:
+            return list(await self._reader.execute_fetchall(sql, params))
+        except sqlite3.Error as error:
+            raise StorageError(f"reading {self._path} failed: {error}") from error
+
+    @asynccontextmanager
+    async def _write(self, what: str) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction on the writer connection, alone; SQLite errors become
+        ``StorageError`` naming ``what``."""
+        async with self._lock:
+            self._check_open()
+            try:
+                async with transaction(self._writer) as conn:
+                    yield conn
+            except (sqlite3.Error, UnicodeError) as error:
+                raise StorageError(f"{what} failed: {error}") from error
+
+    def _assignments(
+        self, game_id: str, fields: GameUpdate, now: datetime | None = None
+    ) -> tuple[str, list[Any]]:
+        """``SET`` clause and parameters for ``fields``, always bumping ``updated_at``."""
+        unknown = set(fields) - _UPDATABLE
+        if unknown:
+            raise TypeError(f"cannot update game field(s) {sorted(unknown)}")
+        columns: list[str] = []
+        params: list[Any] = []
+        for name, value in fields.items():
+            columns.append(f"{name} = ?")
+            if name == "options":
+                params.append(encode(value, f"options of game {game_id!r}"))
+            else:
+                params.append(value)
+        columns.append("updated_at = ?")
+        params.append(to_text(self._now() if now is None else now))
+        return ", ".join(columns), params
+
+    async def _update_player(
+        self, game_id: str, user_id: int, column: str, value: object
+    ) -> PlayerRecord:
+        async with self._write(f"update player {user_id} of game {game_id!r}") as conn:
+            cursor = await conn.execute(
+                f"UPDATE players SET {column} = ? WHERE game_id = ? AND user_id = ?",
+                (value, game_id, user_id),
+            )
+            if cursor.rowcount == 0:
+                raise NotFoundError(f"user {user_id} is not in game {game_id!r}")
+            return await _require_player(conn, game_id, user_id)
+
+
+class StoreOpener:
+    """What :meth:`Store.open` returns: await it for a ``Store``, or use it with ``async with``
+    to have the store closed at the end of the block."""
+
+    def __init__(self, opener: Callable[[], Coroutine[Any, Any, Store]]) -> None:
+        self._opener = opener
+        self._store: Store | None = None
+
+    def __await__(self) -> Generator[Any, None, Store]:
+        return self._opener().__await__()
+
+    async def __aenter__(self) -> Store:
+        self._store = await self._opener()
+        return self._store
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()
+
+
+def _delivery_seq(expected_seq: int, event_count: int, event_index: int | None, index: int) -> int:
+    if event_index is None:
+        return expected_seq + event_count
+    if not -event_count <= event_index < event_count:
+        raise StorageError(
+            f"delivery {index} names event {event_index}, but the commit has {event_count} events"
+        )
+    return expected_seq + 1 + (event_index % event_count)
+
+
+def _recipients_clause(game_id: str, recipients: Sequence[Recipient]) -> tuple[str, list[Any]]:
+    if not recipients:
+        raise ValueError("name at least one recipient")
+    params: list[Any] = [game_id]
+    alternatives: list[str] = []
+    for kind, target in recipients:
+        alternatives.append("(kind = ? AND target = ?)")
+        params += [kind, target]
+    return f"game_id = ? AND ({' OR '.join(alternatives)})", params
+
+
+def _rowid(cursor: aiosqlite.Cursor) -> int:
+    rowid = cursor.lastrowid
+    if rowid is None:
+        raise StorageError("the database did not report the id of a new delivery")
+    return rowid
+
+
+async def _game_exists(conn: aiosqlite.Connection, game_id: str) -> bool:
+    found = await conn.execute_fetchall("SELECT 1 FROM games WHERE id = ?", (game_id,))
+    return bool(list(found))
+
+
+async def _last_seq(conn: aiosqlite.Connection, game_id: str) -> int:
+    found = list(
+        await conn.execute_fetchall(
+            "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+        )
+    )
+    return int(found[0][0])
+
+
+async def _load_game(conn: aiosqlite.Connection, game_id: str) -> GameRecord:
+    found = list(
+        await conn.execute_fetchall(
+            f"SELECT {rows.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        )
+    )
+    if not found:
+        raise NotFoundError(f"no game {game_id!r}")
+    return rows.game(found[0])
+
+
+async def _load_player(
+    conn: aiosqlite.Connection, game_id: str, user_id: int
+) -> PlayerRecord | None:
+    found = list(
+        await conn.execute_fetchall(
+            f"SELECT {rows.PLAYER_COLUMNS} FROM players WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+    )
+    return rows.player(found[0]) if found else None
+
+
+async def _require_player(conn: aiosqlite.Connection, game_id: str, user_id: int) -> PlayerRecord:
+    player = await _load_player(conn, game_id, user_id)
+    if player is None:
+        raise NotFoundError(f"user {user_id} is not in game {game_id!r}")
+    return player
