@@ -129,14 +129,31 @@ class Board:
         raise LabelError(self._unknown(text))
 
     def suggestions(self, text: str, limit: int = 3) -> list[str]:
-        """Labels and place names closest to what was typed."""
+        """Labels and place names closest to what was typed: for something shaped like a label,
+        the nearest cell on that sheet first; then the most alike by spelling."""
         key = _key(text)
+        out: list[str] = []
+        shaped = _LABEL_SHAPE.match(key)
+        if shaped:
+            out += self._clamped(*shaped.groups())
         names: Mapping[str, str] = {
             **{_key(lbl): lbl for lbl in self._labels if lbl},
             **{k: p.name for k, p in self._by_place.items()},
         }
         close = difflib.get_close_matches(key, list(names), n=limit, cutoff=0.5)
-        return [names[c] for c in close]
+        out += [names[c] for c in close if names[c] not in out]
+        return out[:limit]
+
+    def _clamped(self, letter: str, col: str, row: str) -> list[str]:
+        """The label of the cell nearest to an out-of-range column and row on a sheet."""
+        sheets = [s for s in self.sheets if s.letter.lower() == letter] or (
+            list(self.sheets) if not letter and len(self.sheets) == 1 else [])
+        if not sheets:
+            return []
+        sheet = sheets[0]
+        c = min(max(int(col), 1), self.sheet_width) - 1 + sheet.sheet_col * self.sheet_width
+        r = min(max(int(row), 1), self.sheet_height) - 1 + sheet.sheet_row * self.sheet_height
+        return [self.label(Cell(c, r))]
 
     def _unknown(self, text: str) -> str:
         shown = text.strip()[:40]
@@ -146,10 +163,12 @@ class Board:
                 f"(labels look like {self._example()}){hint}")
 
     def _example(self) -> str:
-        return self._labels[min(self.grid.index(Cell(4, 6)), self.grid.size - 1)] or "A0101"
+        cell = Cell(min(4, self.grid.width - 1), min(6, self.grid.height - 1))
+        return self._labels[self.grid.index(cell)] or "A0101"
 
 
 _SPACES = re.compile(r"[\s_]+")
+_LABEL_SHAPE = re.compile(r"^([a-z]{0,2})(\d{2})(\d{2})$")
 
 
 def _key(text: str) -> str:

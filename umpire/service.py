@@ -24,7 +24,7 @@ from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from storage.errors import AlreadyExistsError, ConcurrencyError
-from storage.records import GameRecord, NewDelivery, NewEvent, PlayerRecord
+from storage.records import GameRecord, GameUpdate, NewDelivery, NewEvent, PlayerRecord
 from storage.store import Store
 from umpire import catalog, dice
 from umpire.maps import MapMaker
@@ -103,11 +103,14 @@ class Umpire:
 
     # -- setting up ------------------------------------------------------------------------------
     async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,
-                          channel_id: int | None = None, game_id: str | None = None) -> Reply:
+                          channel_id: int | None = None, game_id: str | None = None,
+                          without: tuple[str, ...] = ()) -> Reply:
+        """Create a game from a scenario. ``without`` names rule modules the group chooses to
+        play without (a game option); every other module in force must be playable."""
         try:
             path = catalog.find(scenario, self.scenarios)
             loaded = catalog.load_file(path)
-            require_playable(loaded.scenario.scenario.modules)
+            require_playable([m for m in loaded.scenario.scenario.modules if m not in without])
         except FileNotFoundError as e:
             raise UmpireError(str(e)) from None
         except FileProblems as e:
@@ -122,7 +125,7 @@ class Umpire:
         gid = game_id or "g" + secrets.token_hex(3)
         record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
                             host_user_id=host_user_id, seed=dice.new_seed(), guild_id=guild_id,
-                            channel_id=channel_id)
+                            channel_id=channel_id, options={"without": list(without)})
         await self.store.create_game(record)
         sides = ", ".join(f"{s.id} ({s.name})" for s in loaded.scenario.sides)
         return Reply(f"Game `{gid}` created: {loaded.scenario.scenario.title}. Sides: {sides}. "
@@ -240,10 +243,10 @@ class Umpire:
             snapshot = to_snapshot(after)
         new_events = [NewEvent(type=e.type, payload=json.loads(ev.event_to_json(e)),
                                audience=e.audience) for e in outcome.events]
-        updates = {"status": status} if status else None
+        updates = GameUpdate(status=status) if status else None  # type: ignore[typeddict-item]
         try:
             ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
-                                          snapshot=snapshot, game_updates=updates)  # type: ignore[arg-type]
+                                          snapshot=snapshot, game_updates=updates)
         except ConcurrencyError:
             self._games.pop(game.record.id, None)
             raise UmpireError("the game changed meanwhile; please try again") from None

@@ -1,0 +1,135 @@
+"""Routes as players write them, and movement along them."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.board import LabelError
+from rules.grid import Cell
+from rules.loader import LoadedScenario
+from rules.movement import MoveError, move_along, path_cost
+from rules.route import RouteError, expand, parse_route, road_path
+from rules.state import initial_state
+
+
+def cells(tiny: LoadedScenario, *labels: str) -> list[Cell]:
+    return [tiny.board.parse(x) for x in labels]
+
+
+def test_labels_and_places(tiny: LoadedScenario) -> None:
+    board = tiny.board
+    assert board.parse("A0304") == Cell(2, 3)
+    assert board.parse("b0101") == Cell(8, 0)
+    assert board.parse("old church") == Cell(2, 3)
+    assert board.parse("OLD   CHURCH") == Cell(2, 3)
+    assert board.label(Cell(15, 5)) == "B0806"
+    with pytest.raises(LabelError, match="could be any of: Old Church, Old Mill"):
+        board.parse("old")
+    assert board.parse("old c") == Cell(2, 3)
+    with pytest.raises(LabelError, match="nearest: A0306"):
+        board.parse("A0340")
+
+
+def test_one_sheet_board_accepts_labels_without_the_letter() -> None:
+    from tests.conftest import load_tiny
+
+    text_edit = ('[[map.sheets]]\nletter = "B"', '[[map.sheets]]\nletter = "B"')
+    loaded = load_tiny(text_edit)
+    with pytest.raises(LabelError):
+        loaded.board.parse("0304")  # two sheets: the letter is needed
+
+
+def test_road_leg_follows_the_road(tiny: LoadedScenario) -> None:
+    gm = tiny.map
+    route = parse_route(gm, "road B0804")
+    path = expand(gm, route, tiny.board.parse("A0104"))
+    assert path[-1] == tiny.board.parse("B0804")
+    assert len(path) == 15
+    for a, b in zip([tiny.board.parse("A0104"), *path], path, strict=False):
+        assert gm.road_between(a, b) == "road"
+
+
+def test_route_with_place_names_of_several_words(tiny: LoadedScenario) -> None:
+    route = parse_route(tiny.map, "A0203 old church road B0204")
+    assert [leg.text for leg in route.legs] == ["A0203", "old church", "B0204"]
+    assert [leg.by_road for leg in route.legs] == [False, False, True]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "the route is empty"),
+        ("road", "ends with 'road'"),
+        ("road road A0101", "'road' twice in a row"),
+        ("A0101 Z9999", "'Z9999' is not a label on this map"),
+        ("x" * 600, "at most 500 characters"),
+    ],
+)
+def test_bad_routes(tiny: LoadedScenario, text: str, message: str) -> None:
+    with pytest.raises(RouteError, match=message):
+        parse_route(tiny.map, text)
+
+
+def test_road_leg_needs_a_road(tiny: LoadedScenario) -> None:
+    route = parse_route(tiny.map, "road A0101")
+    with pytest.raises(RouteError, match="no road joins A0104 to A0101"):
+        expand(tiny.map, route, tiny.board.parse("A0104"))
+    assert road_path(tiny.map, tiny.board.parse("A0101"), tiny.board.parse("A0104")) is None
+
+
+def test_move_pays_terrain_and_road(tiny: LoadedScenario) -> None:
+    state = initial_state(tiny)
+    unit = state.units["blue-1"]  # infantry in column at A0104, on the road
+    gm = tiny.map
+    along_road = cells(tiny, "A0204", "A0304", "A0404")
+    assert path_cost(gm, unit, unit.cell, along_road) == 1.5  # type: ignore[arg-type]
+    result = move_along(gm, unit, along_road)
+    assert result.cells == tuple(along_road) and result.mp == 1.5 and result.stopped == ""
+    in_line = unit.with_formation("line")
+    assert path_cost(gm, in_line, unit.cell, along_road) == 3.0  # type: ignore[arg-type]
+
+
+def test_move_errors_name_the_step(tiny: LoadedScenario) -> None:
+    state = initial_state(tiny)
+    unit = state.units["blue-2"]  # A0105, infantry, 6 MP
+    gm = tiny.map
+    with pytest.raises(MoveError, match=r"step 1 \(A0105 to A0205\): water cannot be entered"):
+        move_along(gm, unit, cells(tiny, "A0205"))
+    with pytest.raises(MoveError, match=r"step 1 \(A0105 to A0305\): the cells do not touch"):
+        move_along(gm, unit, cells(tiny, "A0305"))
+    woods = cells(tiny, "A0303", "A0302", "A0402", "A0502")
+    with pytest.raises(MoveError, match=r"step 4 \(A0402 to A0502\): costs 1 MP but only 0 of "
+                       "6 MP remain"):
+        move_along(gm, unit.moved_to(tiny.board.parse("A0203"), 0), woods)
+
+
+def test_stream_costs_extra_and_cliffs_stop(tiny: LoadedScenario) -> None:
+    gm = tiny.map
+    unit = initial_state(tiny).units["blue-2"].moved_to(tiny.board.parse("A0503"), 0)
+    assert gm.step_cost(*cells(tiny, "A0503", "A0603"), "foot", "line") == 2.0
+    result = move_along(gm, unit, cells(tiny, "A0603"))
+    assert result.mp == 2.0
+
+
+def test_running_into_the_enemy_stops_short(tiny: LoadedScenario) -> None:
+    unit = initial_state(tiny).units["blue-1"]
+    path = cells(tiny, "A0204", "A0304")
+    enemy = tiny.board.parse("A0304")
+    result = move_along(tiny.map, unit, path, enemy_at=lambda c: c == enemy)
+    assert result.cells == (tiny.board.parse("A0204"),)
+    assert result.stopped == "ran into the enemy"
+
+
+def test_stop_hook_ends_the_move(tiny: LoadedScenario) -> None:
+    unit = initial_state(tiny).units["blue-1"]
+    path = cells(tiny, "A0204", "A0304", "A0404")
+    result = move_along(tiny.map, unit, path,
+                        stop=lambda u, c: "blocked hex" if c == path[1] else None)
+    assert result.cells == tuple(path[:2]) and result.stopped == "blocked hex"
+
+
+def test_stacking_limit_at_the_end(tiny: LoadedScenario) -> None:
+    unit = initial_state(tiny).units["blue-2"]
+    target = tiny.board.parse("A0104")
+    with pytest.raises(MoveError, match="already holds 2 units: the stacking limit is 2"):
+        move_along(tiny.map, unit, [target], friendly_count=lambda c: 2 if c == target else 0)

@@ -1,0 +1,44 @@
+"""Sending what waits in the outbox: each delivery is marked sent only after the transport has
+accepted it, so a failure or a restart leads to a retry, never to a loss."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from storage.store import Store
+
+
+class DeliveryRejected(Exception):
+    """The transport cannot send this delivery, now (``permanent=False``) or ever."""
+
+    def __init__(self, reason: str, permanent: bool = False) -> None:
+        super().__init__(reason)
+        self.permanent = permanent
+
+
+class Transport(Protocol):
+    async def send(self, kind: str, target: str, text: str, image: bytes | None,
+                   image_name: str | None) -> None:
+        """Deliver one message, or raise ``DeliveryRejected``."""
+
+
+async def drain(store: Store, transport: Transport, game_id: str | None = None,
+                limit: int = 100) -> int:
+    """Send pending deliveries in order; return how many were sent."""
+    sent = 0
+    while True:
+        batch = await store.pending_deliveries(game_id, limit=limit)
+        if not batch:
+            return sent
+        progressed = False
+        for d in batch:
+            try:
+                await transport.send(d.kind, d.target, d.text, d.image, d.image_name)
+            except DeliveryRejected as e:
+                await store.mark_failed(d.id, str(e), e.permanent)
+                continue
+            await store.mark_sent(d.id)
+            sent += 1
+            progressed = True
+        if not progressed:
+            return sent
