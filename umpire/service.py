@@ -24,11 +24,19 @@ from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from storage.errors import AlreadyExistsError, ConcurrencyError
-from storage.records import GameRecord, GameUpdate, NewDelivery, NewEvent, PlayerRecord
+from storage.records import (
+    DeliveryRecord,
+    GameRecord,
+    GameUpdate,
+    NewDelivery,
+    NewEvent,
+    PlayerRecord,
+    Recipient,
+)
 from storage.store import Store
 from umpire import catalog, dice
 from umpire.maps import MapMaker
-from umpire.messages import Message, messages_for
+from umpire.messages import Message, messages_for, turn_heading
 
 SNAPSHOT_EVERY = 50
 
@@ -231,6 +239,80 @@ class Umpire:
         except ValueError as e:
             raise UmpireError(str(e)) from None
         return Reply(f"{game.state.side_name(side)}, turn {game.state.turn}.", image=png)
+
+    async def status(self, game_id: str) -> Reply:
+        """The game's public status: scenario, turn, phase, who is still to act, players."""
+        game = await self._game(game_id)
+        state = game.state
+        players = await self.store.players(game_id)
+        seated = {s: [p.user_id for p in players if p.side == s] for s in state.sides}
+        lines = [f"**{state.loaded.scenario.scenario.title}** (game `{game_id}`, {state.status})"]
+        if state.status in ("active", "paused"):
+            lines.append(f"{turn_heading(state, state.turn)}; {state.current.title}"
+                         + (f" ({state.side_name(state.current.side)})"
+                            if state.current.side else ""))
+            waiting = ", ".join(state.side_name(s) for s in state.acting_sides())
+            lines.append(f"Waiting for: {waiting or 'nobody'}")
+        for side in state.sides:
+            who = ", ".join(f"<@{u}>" for u in seated[side]) or "nobody yet"
+            lines.append(f"{state.side_name(side)} ({side}): {who}")
+        return Reply("\n".join(lines))
+
+    async def units_text(self, game_id: str, user_id: int) -> Reply:
+        """The player's own units: where they are, formation, strength and MPs left."""
+        game = await self._game(game_id)
+        side = await self.side_of(game_id, user_id)
+        board = game.state.loaded.board
+        lines = []
+        for u in sorted(game.state.units_of(side), key=lambda u: u.name):
+            where = board.describe(u.cell) if u.cell else (
+                f"arrives turn {u.arrives_turn}" if u.arrives_turn else "off the map")
+            strength = f", {u.strength} SP" if u.combat else ""
+            lines.append(f"{u.name} ({u.kind}{strength}, {u.formation}) at {where}; "
+                         f"{u.mp_left:g} MP left")
+        return Reply("\n".join(lines) or "You have no units.")
+
+    async def unit_names(self, game_id: str, user_id: int) -> list[str]:
+        """Names of the player's own units, for autocomplete (never an enemy's)."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None:
+            return []
+        return sorted(u.name for u in game.state.units_of(player.side))
+
+    async def place_names(self, game_id: str) -> list[str]:
+        """The scenario's named places: public, printed on every map."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        return sorted(p.name for p in game.loaded.board.places)
+
+    async def inbox(self, game_id: str, user_id: int, page: int = 0, per_page: int = 5
+                    ) -> tuple[list[DeliveryRecord], int]:
+        """Messages to this player and their side, newest first, a page at a time; and the
+        number of pages."""
+        side = await self.side_of(game_id, user_id)
+        who = (Recipient("player", str(user_id)), Recipient("side", side))
+        total = await self.store.count_deliveries_for(game_id, *who)
+        pages = max(1, -(-total // per_page))
+        page = max(0, min(page, pages - 1))
+        offset = max(0, total - (page + 1) * per_page)
+        limit = min(per_page, total - page * per_page)
+        items = await self.store.deliveries_for(game_id, *who, offset=offset, limit=max(0, limit))
+        return list(reversed(items)), pages
+
+    async def log_text(self, game_id: str, user_id: int, last: int = 15) -> Reply:
+        """The recent public announcements and this side's own reports, oldest first."""
+        side = await self.side_of(game_id, user_id)
+        who = (Recipient("public", ""), Recipient("player", str(user_id)),
+               Recipient("side", side))
+        total = await self.store.count_deliveries_for(game_id, *who)
+        items = await self.store.deliveries_for(game_id, *who, offset=max(0, total - last),
+                                                limit=last)
+        return Reply("\n\n".join(d.text for d in items) or "Nothing has happened yet.")
+
+    async def games_of(self, user_id: int) -> list[GameRecord]:
+        """The games a user plays in or hosts that are not over."""
+        games = await self.store.games_of_user(user_id)
+        return [g for g in games if g.status != "ended"]
 
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: _Game, outcome: Outcome, status: str | None = None
