@@ -1,0 +1,201 @@
+"""REST plumbing for the fake Discord: request parsing and recording, a tiny router, Discord
+style errors, and one-shot fault injection. The route handlers themselves live in ``routes.py``
+and ``interactions.py``."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import BodyPartReader, web
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class RecordedFile:
+    """One uploaded file (a ``files[n]`` multipart field)."""
+
+    field: str
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass
+class RecordedRequest:
+    """One REST request as Discord received it. ``path`` is relative to ``/api/v10``;
+    ``json`` is the JSON body, or the ``payload_json`` part of a multipart upload."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: list[RecordedFile] = field(default_factory=list)
+    reason: str | None = None
+    status: int = 0
+    response: Any = None
+
+    def matches(self, method: str, pattern: str | re.Pattern[str]) -> bool:
+        """``method`` may be ``"*"``; ``pattern`` is a glob or a compiled regex."""
+        method_ok = method == "*" or self.method == method.upper()
+        return method_ok and path_matches(pattern, self.path)
+
+
+def path_matches(pattern: str | re.Pattern[str], path: str) -> bool:
+    """A compiled regex must fullmatch; a string is a glob (``/channels/*/messages``)."""
+    if isinstance(pattern, re.Pattern):
+        return pattern.fullmatch(path) is not None
+    return fnmatch.fnmatchcase(path, pattern)
+
+
+class DiscordError(Exception):
+    """Raised by handlers; becomes a Discord-shaped JSON error response."""
+
+    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> JSON:
+        body: JSON = {"message": self.message, "code": self.code}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+def unknown(what: str, code: int) -> DiscordError:
+    return DiscordError(404, code, f"Unknown {what}")
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def no_content() -> Reply:
+    return Reply(204)
+
+
+def json_response(reply: Reply) -> web.Response:
+    """discord.py only decodes bodies whose content type is exactly ``application/json``.
+    aiohttp appends ``; charset=utf-8`` whenever the body is given as ``text`` (even with an
+    explicit header), so the body is passed as bytes."""
+    if reply.status == 204 or reply.body is None:
+        return web.Response(status=reply.status, headers=reply.headers)
+    headers = {"Content-Type": "application/json", **reply.headers}
+    return web.Response(status=reply.status, body=json.dumps(reply.body).encode(), headers=headers)
+
+
+@dataclass
+class Fault:
+    """A canned error for the next ``times`` requests matching ``method`` and ``path``."""
+
+    method: str
+    path: str | re.Pattern[str]
+    status: int
+    code: int = 0
+    message: str = "Injected failure"
+    times: int = 1
+    retry_after: float = 0.05
+
+    def reply(self) -> Reply:
+        if self.status == 429:
+            # discord.py only honours 429s that came through Discord's proxy ("Via").
+            body = {"message": self.message, "retry_after": self.retry_after, "global": False}
+            headers = {"Via": "1.1 google", "Retry-After": str(self.retry_after)}
+            return Reply(429, body, headers)
+        return Reply(self.status, {"message": self.message, "code": self.code})
+
+
+Handler = Callable[..., Awaitable[Reply]]
+
+
+class Router:
+    """Maps ``(method, "/channels/{channel_id}/messages")`` templates to handlers, which are
+    called as ``handler(fake, request, **path_params)``."""
+
+    def __init__(self) -> None:
+        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+
+    def route(self, method: str, template: str) -> Callable[[Handler], Handler]:
+        regex = re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template))
+
+        def register(handler: Handler) -> Handler:
+            self._routes.append((method, regex, handler))
+            return handler
+
+        return register
+
+    def resolve(self, method: str, path: str) -> tuple[Handler, dict[str, str]] | None:
+        for route_method, regex, handler in self._routes:
+            if route_method == method and (m := regex.fullmatch(path)):
+                return handler, m.groupdict()
+        return None
+
+
+async def parse_request(request: web.Request, path: str) -> RecordedRequest:
+    """Reads a JSON or multipart (``payload_json`` + ``files[n]``) body."""
+    body: Any = None
+    files: list[RecordedFile] = []
+    if request.content_type == "multipart/form-data":
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):  # nested multipart: not used by Discord
+                continue
+            data = await part.read(decode=True)
+            if part.name == "payload_json":
+                body = json.loads(data)
+            else:
+                ctype = part.headers.get("Content-Type", "application/octet-stream")
+                files.append(RecordedFile(part.name or "", part.filename or "", ctype, data))
+    elif request.can_read_body:
+        raw = await request.read()
+        if raw:
+            body = json.loads(raw)
+    reason = request.headers.get("X-Audit-Log-Reason")
+    return RecordedRequest(request.method, path, dict(request.query), body, files, reason)
+
+
+async def dispatch(fake: FakeDiscord, router: Router, request: web.Request) -> web.Response:
+    """Entry point for every ``/api/v10/...`` request: record, inject faults, route."""
+    path = "/" + request.match_info["tail"]
+    recorded = await parse_request(request, path)
+    fake.requests.append(recorded)
+    try:
+        reply = await _route(fake, router, request, recorded)
+    except DiscordError as exc:
+        reply = Reply(exc.status, exc.body())
+    recorded.status, recorded.response = reply.status, reply.body
+    fake.notify()
+    return json_response(reply)
+
+
+async def _route(
+    fake: FakeDiscord, router: Router, request: web.Request, recorded: RecordedRequest
+) -> Reply:
+    # Interaction webhooks are authenticated by their token instead of the bot's.
+    webhook = recorded.path.startswith(("/interactions/", "/webhooks/"))
+    authorized = request.headers.get("Authorization") == f"Bot {fake.token}"
+    if fake.token is not None and not authorized and not webhook:
+        raise DiscordError(401, 0, "401: Unauthorized")
+    for fault in fake.faults:
+        if recorded.matches(fault.method, fault.path):
+            fault.times -= 1
+            if fault.times <= 0:
+                fake.faults.remove(fault)
+            return fault.reply()
+    resolved = router.resolve(recorded.method, recorded.path)
+    if resolved is None:
+        fake.unhandled.append(recorded)
+        raise DiscordError(404, 0, "404: Not Found")
+    handler, params = resolved
+    return await handler(fake, recorded, **params)
