@@ -69,9 +69,16 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource) -> Outcome:
 
 
 def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
-           host: bool = False) -> Outcome:
-    """The events that follow from ``side``'s command (``host`` for the host's tools)."""
+           host: bool = False, request_id: str | None = None) -> Outcome:
+    """The events that follow from ``side``'s command (``host`` for the host's tools).
+
+    With a ``request_id`` the first event records it, so that the same request is never applied
+    twice; it comes first so that every later event, and every roll, keeps its place in the log.
+    """
     out = Outcome(state, dice)
+    if request_id is not None:
+        out.add(ev.CommandAccepted(audience="umpire", request=request_id[:100],
+                                   kind=command.kind))
     if isinstance(command, cmd.HOST_COMMANDS):
         if not host:
             raise Refusal("only the game's host can do that")

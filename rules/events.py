@@ -20,6 +20,14 @@ class _Event(BaseModel):
     audience: str = "public"
 
 
+class CommandAccepted(_Event):
+    """A player's command was accepted; its request id makes a repeated request harmless."""
+
+    type: Literal["command_accepted"] = "command_accepted"
+    request: str
+    kind: str
+
+
 class GameStarted(_Event):
     """Play begins at the first phase of the first turn; the dice commitment is made public."""
 
@@ -123,8 +131,8 @@ class GameEnded(_Event):
 
 
 Event = Annotated[
-    GameStarted | PhaseBegan | SideDone | UnitsArrived | UnitMoved | FormationChanged | DieRolled
-    | Sighted | Told | UnitCorrected | GamePaused | GameEnded,
+    CommandAccepted | GameStarted | PhaseBegan | SideDone | UnitsArrived | UnitMoved
+    | FormationChanged | DieRolled | Sighted | Told | UnitCorrected | GamePaused | GameEnded,
     Field(discriminator="type"),
 ]
 

@@ -10,22 +10,27 @@ from typing import Any
 
 from rules import events as ev
 from rules.grid import Cell, HexGrid, SquareGrid
-from rules.sighting import Presence, SideSighting, SightingTables, full_pass
+from rules.los import SIGHTING_RULES, SightingRule
+from rules.sighting import Presence, SideSighting, full_pass
 from rules.state import GameState
 from rules.turns import visibility
 from rules.units import Unit
 
 __all__ = ["SideSighting", "bits_to_cells", "phase_report", "sight", "sighting_events"]
 
-_TABLES: dict[int, SightingTables] = {}
+_RULES: dict[int, tuple[object, SightingRule]] = {}
 
 
-def tables_for(state: GameState) -> SightingTables:
-    """The precomputed sighting tables of the game's map, built once per loaded scenario."""
-    key = id(state.loaded.map)
-    if key not in _TABLES:
-        _TABLES[key] = SightingTables(state.loaded.map)
-    return _TABLES[key]
+def rule_for(state: GameState) -> SightingRule:
+    """The scenario's sighting rule with its precomputed tables, built once per loaded map.
+    (The map object is kept alongside so that its id cannot be reused while cached.)"""
+    gm = state.loaded.map
+    cached = _RULES.get(id(gm))
+    if cached is None or cached[0] is not gm:
+        rule_name = str(state.loaded.scenario.scenario.options.get("sighting", "los"))
+        cached = (gm, SIGHTING_RULES[rule_name](gm))
+        _RULES[id(gm)] = cached
+    return cached[1]
 
 
 def presences(state: GameState) -> list[Presence]:
@@ -38,9 +43,8 @@ def presences(state: GameState) -> list[Presence]:
 def sight(state: GameState) -> dict[str, SideSighting]:
     """Each side's sighting this moment, under the turn's visibility."""
     vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
-    result = full_pass(tables_for(state), presences(state), vis,
-                       state.loaded.ruleset.blocked_radius, sides=state.sides)
-    return result
+    return full_pass(rule_for(state), vis, presences(state),
+                     blocked_radius=state.loaded.ruleset.blocked_radius, sides=state.sides)
 
 
 def bits_to_cells(bits: int, grid: HexGrid | SquareGrid) -> frozenset[Cell]:

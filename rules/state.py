@@ -45,6 +45,7 @@ class GameState:
     status: str = "setup"
     memory: Mapping[str, Mapping[str, Memory]] = field(default_factory=dict)
     reports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    requests: frozenset[str] = frozenset()
     seq: int = 0
 
     # -- reading the state ---------------------------------------------------------------------
@@ -123,6 +124,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
     """The state after one event."""
     state = replace(state, seq=state.seq + 1)
     match event:
+        case ev.CommandAccepted(request=request):
+            return replace(state, requests=state.requests | {request})
         case ev.GameStarted():
             return replace(state, status="active")
         case ev.PhaseBegan(turn=turn, step=step):
@@ -217,6 +220,7 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
             for side, mem in state.memory.items()
         },
         "reports": {side: list(r) for side, r in state.reports.items()},
+        "requests": sorted(state.requests),
     }
 
 
@@ -235,6 +239,7 @@ def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any]) -> GameState:
         status=data["status"], seq=data["seq"], units=MappingProxyType(units),
         memory=MappingProxyType(memory),
         reports=MappingProxyType({s: tuple(r) for s, r in data["reports"].items()}),
+        requests=frozenset(data.get("requests", ())),
     )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.grid import Cell
-from rules.knowledge import SideSighting, sight
+from rules.knowledge import SideSighting, bits_to_cells, sight
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit
@@ -94,7 +94,7 @@ def project(state: GameState, side: str | None, sighting: dict[str, SideSighting
     else:
         sighting = sighting if sighting is not None else sight(state)
         mine = sighting[side]
-        seen_cells = mine.cells(state.loaded.board.grid)
+        seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
         units += _enemies(state, side, info, mine)
     return SideView(

@@ -183,10 +183,15 @@ class Umpire:
             return Reply("The game has started.", delivery_ids=ids)
 
     async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
-                     is_admin: bool = False) -> Reply:
-        """Decide one command from a player (or the host) and store what follows."""
+                     is_admin: bool = False, request_id: str | None = None) -> Reply:
+        """Decide one command from a player (or the host) and store what follows.
+
+        ``request_id`` (a Discord interaction id, a script's step) makes the command idempotent:
+        a request already accepted is answered without being applied again."""
         async with self.lock(game_id):
             game = await self._game(game_id)
+            if request_id is not None and request_id in game.state.requests:
+                return Reply("That order was already accepted.")
             host = self._is_host(game, user_id, is_admin)
             player = await self.store.get_player(game_id, user_id)
             if player is None and not (host and isinstance(command, cmd.HOST_COMMANDS)):
@@ -194,10 +199,11 @@ class Umpire:
             side = player.side if player else ""
             try:
                 outcome = decide(game.state, side, command,
-                                 dice.SeededDice(game.record.seed, game_id), host=host)
+                                 dice.SeededDice(game.record.seed, game_id), host=host,
+                                 request_id=request_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self._commit(game, outcome)
+            ids = list(await self._commit(game, outcome))
             if outcome.finished:
                 ids += await self._finish(game, "The last turn has been played.")
             return Reply(_acknowledge(game.state, command, outcome), delivery_ids=tuple(ids))
@@ -341,7 +347,7 @@ class Umpire:
         with none seated, to the side's inbox), the host's to the host."""
         players = await self.store.players(game.record.id)
         out: list[NewDelivery] = []
-        images: dict[str, bytes] = {}
+        images: dict[str, bytes | None] = {}
         for m in messages:
             image = None
             if m.map_for is not None:
