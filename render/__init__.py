@@ -3,3 +3,8 @@
 Layer rule: ``render`` may import the view and map types of ``rules`` only; never ``storage``,
 ``umpire`` or ``bot``, and it never receives a full game state.
 """
+
+from render.draw import encode, render_image, render_map
+from render.terrain import TerrainLayer, clear_cache, terrain_layer
+
+__all__ = ["TerrainLayer", "clear_cache", "encode", "render_image", "render_map", "terrain_layer"]

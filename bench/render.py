@@ -1,0 +1,104 @@
+"""Benchmark of map pictures: a 4-sheet 68 x 44 hex board with about 300 units a side.
+
+Figures: the first whole-board picture (terrain layer drawn cold), the median of later whole-board
+pictures (terrain layer cached), and the median window of radius 12. Budgets: first <= 1.5 s,
+whole board <= 300 ms, window <= 60 ms; a whole board must stay under Discord's 8 MiB.
+
+Run ``uv run python -m bench.render``; the last line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from render import clear_cache, render_map
+from render.samples import as_enemy, sample_map, sample_units, sample_view
+from rules.grid import Cell
+from rules.view import SideView
+
+BUDGET_BOARD_MS = 300.0
+BUDGET_FIRST_MS = 1500.0
+BUDGET_WINDOW_MS = 60.0
+DISCORD_LIMIT = 8 * 1024 * 1024
+
+
+def _views() -> tuple[object, SideView, SideView]:
+    gm = sample_map(34, 22, sheets=(2, 2), seed=7)
+    union = sample_units(gm, "union", 300, 1, cols=(0.0, 0.55))
+    rebels = sample_units(gm, "confederate", 300, 2, cols=(0.45, 1.0))
+    # The union side under the hidden model: it sees the western two thirds of the board, some
+    # rebels in full, others as ghosts where last seen; the rest it does not know of at all.
+    seen = frozenset(c for c in gm.grid.cells() if c.col < gm.grid.width * 2 // 3)
+    in_sight = [u for u in rebels if u.cell in seen]
+    lost = [u for u in rebels if u.cell not in seen][:40]
+    blocked = frozenset(c for u in in_sight[:10] for c in gm.grid.within(u.cell, 2))
+    side = sample_view(gm, "union", union + as_enemy(in_sight, "identified")
+                       + as_enemy(lost, "ghost", 2), information="hidden", seen=seen,
+                       blocked=blocked)
+    umpire = sample_view(gm, None, union + rebels)
+    return gm, side, umpire
+
+
+def _ms(f: object) -> float:
+    assert callable(f)
+    t = time.perf_counter()
+    f()
+    return (time.perf_counter() - t) * 1000.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    runs = 9
+    gm, side, umpire = _views()
+    from rules.gamemap import GameMap
+
+    assert isinstance(gm, GameMap)
+    clear_cache()
+    t = time.perf_counter()
+    png = render_map(gm, side)
+    first_ms = (time.perf_counter() - t) * 1000.0
+    board = [_ms(lambda: render_map(gm, side)) for _ in range(runs)]
+    umpire_ms = [_ms(lambda: render_map(gm, umpire)) for _ in range(3)]
+    centre = Cell(gm.grid.width // 3, gm.grid.height // 2)
+    render_map(gm, side, around=centre, radius=12)  # draws the zoomed-in layer once
+    windows = []
+    for k in range(runs):
+        at = Cell((centre.col + 5 * k) % gm.grid.width, (centre.row + 3 * k) % gm.grid.height)
+        windows.append(_ms(lambda at=at: render_map(gm, side, around=at, radius=12)))
+    window_png = render_map(gm, side, around=centre, radius=12)
+    if args and args[0] == "--save":
+        out = Path(args[1] if len(args) > 1 else ".")
+        (out / "bench-board.png").write_bytes(png)
+        (out / "bench-window.png").write_bytes(window_png)
+        (out / "bench-umpire.png").write_bytes(render_map(gm, umpire))
+    result = {
+        "board_ms_median": round(statistics.median(board), 1),
+        "first_ms": round(first_ms, 1),
+        "window_ms_median": round(statistics.median(windows), 1),
+        "board_png_bytes": len(png),
+        "umpire_ms_median": round(statistics.median(umpire_ms), 1),
+        "window_png_bytes": len(window_png),
+    }
+    units = sum(1 for _ in side.units)
+    print(f"board {gm.grid.width} x {gm.grid.height} cells, {len(gm.board.sheets)} sheets; "
+          f"side view with {units} counters, umpire view with {len(umpire.units)}")
+    ok = {True: "ok", False: "OVER BUDGET"}
+    print(f"first whole board (cold):  {first_ms:8.1f} ms   "
+          f"(budget {BUDGET_FIRST_MS:.0f}) {ok[first_ms <= BUDGET_FIRST_MS]}")
+    print(f"whole board, median of {runs}: {result['board_ms_median']:8.1f} ms   "
+          f"(budget {BUDGET_BOARD_MS:.0f}) {ok[statistics.median(board) <= BUDGET_BOARD_MS]}")
+    print(f"umpire's whole board:      {result['umpire_ms_median']:8.1f} ms")
+    print(f"window r=12, median of {runs}: {result['window_ms_median']:6.1f} ms   "
+          f"(budget {BUDGET_WINDOW_MS:.0f}) {ok[statistics.median(windows) <= BUDGET_WINDOW_MS]}")
+    print(f"whole-board PNG: {len(png) / 1024:.0f} KiB (limit {DISCORD_LIMIT // 1024} KiB) "
+          f"{ok[len(png) < DISCORD_LIMIT]}; window PNG: {len(window_png) / 1024:.0f} KiB")
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,217 @@
+"""Counters: military unit symbols on small cards, stacked per cell.
+
+A counter is a light card with a border in the side's colour. On it, a rectangle frame in the side's
+colour carries the arm: infantry the X, cavalry one diagonal, artillery a dot, wagons a bar; an HQ
+shows a flag on a staff and a leader a star instead. The short name is printed above the symbol
+and the strength below, when the view knows them. A unit deployed (line, unlimbered, dismounted) has
+a broad card, one in a road formation (column, limbered) a tall one.
+
+An enemy known only as a marker is a blank card in its side's colour with a question mark; a ghost
+is its last sighting, faded, with the turn it was last seen (``T3``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render.style import INK, PAPER, RGB, centred_text, fit_font, font, mix, on
+from rules.grid import Cell
+from rules.view import GHOST, MARKER, OWN, UnitView
+
+BROAD = frozenset({"line", "unlimbered", "dismounted"})
+TALL = frozenset({"column", "limbered"})
+GHOST_ALPHA = 0.5
+#: Counters drawn in a stack before the rest are only counted.
+STACK_SHOWN = 3
+
+_KIND_ORDER = {"infantry": 0, "cavalry": 1, "artillery": 2, "hq": 3, "leader": 4, "wagon": 5}
+_LEVEL_ORDER = {OWN: 0, "identified": 0, MARKER: 1, GHOST: 2}
+
+
+@dataclass(frozen=True)
+class Look:
+    """Everything a counter's picture depends on (and so the key of the sprite cache)."""
+
+    level: str
+    kind: str
+    short: str
+    strength: int | None
+    formation: str
+    last_seen: int | None
+    colour: RGB
+    scale: int
+
+
+def look_of(u: UnitView, colour: RGB, scale: int) -> Look:
+    if u.level == MARKER:
+        return Look(MARKER, "", "", None, "", None, colour, scale)
+    return Look(u.level, u.kind, u.short or _initials(u.name), u.strength, u.formation,
+                u.last_seen_turn if u.level == GHOST else None, colour, scale)
+
+
+def _initials(name: str) -> str:
+    return name[:6]
+
+
+def card_size(scale: int, formation: str) -> tuple[int, int]:
+    u = scale * 0.72
+    if formation in BROAD:
+        return round(u * 1.16), round(u * 0.84)
+    if formation in TALL:
+        return round(u * 0.86), round(u * 1.1)
+    return round(u), round(u)
+
+
+class Sprites:
+    """A bounded cache of counter pictures (RGBA) by their look."""
+
+    def __init__(self, keep: int = 4096) -> None:
+        self._cache: OrderedDict[tuple[str | None, Look], Image.Image] = OrderedDict()
+        self._keep = keep
+
+    def get(self, owner: str | None, look: Look) -> Image.Image:
+        # The viewing side is part of the key so that no side's picture is ever made faster by
+        # another side's (or the umpire's) drawing of a counter it cannot see.
+        key = (owner, look)
+        im = self._cache.get(key)
+        if im is None:
+            im = draw_counter(look)
+            self._cache[key] = im
+            if len(self._cache) > self._keep:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return im
+
+
+SPRITES = Sprites()
+SHADOW = 2
+
+
+def draw_counter(look: Look) -> Image.Image:
+    """One counter on a transparent ground, ``SHADOW`` pixels of shadow to the lower right."""
+    w, h = card_size(look.scale, look.formation)
+    im = Image.new("RGBA", (w + SHADOW + 1, h + SHADOW + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rectangle([SHADOW, SHADOW, w - 1 + SHADOW, h - 1 + SHADOW], fill=(0, 0, 0, 90))
+    colour = look.colour
+    border = max(1, round(look.scale / 22))
+    if look.level == MARKER:
+        d.rectangle([0, 0, w - 1, h - 1], fill=colour, outline=mix(colour, INK, 0.5), width=1)
+        d.rectangle([3, 3, w - 4, h - 4], outline=mix(colour, PAPER, 0.35), width=1)
+        centred_text(d, w / 2, h / 2, "?", font(round(h * 0.55), True), on(colour))
+        return im
+    body = mix(colour, PAPER, 0.82)
+    d.rectangle([0, 0, w - 1, h - 1], fill=body, outline=colour, width=border)
+    inner = w - 2 * border - 2
+    # symbol
+    fw, fh = round(w * 0.56), round(h * 0.3)
+    if look.formation in TALL:
+        fw = round(w * 0.66)
+    fx0, fy0 = round((w - fw) / 2), round(h * 0.36)
+    _symbol(d, look.kind, (fx0, fy0, fx0 + fw, fy0 + fh), colour, border)
+    # name above, strength (or last sighting) below
+    size = max(7, round(look.scale * 0.24))
+    if look.short:
+        text, f = fit_font(look.short, inner, size)
+        centred_text(d, w / 2, h * 0.2, text, f, INK)
+    below = "" if look.strength is None else str(look.strength)
+    if look.level == GHOST and look.last_seen is not None:
+        below = f"{below} T{look.last_seen}".strip()
+    if below:
+        text, f = fit_font(below, inner, size)
+        centred_text(d, w / 2, h * 0.82, text, f, INK)
+    if look.level == GHOST:
+        _dash_border(d, w, h, colour)
+        alpha = im.getchannel("A").point(lambda v: round(v * GHOST_ALPHA))
+        im.putalpha(alpha)
+    return im
+
+
+def _symbol(d: ImageDraw.ImageDraw, kind: str, box: tuple[int, int, int, int], colour: RGB,
+            width: int) -> None:
+    x0, y0, x1, y1 = box
+    if kind == "leader":
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        r = (y1 - y0) * 0.85
+        pts = []
+        for k in range(10):
+            a = math.radians(-90 + 36 * k)
+            rr = r if k % 2 == 0 else r * 0.42
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a) + r * 0.1))
+        d.polygon(pts, fill=colour)
+        return
+    if kind == "hq":
+        sx = x0 + (x1 - x0) * 0.25
+        top = y0 - (y1 - y0) * 0.35
+        bottom = y1 + (y1 - y0) * 0.35
+        d.line([(sx, top), (sx, bottom)], fill=colour, width=width)
+        d.rectangle([sx, top, x1, top + (bottom - top) * 0.55], fill=colour)
+        return
+    d.rectangle([x0, y0, x1, y1], outline=colour, width=width)
+    if kind == "infantry":
+        d.line([(x0, y0), (x1, y1)], fill=colour, width=width)
+        d.line([(x0, y1), (x1, y0)], fill=colour, width=width)
+    elif kind == "cavalry":
+        d.line([(x0, y1), (x1, y0)], fill=colour, width=width)
+    elif kind == "artillery":
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        r = max(1.5, (y1 - y0) * 0.22)
+        d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour)
+    elif kind == "wagon":
+        yy = y0 + (y1 - y0) * 0.66
+        d.line([(x0, yy), (x1, yy)], fill=colour, width=width)
+
+
+def _dash_border(d: ImageDraw.ImageDraw, w: int, h: int, colour: RGB) -> None:
+    d.rectangle([0, 0, w - 1, h - 1], outline=PAPER, width=2)
+    step = 4
+    for x in range(0, w, step * 2):
+        d.line([(x, 0), (min(w - 1, x + step - 1), 0)], fill=colour, width=2)
+        d.line([(x, h - 1), (min(w - 1, x + step - 1), h - 1)], fill=colour, width=2)
+    for y in range(0, h, step * 2):
+        d.line([(0, y), (0, min(h - 1, y + step - 1))], fill=colour, width=2)
+        d.line([(w - 1, y), (w - 1, min(h - 1, y + step - 1))], fill=colour, width=2)
+
+
+def stack_order(units: Iterable[UnitView]) -> list[UnitView]:
+    """A cell's counters, the one shown on top first."""
+    return sorted(units, key=lambda u: (
+        _LEVEL_ORDER.get(u.level, 3), _KIND_ORDER.get(u.kind, 6), -(u.strength or 0),
+        u.side, u.ref,
+    ))
+
+
+def by_cell(units: Iterable[UnitView]) -> dict[Cell, list[UnitView]]:
+    out: dict[Cell, list[UnitView]] = {}
+    for u in units:
+        out.setdefault(u.cell, []).append(u)
+    return {c: stack_order(us) for c, us in out.items()}
+
+
+def draw_stack(im: Image.Image, x: float, y: float, stack: list[UnitView], colours: dict[str, RGB],
+               scale: int, owner: str | None) -> None:
+    """Draw a cell's counters centred on (x, y): up to ``STACK_SHOWN`` cards offset up and to
+    the left, the top one in full, and a badge with the count when there are more than one."""
+    shown = stack[:STACK_SHOWN]
+    step = max(2, round(scale * 0.07))
+    n = len(shown)
+    d = ImageDraw.Draw(im)
+    top_box: tuple[float, float, float, float] = (x, y, x, y)
+    for j, u in enumerate(reversed(shown)):  # bottom first
+        off = (j - (n - 1) / 2) * step
+        sprite = SPRITES.get(owner, look_of(u, colours.get(u.side, (110, 110, 110)), scale))
+        w, h = sprite.size[0] - SHADOW - 1, sprite.size[1] - SHADOW - 1
+        left, top = round(x - w / 2 - off), round(y - h / 2 - off)
+        im.paste(sprite, (left, top), sprite)
+        top_box = (left, top, left + w, top + h)
+    if len(stack) > 1:
+        r = max(5, round(scale * 0.15))
+        cx, cy = top_box[2] - 1, top_box[1] + 1
+        d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=INK, outline=PAPER)
+        centred_text(d, cx, cy, str(len(stack)), font(max(7, round(r * 1.3)), True), PAPER)

@@ -1,0 +1,129 @@
+"""``render_map``: one side's picture of the map, as PNG bytes.
+
+The picture is a pure function of its arguments: the same map, view and options give the same
+bytes (no timestamps or other varying metadata are written), and nothing but the ``SideView``
+says where units are.
+"""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render import overlay
+from render.counters import by_cell, draw_stack
+from render.layout import BOARD_SCALE, WINDOW_SCALES, Box
+from render.legend import LegendKey, legend, title_bar
+from render.style import PAPER, RGB, ROUTE, side_colour
+from render.terrain import TerrainLayer, terrain_layer
+from rules.gamemap import GameMap
+from rules.grid import Cell
+from rules.view import SideView
+
+#: Cells round ``around`` when a window is asked for without a radius.
+DEFAULT_RADIUS = 8
+#: Narrowest picture (so that the title bar and legend have room).
+MIN_WIDTH = 520
+#: zlib level for PNG: 1 is several times faster than the default and costs little in size.
+PNG_LEVEL = 1
+
+
+def render_map(gm: GameMap, view: SideView, *, around: Cell | None = None,
+               radius: int | None = None, side_colours: dict[str, str] | None = None,
+               route: list[Cell] | None = None, route_note: str = "") -> bytes:
+    """Draw ``view`` on ``gm`` and return PNG bytes.
+
+    The whole board, or with ``around`` a window of ``radius`` cells (default 8) round that cell,
+    zoomed in and with every cell labelled. ``side_colours`` maps side ids to ``#rrggbb``.
+    ``route`` (with ``route_note``) is an own hidden-march route, drawn dashed; the caller shows it
+    to its own side only.
+    """
+    im = render_image(gm, view, around=around, radius=radius, side_colours=side_colours,
+                      route=route, route_note=route_note)
+    return encode(im)
+
+
+def encode(im: Image.Image) -> bytes:
+    """PNG bytes of a picture, reduced to a 256-colour palette (maps have few colours; this
+    halves both the size and the time to compress) and with no metadata that could vary."""
+    pal = im.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", compress_level=PNG_LEVEL)
+    return buf.getvalue()
+
+
+def window_scale(radius: int) -> int:
+    """Pixels a cell for a window: large for a close look, smaller as the window grows, so that a
+    window stays near Discord's preview width (three scales, each one cached terrain layer)."""
+    if radius <= 6:
+        return WINDOW_SCALES[0]
+    if radius <= 10:
+        return WINDOW_SCALES[1]
+    return WINDOW_SCALES[2]
+
+
+def colours_for(view: SideView, given: dict[str, str] | None) -> dict[str, RGB]:
+    sides = {u.side for u in view.units}
+    if view.side is not None:
+        sides.add(view.side)
+    sides |= set(given or {})
+    return {s: side_colour(s, view.side, given) for s in sorted(sides)}
+
+
+def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
+                 radius: int | None = None, side_colours: dict[str, str] | None = None,
+                 route: list[Cell] | None = None, route_note: str = "") -> Image.Image:
+    """``render_map`` before PNG encoding."""
+    colours = colours_for(view, side_colours)
+    grid = gm.grid
+    layer: TerrainLayer
+    if around is not None and grid.contains(around):
+        r = DEFAULT_RADIUS if radius is None else max(0, radius)
+        layer = terrain_layer(gm, window_scale(r), every_label=True)
+        lay = layer.layout
+        box: Box = lay.window(around, r)
+        near = lay.cells_in(box)
+    else:
+        layer = terrain_layer(gm, BOARD_SCALE, every_label=False)
+        lay = layer.layout
+        box = (0, 0, lay.width, lay.height)
+        near = list(grid.cells())
+    im = layer.image.crop(box)
+    scale = lay.scale
+
+    if view.fog and view.seen_cells is not None:
+        seen = view.seen_cells
+        board = gm.board
+        overlay.fog(im, layer.fogged, lay, box,
+                    (c for c in near if c not in seen and board.on_a_sheet(c)))
+    if view.blocked_cells:
+        overlay.blocked(im, lay, box, view.blocked_cells)
+    own = colours.get(view.side or "", ROUTE)
+    if route and len(route) > 1:
+        overlay.route(im, lay, box, route, ROUTE)
+    lift = scale * 0.1 if grid.kind == "hex" else scale * 0.06
+    stacks = [(c, st) for c, st in by_cell(view.units).items()
+              if grid.contains(c) and lay.touches(c, box)]
+    stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
+    for c, stack in stacks:
+        x, y = lay.centre(c)
+        draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, scale, view.side)
+    overlay.place_names(im, lay, box, gm.board)
+    if route and route_note:
+        overlay.route_note(im, lay, box, route[-1], route_note, ROUTE)
+
+    width = max(im.width, MIN_WIDTH)
+    enemy = next((colours[s] for s in sorted(colours) if s != view.side), (110, 110, 110))
+    if view.side is None:
+        own = next(iter(colours.values()), (110, 110, 110))
+    key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
+                    bool(view.blocked_cells), bool(route and len(route) > 1))
+    title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)))
+    leg = legend(gm, layer, key)
+    out = Image.new("RGB", (width, title.height + im.height + leg.height), PAPER)
+    out.paste(title, (0, 0))
+    out.paste(im, ((width - im.width) // 2, title.height))
+    out.paste(leg, (0, title.height + im.height))
+    return out
+

@@ -1,0 +1,126 @@
+"""Pixel geometry: where each cell of a grid falls on the picture, at a given scale, and the
+rectangle a window around a cell cuts out of the whole board."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from rules.grid import Cell, HexGrid, SquareGrid
+
+Point = tuple[float, float]
+Box = tuple[int, int, int, int]
+
+#: Pixels between the centres of adjacent cells: on the whole board, and in windows (small,
+#: middling and large radius).
+BOARD_SCALE = 30
+WINDOW_SCALES = (48, 40, 34)
+#: Margin round the board, in pixels.
+PAD = 6
+
+
+class Layout:
+    """The cells of ``grid`` drawn ``scale`` pixels apart (centre to centre) with a margin."""
+
+    def __init__(self, grid: HexGrid | SquareGrid, scale: int, pad: int = PAD) -> None:
+        self.grid = grid
+        self.scale = scale
+        self.pad = pad
+        xs: list[float] = []
+        ys: list[float] = []
+        for c in _rim(grid):
+            for x, y in grid.corners(c):
+                xs.append(x)
+                ys.append(y)
+        self._x0 = min(xs)
+        self._y0 = min(ys)
+        self.width = math.ceil((max(xs) - self._x0) * scale) + 2 * pad
+        self.height = math.ceil((max(ys) - self._y0) * scale) + 2 * pad
+        cx, cy = grid.centre(Cell(0, 0))
+        self._offsets = [(x - cx, y - cy) for x, y in grid.corners(Cell(0, 0))]
+        self._centres = [self._to_px(*grid.centre(c)) for c in grid.cells()]
+
+    def _to_px(self, x: float, y: float) -> Point:
+        return ((x - self._x0) * self.scale + self.pad, (y - self._y0) * self.scale + self.pad)
+
+    def centre(self, cell: Cell) -> Point:
+        return self._centres[self.grid.index(cell)]
+
+    def polygon(self, cell: Cell, shrink: float = 0.0) -> list[Point]:
+        """The cell's corners in pixels, optionally pulled in by ``shrink`` pixels."""
+        x, y = self.centre(cell)
+        k = float(self.scale)
+        if shrink:
+            r = max(1e-6, math.hypot(*self._offsets[0]) * k)
+            k *= max(0.0, (r - shrink) / r)
+        return [(x + dx * k, y + dy * k) for dx, dy in self._offsets]
+
+    def radius(self) -> float:
+        """Circumradius of a cell in pixels."""
+        return math.hypot(*self._offsets[0]) * self.scale
+
+    def shared_edge(self, a: Cell, b: Cell) -> tuple[Point, Point] | None:
+        """The two ends of the side two adjacent cells share, or ``None`` if they share none
+        (diagonal neighbours on a square grid)."""
+        pb = self.polygon(b)
+        common = [p for p in self.polygon(a)
+                  if any(abs(p[0] - q[0]) < 0.01 and abs(p[1] - q[1]) < 0.01 for q in pb)]
+        if len(common) != 2:
+            return None
+        return common[0], common[1]
+
+    def window(self, around: Cell, radius: int, margin: int = 4) -> Box:
+        """The pixel rectangle of a window of ``radius`` cells round ``around``: as big as such a
+        window in the middle of the board would be, moved inside the board near its edges."""
+        gx, gy = 1.0, 1.0
+        if isinstance(self.grid, HexGrid):
+            if self.grid.orientation == "flat":
+                gx = 1.5 / math.sqrt(3.0)
+            else:
+                gy = 1.5 / math.sqrt(3.0)
+        reach_x = max(abs(dx) for dx, _ in self._offsets)
+        reach_y = max(abs(dy) for _, dy in self._offsets)
+        half_w = (radius * gx + reach_x) * self.scale + margin
+        half_h = (radius * gy + reach_y) * self.scale + margin
+        x, y = self.centre(around)
+        x0, x1 = _span(x, half_w, self.width)
+        y0, y1 = _span(y, half_h, self.height)
+        return (x0, y0, x1, y1)
+
+    def cells_in(self, box: Box) -> list[Cell]:
+        """Every cell whose picture overlaps the rectangle ``box``, in index order."""
+        r = self.radius()
+        bx0, by0, bx1, by1 = box[0] - r, box[1] - r, box[2] + r, box[3] + r
+        w = self.grid.width
+        return [Cell(i % w, i // w) for i, (x, y) in enumerate(self._centres)
+                if bx0 <= x <= bx1 and by0 <= y <= by1]
+
+    def touches(self, cell: Cell, box: Box) -> bool:
+        """True when the cell's picture overlaps the rectangle ``box``."""
+        x, y = self.centre(cell)
+        r = self.radius()
+        return x + r >= box[0] and x - r <= box[2] and y + r >= box[1] and y - r <= box[3]
+
+
+def _span(mid: float, half: float, limit: int) -> tuple[int, int]:
+    """``mid`` +- ``half`` in whole pixels, moved (or, if too long, cut) to fit 0..limit."""
+    size = min(limit, 2 * math.ceil(half))
+    lo = max(0, min(limit - size, round(mid - size / 2)))
+    return lo, lo + size
+
+
+def _rim(grid: HexGrid | SquareGrid) -> Iterable[Cell]:
+    """The cells on the board's edge (the picture's bounds depend on no others)."""
+    w, h = grid.width, grid.height
+    for col in range(w):
+        yield Cell(col, 0)
+        yield Cell(col, h - 1)
+        if h > 1:
+            yield Cell(col, 1)
+            yield Cell(col, h - 2)
+    for row in range(h):
+        yield Cell(0, row)
+        yield Cell(w - 1, row)
+        if w > 1:
+            yield Cell(1, row)
+            yield Cell(w - 2, row)

@@ -1,0 +1,120 @@
+"""What goes over the ground for one view: fog over the cells the side does not see, blocked cells,
+a hidden-march route, and place names."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from PIL import Image, ImageDraw
+
+from render.layout import Box, Layout
+from render.patterns import dashed
+from render.style import BLOCKED, INK, PAPER, RGB, centred_text, font, mix
+from rules.board import Board
+from rules.grid import Cell
+
+
+def fog(im: Image.Image, fogged: Image.Image, lay: Layout, box: Box, cells: Iterable[Cell],
+        ) -> None:
+    """Lay the fogged ground over ``cells``; ``im`` is the ``box`` of the board."""
+    mask = Image.new("L", im.size, 0)
+    d = ImageDraw.Draw(mask)
+    x0, y0 = box[0], box[1]
+    any_cell = False
+    for c in cells:
+        if not lay.touches(c, box):
+            continue
+        any_cell = True
+        d.polygon([(x - x0, y - y0) for x, y in lay.polygon(c)], fill=255, outline=255)
+    if any_cell:
+        im.paste(fogged.crop(box), (0, 0), mask)
+
+
+def blocked(im: Image.Image, lay: Layout, box: Box, cells: Iterable[Cell]) -> None:
+    """Outline each blocked cell in red and hatch it with red diagonals."""
+    x0, y0 = box[0], box[1]
+    sprite = _hatched_cell(lay)
+    sw, sh = sprite.size
+    d = ImageDraw.Draw(im)
+    width = max(2, round(lay.scale / 16))
+    for c in sorted(cells):
+        if not lay.touches(c, box):
+            continue
+        x, y = lay.centre(c)
+        im.paste(sprite, (round(x - x0 - sw / 2), round(y - y0 - sh / 2)), sprite)
+        pts = [(px - x0, py - y0) for px, py in lay.polygon(c, shrink=width / 2)]
+        d.polygon(pts, outline=BLOCKED, width=width)
+
+
+def _hatched_cell(lay: Layout) -> Image.Image:
+    r = math.ceil(lay.radius()) + 2
+    size = 2 * r
+    mask = Image.new("L", (size, size), 0)
+    md = ImageDraw.Draw(mask)
+    cx, cy = lay.centre(Cell(0, 0))
+    md.polygon([(x - cx + r, y - cy + r) for x, y in lay.polygon(Cell(0, 0), shrink=1)],
+               fill=255)
+    lines = Image.new("L", (size, size), 0)
+    ld = ImageDraw.Draw(lines)
+    gap = max(5, round(lay.scale / 5))
+    for k in range(-size, 2 * size, gap):
+        ld.line([(k, size), (k + size, 0)], fill=150, width=max(1, round(lay.scale / 24)))
+    alpha = Image.new("L", (size, size), 0)
+    alpha.paste(lines, (0, 0), mask)
+    sprite = Image.new("RGBA", (size, size), (*BLOCKED, 0))
+    sprite.putalpha(alpha)
+    return sprite
+
+
+def route(im: Image.Image, lay: Layout, box: Box, cells: list[Cell], colour: RGB) -> None:
+    """A dashed line through the centres of the route's cells, with an arrowhead at its end."""
+    if len(cells) < 2:
+        return
+    x0, y0 = box[0], box[1]
+    pts = [(x - x0, y - y0) for x, y in (lay.centre(c) for c in cells)]
+    d = ImageDraw.Draw(im)
+    s = lay.scale
+    w = max(2, round(s * 0.09))
+    dashed(d, pts, PAPER, w + 2, s * 0.3, s * 0.16)
+    dashed(d, pts, colour, w, s * 0.3, s * 0.16)
+    (ax, ay), (bx, by) = pts[-2], pts[-1]
+    ang = math.atan2(by - ay, bx - ax)
+    head = s * 0.3
+    tip = (bx, by)
+    left = (bx - head * math.cos(ang - 0.45), by - head * math.sin(ang - 0.45))
+    right = (bx - head * math.cos(ang + 0.45), by - head * math.sin(ang + 0.45))
+    d.polygon([tip, left, right], fill=colour, outline=PAPER)
+
+
+def route_note(im: Image.Image, lay: Layout, box: Box, end: Cell, note: str, colour: RGB
+               ) -> None:
+    """The route's note in a box by its last cell, kept inside the picture."""
+    if not note:
+        return
+    x0, y0 = box[0], box[1]
+    x, y = lay.centre(end)
+    f = font(max(9, round(lay.scale * 0.3)), True)
+    d = ImageDraw.Draw(im)
+    left, top, right, bottom = d.textbbox((0, 0), note, font=f)
+    tw, th = right - left + 8, bottom - top + 6
+    bx = min(max(2, round(x - x0 - tw / 2)), im.width - tw - 2)
+    by = round(y - y0 + lay.scale * 0.55)
+    if by + th > im.height - 2:
+        by = round(y - y0 - lay.scale * 0.55 - th)
+    by = max(2, by)
+    d.rectangle([bx, by, bx + tw, by + th], fill=mix(colour, PAPER, 0.85), outline=colour,
+                width=2)
+    d.text((bx + 4 - left, by + 3 - top), note, font=f, fill=INK)
+
+
+def place_names(im: Image.Image, lay: Layout, box: Box, board: Board) -> None:
+    """Each named place's name, at the foot of its cell, readable on any ground."""
+    x0, y0 = box[0], box[1]
+    d = ImageDraw.Draw(im)
+    f = font(max(8, round(lay.scale * 0.27)), True)
+    for p in board.places:
+        if not board.on_a_sheet(p.cell) or not lay.touches(p.cell, box):
+            continue
+        x, y = lay.centre(p.cell)
+        centred_text(d, x - x0, y - y0 + lay.scale * 0.47, p.name, f, INK, PAPER, 2)
