@@ -1,0 +1,159 @@
+"""Benchmark of line of sight and the sighting pass: ``uv run python -m bench.sighting``.
+
+The board is 2 x 2 sheets of 34 x 22 hexes (68 x 44), elevation 0-5, about 30% woods and some
+towns; each of two sides has 300 units (mostly combat units, some leaders, a few wagons). It
+measures:
+
+* load: building the line-of-sight tables for the ruleset's visibility (20), from a cold start
+  of this process, and the memory that takes (tracemalloc, in a second, separate build);
+* a full pass for both sides once the tables are loaded;
+* one unit moving and the sighting brought up to date incrementally (the result included);
+* the naive reference's full pass, which is also checked to give the same answer.
+
+It prints readable figures and, as its last line, one JSON object with the headline numbers.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+from functools import partial
+
+from bench.boards import bench_map, random_forces
+from rules import los
+from rules.los import LineOfSight
+from rules.sighting import Presence, Sighting, full_pass
+from rules.sighting_reference import reference_sighting
+
+SEED = 1
+PER_SIDE = 300
+VISIBILITY = 20
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+def _timed(fn: Callable[[], object], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _clear_caches() -> None:
+    los.hex_line.cache_clear()
+    los.square_line.cache_clear()
+    los._height_keys.cache_clear()
+
+
+def _popcount(bits: int) -> int:
+    return bin(bits).count("1")
+
+
+def main() -> None:
+    gm = bench_map(SEED)
+    units = random_forces(gm, SEED, PER_SIDE)
+    grid = gm.grid
+    kinds = {
+        "combat": sum(u.combat for u in units),
+        "leaders": sum(u.observer and not u.combat for u in units),
+        "wagons": sum(not u.observer for u in units),
+    }
+    woods = sum(t == "woods" for t in gm.terrain) / grid.size
+    print(f"board: {grid.width} x {grid.height} = {grid.size} hexes, elevation "
+          f"{min(gm.elevation)}-{max(gm.elevation)}, {woods:.0%} woods, "
+          f"{sum(t == 'town' for t in gm.terrain)} town hexes")
+    print(f"units: {len(units)} ({', '.join(f'{n} {k}' for k, n in kinds.items())}), "
+          f"{len({u.cell for u in units if u.observer})} distinct observer cells")
+
+    # Load, cold: no line shapes cached in this process yet.
+    gc.collect()
+    start = time.perf_counter()
+    rule = LineOfSight(gm, VISIBILITY)
+    rule.prepare()
+    load_s = time.perf_counter() - start
+    print(f"load: {load_s:.3f} s for tables up to {rule.built_range} hexes")
+
+    # Memory of a second cold build, measured apart (tracemalloc slows allocation down).
+    _clear_caches()
+    gc.collect()
+    tracemalloc.start()
+    probe = LineOfSight(gm, VISIBILITY)
+    probe.prepare()
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del probe
+    table_mb = peak / 2**20
+    print(f"memory: {current / 2**20:.1f} MB kept, {table_mb:.1f} MB at the peak of the build")
+
+    # Full pass of both sides, tables loaded.
+    full = _timed(lambda: full_pass(rule, VISIBILITY, units), 60)
+    full_ms = _ms(statistics.median(full))
+    result = full_pass(rule, VISIBILITY, units)
+    for side, r in result.items():
+        print(f"  {side}: sees {_popcount(r.seen_cells)} cells and {len(r.seen_units)} enemy "
+              f"units; {_popcount(r.blocked_cells)} blocked cells "
+              f"({_popcount(r.near_enemy_cells)} near the enemy, "
+              f"{_popcount(r.enemy_watched_cells)} watched)")
+    print(f"full pass (visibility {VISIBILITY}): median {full_ms} ms, "
+          f"max {_ms(max(full))} ms over {len(full)} runs")
+    for vis in (6, 0):
+        full_pass(rule, vis, units)  # first use of a shorter visibility masks its cells once
+        other = _timed(partial(full_pass, rule, vis, units), 30)
+        print(f"full pass (visibility {vis}): median {_ms(statistics.median(other))} ms")
+
+    # One unit moves; the sighting is brought up to date.
+    rng = random.Random(SEED)
+    sighting = Sighting(rule, VISIBILITY, units)
+    here = {u.unit_id: u for u in units}
+    moves = []
+    for _ in range(400):
+        uid = rng.choice(sorted(here))
+        p = here[uid]
+        cell = grid.cell(p.cell)
+        steps = [grid.index(c) for c in grid.within(cell, 4) if c != cell]
+        target = rng.choice(steps)
+        start = time.perf_counter()
+        sighting.move(uid, target)
+        sighting.result()
+        moves.append(time.perf_counter() - start)
+        here[uid] = Presence(uid, p.side, target, p.combat, p.observer)
+    move_ms = _ms(statistics.median(moves))
+    assert sighting.result() == full_pass(rule, VISIBILITY, here.values())
+    print(f"one move: median {move_ms} ms, 95th percentile "
+          f"{_ms(sorted(moves)[int(len(moves) * 0.95)])} ms over {len(moves)} moves "
+          "(equal to a fresh pass afterwards)")
+
+    # The naive reference: every pair traced on its own.
+    naive = []
+    reference = None
+    for _ in range(3):
+        start = time.perf_counter()
+        reference = reference_sighting(gm, VISIBILITY, units)
+        naive.append(time.perf_counter() - start)
+    naive_ms = _ms(statistics.median(naive))
+    agree = reference == result
+    print(f"naive reference full pass: median {naive_ms} ms over {len(naive)} runs "
+          f"(first {naive[0]:.1f} s, computing line shapes); same answer: {agree}")
+    if not agree:
+        raise SystemExit("the fast sighting pass disagrees with the reference")
+
+    print(json.dumps({
+        "full_pass_ms_median": full_ms,
+        "one_move_ms_median": move_ms,
+        "load_s": round(load_s, 3),
+        "table_mb": round(table_mb, 2),
+        "naive_full_pass_ms_median": naive_ms,
+    }))
+
+
+if __name__ == "__main__":
+    main()
