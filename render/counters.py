@@ -25,7 +25,7 @@ from rules.view import GHOST, MARKER, OWN, UnitView
 
 BROAD = frozenset({"line", "unlimbered", "dismounted"})
 TALL = frozenset({"column", "limbered"})
-GHOST_ALPHA = 0.5
+GHOST_ALPHA = 0.8
 #: Counters drawn in a stack before the rest are only counted.
 STACK_SHOWN = 3
 
@@ -50,12 +50,41 @@ class Look:
 def look_of(u: UnitView, colour: RGB, scale: int) -> Look:
     if u.level == MARKER:
         return Look(MARKER, "", "", None, "", None, colour, scale)
-    return Look(u.level, u.kind, u.short or _initials(u.name), u.strength, u.formation,
+    short = u.short
+    if not short or (u.name.startswith(short) and len(short) < len(u.name)):
+        short = abbreviate(u.name) or short
+    return Look(u.level, u.kind, short, u.strength, u.formation,
                 u.last_seen_turn if u.level == GHOST else None, colour, scale)
 
 
-def _initials(name: str) -> str:
-    return name[:6]
+_RANKS = frozenset({"gen.", "gen", "maj.", "brig.", "lt.", "col.", "capt.", "general", "major",
+                    "colonel", "captain", "lieut.", "hon."})
+_ARMS = {"cavalry": "Cav", "infantry": "Inf", "battery": "Bty", "artillery": "Art",
+         "battalion": "Bn", "regiment": "Regt", "brigade": "", "division": "Div",
+         "corps": "Corps", "sharpshooters": "SS", "detachment": "Det", "wagons": "Wag",
+         "train": "Tr", "hq": "HQ"}
+
+
+def abbreviate(name: str) -> str:
+    """A counter's label made from a full name when the view has no short one: a leader's
+    surname ("Maj. Gen. Oliver O. Howard": Howard), a brigade's commander ("Mott's brigade":
+    Mott), a numbered unit's number, state and arm ("8th Pennsylvania Cavalry": 8th Penn Cav)."""
+    text = name.split("(")[0].split(",")[0].strip()
+    words = text.split()
+    if not words:
+        return ""
+    if words[0].lower() in _RANKS:
+        rest = [w for w in words if w.lower() not in _RANKS]
+        return rest[-1] if rest else words[-1]
+    for w in words:
+        if w.endswith("'s") or w.endswith("'"):
+            return w[:-2] if w.endswith("'s") else w[:-1]
+    if words[0][:1].isdigit():
+        arm = [_ARMS[w.lower()] for w in words[1:] if w.lower() in _ARMS and _ARMS[w.lower()]]
+        place = [w for w in words[1:] if w.lower() not in _ARMS]
+        where = place[0][:4] if len(place) == 1 else "".join(w[:1] for w in place)
+        return " ".join(x for x in [words[0], where, *arm[:1]] if x)
+    return words[0]
 
 
 def card_size(scale: int, formation: str) -> tuple[int, int]:
@@ -106,9 +135,13 @@ def draw_counter(look: Look) -> Image.Image:
         d.rectangle([3, 3, w - 4, h - 4], outline=mix(colour, PAPER, 0.35), width=1)
         centred_text(d, w / 2, h / 2, "?", font(round(h * 0.55), True), on(colour))
         return im
+    ink = INK
+    if look.level == GHOST:  # a faded picture: paler colours, grey print, see-through
+        colour = mix(colour, PAPER, 0.45)
+        ink = (100, 100, 100)
     body = mix(colour, PAPER, 0.82)
     d.rectangle([0, 0, w - 1, h - 1], fill=body, outline=colour, width=border)
-    inner = w - 2 * border - 2
+    inner = w - 2 * border - 1
     # symbol
     fw, fh = round(w * 0.56), round(h * 0.3)
     if look.formation in TALL:
@@ -119,13 +152,13 @@ def draw_counter(look: Look) -> Image.Image:
     size = max(7, round(look.scale * 0.24))
     if look.short:
         text, f = fit_font(look.short, inner, size)
-        centred_text(d, w / 2, h * 0.2, text, f, INK)
+        centred_text(d, w / 2, h * 0.2, text, f, ink)
     below = "" if look.strength is None else str(look.strength)
     if look.level == GHOST and look.last_seen is not None:
         below = f"{below} T{look.last_seen}".strip()
     if below:
         text, f = fit_font(below, inner, size)
-        centred_text(d, w / 2, h * 0.82, text, f, INK)
+        centred_text(d, w / 2, h * 0.82, text, f, ink)
     if look.level == GHOST:
         _dash_border(d, w, h, colour)
         alpha = im.getchannel("A").point(lambda v: round(v * GHOST_ALPHA))

@@ -53,6 +53,19 @@ def encode(im: Image.Image) -> bytes:
     return buf.getvalue()
 
 
+def features_in(gm: GameMap, cells: list[Cell]
+                ) -> tuple[frozenset[str], frozenset[str], frozenset[str], bool]:
+    """The kinds of terrain, road and hexside among ``cells``, and whether their ground rises."""
+    on = [gm.idx(c) for c in cells if gm.board.on_a_sheet(c)]
+    idx = set(on)
+    terrain = frozenset(gm.terrain[i] for i in on)
+    roads = frozenset(k for (a, b), k in gm.road_edges.items() if a in idx or b in idx)
+    roads |= frozenset(r.kind for r in gm.roads if any(gm.idx(c) in idx for c in r.cells))
+    sides = frozenset(k for (a, b), k in gm.hexsides.items() if a in idx or b in idx)
+    hilly = len({gm.elevation[i] for i in on}) > 1
+    return terrain, roads, sides, hilly
+
+
 def window_scale(radius: int) -> int:
     """Pixels a cell for a window: large for a close look, smaller as the window grows, so that a
     window stays near Discord's preview width (three scales, each one cached terrain layer)."""
@@ -71,24 +84,26 @@ def colours_for(view: SideView, given: dict[str, str] | None) -> dict[str, RGB]:
     return {s: side_colour(s, view.side, given) for s in sorted(sides)}
 
 
+def map_box(gm: GameMap, around: Cell | None, radius: int | None) -> tuple[TerrainLayer, Box]:
+    """The terrain layer a picture is cut from, and the rectangle cut: the whole board, or a
+    window of ``radius`` cells (default ``DEFAULT_RADIUS``) round ``around``."""
+    if around is not None and gm.grid.contains(around):
+        r = DEFAULT_RADIUS if radius is None else max(0, radius)
+        layer = terrain_layer(gm, window_scale(r), every_label=True)
+        return layer, layer.layout.window(around, r)
+    layer = terrain_layer(gm, BOARD_SCALE, every_label=False)
+    return layer, (0, 0, layer.layout.width, layer.layout.height)
+
+
 def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
                  radius: int | None = None, side_colours: dict[str, str] | None = None,
                  route: list[Cell] | None = None, route_note: str = "") -> Image.Image:
     """``render_map`` before PNG encoding."""
     colours = colours_for(view, side_colours)
     grid = gm.grid
-    layer: TerrainLayer
-    if around is not None and grid.contains(around):
-        r = DEFAULT_RADIUS if radius is None else max(0, radius)
-        layer = terrain_layer(gm, window_scale(r), every_label=True)
-        lay = layer.layout
-        box: Box = lay.window(around, r)
-        near = lay.cells_in(box)
-    else:
-        layer = terrain_layer(gm, BOARD_SCALE, every_label=False)
-        lay = layer.layout
-        box = (0, 0, lay.width, lay.height)
-        near = list(grid.cells())
+    layer, box = map_box(gm, around, radius)
+    lay = layer.layout
+    near = list(grid.cells()) if box[:2] == (0, 0) and box[2:] == lay.size else lay.cells_in(box)
     im = layer.image.crop(box)
     scale = lay.scale
 
@@ -117,8 +132,11 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
     enemy = next((colours[s] for s in sorted(colours) if s != view.side), (110, 110, 110))
     if view.side is None:
         own = next(iter(colours.values()), (110, 110, 110))
+    terrain, roads, sides, hilly = features_in(gm, near)
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
-                    bool(view.blocked_cells), bool(route and len(route) > 1))
+                    bool(view.blocked_cells), bool(route and len(route) > 1),
+                    view.information in ("inverted", "concealed"), view.information == "hidden",
+                    terrain, roads, sides, hilly)
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)))
     leg = legend(gm, layer, key)
     out = Image.new("RGB", (width, title.height + im.height + leg.height), PAPER)

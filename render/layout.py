@@ -13,7 +13,7 @@ Box = tuple[int, int, int, int]
 
 #: Pixels between the centres of adjacent cells: on the whole board, and in windows (small,
 #: middling and large radius).
-BOARD_SCALE = 30
+BOARD_SCALE = 32
 WINDOW_SCALES = (48, 40, 34)
 #: Margin round the board, in pixels.
 PAD = 6
@@ -39,6 +39,10 @@ class Layout:
         cx, cy = grid.centre(Cell(0, 0))
         self._offsets = [(x - cx, y - cy) for x, y in grid.corners(Cell(0, 0))]
         self._centres = [self._to_px(*grid.centre(c)) for c in grid.cells()]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
 
     def _to_px(self, x: float, y: float) -> Point:
         return ((x - self._x0) * self.scale + self.pad, (y - self._y0) * self.scale + self.pad)

@@ -49,6 +49,10 @@ def title_bar(view: SideView, width: int, colour: RGB) -> Image.Image:
 
 @dataclass(frozen=True)
 class LegendKey:
+    """What a legend shows: the picture's width and scale, the colours of the sample counters,
+    which overlays are in use, whether markers and ghosts can appear (by the information model),
+    and the kinds of terrain, road and hexside in the picture."""
+
     width: int
     scale: int
     own: RGB
@@ -56,6 +60,12 @@ class LegendKey:
     fog: bool
     blocked: bool
     route: bool
+    markers: bool
+    ghosts: bool
+    terrain: frozenset[str]
+    roads: frozenset[str]
+    hexsides: frozenset[str]
+    elevation: bool
 
 
 def legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Image:
@@ -97,31 +107,30 @@ def _draw_legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Imag
     items.append((counter(Look(OWN, "infantry", "", None, "line", None, key.own, s)), "in line"))
     items.append((counter(Look(OWN, "infantry", "", None, "column", None, key.own, s)),
                   "in column"))
-    items.append((counter(Look(MARKER, "", "", None, "", None, key.enemy, s)),
-                  "enemy unidentified"))
-    items.append((counter(Look(GHOST, "infantry", "", None, "", 3, key.enemy, s)),
-                  "last seen turn 3"))
+    if key.markers:
+        items.append((counter(Look(MARKER, "", "", None, "", None, key.enemy, s)),
+                       "enemy, unidentified"))
+    if key.ghosts:
+        items.append((counter(Look(GHOST, "infantry", "", None, "", 3, key.enemy, s)),
+                       "enemy last seen turn 3"))
     if key.fog:
-        items.append((_swatch_image(layer.fogged, layer), "not in sight"))
+        items.append((_fog_swatch(), "not in sight"))
     if key.blocked:
         items.append((_blocked, "blocked"))
     if key.route:
         items.append((_route, "planned route"))
-    present = set(gm.terrain)
     for k, t in gm.ruleset.terrain.items():
-        if k in present and k in layer.styles:
+        if k in key.terrain and k in layer.styles:
             st = layer.styles[k]
             swatch = _tile(tile(st.pattern, st.fill, st.ink, layer.scale))
             items.append((swatch, _short(t.name or k)))
-    if any(e != gm.elevation[0] for e in gm.elevation):
+    if key.elevation:
         items.append((_higher, "higher ground"))
-    kinds = {r.kind for r in gm.roads} | set(gm.road_edges.values())
     for k, r in gm.ruleset.roads.items():
-        if k in kinds and k in layer.roads:
+        if k in key.roads and k in layer.roads:
             items.append((_road(layer.roads[k].look, layer.roads[k].colour), _short(r.name or k)))
-    sides = set(gm.hexsides.values())
     for k, h in gm.ruleset.hexsides.items():
-        if k in sides and k in layer.sides:
+        if k in key.hexsides and k in layer.sides:
             items.append((_side(layer.sides[k].look, layer.sides[k].colour), _short(h.name or k)))
     return _flow(items, key.width)
 
@@ -156,7 +165,7 @@ def _tile(t: Image.Image) -> Painter:
     return paint
 
 
-def _swatch_image(src: Image.Image, layer: TerrainLayer) -> Painter:
+def _fog_swatch() -> Painter:
     def paint(d: ImageDraw.ImageDraw, im: Image.Image, x: int, y: int, size: int) -> None:
         fog = Image.new("RGB", (size - 4, size - 4), FOG)
         fd = ImageDraw.Draw(fog)

@@ -44,7 +44,7 @@ def blocked(im: Image.Image, lay: Layout, box: Box, cells: Iterable[Cell]) -> No
         x, y = lay.centre(c)
         im.paste(sprite, (round(x - x0 - sw / 2), round(y - y0 - sh / 2)), sprite)
         pts = [(px - x0, py - y0) for px, py in lay.polygon(c, shrink=width / 2)]
-        d.polygon(pts, outline=BLOCKED, width=width)
+        d.line([*pts, pts[0]], fill=BLOCKED, width=width, joint="curve")
 
 
 def _hatched_cell(lay: Layout) -> Image.Image:

@@ -143,13 +143,21 @@ def tile(pattern: str, fill: RGB, ink: RGB, scale: int) -> Image.Image:
 
 
 def tiled(t: Image.Image, width: int, height: int) -> Image.Image:
-    """An image of ``width`` x ``height`` covered with the tile, aligned on the board's origin."""
-    out = Image.new("RGB", (width, height))
-    tw, th = t.size
-    for y in range(0, height, th):
-        for x in range(0, width, tw):
-            out.paste(t, (x, y))
-    return out
+    """An image of ``width`` x ``height`` covered with the tile, aligned on its top left corner
+    (built by doubling, so in a few pastes)."""
+    row = t
+    while row.width < width:
+        wider = Image.new("RGB", (row.width * 2, row.height))
+        wider.paste(row, (0, 0))
+        wider.paste(row, (row.width, 0))
+        row = wider
+    out = row
+    while out.height < height:
+        taller = Image.new("RGB", (out.width, out.height * 2))
+        taller.paste(out, (0, 0))
+        taller.paste(out, (0, out.height))
+        out = taller
+    return out.crop((0, 0, width, height))
 
 
 # -- roads and hexsides ------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def lightness(c: RGB) -> float:
 
 def on(c: RGB) -> RGB:
     """Ink that reads on a background of colour ``c``."""
-    return INK if lightness(c) > 120 else PAPER
+    return INK if lightness(c) > 145 else PAPER
 
 
 def side_colour(side: str, own: str | None, given: dict[str, str] | None) -> RGB:
@@ -93,13 +93,16 @@ def text_width(text: str, f: ImageFont.FreeTypeFont) -> float:
 
 def fit_font(text: str, width: float, size: int, bold: bool = True, smallest: int = 7
              ) -> tuple[str, ImageFont.FreeTypeFont]:
-    """The largest font from ``size`` down to ``smallest`` in which ``text`` fits ``width``;
-    the text is cut short (ending in a dot) when even the smallest does not fit."""
+    """The largest font from ``size`` down to ``smallest`` in which ``text`` fits ``width``
+    (trying the regular weight at the smallest size too); the text is cut short, ending in an
+    ellipsis, when even that does not fit."""
     for s in range(size, smallest - 1, -1):
         f = font(s, bold)
         if f.getlength(text) <= width:
             return text, f
-    f = font(smallest, bold)
+    f = font(smallest, False)
+    if f.getlength(text) <= width:
+        return text, f
     while len(text) > 1 and f.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…", f

@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.layout import BOARD_SCALE, Layout
+from render.layout import BOARD_SCALE, PAD, Layout
 from render.patterns import (
     dashed,
     hexside_styles,
@@ -30,6 +30,8 @@ from rules.gamemap import GameMap
 from rules.grid import Cell
 
 GRID_LINE = (96, 96, 84)
+#: Lines are drawn this many times larger, then scaled down (anti-aliasing).
+SUPERSAMPLE = 2
 #: Each level of elevation above the map's lowest darkens the ground by this much (at most 4).
 ELEVATION_STEP = 0.09
 #: On the whole board a label is printed on every LABEL_EVERY-th column and row of a sheet.
@@ -83,15 +85,22 @@ class TerrainLayer:
                 continue
             self._fill(im, by_terrain[key], tile(st.pattern, st.fill, st.ink, self.scale))
         self._elevation(im, gm, cells)
-        d = ImageDraw.Draw(im)
+        # Lines are drawn at SUPERSAMPLE times the size and scaled down, so that they come out
+        # smooth; the fills under them, blown up pixel for pixel, come back unchanged.
+        k = SUPERSAMPLE
+        big = im.resize((im.width * k, im.height * k), Image.Resampling.NEAREST)
+        lay2 = Layout(grid, self.scale * k, PAD * k)
+        d = ImageDraw.Draw(big)
         for c in cells:
-            d.polygon(lay.polygon(c), outline=GRID_LINE)
-        self._contours(d, gm, cells)
-        self._sheet_edges(d, gm, cells)
-        self._hexsides(d, gm)
-        self._roads(d, gm)
-        self._labels(d, gm, cells)
-        self._places(d, gm)
+            pts = lay2.polygon(c)
+            d.line([*pts, pts[0]], fill=GRID_LINE, width=k)
+        self._contours(d, lay2, gm, cells)
+        self._sheet_edges(d, lay2, gm, cells)
+        self._hexsides(d, lay2, gm)
+        self._roads(d, lay2, gm)
+        self._places(d, lay2, gm)
+        im = big.reduce(k)
+        self._labels(ImageDraw.Draw(im), gm, cells)
         return im
 
     def _mask(self, cells: list[Cell]) -> tuple[Image.Image, tuple[int, int, int, int]]:
@@ -126,10 +135,10 @@ class TerrainLayer:
             mask = mask.point(lambda v, a=alpha: v * a // 255)
             im.paste(CONTOUR, box, mask.crop(box))
 
-    def _contours(self, d: ImageDraw.ImageDraw, gm: GameMap, cells: list[Cell]) -> None:
-        lay = self.layout
+    def _contours(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap, cells: list[Cell]
+                  ) -> None:
         grid = gm.grid
-        width = max(1, round(self.scale / 20))
+        width = max(1, round(lay.scale / 20))
         for c in cells:
             e = gm.elevation_at(c)
             i = grid.index(c)
@@ -143,12 +152,12 @@ class TerrainLayer:
                 if seg is not None:
                     d.line(list(seg), fill=CONTOUR, width=width + (1 if diff > 1 else 0))
 
-    def _sheet_edges(self, d: ImageDraw.ImageDraw, gm: GameMap, cells: list[Cell]) -> None:
+    def _sheet_edges(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap, cells: list[Cell]
+                     ) -> None:
         b = gm.board
         if len(b.sheets) < 2:
             return
-        lay = self.layout
-        width = max(2, round(self.scale / 12))
+        width = max(3, round(lay.scale / 9))
         for c in cells:
             here = (c.col // b.sheet_width, c.row // b.sheet_height)
             i = gm.grid.index(c)
@@ -160,10 +169,9 @@ class TerrainLayer:
                     if seg is not None:
                         d.line(list(seg), fill=SHEET_EDGE, width=width)
 
-    def _hexsides(self, d: ImageDraw.ImageDraw, gm: GameMap) -> None:
-        lay = self.layout
+    def _hexsides(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap) -> None:
         grid = gm.grid
-        s = self.scale
+        s = lay.scale
         for (ia, ib), kind in sorted(gm.hexsides.items()):
             st = self.sides.get(kind)
             if st is None:
@@ -194,9 +202,8 @@ class TerrainLayer:
             else:
                 d.line([(x0, y0), (x1, y1)], fill=st.colour, width=max(2, round(s * 0.07)))
 
-    def _roads(self, d: ImageDraw.ImageDraw, gm: GameMap) -> None:
-        lay = self.layout
-        s = self.scale
+    def _roads(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap) -> None:
+        s = lay.scale
         runs: list[tuple[str, list[tuple[float, float]]]] = [
             (r.kind, [lay.centre(c) for c in r.cells]) for r in gm.roads if len(r.cells) > 1
         ]
@@ -238,14 +245,14 @@ class TerrainLayer:
                 y -= self.scale * 0.1
             centred_text(d, x, y - dy, b.label(c), f, ink)
 
-    def _places(self, d: ImageDraw.ImageDraw, gm: GameMap) -> None:
-        r = max(3, round(self.scale * 0.1))
+    def _places(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap) -> None:
+        r = max(3, round(lay.scale * 0.1))
         for p in gm.board.places:
             if not gm.board.on_a_sheet(p.cell):
                 continue
-            x, y = self.layout.centre(p.cell)
+            x, y = lay.centre(p.cell)
             d.rectangle([x - r, y - r, x + r, y + r], fill=(255, 255, 255), outline=(0, 0, 0),
-                        width=2)
+                        width=max(2, round(lay.scale / 15)))
 
 
 _CACHE: OrderedDict[tuple[int, int, bool], tuple[weakref.ref[GameMap], TerrainLayer]] = (
