@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import struct
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -37,7 +38,7 @@ TOLERANCE = 16
 DISCORD_LIMIT = 8 * 1024 * 1024
 
 
-# -- boards and views ------------------------------------------------------------------------------
+# -- boards and views -----------------------------------------------------------------------------
 
 
 def hex_board() -> GameMap:
@@ -101,7 +102,7 @@ def march_route(gm: GameMap, view: SideView) -> list[Cell]:
     return gm.grid.line(start, end)
 
 
-# -- comparing pictures ----------------------------------------------------------------------------
+# -- comparing pictures ---------------------------------------------------------------------------
 
 
 def decode(png: bytes) -> Image.Image:
@@ -146,33 +147,32 @@ def region(im: Image.Image, gm: GameMap, cell: Cell, view_box: tuple[int, int] =
     return im.crop((round(x - r), round(y - r), round(x + r), round(y + r)))
 
 
-# -- reference images ------------------------------------------------------------------------------
+# -- reference images -----------------------------------------------------------------------------
 
-CASES = {
-    "open-hex": lambda: (hex_board(), open_view, {}),
-    "inverted-hex": lambda: (hex_board(), inverted_view, {}),
-    "hidden-two-sheets": lambda: (two_sheet_board(), hidden_view, {"route": True}),
-    "umpire-hex": lambda: (hex_board(), umpire_view, {}),
-    "umpire-square": lambda: (square_board(), umpire_view, {}),
-    "inverted-square": lambda: (square_board(), inverted_view, {}),
-    "open-pointy-window": lambda: (pointy_board(), open_view, {"window": 3}),
-    "hidden-hex-window": lambda: (hex_board(), hidden_view, {"window": 4, "route": True}),
+Case = tuple[Callable[[], GameMap], Callable[[GameMap], SideView], dict[str, int]]
+CASES: dict[str, Case] = {
+    "open-hex": (hex_board, open_view, {}),
+    "inverted-hex": (hex_board, inverted_view, {}),
+    "hidden-two-sheets": (two_sheet_board, hidden_view, {"route": 1}),
+    "umpire-hex": (hex_board, umpire_view, {}),
+    "umpire-square": (square_board, umpire_view, {}),
+    "inverted-square": (square_board, inverted_view, {}),
+    "open-pointy-window": (pointy_board, open_view, {"window": 3}),
+    "hidden-hex-window": (hex_board, hidden_view, {"window": 4, "route": 1}),
 }
+COLOURS = {"union": "#2a4d8f", "confederate": "#8c8c8c"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_reference_images(name: str, tmp_path: Path) -> None:
-    gm, make_view, opts = CASES[name]()
+    board, make_view, opts = CASES[name]
+    gm = board()
     view = make_view(gm)
-    kwargs: dict[str, object] = {}
-    if opts.get("route"):
-        kwargs["route"] = march_route(gm, view)
-        kwargs["route_note"] = "hidden march: 6 MP hoarded"
-    if "window" in opts:
-        kwargs["around"] = view.own_units()[0].cell
-        kwargs["radius"] = opts["window"]
-    png = render_map(gm, view, side_colours={"union": "#2a4d8f", "confederate": "#8c8c8c"},
-                     **kwargs)  # type: ignore[arg-type]
+    route = march_route(gm, view) if opts.get("route") else None
+    note = "hidden march: 6 MP hoarded" if route else ""
+    around = view.own_units()[0].cell if "window" in opts else None
+    png = render_map(gm, view, side_colours=COLOURS, route=route, route_note=note, around=around,
+                     radius=opts.get("window"))
     check_reference(name, png, tmp_path)
 
 
@@ -184,7 +184,7 @@ def test_the_comparison_notices_a_changed_picture() -> None:
     assert differing_share(a, b) > 0
 
 
-# -- determinism and what a PNG carries -------------------------------------------------------------
+# -- determinism and what a PNG carries -----------------------------------------------------------
 
 
 def png_chunks(png: bytes) -> list[str]:
@@ -219,7 +219,7 @@ def test_png_carries_no_varying_metadata() -> None:
     assert set(chunks) <= {"IHDR", "PLTE", "tRNS", "IDAT", "IEND"}, chunks
 
 
-# -- no leaks: a side's picture depends only on its view --------------------------------------------
+# -- no leaks: a side's picture depends only on its view ------------------------------------------
 
 
 def _tiny_state(model: str):  # type: ignore[no-untyped-def]
@@ -274,7 +274,7 @@ def test_a_sighted_enemy_does_change_the_picture() -> None:
     assert render_map(gm, project(near, "blue")) != before
 
 
-# -- what is drawn ---------------------------------------------------------------------------------
+# -- what is drawn --------------------------------------------------------------------------------
 
 
 def without(view: SideView, unit: UnitView) -> SideView:
@@ -390,7 +390,7 @@ def test_a_four_sheet_board_fits_discord() -> None:
     assert decode(png).width < 2400
 
 
-# -- any view renders ------------------------------------------------------------------------------
+# -- any view renders -----------------------------------------------------------------------------
 
 LEVELS = st.sampled_from([OWN, IDENTIFIED, MARKER, GHOST])
 
@@ -423,7 +423,7 @@ def test_any_view_renders(units: list[tuple[int, int, str, str, str, str, int | 
     assert decode(png).width >= 520
 
 
-# -- the sample scenarios, when present ----------------------------------------------------------
+# -- the sample scenarios, when present -----------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["flank-march", "chancellorsville-hidden"])
