@@ -9,14 +9,17 @@ Run ``uv run python -m bench.render``; the last line printed is one JSON object.
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from render import clear_cache, render_map
 from render.samples import as_enemy, sample_map, sample_units, sample_view
+from rules.gamemap import GameMap
 from rules.grid import Cell
 from rules.view import SideView
 
@@ -26,7 +29,7 @@ BUDGET_WINDOW_MS = 60.0
 DISCORD_LIMIT = 8 * 1024 * 1024
 
 
-def _views() -> tuple[object, SideView, SideView]:
+def _views() -> tuple[GameMap, SideView, SideView]:
     gm = sample_map(34, 22, sheets=(2, 2), seed=7)
     union = sample_units(gm, "union", 300, 1, cols=(0.0, 0.55))
     rebels = sample_units(gm, "confederate", 300, 2, cols=(0.45, 1.0))
@@ -43,8 +46,7 @@ def _views() -> tuple[object, SideView, SideView]:
     return gm, side, umpire
 
 
-def _ms(f: object) -> float:
-    assert callable(f)
+def _ms(f: Callable[[], object]) -> float:
     t = time.perf_counter()
     f()
     return (time.perf_counter() - t) * 1000.0
@@ -54,9 +56,6 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     runs = 9
     gm, side, umpire = _views()
-    from rules.gamemap import GameMap
-
-    assert isinstance(gm, GameMap)
     clear_cache()
     t = time.perf_counter()
     png = render_map(gm, side)
@@ -68,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     windows = []
     for k in range(runs):
         at = Cell((centre.col + 5 * k) % gm.grid.width, (centre.row + 3 * k) % gm.grid.height)
-        windows.append(_ms(lambda at=at: render_map(gm, side, around=at, radius=12)))
+        windows.append(_ms(functools.partial(render_map, gm, side, around=at, radius=12)))
     window_png = render_map(gm, side, around=centre, radius=12)
     if args and args[0] == "--save":
         out = Path(args[1] if len(args) > 1 else ".")

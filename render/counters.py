@@ -13,6 +13,7 @@ is its last sighting, faded, with the turn it was last seen (``T3``).
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -102,19 +103,22 @@ class Sprites:
     def __init__(self, keep: int = 4096) -> None:
         self._cache: OrderedDict[tuple[str | None, Look], Image.Image] = OrderedDict()
         self._keep = keep
+        self._lock = threading.Lock()
 
     def get(self, owner: str | None, look: Look) -> Image.Image:
         # The viewing side is part of the key so that no side's picture is ever made faster by
         # another side's (or the umpire's) drawing of a counter it cannot see.
         key = (owner, look)
-        im = self._cache.get(key)
-        if im is None:
-            im = draw_counter(look)
+        with self._lock:
+            im = self._cache.get(key)
+            if im is not None:
+                self._cache.move_to_end(key)
+                return im
+        im = draw_counter(look)
+        with self._lock:
             self._cache[key] = im
-            if len(self._cache) > self._keep:
+            while len(self._cache) > self._keep:
                 self._cache.popitem(last=False)
-        else:
-            self._cache.move_to_end(key)
         return im
 
 
@@ -154,6 +158,8 @@ def draw_counter(look: Look) -> Image.Image:
         text, f = fit_font(look.short, inner, size)
         centred_text(d, w / 2, h * 0.2, text, f, ink)
     below = "" if look.strength is None else str(look.strength)
+    if look.kind in ("leader", "hq") and not look.strength:
+        below = ""  # a commander's counter carries no strength
     if look.level == GHOST and look.last_seen is not None:
         below = f"{below} T{look.last_seen}".strip()
     if below:

@@ -13,7 +13,7 @@ from PIL import Image
 
 from render import overlay
 from render.counters import by_cell, draw_stack
-from render.layout import BOARD_SCALE, WINDOW_SCALES, Box
+from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
 from render.legend import LegendKey, legend, title_bar
 from render.style import PAPER, RGB, ROUTE, side_colour
 from render.terrain import TerrainLayer, terrain_layer
@@ -117,13 +117,14 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
     own = colours.get(view.side or "", ROUTE)
     if route and len(route) > 1:
         overlay.route(im, lay, box, route, ROUTE)
-    lift = scale * 0.1 if grid.kind == "hex" else scale * 0.06
+    lift = scale * counter_drop(grid)
+    size = counter_scale(grid, scale)
     stacks = [(c, st) for c, st in by_cell(view.units).items()
               if grid.contains(c) and lay.touches(c, box)]
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
     for c, stack in stacks:
         x, y = lay.centre(c)
-        draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, scale, view.side)
+        draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, size, view.side)
     overlay.place_names(im, lay, box, gm.board)
     if route and route_note:
         overlay.route_note(im, lay, box, route[-1], route_note, ROUTE)
@@ -137,7 +138,8 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
                     bool(view.blocked_cells), bool(route and len(route) > 1),
                     view.information in ("inverted", "concealed"), view.information == "hidden",
                     terrain, roads, sides, hilly)
-    title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)))
+    title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),
+                      "hexes" if grid.kind == "hex" else "squares")
     leg = legend(gm, layer, key)
     out = Image.new("RGB", (width, title.height + im.height + leg.height), PAPER)
     out.paste(title, (0, 0))

@@ -106,6 +106,28 @@ class Layout:
         return x + r >= box[0] and x - r <= box[2] and y + r >= box[1] and y - r <= box[3]
 
 
+def label_rise(grid: HexGrid | SquareGrid) -> float:
+    """How far above a cell's centre its label is printed, in cells."""
+    if isinstance(grid, HexGrid):
+        return 0.34 if grid.orientation == "flat" else 0.37
+    return 0.36
+
+
+def counter_drop(grid: HexGrid | SquareGrid) -> float:
+    """How far below a cell's centre its counters sit (clear of the label), in cells."""
+    if isinstance(grid, HexGrid):
+        return 0.1 if grid.orientation == "flat" else 0.13
+    return 0.07
+
+
+def counter_scale(grid: HexGrid | SquareGrid, scale: int) -> int:
+    """The scale counters are drawn at: pointy hexes stand closer row to row, so their counters
+    are a little smaller."""
+    if isinstance(grid, HexGrid) and grid.orientation == "pointy":
+        return round(scale * 0.88)
+    return scale
+
+
 def _span(mid: float, half: float, limit: int) -> tuple[int, int]:
     """``mid`` +- ``half`` in whole pixels, moved (or, if too long, cut) to fit 0..limit."""
     size = min(limit, 2 * math.ceil(half))

@@ -22,7 +22,7 @@ LIGHT_BARS: dict[str, RGB] = {"day": (236, 230, 205), "twilight": (150, 130, 160
 Painter = Callable[[ImageDraw.ImageDraw, Image.Image, int, int, int], None]
 
 
-def title_bar(view: SideView, width: int, colour: RGB) -> Image.Image:
+def title_bar(view: SideView, width: int, colour: RGB, cells: str = "hexes") -> Image.Image:
     """Two lines: the scenario's title and whose view this is; then turn, clock, light,
     visibility and phase. The bar's colour follows the light (day, twilight, night)."""
     bg = LIGHT_BARS.get(view.light, LIGHT_BARS["day"])
@@ -37,7 +37,8 @@ def title_bar(view: SideView, width: int, colour: RGB) -> Image.Image:
     d.text((width - cw - 4, 14), chip, font=big, fill=on(colour), anchor="lm")
     title, tf = fit_font(view.title or view.scenario_id, width - cw - 24, 17, True, 12)
     d.text((8, 14), title, font=tf, fill=ink, anchor="lm")
-    parts = [f"Turn {view.turn}", view.time, view.light, f"visibility {view.visibility}"]
+    parts = [f"Turn {view.turn}", view.time, view.light,
+             f"visibility {view.visibility} {cells}"]
     if view.phase:
         parts.append(view.phase)
     line = "  ·  ".join(p for p in parts if p)

@@ -117,4 +117,4 @@ def place_names(im: Image.Image, lay: Layout, box: Box, board: Board) -> None:
         if not board.on_a_sheet(p.cell) or not lay.touches(p.cell, box):
             continue
         x, y = lay.centre(p.cell)
-        centred_text(d, x - x0, y - y0 + lay.scale * 0.47, p.name, f, INK, PAPER, 2)
+        centred_text(d, x - x0, y - y0 + lay.scale * 0.52, p.name, f, INK, PAPER, 2)

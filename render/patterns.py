@@ -36,7 +36,7 @@ def _has(text: str, *words: str) -> bool:
 def terrain_style(key: str, t: TerrainType) -> TerrainStyle:
     """Fill and pattern of a terrain type: plain, furrows (fields), dots (light woods),
     crosshatch (thickets), trees (woods), buildings (towns), marsh, waves (water), ripples (fords),
-    hachure (hills) or fort."""
+    hachure (hills) or fort (brickwork)."""
     words = f"{key} {t.name}".lower()
     if not t.enterable or _has(words, "water", "river", "lake", "pond", "sea"):
         pattern = "waves"
@@ -136,9 +136,13 @@ def tile(pattern: str, fill: RGB, ink: RGB, scale: int) -> Image.Image:
             for x in range(0, size, q):
                 ox = x + (q // 2 if j % 2 else 0)
                 d.line([(ox, y), (ox + h, y - h), (ox + 2 * h, y)], fill=ink, width=1)
-    elif pattern == "fort":
-        for k in range(-size, 2 * size, 2 * p):
-            d.line([(k, 0), (k + size, size)], fill=ink, width=2)
+    elif pattern == "fort":  # brickwork
+        q = p * 2
+        for j, y in enumerate(range(0, size, p)):
+            d.line([(0, y), (size, y)], fill=ink, width=1)
+            for x in range(0, size, q):
+                ox = x + (p if j % 2 else 0)
+                d.line([(ox, y), (ox, y + p)], fill=ink, width=1)
     return im
 
 

@@ -6,8 +6,8 @@ laid out with Pillow's basic engine, so that every machine draws the same pixels
 
 from __future__ import annotations
 
+import threading
 import zlib
-from functools import lru_cache
 from pathlib import Path
 
 from PIL import ImageDraw, ImageFont
@@ -80,11 +80,22 @@ def side_colour(side: str, own: str | None, given: dict[str, str] | None) -> RGB
     return rgb(PALETTE[1 + zlib.crc32(side.encode()) % (len(PALETTE) - 1)])
 
 
-@lru_cache(maxsize=64)
+_FONTS = threading.local()
+
+
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
-    return ImageFont.truetype(str(FONTS / name), max(6, size),
-                              layout_engine=ImageFont.Layout.BASIC)
+    """DejaVu Sans Condensed at ``size`` pixels; one set of font objects a thread, since a
+    FreeType face must not be used by two threads at once."""
+    cache: dict[tuple[int, bool], ImageFont.FreeTypeFont] | None = getattr(_FONTS, "cache", None)
+    if cache is None:
+        cache = _FONTS.cache = {}
+    key = (max(6, size), bold)
+    f = cache.get(key)
+    if f is None:
+        name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+        f = ImageFont.truetype(str(FONTS / name), key[0], layout_engine=ImageFont.Layout.BASIC)
+        cache[key] = f
+    return f
 
 
 def text_width(text: str, f: ImageFont.FreeTypeFont) -> float:

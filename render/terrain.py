@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.layout import BOARD_SCALE, PAD, Layout
+from render.layout import BOARD_SCALE, PAD, Layout, label_rise
 from render.patterns import (
     dashed,
     hexside_styles,
@@ -231,7 +231,7 @@ class TerrainLayer:
         lay = self.layout
         b = gm.board
         f = font(max(7, round(self.scale * 0.21)))
-        dy = self.scale * (0.5 - 0.16) if gm.grid.kind == "hex" else self.scale * 0.36
+        dy = self.scale * label_rise(gm.grid)
         for c in cells:
             if not self.every_label and (
                 (c.col % b.sheet_width + 1) % LABEL_EVERY or (c.row % b.sheet_height + 1)
@@ -241,8 +241,6 @@ class TerrainLayer:
             x, y = lay.centre(c)
             st = self.styles.get(gm.terrain_at(c))
             ink = on(st.fill) if st else (30, 30, 30)
-            if gm.grid.kind == "hex" and getattr(gm.grid, "orientation", "flat") == "pointy":
-                y -= self.scale * 0.1
             centred_text(d, x, y - dy, b.label(c), f, ink)
 
     def _places(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap) -> None:
