@@ -338,8 +338,13 @@ def test_short_names_from_full_names() -> None:
     assert abbreviate("Maj. Gen. Oliver O. Howard") == "Howard"
     assert abbreviate("Mott's brigade") == "Mott"
     assert abbreviate("J. R. Jones' brigade") == "Jones"
-    assert abbreviate("8th Pennsylvania Cavalry") == "8th Penn Cav"
-    assert abbreviate("6th New York Battery (Martin)") == "6th NY Bty"
+    assert abbreviate("8th Pennsylvania Cavalry") == "8th Pa"
+    assert abbreviate("6th New York Battery (Martin)") == "6th NY"
+    assert abbreviate("2nd Division, XI Corps (von Steinwehr)") == "2/XI"
+    assert abbreviate("Battery I, 1st Ohio (Dilger)") == "Dilger"
+    assert abbreviate("Cavalry division (Stuart)") == "Stuart"
+    assert abbreviate("Iron Brigade") == "Iron"
+    assert abbreviate("3rd and 4th Virginia Cavalry") == "3rd/4th Va"
 
 
 # -- windows and sizes ----------------------------------------------------------------------------
