@@ -1,0 +1,154 @@
+"""Autocomplete: the player's own units, the scenario's public named places, formations, sides
+and scenarios. At most 25 choices, answered from what the umpire holds in memory; whatever the
+player finally submits is validated again by the umpire. Never an enemy unit: unit names come from
+``Umpire.unit_names``, which lists the asking player's own side only."""
+
+from __future__ import annotations
+
+import logging
+import re
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.game_choice import game_for_autocomplete
+from rules.scenario import FORMATIONS_BY_KIND
+from umpire import catalog
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+
+Interaction = discord.Interaction[Any]
+Choices = list[app_commands.Choice[str]]
+
+MAX_CHOICES = 25
+MAX_VALUE = 100
+ROUTE_WORDS = ("road",)
+FORMATIONS = sorted({f for kinds in FORMATIONS_BY_KIND.values() for f in kinds})
+
+log = logging.getLogger("vedette.bot")
+
+
+def _bot(interaction: Interaction) -> VedetteBot:
+    bot: VedetteBot = interaction.client
+    return bot
+
+
+def matching(names: list[str], typed: str) -> Choices:
+    """Names starting with what was typed first, then names containing it."""
+    key = typed.strip().lower()
+    first = [n for n in names if n.lower().startswith(key)]
+    then = [n for n in names if key in n.lower() and n not in first]
+    return [app_commands.Choice(name=n[:MAX_VALUE], value=n[:MAX_VALUE])
+            for n in (first + then)[:MAX_CHOICES]]
+
+
+async def units(interaction: Interaction, current: str) -> Choices:
+    """The asking player's own units."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    try:
+        names = await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
+    except Exception:
+        log.debug("no unit names for game %s", game_id, exc_info=True)
+        return []
+    return matching(names, current)
+
+
+async def _places(interaction: Interaction) -> list[str]:
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    try:
+        return await _bot(interaction).umpire.place_names(game_id)
+    except Exception:
+        log.debug("no place names for game %s", game_id, exc_info=True)
+        return []
+
+
+async def places(interaction: Interaction, current: str) -> Choices:
+    """The scenario's named places (printed on every map)."""
+    return matching(await _places(interaction), current)
+
+
+def route_choices(current: str, place_names: list[str]) -> list[str]:
+    """Completions of the waypoint being typed at the end of a route: a place name (which may
+    have several words) or the word ``road``. What was typed so far comes first."""
+    if len(current) > MAX_VALUE:
+        return []
+    out: list[str] = [current.strip()] if current.strip() else []
+    # Where a waypoint may begin: the start, and after every separator. The earliest start that
+    # matches wins, so that a place name of several words is completed whole.
+    starts = [0] + [m.end() for m in re.finditer(r"[\s,;>]+", current)]
+    for name in [*place_names, *ROUTE_WORDS]:
+        for at in starts:
+            tail = current[at:].lower()
+            if (tail or at == len(current)) and name.lower().startswith(tail):
+                choice = (current[:at] + name).strip()
+                if choice not in out and len(choice) <= MAX_VALUE:
+                    out.append(choice)
+                break
+    return out[:MAX_CHOICES]
+
+
+async def route(interaction: Interaction, current: str) -> Choices:
+    names = route_choices(current, await _places(interaction))
+    return [app_commands.Choice(name=n, value=n) for n in names]
+
+
+async def formations(interaction: Interaction, current: str) -> Choices:
+    """Formations are the rules' words (public), the same for every side."""
+    return matching(FORMATIONS, current)
+
+
+async def sides(interaction: Interaction, current: str) -> Choices:
+    """The sides of the game being joined (public: they are in the scenario)."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    game = await _bot(interaction).store.get_game(game_id)
+    if game is None:
+        return []
+    try:
+        loaded = catalog.load_file(Path(game.scenario_path))
+    except Exception:
+        return []
+    key = current.strip().lower()
+    return [app_commands.Choice(name=f"{s.name} ({s.id})"[:MAX_VALUE], value=s.id)
+            for s in loaded.scenario.sides
+            if key in s.id.lower() or key in s.name.lower()][:MAX_CHOICES]
+
+
+_TITLES: dict[tuple[Path, float], str] = {}
+
+
+def scenario_title(path: Path) -> str:
+    """A scenario file's title, read from its header (cached by modification time)."""
+    try:
+        key = (path, path.stat().st_mtime)
+    except OSError:
+        return path.stem
+    if key not in _TITLES:
+        try:
+            header = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", {})
+            _TITLES[key] = str(header.get("title") or path.stem)
+        except (OSError, tomllib.TOMLDecodeError):
+            _TITLES[key] = path.stem
+    return _TITLES[key]
+
+
+async def scenarios(interaction: Interaction, current: str) -> Choices:
+    """The shipped scenarios and those in the host's folder (``VEDETTE_SCENARIOS``)."""
+    extra = _bot(interaction).umpire.scenarios
+    key = current.strip().lower()
+    out: Choices = []
+    for path in catalog.scenario_files(extra):
+        title = scenario_title(path)
+        if key in path.stem.lower() or key in title.lower():
+            out.append(app_commands.Choice(name=f"{path.stem}: {title}"[:MAX_VALUE],
+                                           value=path.stem[:MAX_VALUE]))
+    return out[:MAX_CHOICES]

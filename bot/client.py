@@ -1,0 +1,105 @@
+"""``VedetteBot``: the Discord client holding the umpire and its store.
+
+At start-up (``setup_hook``, once per login, never on a reconnect) it adds the cogs and the
+buttons that survive restarts, pushes the slash commands to Discord if they changed since the
+last push (a hash of the command tree is kept in the database), and starts the outbox loop. It
+needs no privileged intent: only ``guilds``, to know its channels.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.game import GameCog
+from bot.cogs.info import InfoCog
+from bot.cogs.orders import OrdersCog
+from bot.errors import on_tree_error
+from bot.outbox import INTERVAL, Outbox
+from bot.views import InboxButton, MoveButton
+from umpire.service import Umpire
+
+log = logging.getLogger("vedette.bot")
+
+
+class VedetteBot(commands.AutoShardedBot):
+    def __init__(self, umpire: Umpire, *, dev_guild: int | None = None,
+                 outbox_interval: float = INTERVAL, sync_commands: bool = True,
+                 **options: Any) -> None:
+        options.setdefault("intents", discord.Intents(guilds=True))
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        self.umpire = umpire
+        self.store = umpire.store
+        self.dev_guild = dev_guild
+        self.outbox = Outbox(self, outbox_interval)
+        self._sync_on_start = sync_commands
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.tree.error(on_tree_error)
+
+    def lock(self, name: str) -> asyncio.Lock:
+        """A named lock (a game's outbox, a pending order, a game's threads)."""
+        return self._locks.setdefault(name, asyncio.Lock())
+
+    # -- start-up --------------------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        await self.add_cog(GameCog(self))
+        await self.add_cog(OrdersCog(self))
+        await self.add_cog(InfoCog(self))
+        self.add_dynamic_items(MoveButton, InboxButton)
+        if self._sync_on_start:
+            await self.sync_if_changed()
+            self.outbox.start()
+
+    async def warm_up(self) -> None:
+        """Load the games in play into the umpire's memory, so that autocomplete is instant."""
+        for status in ("active", "paused", "setup"):
+            for game in await self.store.list_games(status=status):
+                try:
+                    await self.umpire.state_for(game.id)
+                except Exception:
+                    log.exception("game %s could not be loaded", game.id)
+
+    async def close(self) -> None:
+        await self.outbox.stop()
+        await super().close()
+
+    # -- command sync ----------------------------------------------------------------------------
+    def command_payload(self) -> list[dict[str, Any]]:
+        """The command tree as Discord receives it."""
+        return [c.to_dict(self.tree) for c in self.tree._get_all_commands(guild=None)]
+
+    def command_hash(self) -> str:
+        text = json.dumps(self.command_payload(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def _hash_key(self) -> str:
+        scope = f"guild:{self.dev_guild}" if self.dev_guild else "global"
+        return f"commands-hash:{self.application_id}:{scope}"
+
+    async def sync_if_changed(self) -> bool:
+        """Push the commands if they changed since the last push; say whether it did."""
+        if await self.store.get_state(self._hash_key()) == self.command_hash():
+            log.info("slash commands unchanged; not syncing")
+            return False
+        await self.sync_now()
+        return True
+
+    async def sync_now(self) -> int:
+        """Push the commands to the dev guild (``VEDETTE_DEV_GUILD``) or globally."""
+        if self.dev_guild:
+            guild = discord.Object(id=self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            where = f"guild {self.dev_guild}"
+        else:
+            synced = await self.tree.sync()
+            where = "every server (global; Discord may take a while to show changes)"
+        await self.store.set_state(self._hash_key(), self.command_hash())
+        log.info("synced %d slash commands to %s", len(synced), where)
+        return len(synced)

@@ -1,0 +1,40 @@
+"""The slash commands, one cog per concern: setting up games, giving orders, reading."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.errors import Refused
+from bot.game_choice import resolve_game
+
+if TYPE_CHECKING:
+    from storage.records import GameRecord
+
+Interaction = discord.Interaction[Any]
+
+__all__ = ["Interaction", "in_servers_and_dms", "is_admin", "require_host", "resolve_game"]
+
+T = TypeVar("T")
+
+NOT_HOST = "only the game's host can do that"
+
+
+def is_admin(interaction: Interaction, game: GameRecord) -> bool:
+    """Discord's Manage Server permission in the game's own server stands in for the host."""
+    return (interaction.guild_id is not None and interaction.guild_id == game.guild_id
+            and interaction.permissions.manage_guild)
+
+
+def require_host(interaction: Interaction, game: GameRecord) -> None:
+    if interaction.user.id != game.host_user_id and not is_admin(interaction, game):
+        raise Refused(NOT_HOST)
+
+
+def in_servers_and_dms(command: T) -> T:
+    """Offer a command in the server's channels and in DMs with the bot (not elsewhere)."""
+    contexts = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    installs = app_commands.allowed_installs(guilds=True, users=False)
+    return installs(contexts(command))

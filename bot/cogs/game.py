@@ -1,0 +1,160 @@
+"""``/game``: create a game in a channel, join and leave it, choose how private messages travel,
+start it, see where it stands, end it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete as ac
+from bot import threads
+from bot.cogs import Interaction, is_admin, require_host, resolve_game
+from bot.errors import Refused
+from bot.game_choice import GameArg
+from bot.replies import answer, thinking
+from rules.modules import KNOWN_MODULES, PLAYABLE_MODULES
+from umpire import catalog
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+
+GAME_HELP = "Which game (needed only if you are in several and not in the game's channel)"
+
+THREADS_WARNING = (
+    "Each side's private messages will go to a private thread of this channel, one per side, "
+    "with that side's players in it. **Warning:** members with the *Manage Threads* permission "
+    "(and administrators) can open private threads, so they can read both sides' secrets. "
+    "Choose threads only if no such member plays, or if the play group trusts them; otherwise "
+    "keep DMs (`/game options delivery:dms`).")
+DMS_CHOSEN = ("Each player's private messages will come as DMs from the bot. Players who do not "
+              "accept DMs from this server find them in /inbox.")
+
+
+def switched_off(bot: VedetteBot, scenario: str) -> tuple[str, ...]:
+    """The scenario's rule modules that the umpire cannot play yet (played without)."""
+    try:
+        loaded = catalog.load_file(catalog.find(scenario, bot.umpire.scenarios))
+    except Exception:
+        return ()  # the umpire explains what is wrong with the scenario
+    return tuple(m for m in loaded.scenario.scenario.modules if m not in PLAYABLE_MODULES)
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class GameCog(commands.GroupCog, group_name="game",
+              group_description="Set up, join and run a game"):
+    def __init__(self, bot: VedetteBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="create",
+                          description="Create a game in this channel; you will be its host")
+    @app_commands.describe(scenario="A scenario shipped with Vedette or installed by the bot's "
+                                    "owner")
+    @app_commands.autocomplete(scenario=ac.scenarios)
+    async def create(self, interaction: Interaction,
+                     scenario: app_commands.Range[str, 1, 200]) -> None:
+        channel = interaction.channel
+        if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
+            raise Refused("create a game in a text channel of your server: that channel becomes "
+                          "the game's public channel")
+        await thinking(interaction)
+        without = switched_off(self.bot, scenario)
+        reply = await self.bot.umpire.create_game(
+            scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
+            without=without)
+        game = await self.bot.store.list_games(channel_id=channel.id, status="setup")
+        game_id = game[-1].id if game else "?"
+        interaction.extras["game_id"] = game_id
+        await answer(interaction, f"You host game `{game_id}`. Before /game start you may choose "
+                     "how private messages travel with /game options (DMs by default).")
+        public = [f"{reply.text}\nHost: {interaction.user.mention}."]
+        if without:
+            off = "; ".join(f"{m} ({KNOWN_MODULES.get(m, 'unknown rule')})" for m in without)
+            public.append(f"Rule modules switched off (the umpire cannot play them yet, so this "
+                          f"game is played without them): {off}.")
+        await answer(interaction, "\n".join(public), ephemeral=False, notice=False)
+
+    @app_commands.command(name="join", description="Join a game on one of its sides")
+    @app_commands.describe(side="The side you will command", game=GAME_HELP)
+    @app_commands.autocomplete(side=ac.sides)
+    async def join(self, interaction: Interaction, side: app_commands.Range[str, 1, 60],
+                   game: GameArg | None = None) -> None:
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.join(record.id, interaction.user.id, side.strip())
+        player = await self.bot.umpire.player(record.id, interaction.user.id)
+        if player is not None:
+            await threads.add_player(self.bot, record, player.side, interaction.user.id)
+        where = ("your side's private thread in the game's channel"
+                 if threads.mode(record) == threads.THREADS else
+                 "DMs from the bot (allow DMs from this server; otherwise read /inbox)")
+        await answer(interaction, f"{reply.text} Your private messages will come as {where}. "
+                     "Give orders here or in a DM with the bot; answers are shown to you alone.")
+
+    @app_commands.command(name="leave", description="Leave a game")
+    @app_commands.describe(game=GAME_HELP)
+    async def leave(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.leave(record.id, interaction.user.id)
+        await answer(interaction, reply.text)
+
+    @app_commands.command(name="options",
+                          description="Host, before the start: how private messages travel")
+    @app_commands.describe(delivery="DMs to each player, or one private thread per side",
+                           game=GAME_HELP)
+    @app_commands.choices(delivery=[
+        app_commands.Choice(name="Direct messages to each player", value=threads.DMS),
+        app_commands.Choice(name="A private thread per side in the game's channel",
+                            value=threads.THREADS)])
+    async def options(self, interaction: Interaction, delivery: Literal["dms", "threads"],
+                      game: GameArg | None = None) -> None:
+        record = await resolve_game(interaction, game)
+        require_host(interaction, record)
+        if record.status != "setup":
+            raise Refused("options can only be changed before the game starts")
+        if delivery == threads.THREADS:
+            perms = interaction.app_permissions
+            if interaction.guild_id is None or interaction.guild_id != record.guild_id:
+                raise Refused("choose threads in the game's channel, so that I can check I may "
+                              "make private threads there")
+            missing = [name for name, ok in (
+                ("Create Private Threads", perms.create_private_threads),
+                ("Send Messages in Threads", perms.send_messages_in_threads)) if not ok]
+            if missing:
+                raise Refused("I need the " + " and ".join(missing) + " permission(s) in this "
+                              "channel to use private threads; ask a server admin, or keep DMs")
+        await threads.set_mode(self.bot, record, delivery)
+        await answer(interaction, THREADS_WARNING if delivery == threads.THREADS else DMS_CHOSEN)
+
+    @app_commands.command(name="start", description="Host: start the game")
+    @app_commands.describe(game=GAME_HELP)
+    async def start(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.start(record.id, interaction.user.id,
+                                            is_admin=is_admin(interaction, record))
+        await answer(interaction, reply.text + " The dice commitment is posted in the game's "
+                     "channel.")
+        self.bot.outbox.kick(record.id)
+
+    @app_commands.command(name="status", description="Where the game stands: turn, phase, who "
+                                                     "is still to act, the players")
+    @app_commands.describe(game=GAME_HELP)
+    async def status(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.status(record.id)
+        await answer(interaction, reply.text)
+
+    @app_commands.command(name="end", description="Host: end the game; the seed and the full "
+                                                  "map are posted")
+    @app_commands.describe(game=GAME_HELP)
+    async def end(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.end_game(record.id, interaction.user.id,
+                                               is_admin=is_admin(interaction, record))
+        await answer(interaction, reply.text)
+        self.bot.outbox.kick(record.id)

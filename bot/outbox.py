@@ -1,0 +1,119 @@
+"""The outbox loop: sending what the umpire queued, promptly and without loss or duplicates.
+
+After each command the bot kicks a drain of that game's outbox; a background loop also drains
+every game with pending deliveries every few seconds (and right after start-up, so that whatever a
+crash or a Discord outage left behind goes out). One drain per game at a time: two concurrent
+drains could send the same delivery twice. A game whose deliveries keep failing for a passing
+reason is retried less and less often (up to every five minutes), so as not to hammer Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from bot.transport import DiscordTransport
+from umpire.outbox import DeliveryRejected, drain
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+
+log = logging.getLogger("vedette.outbox")
+
+INTERVAL = 5.0
+MAX_BACKOFF = 300.0
+BATCH = 500
+
+
+class Outbox:
+    def __init__(self, bot: VedetteBot, interval: float = INTERVAL) -> None:
+        self.bot = bot
+        self.interval = interval
+        self._stop = asyncio.Event()
+        self._wake = asyncio.Event()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._kicks: set[asyncio.Task[int]] = set()
+        self._retry_at: dict[str, tuple[float, float]] = {}  # game -> (when, backoff)
+
+    # -- kicking and looping ---------------------------------------------------------------------
+    def start(self) -> None:
+        if self._loop_task is None:
+            self._loop_task = asyncio.create_task(self._run(), name="vedette-outbox")
+
+    def kick(self, game_id: str) -> None:
+        """Drain one game's outbox now, in the background."""
+        if self._stop.is_set():
+            return
+        task = asyncio.create_task(self.drain_game(game_id, force=True),
+                                   name=f"vedette-drain-{game_id}")
+        self._kicks.add(task)
+        task.add_done_callback(self._kicks.discard)
+
+    async def _run(self) -> None:
+        await self.bot.wait_until_ready()
+        await self.bot.warm_up()
+        while not self._stop.is_set():
+            try:
+                await self.drain_all()
+            except Exception:
+                log.exception("the outbox pass failed; retrying in %.0f s", self.interval)
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.interval)
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Finish the drains in progress (so nothing is sent twice), then stop."""
+        self._stop.set()
+        self._wake.set()
+        tasks = [t for t in (self._loop_task, *self._kicks) if t is not None]
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=timeout)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late)
+
+    async def idle(self) -> None:
+        """Wait until the drains started so far have finished, then drain everything once."""
+        while self._kicks:
+            await asyncio.wait(list(self._kicks))
+        await self.drain_all(force=True)
+
+    # -- draining --------------------------------------------------------------------------------
+    async def drain_all(self, force: bool = False) -> int:
+        pending = await self.bot.store.pending_deliveries(None, limit=BATCH)
+        sent = 0
+        for game_id in dict.fromkeys(d.game_id for d in pending):
+            if self._stop.is_set() and not force:
+                break
+            sent += await self.drain_game(game_id, force=force)
+        return sent
+
+    async def drain_game(self, game_id: str, force: bool = False) -> int:
+        now = time.monotonic()
+        when, backoff = self._retry_at.get(game_id, (0.0, 0.0))
+        if not force and now < when:
+            return 0
+        async with self.bot.lock(f"outbox:{game_id}"):
+            game = await self.bot.store.get_game(game_id)
+            if game is None:
+                return 0
+            transport = DiscordTransport(self.bot, game)
+            try:
+                sent = await drain(self.bot.store, transport, game_id)
+            except Exception:
+                log.exception("game %s: draining the outbox failed", game_id)
+                sent = 0
+                transport.failed["?"] = DeliveryRejected("drain failed", permanent=False)
+            if transport.transient_failures:
+                backoff = min(MAX_BACKOFF, max(self.interval, backoff * 2))
+                self._retry_at[game_id] = (time.monotonic() + backoff, backoff)
+            else:
+                self._retry_at.pop(game_id, None)
+            if sent:
+                log.debug("game %s: %d deliveries sent", game_id, sent)
+            return sent
+

@@ -1,0 +1,51 @@
+"""Orders waiting for the player's confirmation, kept in the database so that their Confirm and
+Cancel buttons work after a restart. A button's custom id carries the game id and the pending
+order's id; the order itself (unit and route) is stored under that id."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage.store import Store
+
+OPEN = "open"
+CONFIRMED = "confirmed"
+CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    id: str
+    game_id: str
+    user_id: int
+    unit: str
+    route: str
+    status: str = OPEN
+
+
+def _key(pending_id: str) -> str:
+    return f"pending-move:{pending_id}"
+
+
+async def save(store: Store, game_id: str, user_id: int, unit: str, route: str) -> PendingMove:
+    move = PendingMove(secrets.token_hex(6), game_id, user_id, unit, route)
+    await store.set_state(_key(move.id), json.dumps(asdict(move)))
+    return move
+
+
+async def load(store: Store, pending_id: str) -> PendingMove | None:
+    raw = await store.get_state(_key(pending_id))
+    if not raw:
+        return None
+    data = json.loads(raw)
+    return PendingMove(str(data["id"]), str(data["game_id"]), int(data["user_id"]),
+                       str(data["unit"]), str(data["route"]), str(data["status"]))
+
+
+async def settle(store: Store, move: PendingMove, status: str) -> None:
+    data = asdict(move) | {"status": status}
+    await store.set_state(_key(move.id), json.dumps(data))

@@ -1,0 +1,156 @@
+"""``DiscordTransport``: the umpire's deliveries of one game as Discord messages.
+
+- ``public``: the game's channel.
+- ``player``: a DM to the player; or, when the host chose private threads, the player's side's
+  private thread (one copy per side: the umpire addresses a side's message to each of its
+  players, and the thread gets the copy of the side's first seated player).
+- ``side`` (a side with no player seated): its thread in thread mode; otherwise it waits in the
+  side's /inbox.
+- ``host``: a DM to the host.
+
+A delivery is one message (text, and a map as an attachment shown in an embed). A DM refused
+because the player does not accept DMs (50007, 50278) is permanent: the player is marked
+unreachable, owed a notice, and the message waits in /inbox. Other failures (Discord down, a
+timeout, missing permissions) are transient: the delivery stays pending and the outbox retries.
+Within one pass, once a destination has failed the later deliveries to it are not tried, so
+that their order is kept and Discord is not hammered.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot import dm_notice, threads
+from bot.messages import build
+from umpire.outbox import DeliveryRejected
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+    from storage.records import GameRecord
+
+log = logging.getLogger("vedette.outbox")
+
+DMS_CLOSED = frozenset({50007, 50278})
+GONE = frozenset({10003, 10013, 10008})  # unknown channel, user, message
+
+
+class DiscordTransport:
+    """Sends one game's deliveries; make a new one for each pass over the outbox."""
+
+    def __init__(self, bot: VedetteBot, game: GameRecord) -> None:
+        self.bot = bot
+        self.game = game
+        self.store = bot.store
+        self.failed: dict[str, DeliveryRejected] = {}
+
+    @property
+    def transient_failures(self) -> bool:
+        return any(not r.permanent for r in self.failed.values())
+
+    async def send(self, kind: str, target: str, text: str, image: bytes | None,
+                   image_name: str | None) -> None:
+        if kind == "public":
+            if self.game.channel_id is None:
+                raise DeliveryRejected("the game has no channel", permanent=True)
+            channel = self.bot.get_partial_messageable(self.game.channel_id,
+                                                       guild_id=self.game.guild_id)
+            await self._post(f"channel:{self.game.channel_id}", channel, text, image, image_name)
+        elif kind == "player":
+            await self._to_player(int(target), text, image, image_name)
+        elif kind == "side":
+            if threads.mode(self.game) != threads.THREADS:
+                raise DeliveryRejected("no player is seated on this side; it waits in the "
+                                       "side's /inbox", permanent=True)
+            await self._to_thread(target, text, image, image_name)
+        elif kind == "host":
+            host = int(target) if target.isdigit() else self.game.host_user_id
+            await self._dm(host, text, image, image_name)
+        else:
+            raise DeliveryRejected(f"unknown delivery kind {kind!r}", permanent=True)
+
+    async def _to_player(self, user_id: int, text: str, image: bytes | None,
+                         image_name: str | None) -> None:
+        if threads.mode(self.game) != threads.THREADS:
+            await self._dm(user_id, text, image, image_name)
+            return
+        player = await self.store.get_player(self.game.id, user_id)
+        if player is None:
+            raise DeliveryRejected("the player has left the game", permanent=True)
+        seated = [p for p in await self.store.players(self.game.id) if p.side == player.side]
+        if seated and seated[0].user_id != user_id:
+            return  # the side's thread gets one copy: the first seated player's
+        await self._to_thread(player.side, text, image, image_name)
+
+    async def _to_thread(self, side: str, text: str, image: bytes | None,
+                         image_name: str | None) -> None:
+        key = f"thread:{side}"
+        self._check(key)
+        try:
+            thread, self.game = await threads.side_thread(self.bot, self.game, side)
+        except discord.HTTPException as e:
+            raise self._fail(key, e, permanent=e.code in GONE) from None
+        await self._post(key, thread, text, image, image_name)
+
+    async def _dm(self, user_id: int, text: str, image: bytes | None,
+                  image_name: str | None) -> None:
+        key = f"dm:{user_id}"
+        self._check(key)
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+        except discord.HTTPException as e:
+            raise self._fail(key, e, permanent=e.code in GONE) from None
+        except (aiohttp.ClientError, OSError, TimeoutError) as e:
+            raise self._fail(key, e, permanent=False) from None
+        await self._post(key, channel, text, image, image_name, dm_user=user_id)
+
+    def _check(self, key: str) -> None:
+        if key in self.failed:
+            raise self.failed[key]
+
+    def _fail(self, key: str, error: BaseException, permanent: bool) -> DeliveryRejected:
+        reason = f"{type(error).__name__}: {error}"[:300]
+        rejected = DeliveryRejected(reason, permanent=permanent)
+        self.failed[key] = rejected
+        log.warning("game %s: could not send to %s (%s): %s", self.game.id, key,
+                    "permanent" if permanent else "will retry", reason)
+        return rejected
+
+    async def _post(self, key: str, channel: discord.abc.Messageable, text: str,
+                    image: bytes | None, image_name: str | None, *,
+                    dm_user: int | None = None) -> None:
+        self._check(key)
+        parts = build(text, image, image_name)
+        kwargs: dict[str, Any] = {"embeds": parts.embeds}
+        if parts.files:
+            kwargs["files"] = parts.files
+        try:
+            await channel.send(parts.content, **kwargs)
+        except discord.Forbidden as e:
+            if dm_user is not None and e.code in DMS_CLOSED:
+                await self._dms_closed(dm_user)
+                raise self._fail(key, e, permanent=True) from None
+            raise self._fail(key, e, permanent=False) from None
+        except discord.NotFound as e:
+            raise self._fail(key, e, permanent=e.code in GONE) from None
+        except discord.HTTPException as e:
+            raise self._fail(key, e, permanent=False) from None
+        except (TimeoutError, aiohttp.ClientError, OSError) as e:
+            raise self._fail(key, e, permanent=False) from None
+        if dm_user is not None:
+            await self._dms_open(dm_user)
+
+    async def _dms_closed(self, user_id: int) -> None:
+        player = await self.store.get_player(self.game.id, user_id)
+        if player is not None and player.dm_ok:
+            await self.store.set_dm_ok(self.game.id, user_id, False)
+        await dm_notice.dm_failed(self.store, user_id)
+
+    async def _dms_open(self, user_id: int) -> None:
+        player = await self.store.get_player(self.game.id, user_id)
+        if player is not None and not player.dm_ok:
+            await self.store.set_dm_ok(self.game.id, user_id, True)
+        await dm_notice.dm_worked(self.store, user_id)

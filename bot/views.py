@@ -1,0 +1,163 @@
+"""Buttons that keep working after a restart: their custom ids carry all they need (a game id, a
+pending order's id, a page), and the bot registers them as dynamic items at start-up.
+
+- Confirm / Cancel under a move's preview: ``vedette:move:ok|no:<game>:<pending id>``.
+- Newer / Older under an inbox page: ``vedette:inbox:<game>:<page>``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import pending
+from bot.errors import Refused, report
+from bot.messages import build, image_file
+from bot.replies import send_notice
+from rules import commands as cmd
+from umpire.service import UmpireError
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+
+Interaction = discord.Interaction[Any]
+GAME_ID = r"[A-Za-z0-9_-]{1,40}"
+INBOX_PER_PAGE = 5
+
+
+def _bot(interaction: Interaction) -> VedetteBot:
+    bot: VedetteBot = interaction.client
+    return bot
+
+
+# -- moves ---------------------------------------------------------------------------------------
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=re.compile(rf"vedette:move:(?P<action>ok|no):(?P<game>{GAME_ID}):"
+                                     r"(?P<pid>[0-9a-f]{12})")):
+    """Confirm or Cancel a previewed move."""
+
+    def __init__(self, action: str, game_id: str, pending_id: str) -> None:
+        confirm = action == "ok"
+        super().__init__(discord.ui.Button(
+            label="Confirm" if confirm else "Cancel",
+            style=discord.ButtonStyle.success if confirm else discord.ButtonStyle.secondary,
+            custom_id=f"vedette:move:{action}:{game_id}:{pending_id}"))
+        self.action = action
+        self.game_id = game_id
+        self.pending_id = pending_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoveButton:
+        return cls(match["action"], match["game"], match["pid"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        try:
+            await self._decide(interaction)
+        except Exception as e:
+            await report(interaction, e)
+
+    async def _decide(self, interaction: Interaction) -> None:
+        bot = _bot(interaction)
+        async with bot.lock(f"pending:{self.pending_id}"):
+            move = await pending.load(bot.store, self.pending_id)
+            if move is None or move.game_id != self.game_id:
+                raise Refused("this order is no longer waiting; give it again with /move")
+            if move.user_id != interaction.user.id:
+                raise Refused("this order is not yours")
+            if move.status != pending.OPEN:
+                raise Refused(f"this order was already {move.status}")
+            if self.action != "ok":
+                await pending.settle(bot.store, move, pending.CANCELLED)
+                await interaction.response.edit_message(
+                    content=f"Cancelled: {move.unit} was not ordered to {move.route}.",
+                    embeds=[], attachments=[], view=None)
+                await send_notice(interaction)
+                return
+            await pending.settle(bot.store, move, pending.CONFIRMED)
+            await interaction.response.defer()
+            try:
+                reply = await bot.umpire.handle(move.game_id, move.user_id,
+                                                cmd.Move(unit=move.unit, route=move.route))
+            except UmpireError as e:
+                text = f"Not moved: {e}"
+            except Exception:
+                await pending.settle(bot.store, move, pending.OPEN)  # let them try again
+                raise
+            else:
+                text = f"Ordered: {move.unit} to {move.route}.\n{reply.text}"
+                bot.outbox.kick(move.game_id)
+        await interaction.edit_original_response(content=text[:2000], embeds=[], attachments=[],
+                                                 view=None)
+        await send_notice(interaction)
+
+
+def confirm_view(game_id: str, pending_id: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(MoveButton("ok", game_id, pending_id))
+    view.add_item(MoveButton("no", game_id, pending_id))
+    return view
+
+
+# -- the inbox -----------------------------------------------------------------------------------
+STATUS_NOTE = {"sent": "", "pending": " (not sent yet)",
+               "failed": " (could not be delivered; kept here)"}
+
+
+async def inbox_page(bot: VedetteBot, game_id: str, user_id: int, page: int
+                     ) -> tuple[str | None, list[discord.Embed], list[discord.File],
+                                discord.ui.View | None]:
+    """One page of a player's inbox: content, embeds, the maps on the page, and the paging
+    buttons."""
+    items, pages = await bot.umpire.inbox(game_id, user_id, page, per_page=INBOX_PER_PAGE)
+    page = max(0, min(page, pages - 1))
+    lines = [f"**Inbox, game {game_id}**: page {page + 1} of {pages}, newest first."]
+    files: list[discord.File] = []
+    for d in items:
+        when = d.created_at.strftime("%Y-%m-%d %H:%M UTC") if d.created_at else ""
+        map_note = ""
+        if d.image is not None and len(files) < 10:
+            files.append(image_file(d.image, f"{len(files) + 1}-{d.image_name or 'map.png'}"))
+            map_note = f" (map {len(files)} attached)"
+        lines.append(f"\n**{when}**{STATUS_NOTE.get(d.status, '')}{map_note}\n{d.text}")
+    if not items:
+        lines.append("\nNothing yet.")
+    parts = build("\n".join(lines))
+    view: discord.ui.View | None = None
+    if pages > 1:
+        view = discord.ui.View(timeout=None)
+        if page > 0:
+            view.add_item(InboxButton(game_id, page - 1, "Newer"))
+        if page < pages - 1:
+            view.add_item(InboxButton(game_id, page + 1, "Older"))
+    return parts.content, parts.embeds, files, view
+
+
+class InboxButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=re.compile(rf"vedette:inbox:(?P<game>{GAME_ID}):(?P<page>\d{{1,6}})")):
+    """Turn to another page of the inbox (the clicking player's own)."""
+
+    def __init__(self, game_id: str, page: int, label: str = "Page") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"vedette:inbox:{game_id}:{page}"))
+        self.game_id = game_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> InboxButton:
+        return cls(match["game"], int(match["page"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        try:
+            await interaction.response.defer()
+            content, embeds, files, view = await inbox_page(
+                _bot(interaction), self.game_id, interaction.user.id, self.page)
+            await interaction.edit_original_response(content=content, embeds=embeds,
+                                                     attachments=files, view=view)
+        except Exception as e:
+            await report(interaction, e)
