@@ -2,12 +2,14 @@
 features, roads, sheet edges, labels and place markers, drawn once per map and scale and kept.
 
 A ``TerrainLayer`` holds the picture of the whole board and, made when first needed, the same
-picture under fog. Layers are cached per ``GameMap`` object (dropped when the map is) and scale.
+picture under fog. Layers are cached by the map's content (``fingerprint``) and scale, a few at a
+time, least recently used first out.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
 import weakref
 from collections import OrderedDict
@@ -253,36 +255,59 @@ class TerrainLayer:
                         width=max(2, round(lay.scale / 15)))
 
 
-_CACHE: OrderedDict[tuple[int, int, bool], tuple[weakref.ref[GameMap], TerrainLayer]] = (
-    OrderedDict())
+_CACHE: OrderedDict[tuple[str, int, bool], TerrainLayer] = OrderedDict()
+_PRINTS: dict[int, tuple[weakref.ref[GameMap], str]] = {}
 _LOCK = threading.RLock()
+#: Layers kept (a big board's layer and its fogged twin take some 10-40 MB).
 _KEEP = 8
+
+
+def fingerprint(gm: GameMap) -> str:
+    """A digest of everything a terrain layer shows, so that maps loaded afresh from the same
+    scenario (the umpire reloads after each command) share their cached layers. Worked out once
+    per ``GameMap`` object; a map is not changed once loaded."""
+    with _LOCK:
+        hit = _PRINTS.get(id(gm))
+        if hit is not None and hit[0]() is gm:
+            return hit[1]
+    b = gm.board
+    parts = (
+        repr(gm.grid), b.sheets, b.sheet_width, b.sheet_height, b.label_format, b.places,
+        gm.terrain, gm.elevation, [(r.kind, r.cells) for r in gm.roads],
+        sorted(gm.road_edges.items()), sorted(gm.hexsides.items()),
+        gm.ruleset.model_dump_json(include={"terrain", "roads", "hexsides"}),
+    )
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
+    with _LOCK:
+        _PRINTS[id(gm)] = (weakref.ref(gm, functools.partial(_forget, id(gm))), digest)
+    return digest
+
+
+def _forget(key: int, _ref: object = None) -> None:
+    with _LOCK:
+        entry = _PRINTS.get(key)
+        if entry is not None and entry[0]() is None:
+            del _PRINTS[key]
 
 
 def terrain_layer(gm: GameMap, scale: int = BOARD_SCALE, every_label: bool = False
                   ) -> TerrainLayer:
     """The cached layer of ``gm`` at ``scale``; drawn on first use."""
-    key = (id(gm), scale, every_label)
+    key = (fingerprint(gm), scale, every_label)
     with _LOCK:
         hit = _CACHE.get(key)
-        if hit is not None and hit[0]() is gm:
+        if hit is not None:
             _CACHE.move_to_end(key)
-            return hit[1]
+            return hit
     layer = TerrainLayer(gm, scale, every_label)
     with _LOCK:
-        _CACHE[key] = (weakref.ref(gm, functools.partial(_forget, key)), layer)
+        _CACHE[key] = layer
         while len(_CACHE) > _KEEP:
             _CACHE.popitem(last=False)
     return layer
 
 
-def _forget(key: tuple[int, int, bool], _ref: object = None) -> None:
-    with _LOCK:
-        entry = _CACHE.get(key)
-        if entry is not None and entry[0]() is None:
-            del _CACHE[key]
-
-
 def clear_cache() -> None:
+    """Forget every cached layer (the next picture of each map is drawn cold)."""
     with _LOCK:
         _CACHE.clear()

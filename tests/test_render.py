@@ -212,6 +212,16 @@ def test_same_inputs_give_the_same_bytes_warm_or_cold() -> None:
     assert window == render_map(gm, view, around=Cell(3, 3), radius=3)
 
 
+def test_maps_loaded_afresh_share_their_terrain_layer() -> None:
+    from render.terrain import terrain_layer
+
+    a, b = hex_board(), hex_board()
+    assert a is not b
+    assert terrain_layer(a) is terrain_layer(b)
+    assert terrain_layer(a) is not terrain_layer(sample_map(12, 9, seed=4))
+    assert terrain_layer(a, 40, True) is not terrain_layer(a)
+
+
 def test_png_carries_no_varying_metadata() -> None:
     gm = hex_board()
     chunks = png_chunks(render_map(gm, open_view(gm)))
