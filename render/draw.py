@@ -137,7 +137,7 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
                     bool(view.blocked_cells), bool(route and len(route) > 1),
                     view.information in ("inverted", "concealed"), view.information == "hidden",
-                    terrain, roads, sides, hilly)
+                    terrain, roads, sides, hilly, tuple(colours.items()))
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),
                       "hexes" if grid.kind == "hex" else "squares")
     leg = legend(gm, layer, key)

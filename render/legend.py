@@ -51,8 +51,8 @@ def title_bar(view: SideView, width: int, colour: RGB, cells: str = "hexes") -> 
 @dataclass(frozen=True)
 class LegendKey:
     """What a legend shows: the picture's width and scale, the colours of the sample counters,
-    which overlays are in use, whether markers and ghosts can appear (by the information model),
-    and the kinds of terrain, road and hexside in the picture."""
+    which overlays are in use, whether markers and ghosts can appear (by the information
+    model), the kinds of terrain, road and hexside in the picture, and the sides' colours."""
 
     width: int
     scale: int
@@ -67,6 +67,7 @@ class LegendKey:
     roads: frozenset[str]
     hexsides: frozenset[str]
     elevation: bool
+    sides: tuple[tuple[str, RGB], ...] = ()
 
 
 def legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Image:
@@ -101,6 +102,10 @@ def _draw_legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Imag
             im.paste(sp, (x + (size - w) // 2, y + (size - h) // 2), sp)
         return paint
 
+    if len(key.sides) > 1:
+        for side, colour in key.sides:
+            items.append((counter(Look(OWN, "", "", None, "", None, colour, s)),
+                          side.replace("_", " ").replace("-", " ")))
     for kind, label in (("infantry", "infantry"), ("cavalry", "cavalry"),
                         ("artillery", "artillery"), ("hq", "HQ"), ("leader", "leader"),
                         ("wagon", "wagon")):
