@@ -1,11 +1,12 @@
 """The installed ``vedette`` command: the umpire's commands plus ``run`` and ``sync``, which need
-Discord."""
+Discord, and ``backup``, a consistent copy of the live database."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from umpire import cli as umpire_cli
 from umpire.settings import Settings
@@ -21,6 +22,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=_run)
     sync = sub.add_parser("sync", help="push the slash commands to Discord now")
     sync.set_defaults(func=_sync)
+    backup = sub.add_parser("backup", help="copy the database consistently, even while the bot "
+                            "runs")
+    backup.add_argument("--db", type=Path, default=None,
+                        help="the database file (default: VEDETTE_DB, else vedette.db)")
+    backup.add_argument("--out", type=Path, required=True, help="the backup file to write")
+    backup.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    backup.set_defaults(func=_backup)
     return parser
 
 
@@ -52,6 +60,30 @@ def _sync(args: argparse.Namespace) -> int:
     from bot.main import sync_commands
 
     return sync_commands(settings)
+
+
+def _backup(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from storage.errors import StorageError
+    from storage.store import Store
+
+    db: Path = args.db or Settings().db
+    if not db.is_file():
+        print(f"vedette: no database at {db}", file=sys.stderr)
+        return 2
+
+    async def copy() -> Path:
+        async with Store.open(db) as store:
+            return await store.backup(args.out, overwrite=args.overwrite)
+
+    try:
+        written = asyncio.run(copy())
+    except StorageError as e:
+        print(f"vedette: {e}", file=sys.stderr)
+        return 1
+    print(f"vedette: {db} backed up to {written}")
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

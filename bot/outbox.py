@@ -53,7 +53,13 @@ class Outbox:
         task.add_done_callback(self._kicks.discard)
 
     async def _run(self) -> None:
-        await self.bot.wait_until_ready()
+        ready = asyncio.create_task(self.bot.wait_until_ready())
+        stopping = asyncio.create_task(self._stop.wait())
+        await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (ready, stopping):
+            task.cancel()
+        if self._stop.is_set():
+            return
         await self.bot.warm_up()
         while not self._stop.is_set():
             try:
