@@ -112,10 +112,11 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
         board = gm.board
         overlay.fog(im, layer.fogged, lay, box,
                     (c for c in near if c not in seen and board.on_a_sheet(c)))
+    route = [c for c in route or () if grid.contains(c)]
     if view.blocked_cells:
-        overlay.blocked(im, lay, box, view.blocked_cells)
+        overlay.blocked(im, lay, box, (c for c in view.blocked_cells if grid.contains(c)))
     own = colours.get(view.side or "", ROUTE)
-    if route and len(route) > 1:
+    if len(route) > 1:
         overlay.route(im, lay, box, route, ROUTE)
     lift = scale * counter_drop(grid)
     size = counter_scale(grid, scale)
@@ -135,7 +136,7 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
         own = next(iter(colours.values()), (110, 110, 110))
     terrain, roads, sides, hilly = features_in(gm, near)
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
-                    bool(view.blocked_cells), bool(route and len(route) > 1),
+                    bool(view.blocked_cells), len(route) > 1,
                     view.information in ("inverted", "concealed"), view.information == "hidden",
                     terrain, roads, sides, hilly, tuple(colours.items()))
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),

@@ -336,6 +336,15 @@ def test_blocked_cells_and_route_are_drawn() -> None:
     assert differing_share(region(routed, gm, Cell(3, 5)), region(plain, gm, Cell(3, 5))) > 0.05
 
 
+def test_cells_off_the_board_are_ignored() -> None:
+    gm = hex_board()
+    view = replace(open_view(gm), blocked_cells=frozenset({Cell(99, 99), Cell(2, 2)}))
+    png = render_map(gm, view, route=[Cell(1, 1), Cell(2, 1), Cell(50, 50)], route_note="x",
+                     around=Cell(77, 3))
+    assert decode(png).size == decode(render_map(gm, view, route=[Cell(1, 1), Cell(2, 1)],
+                                                 route_note="x")).size
+
+
 def test_side_colours_are_used() -> None:
     gm = hex_board()
     view = open_view(gm)
