@@ -65,6 +65,8 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource) -> Outcome:
     out = Outcome(state, dice)
     out.add(ev.GameStarted(seed_sha256=seed_sha256))
     _begin_step(out, state.turn, 0)
+    if not out.state.acting_sides():
+        _advance(out)
     return out
 
 

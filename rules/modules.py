@@ -34,3 +34,19 @@ def require_playable(modules: tuple[str, ...] | list[str]) -> None:
     for module in modules:
         if module not in PLAYABLE_MODULES:
             raise RuleNotImplemented(module)
+
+
+#: Actions (named in a ruleset's phases) that the core and each module provide.
+ACTIONS: dict[str, frozenset[str]] = {
+    "core": frozenset({"move", "formation"}),
+    "combat": frozenset({"fire", "close_combat", "combat", "rally"}),
+    "surprise_move": frozenset({"order"}),
+}
+
+
+def available_actions(modules: tuple[str, ...] | list[str]) -> frozenset[str]:
+    """The actions players can take with these modules in force."""
+    out = ACTIONS["core"]
+    for module in modules:
+        out |= ACTIONS.get(module, frozenset())
+    return out

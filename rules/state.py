@@ -16,8 +16,10 @@ from typing import Any
 from rules import events as ev
 from rules.grid import Cell
 from rules.loader import LoadedScenario
+from rules.modules import available_actions
 from rules.scenario import FORMATIONS_BY_KIND
-from rules.turns import Step, steps
+from rules.turns import Step
+from rules.turns import steps as _steps
 from rules.units import DEFAULT_MOVEMENT_CLASS, Command, Unit
 
 STATUSES = ("setup", "active", "paused", "ended")
@@ -46,6 +48,7 @@ class GameState:
     memory: Mapping[str, Mapping[str, Memory]] = field(default_factory=dict)
     reports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     requests: frozenset[str] = frozenset()
+    modules: tuple[str, ...] = ()
     seq: int = 0
 
     # -- reading the state ---------------------------------------------------------------------
@@ -55,7 +58,7 @@ class GameState:
 
     @property
     def steps(self) -> tuple[Step, ...]:
-        return steps(self.loaded.ruleset, self.sides)
+        return _steps(self.loaded.ruleset, self.sides, available_actions(self.modules))
 
     @property
     def current(self) -> Step:
@@ -90,8 +93,9 @@ class GameState:
         return side
 
 
-def initial_state(loaded: LoadedScenario) -> GameState:
-    """The game as the scenario sets it up, before the first event."""
+def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> GameState:
+    """The game as the scenario sets it up, before the first event; ``without`` names rule
+    modules the players chose to leave out."""
     board = loaded.board
     units: dict[str, Unit] = {}
     for spec in loaded.scenario.units:
@@ -116,6 +120,7 @@ def initial_state(loaded: LoadedScenario) -> GameState:
     return GameState(
         loaded=loaded, units=MappingProxyType(units), commands=MappingProxyType(commands),
         turn=first, memory={s: {} for s in sides}, reports={s: () for s in sides},
+        modules=tuple(m for m in loaded.scenario.scenario.modules if m not in without),
     )
 
 
@@ -224,8 +229,9 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
     }
 
 
-def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any]) -> GameState:
-    base = initial_state(loaded)
+def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any],
+                  without: tuple[str, ...] = ()) -> GameState:
+    base = initial_state(loaded, without)
     units = {u["id"]: _unit_from_json(u) for u in data["units"]}
     memory = {
         side: MappingProxyType({

@@ -2,7 +2,8 @@
 
 A phase played by ``each`` side becomes one step per side, in the order the scenario lists the
 sides; a phase played by ``all`` is one step in which every side acts and which ends when all have
-said they are done. A phase with no actions (end of turn) passes by itself.
+said they are done. A phase passes by itself when none of its actions can be taken under the
+rule modules in force (the end of turn always; the fire phase when combat is not played).
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ DEFAULT_SEQUENCE: tuple[Phase, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One step of a turn: a phase, and the side whose step it is (``None``: every side)."""
+    """One step of a turn: a phase, the side whose step it is (``None``: every side), and the
+    actions that can be taken in it under the modules in force."""
 
     phase: Phase
     side: str | None
+    actions: frozenset[str] = frozenset()
 
     @property
     def title(self) -> str:
@@ -34,22 +37,24 @@ class Step:
 
     def acting(self, sides: tuple[str, ...]) -> tuple[str, ...]:
         """The sides that act in this step."""
-        if not self.phase.actions:
+        if not self.actions:
             return ()
         return sides if self.side is None else (self.side,)
 
     def allows(self, action: str) -> bool:
-        return action in self.phase.actions
+        return action in self.actions
 
 
-def steps(ruleset: Ruleset, sides: tuple[str, ...]) -> tuple[Step, ...]:
-    """The steps of one turn."""
+def steps(ruleset: Ruleset, sides: tuple[str, ...], available: frozenset[str]
+          ) -> tuple[Step, ...]:
+    """The steps of one turn; ``available`` are the actions the modules in force provide."""
     out: list[Step] = []
     for phase in ruleset.sequence or DEFAULT_SEQUENCE:
+        actions = frozenset(phase.actions) & available
         if phase.side == "each":
-            out += [Step(phase, s) for s in sides]
+            out += [Step(phase, s, actions) for s in sides]
         else:
-            out.append(Step(phase, None))
+            out.append(Step(phase, None, actions))
     return tuple(out)
 
 

@@ -30,9 +30,8 @@ async def new_game(store: Store, gid: str = "g1", scenario: str = TINY) -> Umpir
 
 
 async def play_to_blue_movement(umpire: Umpire, gid: str = "g1") -> None:
-    """From the first command phase to Blue's movement phase."""
-    await umpire.handle(gid, BLUE, cmd.Done())
-    await umpire.handle(gid, GREY, cmd.Done())
+    """The command phase passes by itself while no module gives it an action (written orders
+    come with the surprise-move module): play opens with Blue's movement phase."""
     state = await umpire.state_for(gid)
     assert state.current.phase.id == "movement" and state.current.side == "blue"
 
@@ -42,8 +41,8 @@ async def test_setup_start_and_phases(tmp_path: Path) -> None:
         umpire = await new_game(store)
         state = await umpire.state_for("g1")
         assert state.status == "active" and state.turn == 1
-        assert state.current.phase.id == "command"
-        assert set(state.acting_sides()) == {"blue", "grey"}
+        assert state.current.phase.id == "movement"
+        assert state.acting_sides() == ("blue",)
         public = [d.text for d in await store.pending_deliveries("g1") if d.kind == "public"]
         game = await store.get_game("g1")
         assert game is not None
@@ -114,7 +113,7 @@ async def test_host_tools(tmp_path: Path) -> None:
         await umpire.handle("g1", HOST, cmd.Pause(paused=False))
         await umpire.handle("g1", HOST, cmd.ForceEndPhase())
         state = await umpire.state_for("g1")
-        assert state.current.phase.id == "movement"
+        assert state.current.phase.id == "movement" and state.current.side == "grey"
         await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"strength": 5},
                                                     reason="misprint"))
         assert (await umpire.state_for("g1")).units["grey-1"].strength == 5
@@ -181,18 +180,18 @@ async def test_twenty_games_at_once(tmp_path: Path) -> None:
             await umpire.join(gid, BLUE, "blue")
             await umpire.join(gid, GREY, "grey")
             await umpire.start(gid, HOST)
-            await umpire.handle(gid, BLUE, cmd.Done())
-            await asyncio.sleep(0)
-            await umpire.handle(gid, GREY, cmd.Done())
             await umpire.handle(gid, BLUE, cmd.Move(unit="blue-gen", route="A0304"))
+            await asyncio.sleep(0)
+            await umpire.handle(gid, BLUE, cmd.Done())
+            await umpire.handle(gid, GREY, cmd.Move(unit="grey-1", route="B0604"))
 
         await asyncio.gather(*(play(g) for g in gids))
         for gid in gids:
             events = await store.events(gid)
             assert [e.seq for e in events] == list(range(1, len(events) + 1))
             assert all(e.game_id == gid for e in events)
-            moved = [e for e in events if e.type == "unit_moved"]
-            assert len(moved) == 1 and moved[0].payload["unit"] == "blue-gen"
+            moved = [e.payload["unit"] for e in events if e.type == "unit_moved"]
+            assert moved == ["blue-gen", "grey-1"]
 
 
 async def test_side_deliveries_do_not_depend_on_hidden_enemy_state(tmp_path: Path) -> None:
@@ -201,7 +200,7 @@ async def test_side_deliveries_do_not_depend_on_hidden_enemy_state(tmp_path: Pat
     from tests.conftest import load_tiny  # noqa: F401  (documents the fixture used)
 
     texts: list[list[str]] = []
-    for where in ("B0806", "B0706"):
+    for where in ("B0801", "B0701"):  # both out of Blue's sight from B0204
         scenario = tmp_path / f"hidden-{where}.toml"
         text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
         text = text.replace('information = "open"', 'information = "hidden"')
@@ -212,7 +211,7 @@ async def test_side_deliveries_do_not_depend_on_hidden_enemy_state(tmp_path: Pat
         async with Store.open(tmp_path / f"{where}.db") as store:
             umpire = await new_game(store, scenario=str(scenario))
             await play_to_blue_movement(umpire)
-            await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0304"))
+            await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="road B0204"))
             await umpire.handle("g1", BLUE, cmd.Done())
             await umpire.handle("g1", GREY, cmd.Done())
             got = [json.dumps([d.kind, d.target, d.text]) for d in
@@ -220,4 +219,5 @@ async def test_side_deliveries_do_not_depend_on_hidden_enemy_state(tmp_path: Pat
                    if d.target in (str(BLUE), "blue")]
             texts.append(got)
     assert texts[0] == texts[1]
-    assert len(texts[0]) > 3
+    assert any("Your troops sight: Grey Brigade" in t for t in texts[0])
+    assert not any("Grey Battery" in t for t in texts[0])

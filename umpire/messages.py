@@ -46,14 +46,16 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
             case ev.PhaseBegan(turn=turn, side=side, step=step):
                 phase = after.steps[step]
                 whose = f"{after.side_name(side)} " if side else ""
-                text = f"**{turn_heading(after, turn)}**\n{whose}{phase.title}"
-                if step != 0:
-                    text = f"{whose}{phase.title} (turn {turn})"
-                out.append(Message("public", "", text))
+                if step == 0:
+                    out.append(Message("public", "", f"**{turn_heading(after, turn)}**"))
+                if not phase.acting(after.sides):
+                    continue  # a phase nobody acts in passes without a word
+                out.append(Message("public", "", f"{whose}{phase.title} (turn {turn})"))
                 for acting in phase.acting(after.sides):
                     out.append(Message("side", acting, f"Your orders, please: {whose}"
                                        f"{phase.title}, turn {turn}.", map_for=acting))
-            case ev.SideDone(side=side):
+            case ev.SideDone(side=side) if before.current.side is None:
+                # Only news while other sides are still at it; otherwise the next phase says so.
                 out.append(Message("public", "", f"{after.side_name(side)} has finished the "
                                    f"{before.current.title}."))
             case ev.UnitsArrived(units=ids, audience=audience):

@@ -88,14 +88,16 @@ class Umpire:
             cached.record = record
             return cached
         loaded = catalog.load_file(Path(record.scenario_path))
-        state = await self.load_state(game_id, loaded)
+        state = await self.load_state(game_id, loaded, _without(record))
         game = _Game(record, loaded, state)
         self._games[game_id] = game
         return game
 
-    async def load_state(self, game_id: str, loaded: LoadedScenario) -> GameState:
+    async def load_state(self, game_id: str, loaded: LoadedScenario,
+                         without: tuple[str, ...] = ()) -> GameState:
         snap = await self.store.latest_snapshot(game_id)
-        state = initial_state(loaded) if snap is None else from_snapshot(loaded, snap.payload)
+        state = (initial_state(loaded, without) if snap is None
+                 else from_snapshot(loaded, snap.payload, without))
         records = await self.store.events(game_id, after_seq=state.seq)
         return replay(state, (ev.event_from_json(json.dumps(r.payload), r.audience)
                               for r in records))
@@ -106,8 +108,8 @@ class Umpire:
         assert record is not None
         loaded = catalog.load_file(Path(record.scenario_path))
         records = await self.store.events(game_id)
-        return replay(initial_state(loaded), (ev.event_from_json(json.dumps(r.payload),
-                                                                 r.audience) for r in records))
+        return replay(initial_state(loaded, _without(record)),
+                      (ev.event_from_json(json.dumps(r.payload), r.audience) for r in records))
 
     # -- setting up ------------------------------------------------------------------------------
     async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,
@@ -376,6 +378,11 @@ class Umpire:
     def _require_host(self, game: _Game, user_id: int, is_admin: bool) -> None:
         if not self._is_host(game, user_id, is_admin):
             raise UmpireError("only the game's host can do that")
+
+
+def _without(record: GameRecord) -> tuple[str, ...]:
+    """Rule modules the group chose to play without (a game option set at creation)."""
+    return tuple(str(m) for m in record.options.get("without", []))
 
 
 def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome) -> str:
