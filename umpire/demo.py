@@ -118,10 +118,12 @@ async def _demo(out: Path) -> int:
         assert game is not None
         refusals = 0
         for turn in range(1, TURNS + 1):
-            refusals += await _play_turn(umpire, turn)
+            # Each side's map as the turn begins, then the turn itself.
             state = await umpire.state_for("demo")
             await asyncio.to_thread(_draw_turn, state, out, turn)
+            refusals += await _play_turn(umpire, turn)
             await drain(store, transport)
+        await asyncio.to_thread(_draw_turn, await umpire.state_for("demo"), out, TURNS + 1)
         await umpire.end_game("demo", HOST, reason="The demo's scripted turns are over.")
         await drain(store, transport)
     print(f"Vedette demo: {TURNS} turns of {SCENARIO} played through the umpire.")
