@@ -114,9 +114,10 @@ class Umpire:
     # -- setting up ------------------------------------------------------------------------------
     async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,
                           channel_id: int | None = None, game_id: str | None = None,
-                          without: tuple[str, ...] = ()) -> Reply:
+                          without: tuple[str, ...] = (), seed: bytes | None = None) -> Reply:
         """Create a game from a scenario. ``without`` names rule modules the group chooses to
-        play without (a game option); every other module in force must be playable."""
+        play without (a game option); every other module in force must be playable. ``seed``
+        is for replaying a known game in tests; games normally get a fresh secret seed."""
         try:
             path = catalog.find(scenario, self.scenarios)
             loaded = catalog.load_file(path)
@@ -134,7 +135,8 @@ class Umpire:
             raise UmpireError("this channel already has a game; end it first")
         gid = game_id or "g" + secrets.token_hex(3)
         record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
-                            host_user_id=host_user_id, seed=dice.new_seed(), guild_id=guild_id,
+                            host_user_id=host_user_id, seed=seed or dice.new_seed(),
+                            guild_id=guild_id,
                             channel_id=channel_id, options={"without": list(without)})
         await self.store.create_game(record)
         sides = ", ".join(f"{s.id} ({s.name})" for s in loaded.scenario.sides)
