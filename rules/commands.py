@@ -5,19 +5,35 @@ Text fields are bounded so that no command can carry an unbounded string into th
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
 Name = Annotated[str, Field(min_length=1, max_length=100)]
 Reason = Annotated[str, Field(max_length=300)]
 
 
-class _Command(BaseModel):
+#: Every kind of command by its ``kind``; rule modules add theirs by subclassing.
+COMMAND_TYPES: dict[str, type[GameCommand]] = {}
+
+
+class GameCommand(BaseModel):
+    """The base of every command; a subclass names itself with a ``kind`` literal."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: str
+    #: Only the host may give it.
+    host_only: ClassVar[bool] = False
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        COMMAND_TYPES[cls.model_fields["kind"].default] = cls
 
 
-class Move(_Command):
+
+
+class Move(GameCommand):
     """Move a unit along a route (see ``rules.route``)."""
 
     kind: Literal["move"] = "move"
@@ -25,7 +41,7 @@ class Move(_Command):
     route: Annotated[str, Field(min_length=1, max_length=500)]
 
 
-class SetFormation(_Command):
+class SetFormation(GameCommand):
     """Change a unit's formation (line or column, limbered or unlimbered, ...)."""
 
     kind: Literal["formation"] = "formation"
@@ -33,28 +49,34 @@ class SetFormation(_Command):
     formation: Name
 
 
-class Done(_Command):
+class Done(GameCommand):
     """My side has finished its part of the current phase."""
 
     kind: Literal["done"] = "done"
 
 
-class Pause(_Command):
+class Pause(GameCommand):
     """Host: pause or resume the game."""
+
+    host_only = True
 
     kind: Literal["pause"] = "pause"
     paused: bool = True
     reason: Reason = ""
 
 
-class ForceEndPhase(_Command):
+class ForceEndPhase(GameCommand):
     """Host: end the current phase for every side that has not said it is done."""
+
+    host_only = True
 
     kind: Literal["force_end_phase"] = "force_end_phase"
 
 
-class Correct(_Command):
+class Correct(GameCommand):
     """Host: set a unit's cell, strength, stragglers, formation or morale by hand, with a reason."""
+
+    host_only = True
 
     kind: Literal["correct"] = "correct"
     unit: Name
@@ -62,9 +84,14 @@ class Correct(_Command):
     reason: Annotated[str, Field(min_length=3, max_length=300)]
 
 
-Command = Annotated[
-    Move | SetFormation | Done | Pause | ForceEndPhase | Correct, Field(discriminator="kind")
-]
-COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
+#: Any command (core or from a rule module).
+Command = GameCommand
 
-HOST_COMMANDS = (Pause, ForceEndPhase, Correct)
+
+def parse_command(data: dict[str, Any]) -> GameCommand:
+    """A command from its JSON form; raises ``ValueError`` (pydantic's) when malformed."""
+    kind = data.get("kind")
+    if kind not in COMMAND_TYPES:
+        raise ValueError(f"unknown command {kind!r}")
+    return COMMAND_TYPES[str(kind)].model_validate(data)
+

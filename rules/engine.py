@@ -1,6 +1,6 @@
 """The rules engine: given a state, a side's command and the dice, the events that follow.
 
-``decide`` never changes anything itself. It refuses a command it cannot accept with a
+```decide`` never changes anything itself. It refuses a command it cannot accept with a
 ``Refusal`` whose words depend only on what the commanding side may know (an enemy unit's name
 gets the same answer as a name that belongs to no unit), or returns the events, which the umpire
 stores and folds. After every command the sides' sighting is brought up to date.
@@ -17,17 +17,16 @@ from rules import events as ev
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import phase_report, sighting_events
-from rules.movement import MoveError, move_along
+from rules.module_api import RuleModule
+from rules.movement import MoveError, StopHook, move_along
+from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
+from rules.registry import in_force, owner_of
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState, apply
 from rules.units import Unit
 
 #: Derives a die roll from the log position of its event and its purpose.
 DiceSource = Callable[[int, str, str], int]
-
-
-class Refusal(Exception):
-    """A command that is not accepted. The message is safe to show to the commanding side."""
 
 
 @dataclass
@@ -81,7 +80,7 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
     if request_id is not None:
         out.add(ev.CommandAccepted(audience="umpire", request=request_id[:100],
                                    kind=command.kind))
-    if isinstance(command, cmd.HOST_COMMANDS):
+    if command.host_only:
         if not host:
             raise Refusal("only the game's host can do that")
         _host(out, command)
@@ -99,6 +98,11 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             _formation(out, side, command)
         case cmd.Done():
             _done(out, side)
+        case _:
+            module = owner_of(command)
+            if module is None or module.name not in state.modules:
+                raise Refusal("that order belongs to rules this game does not play")
+            module.decide(out, side, command)
     return out
 
 
@@ -138,6 +142,11 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     unit = own_unit(state, side, command.unit)
     if unit.cell is None:
         raise Refusal(f"{unit.name} is not on the map")
+    modules = in_force(state.modules)
+    for module in modules:
+        why = module.may_move(state, unit)
+        if why:
+            raise Refusal(why)
     gm = state.loaded.map
     try:
         route = parse_route(gm, command.route)
@@ -145,13 +154,16 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     except (RouteError, LabelError) as e:
         raise Refusal(str(e)) from None
     enemy_cells = {u.cell for u in state.enemies_of(side) if u.cell is not None}
+    for module in modules:
+        enemy_cells |= module.closed_cells(state, side)
     friends: dict[Cell, int] = {}
     for u in state.units_of(side):
         if u.cell is not None and u.id != unit.id and (u.combat or u.kind == "wagon"):
             friends[u.cell] = friends.get(u.cell, 0) + 1
     try:
         result = move_along(gm, unit, path, enemy_at=lambda c: c in enemy_cells,
-                            friendly_count=lambda c: friends.get(c, 0))
+                            friendly_count=lambda c: friends.get(c, 0),
+                            stop=_stop_hook(state, modules))
     except MoveError as e:
         raise Refusal(str(e)) from None
     if not result.cells:
@@ -160,6 +172,23 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
                          path=tuple((c.col, c.row) for c in result.cells), mp=result.mp,
                          stopped=result.stopped))
     _update_sighting(out)
+    for module in modules:
+        module.after_move(out, unit.id)
+
+
+def _stop_hook(state: GameState, modules: list[RuleModule]) -> StopHook | None:
+    """The modules' reasons to stop a moving unit, asked in turn."""
+    if not modules:
+        return None
+
+    def stop(unit: Unit, cell: Cell) -> str | None:
+        for module in modules:
+            reason = module.stop_reason(state, unit, cell)
+            if reason:
+                return reason
+        return None
+
+    return stop
 
 
 def _formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
@@ -194,6 +223,8 @@ def _done(out: Outcome, side: str) -> None:
 def _advance(out: Outcome) -> None:
     """Close the current step and open the next one that needs someone to act."""
     while True:
+        for module in in_force(out.state.modules):
+            module.on_step_end(out)
         state = out.state
         for side in state.sides:
             text = phase_report(state, side)
@@ -224,6 +255,8 @@ def _begin_step(out: Outcome, turn: int, step: int) -> None:
         for side, ids in arriving.items():
             out.add(ev.UnitsArrived(audience=ev.side_audience(side), units=tuple(sorted(ids))))
     _update_sighting(out)
+    for module in in_force(out.state.modules):
+        module.on_step_begin(out)
 
 
 def _update_sighting(out: Outcome) -> None:

@@ -8,19 +8,37 @@ audience says who may be *told* of the event; what a side may *see* is still dec
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import json
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
 CellRef = tuple[int, int]
 
+#: Every kind of event by its ``type``; rule modules add theirs by subclassing ``GameEvent``.
+EVENT_TYPES: dict[str, type[GameEvent]] = {}
 
-class _Event(BaseModel):
+
+class GameEvent(BaseModel):
+    """The base of every event. A subclass names itself with a ``type`` literal and is
+    registered under it, so that the log can be read back whatever module wrote it."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
     audience: str = "public"
+    type: str
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        name = cls.model_fields["type"].default
+        if name in EVENT_TYPES and EVENT_TYPES[name] is not cls:
+            raise TypeError(f"two event classes are named {name!r}")
+        EVENT_TYPES[name] = cls
 
 
-class CommandAccepted(_Event):
+
+
+class CommandAccepted(GameEvent):
     """A player's command was accepted; its request id makes a repeated request harmless."""
 
     type: Literal["command_accepted"] = "command_accepted"
@@ -28,14 +46,14 @@ class CommandAccepted(_Event):
     kind: str
 
 
-class GameStarted(_Event):
+class GameStarted(GameEvent):
     """Play begins at the first phase of the first turn; the dice commitment is made public."""
 
     type: Literal["game_started"] = "game_started"
     seed_sha256: str
 
 
-class PhaseBegan(_Event):
+class PhaseBegan(GameEvent):
     """A new step of the turn sequence: a phase, for one side or for all."""
 
     type: Literal["phase_began"] = "phase_began"
@@ -45,21 +63,21 @@ class PhaseBegan(_Event):
     side: str | None
 
 
-class SideDone(_Event):
+class SideDone(GameEvent):
     """A side has finished what it wants to do in the current phase."""
 
     type: Literal["side_done"] = "side_done"
     side: str
 
 
-class UnitsArrived(_Event):
+class UnitsArrived(GameEvent):
     """Reinforcements enter the map at their arrival cells."""
 
     type: Literal["units_arrived"] = "units_arrived"
     units: tuple[str, ...]
 
 
-class UnitMoved(_Event):
+class UnitMoved(GameEvent):
     """A unit stepped along ``path`` (cells entered, in order), spending ``mp``."""
 
     type: Literal["unit_moved"] = "unit_moved"
@@ -69,14 +87,14 @@ class UnitMoved(_Event):
     stopped: str = ""
 
 
-class FormationChanged(_Event):
+class FormationChanged(GameEvent):
     type: Literal["formation_changed"] = "formation_changed"
     unit: str
     formation: str
     mp: float
 
 
-class DieRolled(_Event):
+class DieRolled(GameEvent):
     """A die roll for a purpose, derived from the game's secret seed and this event's place in
     the log; the table, column, modifiers and result it produced are recorded with it."""
 
@@ -90,7 +108,7 @@ class DieRolled(_Event):
     result: str = ""
 
 
-class Sighted(_Event):
+class Sighted(GameEvent):
     """What a side's troops now see of the enemy: units newly seen (with what was seen) and
     units lost from sight. Folding these gives each side's memory, and ghosts."""
 
@@ -100,14 +118,14 @@ class Sighted(_Event):
     lost: tuple[str, ...] = ()
 
 
-class Told(_Event):
+class Told(GameEvent):
     """A message to a side (or everyone): a report the rules say the side receives."""
 
     type: Literal["told"] = "told"
     text: str
 
 
-class UnitCorrected(_Event):
+class UnitCorrected(GameEvent):
     """The host corrected a unit by hand, with a reason kept in the log."""
 
     type: Literal["unit_corrected"] = "unit_corrected"
@@ -116,13 +134,13 @@ class UnitCorrected(_Event):
     reason: str
 
 
-class GamePaused(_Event):
+class GamePaused(GameEvent):
     type: Literal["game_paused"] = "game_paused"
     paused: bool
     reason: str = ""
 
 
-class GameEnded(_Event):
+class GameEnded(GameEvent):
     """The game is over; the seed is revealed so that anyone can re-derive every roll."""
 
     type: Literal["game_ended"] = "game_ended"
@@ -130,21 +148,21 @@ class GameEnded(_Event):
     reason: str = ""
 
 
-Event = Annotated[
-    CommandAccepted | GameStarted | PhaseBegan | SideDone | UnitsArrived | UnitMoved
-    | FormationChanged | DieRolled | Sighted | Told | UnitCorrected | GamePaused | GameEnded,
-    Field(discriminator="type"),
-]
-
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+#: Any event (core or from a rule module).
+Event = GameEvent
 
 
-def event_to_json(event: Event) -> str:
+def event_to_json(event: GameEvent) -> str:
     return event.model_dump_json(exclude={"audience"})
 
 
-def event_from_json(text: str, audience: str) -> Event:
-    return EVENT_ADAPTER.validate_json(text).model_copy(update={"audience": audience})
+def event_from_json(text: str, audience: str) -> GameEvent:
+    data = json.loads(text)
+    try:
+        cls = EVENT_TYPES[data["type"]]
+    except KeyError:
+        raise ValueError(f"unknown event type {data.get('type')!r} in the log") from None
+    return cls.model_validate({**data, "audience": audience})
 
 
 def side_audience(side: str) -> str:

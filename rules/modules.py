@@ -15,8 +15,11 @@ KNOWN_MODULES: dict[str, str] = {
     "raid_victory": "Chancellorsville raid option and its victory die roll (rule text 002)",
 }
 
-#: Modules the umpire can play today. The others are refused at game creation.
-PLAYABLE_MODULES: frozenset[str] = frozenset()
+def playable_modules() -> frozenset[str]:
+    """Modules the umpire can play today. The others are refused at game creation."""
+    from rules.registry import load_all  # the registry imports every module's package
+
+    return frozenset(load_all())
 
 
 class RuleNotImplemented(Exception):
@@ -31,8 +34,9 @@ class RuleNotImplemented(Exception):
 
 def require_playable(modules: tuple[str, ...] | list[str]) -> None:
     """Raise ``RuleNotImplemented`` for the first module in force that cannot be played yet."""
+    playable = playable_modules()
     for module in modules:
-        if module not in PLAYABLE_MODULES:
+        if module not in playable:
             raise RuleNotImplemented(module)
 
 

@@ -49,6 +49,7 @@ class GameState:
     reports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     requests: frozenset[str] = frozenset()
     modules: tuple[str, ...] = ()
+    module_data: Mapping[str, Any] = field(default_factory=dict)
     seq: int = 0
 
     # -- reading the state ---------------------------------------------------------------------
@@ -161,7 +162,13 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return replace(state, status="ended")
         case ev.DieRolled():
             return state
-    raise TypeError(f"no rule folds an event of type {type(event).__name__}")
+    from rules.registry import in_force  # the modules in force fold their own events
+
+    for module in in_force(state.modules):
+        folded = module.apply(state, event)
+        if folded is not None:
+            return folded
+    raise TypeError(f"no rule in force folds an event of type {type(event).__name__}")
 
 
 def replay(initial: GameState, events: Iterable[ev.Event]) -> GameState:
@@ -226,6 +233,7 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
         },
         "reports": {side: list(r) for side, r in state.reports.items()},
         "requests": sorted(state.requests),
+        "module_data": dict(state.module_data),
     }
 
 
@@ -246,6 +254,7 @@ def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any],
         memory=MappingProxyType(memory),
         reports=MappingProxyType({s: tuple(r) for s, r in data["reports"].items()}),
         requests=frozenset(data.get("requests", ())),
+        module_data=MappingProxyType(dict(data.get("module_data", {}))),
     )
 
 
@@ -263,3 +272,15 @@ def _unit_from_json(d: Mapping[str, Any]) -> Unit:
         fields[key] = Cell(*fields[key]) if fields[key] is not None else None
     fields["tags"] = tuple(fields["tags"])
     return Unit(**fields)
+
+
+def with_module_data(state: GameState, module: str, data: Mapping[str, Any]) -> GameState:
+    """The state with a module's own data replaced (modules call this from ``apply``)."""
+    all_data = dict(state.module_data)
+    all_data[module] = data
+    return replace(state, module_data=MappingProxyType(all_data))
+
+
+def with_units(state: GameState, changed: Mapping[str, Unit]) -> GameState:
+    """The state with some units replaced (modules call this from ``apply``)."""
+    return _with_units(state, changed)

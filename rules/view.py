@@ -19,10 +19,14 @@ numbered by where they stand, ghosts come from the side's own memory.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.grid import Cell
 from rules.knowledge import SideSighting, bits_to_cells, sight
+from rules.module_api import RuleModule
+from rules.registry import in_force
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit
@@ -69,6 +73,8 @@ class SideView:
     fog: bool
     reports: tuple[str, ...] = ()
     blocked_cells: frozenset[Cell] = field(default_factory=frozenset)
+    #: What the rule modules in force tell this side (its own marches, say), by module name.
+    notes: Mapping[str, Any] = field(default_factory=dict)
 
     def own_units(self) -> list[UnitView]:
         return [u for u in self.units if u.level == OWN]
@@ -89,6 +95,9 @@ def project(state: GameState, side: str | None, sighting: dict[str, SideSighting
     info = scenario.information_for(side) if side else "umpire"
     units: list[UnitView] = []
     seen_cells: frozenset[Cell] | None = None
+    modules = in_force(state.modules)
+    notes: dict[str, Any] = {}
+    blocked: frozenset[Cell] = frozenset()
     if side is None:
         units = [_full(u, OWN) for u in _placed(state)]
     else:
@@ -96,7 +105,13 @@ def project(state: GameState, side: str | None, sighting: dict[str, SideSighting
         mine = sighting[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
-        units += _enemies(state, side, info, mine)
+        units += _enemies(state, side, info, mine, modules)
+        for module in modules:
+            note = module.view_notes(state, side)
+            if note:
+                notes[module.name] = note
+                if note.get("show_blocked"):
+                    blocked = bits_to_cells(mine.blocked_cells, state.loaded.board.grid)
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
@@ -104,6 +119,7 @@ def project(state: GameState, side: str | None, sighting: dict[str, SideSighting
         phase=step.title, phasing=step.side, information=info, units=tuple(units),
         seen_cells=seen_cells, fog=info in ("inverted", "hidden"),
         reports=state.reports.get(side, ()) if side else (),
+        blocked_cells=blocked, notes=notes,
     )
 
 
@@ -120,19 +136,24 @@ def _full(u: Unit, level: str) -> UnitView:
     )
 
 
-def _enemies(state: GameState, side: str, info: str, mine: SideSighting) -> list[UnitView]:
+def _enemies(state: GameState, side: str, info: str, mine: SideSighting,
+             modules: list[RuleModule]) -> list[UnitView]:
     out: list[UnitView] = []
     markers: list[UnitView] = []
     memory = state.memory.get(side, {})
     for u in _placed(state):
         if u.side == side:
             continue
-        assert u.cell is not None
+        cell = u.cell
+        assert cell is not None
         in_sight = u.id in mine.seen_units
         if info in ("open", "concealed") or in_sight:
-            out.append(_full(u, IDENTIFIED))
+            face = u
+            for module in modules:
+                face = module.appearance(state, side, face)
+            out.append(_full(face, IDENTIFIED))
         elif info == "inverted":
-            markers.append(UnitView(ref="", side=u.side, level=MARKER, cell=u.cell))
+            markers.append(UnitView(ref="", side=u.side, level=MARKER, cell=cell))
     if info == "hidden":
         for uid, m in sorted(memory.items()):
             if not m.in_sight and uid not in mine.seen_units:

@@ -198,7 +198,7 @@ class Umpire:
                 return Reply("That order was already accepted.")
             host = self._is_host(game, user_id, is_admin)
             player = await self.store.get_player(game_id, user_id)
-            if player is None and not (host and isinstance(command, cmd.HOST_COMMANDS)):
+            if player is None and not (host and command.host_only):
                 raise UmpireError("you are not playing in this game; join a side first")
             side = player.side if player else ""
             try:

@@ -15,7 +15,7 @@ from bot.cogs import Interaction, is_admin, require_host, resolve_game
 from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
-from rules.modules import KNOWN_MODULES, PLAYABLE_MODULES
+from rules.modules import KNOWN_MODULES, playable_modules
 from umpire import catalog
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def switched_off(bot: VedetteBot, scenario: str) -> tuple[str, ...]:
         loaded = catalog.load_file(catalog.find(scenario, bot.umpire.scenarios))
     except Exception:
         return ()  # the umpire explains what is wrong with the scenario
-    return tuple(m for m in loaded.scenario.scenario.modules if m not in PLAYABLE_MODULES)
+    return tuple(m for m in loaded.scenario.scenario.modules if m not in playable_modules())
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)

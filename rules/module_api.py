@@ -1,0 +1,79 @@
+"""What a rule module plugs into: its commands, its events, and the moments of play it hooks.
+
+Each rule text is one module (``rules.modules`` names them). A module subclasses ``RuleModule``
+and overrides only the hooks it needs; the engine calls the hooks of the modules in force, in the
+order the scenario lists them. A module keeps its own state as JSON-ready data under its name in
+``GameState.module_data``, changed only by folding its own events in ``apply``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.commands import GameCommand
+from rules.events import GameEvent
+from rules.grid import Cell
+from rules.units import Unit
+
+if TYPE_CHECKING:
+    from rules.engine import Outcome
+    from rules.state import GameState
+
+
+class RuleModule:
+    """A rule module. Every hook does nothing unless overridden."""
+
+    #: The name a scenario uses in ``modules``.
+    name: ClassVar[str] = ""
+    #: The command classes this module decides.
+    commands: ClassVar[tuple[type[GameCommand], ...]] = ()
+    #: Actions (as named in a ruleset's phases) this module lets players take.
+    actions: ClassVar[frozenset[str]] = frozenset()
+
+    # -- commands and events ---------------------------------------------------------------------
+    def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
+        """Decide one of this module's commands, adding events to ``out`` or raising
+        ``rules.engine.Refusal``."""
+
+    def apply(self, state: GameState, event: GameEvent) -> GameState | None:
+        """The state after one of this module's events, or ``None`` if it is not one."""
+        return None
+
+    # -- the turn ----------------------------------------------------------------------------------
+    def on_step_begin(self, out: Outcome) -> None:
+        """A step of the turn has just begun (``out.state.current``)."""
+
+    def on_step_end(self, out: Outcome) -> None:
+        """The current step is about to close."""
+
+    # -- movement ----------------------------------------------------------------------------------
+    def closed_cells(self, state: GameState, side: str) -> frozenset[Cell]:
+        """Cells the side's units may neither enter nor pass through (beyond enemy-held ones)."""
+        return frozenset()
+
+    def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> str | None:
+        """A reason for a moving unit to stop after entering ``cell``, or ``None``."""
+        return None
+
+    def after_move(self, out: Outcome, unit_id: str) -> None:
+        """A unit has ended a move."""
+
+    def may_move(self, state: GameState, unit: Unit) -> str | None:
+        """Why the unit may not move by an ordinary order now, or ``None`` if it may."""
+        return None
+
+    # -- what a side sees -------------------------------------------------------------------------
+    def appearance(self, state: GameState, viewer: str, unit: Unit) -> Unit:
+        """How an enemy unit appears to ``viewer`` (for example where a sham retreat left it)."""
+        return unit
+
+    def view_notes(self, state: GameState, side: str) -> Mapping[str, Any]:
+        """Module data for the side's view (its own marches, say). Only what the side may know."""
+        return {}
+
+
+def data_of(state: GameState, module: str) -> Mapping[str, Any]:
+    """A module's own data in a state."""
+    data: Mapping[str, Any] = state.module_data.get(module, {})
+    return data

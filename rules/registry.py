@@ -1,0 +1,43 @@
+"""The rule modules that can be played, by name.
+
+Each module's package registers its ``RuleModule`` here when imported; ``load_all`` imports them
+all. A module named in ``rules.modules.KNOWN_MODULES`` but not registered cannot be played yet.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
+from rules.commands import GameCommand
+from rules.module_api import RuleModule
+
+MODULES: dict[str, RuleModule] = {}
+
+#: Packages that hold rule modules; each registers itself on import.
+IMPLEMENTATIONS: tuple[str, ...] = ()
+
+
+def register(module: RuleModule) -> RuleModule:
+    MODULES[module.name] = module
+    return module
+
+
+def load_all() -> dict[str, RuleModule]:
+    for package in IMPLEMENTATIONS:
+        importlib.import_module(package)
+    return MODULES
+
+
+def in_force(names: Iterable[str]) -> list[RuleModule]:
+    """The registered modules among ``names``, in that order."""
+    load_all()
+    return [MODULES[n] for n in names if n in MODULES]
+
+
+def owner_of(command: GameCommand) -> RuleModule | None:
+    """The module whose command this is (``None`` for the core's commands)."""
+    for module in load_all().values():
+        if isinstance(command, module.commands):
+            return module
+    return None
