@@ -9,9 +9,12 @@ audience says who may be *told* of the event; what a side may *see* is still dec
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from rules.state import GameState
 
 CellRef = tuple[int, int]
 
@@ -26,6 +29,11 @@ class GameEvent(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     audience: str = "public"
     type: str
+
+    def report(self, state: GameState) -> str:
+        """What this event tells its audience, in words (empty: nothing to say). Rule modules'
+        events override it; the core's events are worded by the umpire."""
+        return ""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:

@@ -89,6 +89,11 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
             case ev.UnitCorrected(unit=uid, changes=changes, reason=reason):
                 out.append(Message("host", "", f"Correction logged for {after.units[uid].name}: "
                                    f"{changes} ({reason})"))
+            case ev.GameEvent() if (text := e.report(after)) and e.audience != "umpire":
+                # A rule module's event, worded by the module for its own audience.
+                kind = "public" if e.audience == "public" else "side"
+                out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
+                                   else "", text))
             case ev.GameEnded(seed_hex=seed, reason=reason):
                 out.append(Message("public", "", (
                     "**The game is over.**" + (f" {reason}" if reason else "") +
