@@ -179,8 +179,9 @@ class Umpire:
             if missing:
                 raise UmpireError(f"no one has joined {', '.join(missing)} yet")
             try:
-                outcome = start(game.state, dice.commitment(game.record.seed),
-                                dice.SeededDice(game.record.seed, game_id))
+                outcome = await asyncio.to_thread(
+                    start, game.state, dice.commitment(game.record.seed),
+                    dice.SeededDice(game.record.seed, game_id))
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="active")
@@ -202,9 +203,10 @@ class Umpire:
                 raise UmpireError("you are not playing in this game; join a side first")
             side = player.side if player else ""
             try:
-                outcome = decide(game.state, side, command,
-                                 dice.SeededDice(game.record.seed, game_id), host=host,
-                                 request_id=request_id)
+                # Deciding includes sighting: CPU work, kept off the event loop.
+                outcome = await asyncio.to_thread(
+                    decide, game.state, side, command,
+                    dice.SeededDice(game.record.seed, game_id), host, request_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = list(await self._commit(game, outcome))
