@@ -42,7 +42,7 @@ from functools import cache, lru_cache
 from typing import Protocol
 
 from rules.gamemap import GameMap
-from rules.grid import Cell, Cube, HexGrid, SquareGrid
+from rules.grid import Cell, Cube, HexGrid, SquareGrid, cube_round
 
 #: A cell relative to the observer's: a cube offset ``(q, r, s)`` on hex grids, ``(dx, dy)`` on
 #: square grids.
@@ -173,16 +173,7 @@ def _shape(
 
 
 def _cube_round(fq: float, fr: float) -> Rel:
-    fs = -fq - fr
-    q, r, s = round(fq), round(fr), round(fs)
-    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    else:
-        s = -q - r
-    return (q, r, s)
+    return tuple(cube_round(fq, fr, -fq - fr))
 
 
 def _candidates(offset: Rel, steps: tuple[Rel, ...], rounder: Callable[[float], Rel]) -> set[Rel]:
