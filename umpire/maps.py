@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from rules.board import LabelError
+from rules.grid import Cell
 from rules.state import GameState
 from rules.view import project
 
@@ -24,15 +25,19 @@ class MapMaker:
         self.enabled = enabled
 
     async def side_map(self, state: GameState, side: str | None, *, around: str | None = None,
-                       radius: int | None = None) -> bytes | None:
+                       radius: int | None = None, route: list[Cell] | None = None,
+                       route_note: str = "") -> bytes | None:
         if not self.enabled:
             return None
-        return await asyncio.to_thread(draw_side_map, state, side, around, radius)
+        return await asyncio.to_thread(draw_side_map, state, side, around, radius, route,
+                                       route_note)
 
 
 def draw_side_map(state: GameState, side: str | None, around: str | None = None,
-                  radius: int | None = None) -> bytes:
-    """A PNG of what ``side`` knows (``None``: everything), whole or around a cell."""
+                  radius: int | None = None, route: list[Cell] | None = None,
+                  route_note: str = "") -> bytes:
+    """A PNG of what ``side`` knows (``None``: everything), whole or around a cell; ``route`` is
+    one of the side's own planned moves, drawn for that side only."""
     from render import render_map
 
     board = state.loaded.board
@@ -46,4 +51,4 @@ def draw_side_map(state: GameState, side: str | None, around: str | None = None,
     view = project(state, side)
     colours = {s.id: s.colour for s in state.loaded.scenario.sides}
     return render_map(state.loaded.map, view, around=centre, radius=radius if centre else None,
-                      side_colours=colours)
+                      side_colours=colours, route=route, route_note=route_note)

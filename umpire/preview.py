@@ -74,7 +74,8 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
         radius = max(3, max(gm.grid.distance(middle, c) for c in (mine.cell, *path)) + 2)
         try:
             image = await umpire.maps.side_map(state, side, around=board.label(middle),
-                                               radius=radius)
+                                               radius=radius, route=[mine.cell, *path],
+                                               route_note=f"{mine.name}: planned move")
         except ValueError:
             image = None
     return MovePlan(mine.name, board.label(mine.cell), labels, by_road, text, image)
