@@ -22,7 +22,7 @@ from bot.cogs.info import InfoCog
 from bot.cogs.orders import OrdersCog
 from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
-from bot.views import InboxButton, MoveButton
+from bot.views import INBOX_PER_PAGE, InboxButton, MoveButton
 from umpire.service import Umpire
 
 log = logging.getLogger("vedette.bot")
@@ -31,12 +31,13 @@ log = logging.getLogger("vedette.bot")
 class VedetteBot(commands.AutoShardedBot):
     def __init__(self, umpire: Umpire, *, dev_guild: int | None = None,
                  outbox_interval: float = INTERVAL, sync_commands: bool = True,
-                 **options: Any) -> None:
+                 inbox_per_page: int = INBOX_PER_PAGE, **options: Any) -> None:
         options.setdefault("intents", discord.Intents(guilds=True))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.umpire = umpire
         self.store = umpire.store
         self.dev_guild = dev_guild
+        self.inbox_per_page = inbox_per_page
         self.outbox = Outbox(self, outbox_interval)
         self._sync_on_start = sync_commands
         self._locks: dict[str, asyncio.Lock] = {}

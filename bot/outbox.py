@@ -60,12 +60,15 @@ class Outbox:
             task.cancel()
         if self._stop.is_set():
             return
-        await self.bot.warm_up()
+        warm = False
         while not self._stop.is_set():
             try:
                 await self.drain_all()
             except Exception:
                 log.exception("the outbox pass failed; retrying in %.0f s", self.interval)
+            if not warm:  # after the first pass: what waited goes out first
+                warm = True
+                await self.bot.warm_up()
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.interval)

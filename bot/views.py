@@ -81,7 +81,8 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.defer()
             try:
                 reply = await bot.umpire.handle(move.game_id, move.user_id,
-                                                cmd.Move(unit=move.unit, route=move.route))
+                                                cmd.Move(unit=move.unit, route=move.route),
+                                                request_id=f"pending-move:{move.id}")
             except UmpireError as e:
                 text = f"Not moved: {e}"
             except Exception:
@@ -112,7 +113,7 @@ async def inbox_page(bot: VedetteBot, game_id: str, user_id: int, page: int
                                 discord.ui.View | None]:
     """One page of a player's inbox: content, embeds, the maps on the page, and the paging
     buttons."""
-    items, pages = await bot.umpire.inbox(game_id, user_id, page, per_page=INBOX_PER_PAGE)
+    items, pages = await bot.umpire.inbox(game_id, user_id, page, per_page=bot.inbox_per_page)
     page = max(0, min(page, pages - 1))
     lines = [f"**Inbox, game {game_id}**: page {page + 1} of {pages}, newest first."]
     files: list[discord.File] = []
@@ -122,7 +123,10 @@ async def inbox_page(bot: VedetteBot, game_id: str, user_id: int, page: int
         if d.image is not None and len(files) < 10:
             files.append(image_file(d.image, f"{len(files) + 1}-{d.image_name or 'map.png'}"))
             map_note = f" (map {len(files)} attached)"
-        lines.append(f"\n**{when}**{STATUS_NOTE.get(d.status, '')}{map_note}\n{d.text}")
+        note = STATUS_NOTE.get(d.status, "")
+        if d.status == "failed" and d.kind == "side":
+            note = " (sent while no one played your side; kept here)"
+        lines.append(f"\n**{when}**{note}{map_note}\n{d.text}")
     if not items:
         lines.append("\nNothing yet.")
     parts = build("\n".join(lines))

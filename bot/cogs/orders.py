@@ -57,7 +57,8 @@ class OrdersCog(commands.Cog):
                          view=confirm_view(record.id, waiting.id))
             return
         reply = await self.bot.umpire.handle(record.id, user,
-                                             order(cmd.Move, unit=unit, route=route))
+                                             order(cmd.Move, unit=unit, route=route),
+                                             request_id=str(interaction.id))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)
 
@@ -73,7 +74,8 @@ class OrdersCog(commands.Cog):
         record = await resolve_game(interaction, game)
         reply = await self.bot.umpire.handle(
             record.id, interaction.user.id,
-            order(cmd.SetFormation, unit=unit, formation=formation))
+            order(cmd.SetFormation, unit=unit, formation=formation),
+            request_id=str(interaction.id))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)
 
@@ -84,6 +86,7 @@ class OrdersCog(commands.Cog):
     async def done(self, interaction: Interaction, game: GameArg | None = None) -> None:
         await thinking(interaction)
         record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.handle(record.id, interaction.user.id, cmd.Done())
+        reply = await self.bot.umpire.handle(record.id, interaction.user.id, cmd.Done(),
+                                             request_id=str(interaction.id))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)

@@ -1,0 +1,566 @@
+"""The bot against the local Discord stand-in (``tests/fakediscord``): real discord.py, real
+database files, no network. Each test asserts on what Discord would have received."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import VedetteBot
+from bot.dm_notice import NOTICE
+from storage.records import Recipient
+from storage.store import Store
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeUser,
+    InteractionHandle,
+    patched_discord,
+    run_client,
+)
+from umpire.maps import MapMaker
+from umpire.service import Umpire
+
+TOKEN = "vedette-test-token"
+FIXTURES = Path(__file__).parent / "fixtures"
+TINY = str(FIXTURES / "tiny.toml")
+EPHEMERAL = 64
+MANAGE_GUILD = 1 << 5
+JSON = dict[str, Any]
+
+
+def render_ready() -> bool:
+    """Whether map pictures can be drawn (``render.render_map`` exists)."""
+    try:
+        return hasattr(importlib.import_module("render"), "render_map")
+    except ImportError:
+        return False
+
+
+MAPS = render_ready()
+
+
+@dataclass
+class Table:
+    """A server with a game channel, a host (alice, blue), a player (bob, grey), an outsider
+    (carol) and a moderator with Manage Server (dave); and the database file."""
+
+    fake: FakeDiscord
+    guild: FakeGuild
+    channel: FakeChannel
+    alice: FakeUser
+    bob: FakeUser
+    carol: FakeUser
+    dave: FakeUser
+    db: Path
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    # Discord's 3-second limit on the first answer to an interaction, enforced.
+    async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
+        guild = fake.add_guild("Wargames Club")
+        channel = fake.add_text_channel(guild, "skirmish")
+        mods = fake.add_role(guild, "moderators", MANAGE_GUILD)
+        yield Table(fake, guild, channel, fake.add_user("alice", guild=guild),
+                    fake.add_user("bob", guild=guild), fake.add_user("carol", guild=guild),
+                    fake.add_user("dave", guild=guild, roles=[mods]), tmp_path / "vedette.db")
+
+
+@asynccontextmanager
+async def running(table: Table, *, dev_guild: int | None = None) -> AsyncIterator[VedetteBot]:
+    """The bot on the table's database, connected to the fake Discord."""
+    store = await Store.open(table.db)
+    try:
+        umpire = Umpire(store, maps=MapMaker(enabled=MAPS))
+        bot = VedetteBot(umpire, dev_guild=dev_guild, outbox_interval=0.2,
+                         guild_ready_timeout=0.05)
+        with patched_discord(table.fake.base_url):
+            async with run_client(bot, token=TOKEN):
+                yield bot
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+async def bot(table: Table) -> AsyncIterator[VedetteBot]:
+    async with running(table) as bot:
+        yield bot
+
+
+# -- talking to the bot ----------------------------------------------------------------------------
+def text_of(message: JSON) -> str:
+    """What a message says: its content and its embeds' text."""
+    parts = [message.get("content") or ""]
+    parts += [e.get("description") or "" for e in message.get("embeds") or []]
+    return "\n".join(p for p in parts if p)
+
+
+async def final(handle: InteractionHandle) -> JSON:
+    """The bot's answer to an interaction, once it is no longer "thinking"."""
+    callback = await handle.response()
+    if callback.type == 5:
+        return await handle.original_message()
+    assert callback.type == 4, callback
+    assert handle.original is not None
+    return handle.original
+
+
+async def say(table: Table, command: str, user: FakeUser, options: JSON | None = None, *,
+              channel: FakeChannel | None = None) -> str:
+    """Run a slash command (in a DM unless ``channel``); the answer's text. Every answer is
+    ephemeral."""
+    handle = await table.fake.slash(command, options or {}, user=user, channel=channel)
+    message = await final(handle)
+    assert message["flags"] & EPHEMERAL, (command, message)
+    return text_of(message)
+
+
+async def settle(bot: VedetteBot) -> None:
+    """Wait until every delivery the umpire queued has been handed to Discord."""
+    await bot.outbox.idle()
+
+
+def public(table: Table) -> list[str]:
+    return [text_of(m) for m in table.fake.messages_in(table.channel)]
+
+
+def dms(table: Table, user: FakeUser) -> list[JSON]:
+    return table.fake.dms_to(user)
+
+
+async def game_id(bot: VedetteBot, table: Table) -> str:
+    games = await bot.store.list_games(channel_id=table.channel.id)
+    return games[-1].id
+
+
+async def set_up(table: Table, bot: VedetteBot) -> str:
+    """alice creates the tiny game in the channel; alice joins blue, bob grey."""
+    handle = await table.fake.slash("game create", {"scenario": TINY}, user=table.alice,
+                                    channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    await table.fake.wait_for(lambda: len(handle.followup_ids) >= 2, what="public announcement")
+    gid = await game_id(bot, table)
+    assert "You command Blue Army" in await say(table, "game join", table.alice,
+                                                {"side": "blue"}, channel=table.channel)
+    assert "You command Grey Army" in await say(table, "game join", table.bob,
+                                                {"side": "grey"}, channel=table.channel)
+    return gid
+
+
+async def play_until(table: Table, bot: VedetteBot, gid: str, side: str) -> None:
+    """Say /done for the sides that act until ``side`` may move (whatever phases the rules in
+    force put before that)."""
+    users = {"blue": table.alice, "grey": table.bob}
+    for _ in range(20):
+        state = await bot.umpire.state_for(gid)
+        assert state.status == "active", state.status
+        if side in state.acting_sides() and state.current.allows("move"):
+            await settle(bot)
+            return
+        for acting in state.acting_sides():
+            await say(table, "done", users[acting])
+    raise AssertionError(f"{side} never got to move")
+
+
+async def start_and_reach_blue_movement(table: Table, bot: VedetteBot) -> str:
+    gid = await set_up(table, bot)
+    assert "started" in await say(table, "game start", table.alice, channel=table.channel)
+    await play_until(table, bot, gid, "blue")
+    return gid
+
+
+# -- the tests -------------------------------------------------------------------------------------
+async def test_two_players_play_a_turn_in_private(table: Table, bot: VedetteBot) -> None:
+    fake = table.fake
+    gid = await set_up(table, bot)
+    announcement = public(table)
+    assert len(announcement) == 1 and "Tiny Skirmish" in announcement[0]
+    assert table.alice.mention in announcement[0]
+
+    assert "started" in await say(table, "game start", table.alice, channel=table.channel)
+    await settle(bot)
+    assert any("Dice commitment" in t for t in public(table))
+    assert any(t.startswith("**Turn 1") for t in public(table))
+
+    # Blue moves in a DM, and says it is done; then grey.
+    await play_until(table, bot, gid, "blue")
+    assert any("Your orders, please: Blue Army Movement Phase" in text_of(m)
+               for m in dms(table, table.alice))
+    moved = await say(table, "move", table.alice, {"unit": "2nd Brigade", "route": "A0106"})
+    assert moved.startswith("2nd Brigade moved 1 cell(s) to A0106")
+    assert "finished" in await say(table, "done", table.alice)
+    await play_until(table, bot, gid, "grey")
+    assert any("Your orders, please: Grey Army Movement Phase" in text_of(m)
+               for m in dms(table, table.bob))
+    moved = await say(table, "move", table.bob, {"unit": "Grey Battery", "route": "B0603"})
+    assert moved.startswith("Grey Battery moved 1 cell(s) to B0603")
+    assert "finished" in await say(table, "done", table.bob)
+    await play_until(table, bot, gid, "blue")
+
+    channel = public(table)
+    for expected in ("Blue Army Movement Phase (turn 1)", "Grey Army Movement Phase (turn 1)",
+                     "**Turn 2"):
+        assert any(expected in t for t in channel), (expected, channel)
+    secrets = ("2nd Brigade", "Grey Battery", "moved", "A0106", "B0603", "Your orders",
+               "Secret roll", " MP")
+    for text in channel:
+        assert not any(s in text for s in secrets), text
+    # The channel holds the bot's public posts only: every answer there was ephemeral.
+    assert all(not m["flags"] & EPHEMERAL for m in fake.messages_in(table.channel))
+    sent = await bot.store.deliveries_for(gid, Recipient("public", ""))
+    assert channel[1:] == [d.text for d in sent]
+
+    blue = [text_of(m) for m in dms(table, table.alice)]
+    grey = [text_of(m) for m in dms(table, table.bob)]
+    assert not any("Grey Army Movement Phase" in t for t in blue)
+    assert not any("Blue Army Movement Phase" in t for t in grey)
+    assert not any("Grey Battery" in t for t in blue)
+    assert not any("2nd Brigade" in t for t in grey)
+    for user in (table.alice, table.bob):
+        orders = [m for m in dms(table, user) if "Your orders" in m["content"]]
+        assert orders
+        if MAPS:  # each order request comes with that side's map, shown in an embed
+            for m in orders:
+                [attachment] = m["attachments"]
+                assert attachment["filename"].endswith(".png")
+                assert m["embeds"][0]["image"]["url"] == f"attachment://{attachment['filename']}"
+    assert await bot.store.pending_deliveries(gid) == []
+
+
+async def test_autocomplete_offers_only_your_own_units(table: Table, bot: VedetteBot) -> None:
+    await start_and_reach_blue_movement(table, bot)
+    fake = table.fake
+
+    async def choices(user: FakeUser, typed: str, focused: str = "unit") -> list[str]:
+        options = {"unit": typed if focused == "unit" else "x",
+                   "route": typed if focused == "route" else "x"}
+        handle = await fake.autocomplete("move", options, focused=focused, user=user)
+        return [c["value"] for c in (await handle.response()).choices]
+
+    assert await choices(table.alice, "") == ["1st Brigade", "2nd Brigade", "Blue Horse",
+                                              "General Azure"]
+    assert await choices(table.alice, "grey") == []
+    assert await choices(table.bob, "") == ["Grey Battery", "Grey Brigade"]
+    assert await choices(table.bob, "Bri") == ["Grey Brigade"]
+    assert await choices(table.carol, "") == []  # not in a game: nothing at all
+    places = await choices(table.alice, "road Old", focused="route")
+    assert places == ["road Old", "road Old Church", "road Old Mill"]
+
+
+async def test_an_enemy_unit_gets_the_answer_of_no_unit(table: Table, bot: VedetteBot) -> None:
+    await start_and_reach_blue_movement(table, bot)
+    enemy, nobody = "Grey Battery", "Grey Bittery"
+
+    async def order(name: str) -> list[str]:
+        return [await say(table, "move", table.alice, {"unit": name, "route": "A0205"}),
+                await say(table, "move", table.alice,
+                          {"unit": name, "route": "A0205"}, channel=table.channel),
+                await say(table, "formation", table.alice, {"unit": name, "formation": "line"}),
+                await say(table, "move", table.alice, {"unit": name, "route": "road Old Church"})]
+
+    against_enemy = await order(enemy)
+    against_nobody = await order(nobody)
+    assert all("no unit called" in t for t in against_enemy), against_enemy
+    assert [t.replace(enemy, nobody) for t in against_enemy] == against_nobody
+    # Nothing about it reached the channel or the other side.
+    await settle(bot)
+    assert not any(enemy in t or nobody in t for t in public(table))
+    assert not any("Bittery" in text_of(m) for m in dms(table, table.bob))
+
+
+async def test_closed_dms_are_explained_once_and_kept_in_the_inbox(
+        table: Table, bot: VedetteBot) -> None:
+    fake = table.fake
+    fake.close_dms(table.bob)
+    gid = await start_and_reach_blue_movement(table, bot)
+    await say(table, "done", table.alice)
+    await play_until(table, bot, gid, "grey")
+    assert dms(table, table.bob) == []
+    player = await bot.store.get_player(gid, table.bob.id)
+    assert player is not None and not player.dm_ok
+
+    # bob's next interaction (in the channel) carries the explanation, once, ephemerally.
+    handle = await fake.slash("units", user=table.bob, channel=table.channel)
+    assert "Grey Battery" in text_of(await final(handle))
+    notice = await handle.followup()
+    assert notice["content"] == NOTICE and notice["flags"] & EPHEMERAL
+    assert "Privacy Settings" in NOTICE and "/inbox" in NOTICE
+    again = await fake.slash("units", user=table.bob, channel=table.channel)
+    await final(again)
+    await asyncio.sleep(0.2)
+    assert again.followup_ids == []
+    assert NOTICE not in public(table)
+
+    # The inbox holds the messages the DMs could not carry.
+    inbox = await say(table, "inbox", table.bob, channel=table.channel)
+    assert "Your orders, please" in inbox and "could not be delivered" in inbox
+    # alice's DMs were fine and her inbox has her own messages, not bob's.
+    mine = await say(table, "inbox", table.alice)
+    assert "Your orders, please" in mine and "could not be delivered" not in mine
+
+    # When bob opens his DMs, the next message reaches him and he is reachable again.
+    fake.world.users[table.bob.id].dms_open = True
+    await say(table, "done", table.bob)
+    await play_until(table, bot, gid, "blue")
+    await say(table, "done", table.alice)
+    await play_until(table, bot, gid, "grey")
+    assert any("Grey Army Movement Phase" in text_of(m) for m in dms(table, table.bob))
+    player = await bot.store.get_player(gid, table.bob.id)
+    assert player is not None and player.dm_ok
+
+
+async def test_inbox_pages_with_buttons(table: Table, bot: VedetteBot) -> None:
+    fake = table.fake
+    bot.inbox_per_page = 2
+    gid = await start_and_reach_blue_movement(table, bot)
+    for _ in range(2):  # more turns, more messages
+        await say(table, "done", table.alice)
+        await play_until(table, bot, gid, "grey")
+        await say(table, "done", table.bob)
+        await play_until(table, bot, gid, "blue")
+    _, pages = await bot.umpire.inbox(gid, table.alice.id, per_page=2)
+    assert pages >= 2
+    handle = await fake.slash("inbox", user=table.alice)
+    first = await final(handle)
+    assert "page 1 of" in text_of(first)
+    [row] = first["components"]
+    [older] = row["components"]
+    assert older["label"] == "Older" and older["custom_id"] == f"vedette:inbox:{gid}:1"
+    click = await fake.click(first, older["custom_id"], user=table.alice)
+    await click.response()
+    await fake.wait_for(lambda: "page 2 of" in text_of(fake.world.messages[int(first["id"])]))
+    labels = [c["label"] for c in fake.world.messages[int(first["id"])]["components"][0]
+              ["components"]]
+    assert labels[0] == "Newer"
+
+
+async def test_host_commands_refuse_other_players(table: Table, bot: VedetteBot) -> None:
+    await set_up(table, bot)
+    refusal = "only the game's host can do that"
+    assert await say(table, "game start", table.bob, channel=table.channel) == refusal
+    assert await say(table, "game options", table.bob, {"delivery": "threads"},
+                     channel=table.channel) == refusal
+    assert await say(table, "game end", table.carol, channel=table.channel) == refusal
+    assert await say(table, "game start", table.bob) == refusal  # from a DM, too
+    assert public(table)[1:] == []  # nothing was started or ended
+    # Manage Server in the game's server stands in for the host.
+    assert "started" in await say(table, "game start", table.dave, channel=table.channel)
+    await settle(bot)
+    assert any("Dice commitment" in t for t in public(table))
+    assert await say(table, "game end", table.bob, channel=table.channel) == refusal
+    assert "over" in await say(table, "game end", table.alice, channel=table.channel)
+    await settle(bot)
+    assert any("The game is over" in t and "seed" in t for t in public(table))
+
+
+async def test_a_restart_sends_what_waited_and_keeps_buttons_working(table: Table) -> None:
+    fake = table.fake
+    async with running(table) as bot:
+        gid = await set_up(table, bot)
+        # Discord's channel endpoint fails for a while: the public messages wait in the outbox
+        # (the private ones go out).
+        fake.fail_next("POST", f"/channels/{table.channel.id}/messages", status=503, times=10**6)
+        await say(table, "game start", table.alice, channel=table.channel)
+        await play_until(table, bot, gid, "blue")
+        assert public(table)[1:] == []
+        assert await bot.store.pending_deliveries(gid)
+        assert any("Movement Phase" in text_of(m) for m in dms(table, table.alice))
+
+        # A march by road is shown first, with Confirm and Cancel.
+        handle = await fake.slash("move", {"unit": "1st Brigade", "route": "road Old Church"},
+                                  user=table.alice)
+        preview = await final(handle)
+        assert "would go 2 cell(s) by road" in text_of(preview)
+        assert "A0304 (Old Church)" in text_of(preview)
+        confirm, cancel = preview["components"][0]["components"]
+        assert (confirm["label"], cancel["label"]) == ("Confirm", "Cancel")
+        assert confirm["custom_id"].startswith(f"vedette:move:ok:{gid}:")
+        assert len(confirm["custom_id"]) <= 100
+        state = await bot.umpire.state_for(gid)
+        assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")  # not yet
+    fake.faults.clear()
+    assert public(table)[1:] == []
+
+    async with running(table) as bot:
+        await settle(bot)
+        sent = await bot.store.deliveries_for(gid, Recipient("public", ""))
+        assert [d.status for d in sent] == ["sent"] * len(sent)
+        assert public(table)[1:] == [d.text for d in sent]  # each once, in order
+        assert "Dice commitment" in public(table)[1]
+
+        click = await fake.click(preview, confirm["custom_id"], user=table.alice)
+        await click.response()
+        await fake.wait_for(lambda: "Ordered" in text_of(fake.world.messages[int(preview["id"])]))
+        shown = fake.world.messages[int(preview["id"])]
+        assert "1st Brigade moved 2 cell(s) to A0304 (Old Church)" in text_of(shown)
+        assert shown["components"] == []
+        state = await bot.umpire.state_for(gid)
+        assert state.units["blue-1"].cell == state.loaded.board.parse("A0304")
+        assert await bot.store.pending_deliveries(gid) == []
+
+
+async def test_cancel_leaves_the_unit_where_it_is(table: Table, bot: VedetteBot) -> None:
+    fake = table.fake
+    gid = await start_and_reach_blue_movement(table, bot)
+    preview = await final(await fake.slash(
+        "move", {"unit": "1st Brigade", "route": "road Old Church"}, user=table.alice,
+        channel=table.channel))
+    assert preview["flags"] & EPHEMERAL
+    cancel = preview["components"][0]["components"][1]["custom_id"]
+    stranger = await fake.click(preview, cancel, user=table.bob)
+    assert (await stranger.response()).content == "this order is not yours"
+    click = await fake.click(preview, cancel, user=table.alice)
+    await click.response()
+    assert text_of(fake.world.messages[int(preview["id"])]).startswith("Cancelled")
+    state = await bot.umpire.state_for(gid)
+    assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
+
+
+async def test_commands_sync_only_when_they_change(table: Table) -> None:
+    fake = table.fake
+    path = f"/applications/{fake.application_id}/commands"
+    async with running(table):
+        pass
+    assert len(fake.requests_to("PUT", path)) == 1
+    names = {c["name"] for c in fake.commands()}
+    assert names == {"game", "move", "formation", "done", "map", "log", "units", "inbox"}
+    game = next(c for c in fake.commands() if c["name"] == "game")
+    assert {o["name"] for o in game["options"]} == {"create", "join", "leave", "start", "status",
+                                                    "end", "options"}
+    async with running(table):
+        pass
+    assert len(fake.requests_to("PUT", path)) == 1  # unchanged: not pushed again
+    async with running(table, dev_guild=table.guild.id):
+        pass
+    guild_path = f"/applications/{fake.application_id}/guilds/{table.guild.id}/commands"
+    assert len(fake.requests_to("PUT", guild_path)) == 1
+    assert {c["name"] for c in fake.commands(table.guild)} == names
+
+
+async def test_unexpected_failures_are_logged_not_shown(
+        table: Table, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    scenario = tmp_path / "doomed.toml"
+    scenario.write_text((FIXTURES / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "tiny.ruleset.toml").write_text(
+        (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    async with running(table) as bot:
+        await table.fake.slash("game create", {"scenario": str(scenario)}, user=table.alice,
+                               channel=table.channel)
+        await table.fake.wait_for(lambda: len(public(table)) == 1)
+        gid = await game_id(bot, table)
+    scenario.unlink()  # the host deleted the scenario file behind the bot's back
+    with caplog.at_level(logging.ERROR, logger="vedette.bot"):
+        async with running(table):
+            answer = await say(table, "game join", table.bob, {"side": "blue"},
+                               channel=table.channel)
+    assert answer.startswith("Something went wrong")
+    assert "Traceback" not in answer and "doomed" not in answer
+    assert any("/game join" in r.getMessage() and gid in r.getMessage() for r in caplog.records)
+
+
+async def test_create_switches_off_unplayable_modules_publicly(table: Table,
+                                                              bot: VedetteBot) -> None:
+    fake = table.fake
+    handle = await fake.autocomplete("game create", {"scenario": "flank"}, focused="scenario",
+                                     user=table.alice, channel=table.channel)
+    offered = [c["value"] for c in (await handle.response()).choices]
+    assert offered == ["flank-march"]
+    handle = await fake.slash("game create", {"scenario": "flank-march"}, user=table.alice,
+                              channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    await fake.wait_for(lambda: len(public(table)) == 1)
+    [announcement] = public(table)
+    assert "Rule modules switched off" in announcement
+    assert "surprise_move (Surprise Move" in announcement
+    assert "concealed_forces (Concealed Forces" in announcement
+    # A second game in the same channel is refused in plain words.
+    again = await say(table, "game create", table.bob, {"scenario": "flank-march"},
+                      channel=table.channel)
+    assert again == "this channel already has a game; end it first"
+    # And outside a server channel, creating is explained.
+    assert "text channel" in await say(table, "game create", table.bob,
+                                       {"scenario": "flank-march"})
+
+
+async def test_a_player_in_two_games_picks_one(table: Table, bot: VedetteBot) -> None:
+    fake = table.fake
+    first = await set_up(table, bot)
+    annex = fake.add_text_channel(table.guild, "annex")
+    await bot.fetch_channel(annex.id)  # created after the bot connected: not in its cache
+    handle = await fake.slash("game create", {"scenario": TINY}, user=table.carol, channel=annex)
+    await final(handle)
+    games = await bot.store.list_games(channel_id=annex.id)
+    second = games[-1].id
+    await say(table, "game join", table.alice, {"side": "grey"}, channel=annex)
+
+    assert "several games" in await say(table, "units", table.alice)
+    assert "1st Brigade" in await say(table, "units", table.alice, {"game": first})
+    assert "Grey Battery" in await say(table, "units", table.alice, {"game": second})
+    assert "Grey Battery" in await say(table, "units", table.alice, channel=annex)
+    assert "1st Brigade" in await say(table, "units", table.alice, channel=table.channel)
+    assert "there is no game 'nope'" in await say(table, "units", table.alice,
+                                                  {"game": "nope"})
+
+    handle = await fake.autocomplete("units", {"game": ""}, focused="game", user=table.alice)
+    assert [c["value"] for c in (await handle.response()).choices] == [first, second]
+    handle = await fake.autocomplete("move", {"unit": "", "route": "x", "game": second},
+                                     focused="unit", user=table.alice)
+    assert [c["value"] for c in (await handle.response()).choices] == ["Grey Battery",
+                                                                       "Grey Brigade"]
+    # bob is in one game only: it is implied.
+    assert "Grey Battery" in await say(table, "units", table.bob)
+
+
+async def test_private_threads_per_side(table: Table, bot: VedetteBot) -> None:
+    fake = table.fake
+    await set_up(table, bot)
+    warning = await say(table, "game options", table.alice, {"delivery": "threads"},
+                        channel=table.channel)
+    assert "Manage Threads" in warning and "private thread" in warning
+    gid = await game_id(bot, table)
+    await say(table, "game join", table.carol, {"side": "blue"}, channel=table.channel)
+    assert "started" in await say(table, "game start", table.alice, channel=table.channel)
+    await play_until(table, bot, gid, "blue")
+    threads = [c for c in fake.world.channels.values() if c.parent_id == table.channel.id]
+    blue = next(t for t in threads if t.name and "Blue Army" in t.name)
+    assert blue.type == 12 and not blue.invitable  # private; members cannot invite others
+    assert blue.thread_members == {fake.bot_user.id, table.alice.id, table.carol.id}
+    orders = [text_of(m) for m in fake.messages_in(blue.id) if "Your orders" in text_of(m)]
+    assert len(orders) == 1  # one copy for the side, not one per player
+    assert dms(table, table.alice) == [] and dms(table, table.carol) == []
+    # A player who joins later is added to the side's thread.
+    await say(table, "game join", table.dave, {"side": "blue"}, channel=table.channel)
+    await fake.wait_for(lambda: table.dave.id in blue.thread_members)
+    # Grey's thread holds nothing of blue's.
+    for thread in threads:
+        if thread is not blue:
+            assert not any("Blue Army Movement" in text_of(m)
+                           for m in fake.messages_in(thread.id))
+    # Once started, the delivery mode stays.
+    assert "before the game starts" in await say(table, "game options", table.alice,
+                                                 {"delivery": "dms"}, channel=table.channel)
+
+
+async def test_map_comes_as_a_picture_to_the_player_alone(table: Table,
+                                                          bot: VedetteBot) -> None:
+    await start_and_reach_blue_movement(table, bot)
+    handle = await table.fake.slash("map", {"around": "Old Church", "radius": 3},
+                                    user=table.alice, channel=table.channel)
+    message = await final(handle)
+    assert message["flags"] & EPHEMERAL
+    assert text_of(message).startswith("Blue Army, turn 1")
+    if MAPS:
+        [attachment] = message["attachments"]
+        assert attachment["filename"] == "map.png" and attachment["width"] > 0
+    bad = await say(table, "map", table.alice, {"around": "Atlantis"})
+    assert "Atlantis" in bad
