@@ -18,17 +18,12 @@ CUT = "\n… (cut short here; the whole text is in /inbox or /log)"
 
 @dataclass
 class Parts:
-    """The keyword arguments of one ``send``: content, embeds and files."""
+    """What one ``send`` carries: content, embeds and files."""
 
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     files: list[discord.File] = field(default_factory=list)
 
-    def kwargs(self) -> dict[str, object]:
-        out: dict[str, object] = {"content": self.content, "embeds": self.embeds}
-        if self.files:
-            out["files"] = self.files
-        return out
 
 
 def split_text(text: str, size: int) -> list[str]:

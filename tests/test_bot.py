@@ -564,3 +564,38 @@ async def test_map_comes_as_a_picture_to_the_player_alone(table: Table,
         assert attachment["filename"] == "map.png" and attachment["width"] > 0
     bad = await say(table, "map", table.alice, {"around": "Atlantis"})
     assert "Atlantis" in bad
+
+
+async def test_dms_refused_for_lack_of_a_shared_server_count_as_closed(
+        table: Table, bot: VedetteBot) -> None:
+    fake = table.fake
+    gid = await set_up(table, bot)
+    dm = fake.dm_channel(table.alice)
+    fake.fail_next("POST", f"/channels/{dm.id}/messages", status=403, code=50278,
+                   message="Cannot send messages to this user (no mutual guilds)")
+    await say(table, "game start", table.alice, channel=table.channel)
+    await settle(bot)
+    player = await bot.store.get_player(gid, table.alice.id)
+    assert player is not None and not player.dm_ok
+    [refused] = [d for d in await bot.store.deliveries_for(
+        gid, Recipient("player", str(table.alice.id)))]
+    assert refused.status == "failed" and "50278" in (refused.last_error or "")
+    handle = await fake.slash("units", user=table.alice, channel=table.channel)
+    await final(handle)
+    assert (await handle.followup())["content"] == NOTICE
+
+
+async def test_a_passing_failure_is_retried_without_duplicates(table: Table,
+                                                               bot: VedetteBot) -> None:
+    fake = table.fake
+    await set_up(table, bot)
+    dm = fake.dm_channel(table.alice)
+    fake.fail_next("POST", f"/channels/{dm.id}/messages", status=503, times=2)
+    await say(table, "game start", table.alice, channel=table.channel)
+    await fake.wait_for(lambda: len(dms(table, table.alice)) == 1, timeout=10,
+                        what="the retried DM")
+    await settle(bot)
+    [message] = dms(table, table.alice)
+    assert "Your orders, please" in message["content"]
+    tries = fake.requests_to("POST", f"/channels/{dm.id}/messages")
+    assert [r.status for r in tries] == [503, 503, 200]

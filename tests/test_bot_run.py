@@ -74,3 +74,21 @@ async def test_vedette_backup_copies_the_database(tmp_path: Path,
     missing = await asyncio.to_thread(main, ["backup", "--db", str(tmp_path / "no.db"),
                                              "--out", str(tmp_path / "x.db")])
     assert missing == 2
+
+
+async def test_vedette_sync_pushes_the_commands_and_exits(tmp_path: Path) -> None:
+    async with FakeDiscord(token=TOKEN) as fake:
+        guild = fake.add_guild("Wargames Club")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "VEDETTE_"))}
+        env |= {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE": fake.api_url,
+                "DISCORD_GATEWAY_URL": fake.gateway_url, "VEDETTE_DB": str(tmp_path / "v.db"),
+                "VEDETTE_DEV_GUILD": str(guild.id)}
+        process = await asyncio.create_subprocess_exec(
+            *vedette_command(), "sync", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        output, _ = await asyncio.wait_for(process.communicate(), 30)
+        assert process.returncode == 0, output.decode()
+        assert f"8 slash commands pushed to guild {guild.id}" in output.decode()
+        assert {c["name"] for c in fake.commands(guild)} >= {"game", "move", "inbox"}
+        assert fake.commands() == []  # the dev guild only
+        assert not fake.gateway.received  # no gateway session needed
