@@ -25,7 +25,6 @@ class Parts:
     files: list[discord.File] = field(default_factory=list)
 
 
-
 def split_text(text: str, size: int) -> list[str]:
     """Pieces of at most ``size`` characters, cut at line ends where possible."""
     pieces: list[str] = []
