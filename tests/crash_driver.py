@@ -9,8 +9,8 @@ and play goes on from where the log stands. The list holds only moves that are a
 uninterrupted run, and only refusals that are refused in any state, so the state in which each
 step is first decided does not depend on where the crashes fell.
 
-The game's secret seed is fixed (``SEED``, given to ``create_game``) so that a crashed run and an uninterrupted one can be
-compared event for event, rolls included.
+The game's secret seed is fixed (``SEED``, given to ``create_game``) so that a crashed run and an
+uninterrupted one can be compared event for event, rolls included.
 
 For each step it prints one line, flushed: ``<step> accepted|already|refused|reapplied``, after
 the umpire answered (an "accepted" line means the command was durable before it was printed).
