@@ -47,6 +47,7 @@ class Board:
     _labels: list[str] = field(init=False, repr=False)
     _by_label: dict[str, Cell] = field(init=False, repr=False)
     _by_place: dict[str, Place] = field(init=False, repr=False)
+    _names: Mapping[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._labels = [""] * self.grid.size
@@ -66,6 +67,10 @@ class Board:
                 bare = self.label_format.format(sheet="", col=col, row=row)
                 self._by_label.setdefault(_key(bare), cell)
         self._by_place = {_key(p.name): p for p in self.places}
+        self._names: Mapping[str, str] = {
+            **{_key(lbl): lbl for lbl in self._labels if lbl},
+            **{k: p.name for k, p in self._by_place.items()},
+        }
 
     @classmethod
     def build(
@@ -112,21 +117,29 @@ class Board:
 
     def parse(self, text: str) -> Cell:
         """Read a typed location: a label, or a named place (any case, or a unique prefix)."""
+        cell = self.find(text)
+        if cell is not None:
+            return cell
         key = _key(text)
         if not key:
             raise LabelError("no location given: type a map label such as "
                              f"{self._example()} or a place name")
-        if key in self._by_label:
-            return self._by_label[key]
-        if key in self._by_place:
-            return self._by_place[key].cell
         starts = [p for k, p in self._by_place.items() if k.startswith(key)]
-        if len(starts) == 1:
-            return starts[0].cell
         if len(starts) > 1:
             names = ", ".join(sorted(p.name for p in starts))
             raise LabelError(f"{text.strip()!r} could be any of: {names}")
         raise LabelError(self._unknown(text))
+
+    def find(self, text: str) -> Cell | None:
+        """The cell a typed location names, or ``None`` (no error is worded: this is the cheap
+        test that route reading makes for every run of words)."""
+        key = _key(text)
+        if key in self._by_label:
+            return self._by_label[key]
+        if key in self._by_place:
+            return self._by_place[key].cell
+        starts = [p for k, p in self._by_place.items() if k.startswith(key)] if key else []
+        return starts[0].cell if len(starts) == 1 else None
 
     def suggestions(self, text: str, limit: int = 3) -> list[str]:
         """Labels and place names closest to what was typed: for something shaped like a label,
@@ -136,10 +149,7 @@ class Board:
         shaped = _LABEL_SHAPE.match(key)
         if shaped:
             out += self._clamped(*shaped.groups())
-        names: Mapping[str, str] = {
-            **{_key(lbl): lbl for lbl in self._labels if lbl},
-            **{k: p.name for k, p in self._by_place.items()},
-        }
+        names = self._names
         close = difflib.get_close_matches(key, list(names), n=limit, cutoff=0.5)
         out += [names[c] for c in close if names[c] not in out]
         return out[:limit]

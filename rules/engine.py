@@ -9,6 +9,7 @@ stores and folds. After every command the sides' sighting is brought up to date.
 from __future__ import annotations
 
 import difflib
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -78,7 +79,7 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
     """
     out = Outcome(state, dice)
     if request_id is not None:
-        out.add(ev.CommandAccepted(audience="umpire", request=request_id[:100],
+        out.add(ev.CommandAccepted(audience="umpire", request=request_key(request_id),
                                    kind=command.kind))
     if command.host_only:
         if not host:
@@ -104,6 +105,14 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
                 raise Refusal("that order belongs to rules this game does not play")
             module.decide(out, side, command)
     return out
+
+
+def request_key(request_id: str) -> str:
+    """How a request id is kept in the log: as given when short, else its SHA-256 (so that two
+    long ids never collide on a common prefix)."""
+    if len(request_id) <= 100:
+        return request_id
+    return "sha256:" + hashlib.sha256(request_id.encode()).hexdigest()
 
 
 # -- orders ------------------------------------------------------------------------------------

@@ -69,18 +69,17 @@ def parse_route(gm: GameMap, text: str) -> Route:
 
 
 def _longest_waypoint(gm: GameMap, words: list[str], start: int) -> tuple[Cell, int]:
-    first_error: LabelError | None = None
     for n in range(min(6, len(words) - start), 0, -1):
-        phrase = " ".join(words[start:start + n])
         if n > 1 and words[start + n - 1].lower() == ROAD_WORD:
             continue
-        try:
-            return gm.board.parse(phrase), n
-        except LabelError as e:
-            if n == 1:
-                first_error = e
-    assert first_error is not None
-    raise RouteError(str(first_error)) from None
+        cell = gm.board.find(" ".join(words[start:start + n]))
+        if cell is not None:
+            return cell, n
+    try:
+        gm.board.parse(words[start])  # words the error for the single word
+    except LabelError as e:
+        raise RouteError(str(e)) from None
+    raise RouteError(f"cannot read {words[start]!r} as a waypoint")
 
 
 def expand(gm: GameMap, route: Route, start: Cell) -> list[Cell]:

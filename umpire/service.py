@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rules import commands as cmd
 from rules import events as ev
-from rules.engine import Outcome, Refusal, decide, start
+from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
@@ -27,6 +27,7 @@ from storage.errors import AlreadyExistsError, ConcurrencyError
 from storage.records import (
     DeliveryRecord,
     GameRecord,
+    GameStatus,
     GameUpdate,
     NewDelivery,
     NewEvent,
@@ -195,7 +196,7 @@ class Umpire:
         a request already accepted is answered without being applied again."""
         async with self.lock(game_id):
             game = await self._game(game_id)
-            if request_id is not None and request_id in game.state.requests:
+            if request_id is not None and request_key(request_id) in game.state.requests:
                 return Reply("That order was already accepted.")
             host = self._is_host(game, user_id, is_admin)
             player = await self.store.get_player(game_id, user_id)
@@ -209,10 +210,15 @@ class Umpire:
                     dice.SeededDice(game.record.seed, game_id), host, request_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = list(await self._commit(game, outcome))
+            status: GameStatus | None = None
             if outcome.finished:
-                ids += await self._finish(game, "The last turn has been played.")
-            return Reply(_acknowledge(game.state, command, outcome), delivery_ids=tuple(ids))
+                # The end, and the seed, go into the same transaction as the command that
+                # played the last phase: a crash cannot leave a finished game unended.
+                outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
+                                         reason="The last turn has been played."))
+                status = "ended"
+            ids = await self._commit(game, outcome, status=status)
+            return Reply(_acknowledge(game.state, command, outcome), delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:
@@ -221,15 +227,12 @@ class Umpire:
             self._require_host(game, user_id, is_admin)
             if game.state.status == "ended":
                 raise UmpireError("the game is already over")
-            ids = await self._finish(game, reason or "The host has ended the game.")
+            outcome = Outcome(game.state, dice.SeededDice(game.record.seed, game.record.id))
+            outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
+                                     reason=reason or "The host has ended the game."))
+            ids = await self._commit(game, outcome, status="ended")
             return Reply("The game is over; the seed and the full map are posted.",
-                         delivery_ids=tuple(ids))
-
-    async def _finish(self, game: _Game, reason: str) -> list[int]:
-        outcome = Outcome(game.state, dice.SeededDice(game.record.seed, game.record.id))
-        outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
-                                 reason=reason))
-        return list(await self._commit(game, outcome, status="ended"))
+                         delivery_ids=ids)
 
     # -- reading ---------------------------------------------------------------------------------
     async def state_for(self, game_id: str) -> GameState:
@@ -327,7 +330,7 @@ class Umpire:
         return [g for g in games if g.status != "ended"]
 
     # -- committing ------------------------------------------------------------------------------
-    async def _commit(self, game: _Game, outcome: Outcome, status: str | None = None
+    async def _commit(self, game: _Game, outcome: Outcome, status: GameStatus | None = None
                       ) -> tuple[int, ...]:
         before, after = game.state, outcome.state
         messages = messages_for(before, outcome.events, after)
@@ -337,7 +340,7 @@ class Umpire:
             snapshot = to_snapshot(after)
         new_events = [NewEvent(type=e.type, payload=json.loads(ev.event_to_json(e)),
                                audience=e.audience) for e in outcome.events]
-        updates = GameUpdate(status=status) if status else None  # type: ignore[typeddict-item]
+        updates = GameUpdate(status=status) if status else None
         try:
             ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
                                           snapshot=snapshot, game_updates=updates)
