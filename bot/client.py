@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.game import GameCog
+from bot.cogs.host import HostCog
 from bot.cogs.info import InfoCog
 from bot.cogs.orders import OrdersCog
 from bot.errors import on_tree_error
@@ -52,6 +53,7 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(GameCog(self))
         await self.add_cog(OrdersCog(self))
         await self.add_cog(InfoCog(self))
+        await self.add_cog(HostCog(self))
         self.add_dynamic_items(MoveButton, InboxButton)
         if self._sync_on_start:
             await self.sync_if_changed()

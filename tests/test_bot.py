@@ -599,3 +599,28 @@ async def test_a_passing_failure_is_retried_without_duplicates(table: Table,
     assert "Your orders, please" in message["content"]
     tries = fake.requests_to("POST", f"/channels/{dm.id}/messages")
     assert [r.status for r in tries] == [503, 503, 200]
+
+
+async def test_host_tools_pause_end_the_phase_and_correct(table: Table, bot: VedetteBot) -> None:
+    gid = await set_up(table, bot)
+    await say(table, "game start", table.alice, channel=table.channel)
+    await settle(bot)
+    refusal = "only the game's host can do that"
+    assert await say(table, "host pause", table.bob, channel=table.channel) == refusal
+    assert "Done" in await say(table, "host pause", table.alice, {"reason": "tea"},
+                               channel=table.channel)
+    await settle(bot)
+    assert any("paused" in t and "tea" in t for t in public(table))
+    assert "paused" in await say(table, "done", table.alice)
+    await say(table, "host resume", table.alice, channel=table.channel)
+    phase_before = (await bot.umpire.state_for(gid)).current
+    await say(table, "host endphase", table.alice, channel=table.channel)
+    assert (await bot.umpire.state_for(gid)).current != phase_before
+    answer_text = await say(table, "host correct", table.alice,
+                            {"unit": "grey-1", "field": "strength", "value": "4",
+                             "reason": "misread counter"}, channel=table.channel)
+    assert "Done" in answer_text
+    assert (await bot.umpire.state_for(gid)).units["grey-1"].strength == 4
+    assert "whole number" in await say(table, "host correct", table.alice,
+                                       {"unit": "grey-1", "field": "strength", "value": "x",
+                                        "reason": "oops"}, channel=table.channel)

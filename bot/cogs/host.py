@@ -1,0 +1,78 @@
+"""``/host``: the host's tools during play: pause and resume, end the phase for those who have not
+finished, and correct a unit by hand with a reason kept in the log."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import pydantic
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs import Interaction, in_servers_and_dms, is_admin, resolve_game
+from bot.errors import Refused
+from bot.game_choice import GameArg
+from bot.replies import answer, thinking
+from rules import commands as cmd
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+
+GAME_HELP = "Which game (needed only if you host several and are not in the game's channel)"
+
+
+@in_servers_and_dms
+class HostCog(commands.GroupCog, group_name="host",
+              group_description="The host's tools during play"):
+    def __init__(self, bot: VedetteBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _host_command(self, interaction: Interaction, game: GameArg | None,
+                            command: cmd.Command) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.handle(record.id, interaction.user.id, command,
+                                             is_admin=is_admin(interaction, record),
+                                             request_id=str(interaction.id))
+        await answer(interaction, reply.text)
+        self.bot.outbox.kick(record.id)
+
+    @app_commands.command(name="pause", description="Pause the game (orders are refused)")
+    @app_commands.describe(reason="Shown to everyone", game=GAME_HELP)
+    async def pause(self, interaction: Interaction,
+                    reason: app_commands.Range[str, 0, 300] = "",
+                    game: GameArg | None = None) -> None:
+        await self._host_command(interaction, game, cmd.Pause(paused=True, reason=reason))
+
+    @app_commands.command(name="resume", description="Resume a paused game")
+    @app_commands.describe(game=GAME_HELP)
+    async def resume(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        await self._host_command(interaction, game, cmd.Pause(paused=False))
+
+    @app_commands.command(name="endphase",
+                          description="End the current phase for every side still in it")
+    @app_commands.describe(game=GAME_HELP)
+    async def endphase(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        await self._host_command(interaction, game, cmd.ForceEndPhase())
+
+    @app_commands.command(name="correct", description="Correct a unit by hand; the reason is "
+                                                      "logged and its side is told")
+    @app_commands.describe(unit="The unit's id (as in the scenario file)",
+                           field="What to correct", value="The new value (a label for cell)",
+                           reason="Why (kept in the log)", game=GAME_HELP)
+    async def correct(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
+                      field: Literal["cell", "strength", "stragglers", "formation", "morale"],
+                      value: app_commands.Range[str, 1, 40],
+                      reason: app_commands.Range[str, 3, 300],
+                      game: GameArg | None = None) -> None:
+        new: str | int = value
+        if field in ("strength", "stragglers"):
+            if not value.strip().isdigit():
+                raise Refused(f"{field} must be a whole number, 0 or more")
+            new = int(value)
+        try:
+            command = cmd.Correct(unit=unit, changes={field: new}, reason=reason)
+        except pydantic.ValidationError:
+            raise Refused("that correction is too long or empty") from None
+        await self._host_command(interaction, game, command)
