@@ -33,7 +33,7 @@ from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 SCENARIO = "flank-march"
-WITHOUT = ("surprise_move", "concealed_forces")
+WITHOUT = ("surprise_move", "concealed_forces", "combat")
 SEED = bytes(range(32))
 HOST = 1
 PLAYERS = {"union": 101, "confederate": 201}

@@ -63,6 +63,25 @@ class RuleModule:
         """Why the unit may not move by an ordinary order now, or ``None`` if it may."""
         return None
 
+    # -- combat (asked by the combat module) -------------------------------------------------------
+    def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
+                      distance: int) -> str | None:
+        """Whether an attack on ``target`` (by fire at ``distance`` cells, or close combat at 1)
+        is secretly not taken: ``"sham"`` (the attackers are shown an ordinary-looking result,
+        recorded in the combat module's data under ``shams``, while the target's true state is
+        unchanged and its side is told it ignored it), ``"ignored"`` (nothing happens; the
+        attackers are told the attack had no effect), or ``None`` (resolved normally)."""
+        return None
+
+    def may_fight(self, state: GameState, unit: Unit, action: str) -> str | None:
+        """Why the unit may not ``"fire"``, ``"assault"`` or ``"rally"`` now, or ``None``."""
+        return None
+
+    def may_recover_stragglers(self, state: GameState, unit: Unit) -> bool:
+        """Whether the unit may recover stragglers at the end of this turn (the combat module
+        checks the distance from enemy units itself)."""
+        return True
+
     # -- what a side sees -------------------------------------------------------------------------
     def appearance(self, state: GameState, viewer: str, unit: Unit) -> Unit:
         """How an enemy unit appears to ``viewer`` (for example where a sham retreat left it)."""

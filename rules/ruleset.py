@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.combat.config import CombatRules
 from rules.tables import Table
 
 MovementClass = Literal["foot", "horse", "wheeled", "leader"]
@@ -19,7 +20,8 @@ MOVEMENT_CLASSES: tuple[MovementClass, ...] = ("foot", "horse", "wheeled", "lead
 #: Tables each rule module needs from the ruleset.
 MODULE_TABLES: dict[str, tuple[str, ...]] = {
     "core": (),
-    "combat": ("fire", "close_combat", "morale", "straggler"),
+    # Fire, morale and stragglers are optional: without them combat is close combat alone.
+    "combat": ("close_combat",),
     "surprise_move": ("mp_accumulation", "straggler", "initiative", "order_acceptance"),
     "concealed_forces": ("straggler",),
     "chancellorsville": ("close_combat",),
@@ -105,6 +107,8 @@ class Ruleset(_Frozen):
     blocked_radius: int = 2
     sequence: tuple[Phase, ...] = ()
     tables: dict[str, Table] = Field(default_factory=dict)
+    #: What the combat tables' results mean and when their modifiers apply (rules.combat).
+    combat: CombatRules = Field(default_factory=CombatRules)
 
     @model_validator(mode="after")
     def _sequence_ids_unique(self) -> Ruleset:
@@ -112,6 +116,13 @@ class Ruleset(_Frozen):
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise ValueError(f"phase ids repeat in sequence: {', '.join(sorted(dup))}")
+        return self
+
+    @model_validator(mode="after")
+    def _combat_explains_its_tables(self) -> Ruleset:
+        problems = self.combat.table_problems(self.tables)
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
     def missing_tables(self, modules: tuple[str, ...] | list[str]) -> dict[str, list[str]]:

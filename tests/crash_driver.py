@@ -31,7 +31,7 @@ from umpire.service import Umpire, UmpireError
 
 GAME_ID = "crash"
 SCENARIO = "flank-march"
-WITHOUT = ("surprise_move", "concealed_forces")
+WITHOUT = ("surprise_move", "concealed_forces", "combat")
 SEED = bytes(range(32))
 HOST, UNION, CONFEDERATE, STRANGER = 1, 101, 201, 999
 PLAYERS = {"union": UNION, "confederate": CONFEDERATE}

@@ -54,7 +54,7 @@ def test_flank_march_header(flank: LoadedScenario) -> None:
     header = flank.scenario.scenario
     assert flank.id == "flank-march"
     assert header.information == "open"
-    assert header.modules == ("surprise_move", "concealed_forces")
+    assert header.modules == ("surprise_move", "concealed_forces", "combat")
     assert flank.ruleset.id == "brigade-series"
 
 

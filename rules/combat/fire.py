@@ -1,0 +1,150 @@
+"""Fire: one or more of a side's units fire at an enemy the side sees.
+
+Each firer needs a formation it may fire in, a morale state that lets it fire, a clear line to
+the target's cell and the range: its kind's range bands (``combat.range_bands``). Its strength
+counts times its band's factor; the total picks the fire table's column. The die-roll modifiers
+whose conditions hold are added (the farthest firer's band sets the range). The result's meaning
+comes from ``combat.fire_results``: casualties, stragglers, a morale check (which may make the
+target fall back).
+
+The target's side is told the truth about its unit. The firing side is told what it can see: on
+an identified target the roll and everything that shows on the counter; on a counter it sees
+only as a marker, neither roll nor result. A rule module may shield the target
+(``combat_shield``): then the target's true state does not change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.combat import events as cev
+from rules.combat.checks import fighters, require_phase
+from rules.combat.columns import strength_column
+from rules.combat.commands import Fire
+from rules.combat.conditions import Situation, applicable
+from rules.combat.fates import Fate
+from rules.combat.morale import morale_check
+from rules.combat.retreat import retreat_path
+from rules.combat.sides import Knowledge, resolve_target
+from rules.engine import Outcome
+from rules.events import side_audience
+from rules.knowledge import sighting_events
+from rules.los import clear_line
+from rules.refusal import Refusal
+from rules.registry import in_force
+from rules.state import GameState
+from rules.units import Unit
+
+
+def shield_of(state: GameState, target: Unit, attackers: tuple[Unit, ...], distance: int
+              ) -> str:
+    """What the modules in force say of an attack on ``target``: "sham", "ignored" or ""."""
+    for module in in_force(state.modules):
+        answer = module.combat_shield(state, target, attackers, distance)
+        if answer in ("sham", "ignored"):
+            return answer
+    return ""
+
+
+def fire(out: Outcome, side: str, command: Fire) -> None:
+    state = out.state
+    ruleset = state.loaded.ruleset
+    rules = ruleset.combat
+    require_phase(state, side, ("fire", "combat"), "fire")
+    table = ruleset.tables.get("fire")
+    if table is None:
+        raise Refusal("this game's rules have no fire combat")
+    if not rules.fire_results:
+        raise Refusal("the ruleset does not say what its fire results mean "
+                      "(combat.fire_results)")
+    firers = fighters(state, side, command.units, "fire")
+    know = Knowledge(state, side)
+    target = resolve_target(state, side, command.target, know)
+    gm = state.loaded.map
+    grid = gm.grid
+    strength = 0.0
+    farthest = 0
+    band_name = ""
+    for f in firers:
+        assert f.cell is not None
+        allowed = rules.fire_formations.get(f.kind, ())
+        if f.formation not in allowed:
+            need = " or ".join(allowed) or "any formation"
+            raise Refusal(f"{f.name} cannot fire in {f.formation} (it fires in {need})")
+        distance = grid.distance(f.cell, target.cell)
+        band = rules.band_at(f.kind, distance)
+        if band is None:
+            raise Refusal(f"{target.label} is {distance} hexes from {f.name}, beyond its range "
+                          f"of {rules.reach(f.kind)}")
+        if not clear_line(gm, gm.idx(f.cell), gm.idx(target.cell)):
+            raise Refusal(f"{f.name} has no line of sight to {target.label}")
+        strength += f.strength * band.factor
+        if distance >= farthest:
+            farthest, band_name = distance, band.name
+    total = int(strength)
+    if total <= 0:
+        raise Refusal("the firing units have no strength to fire with")
+    column = table.columns[strength_column(table, total)]
+    hit = target.unit if target.identified else (target.units[0] if target.units else None)
+    from_cells = tuple(f.cell for f in firers if f.cell is not None)
+    situation = Situation(state, attackers=firers, defenders=(hit,) if hit else (),
+                          band=band_name, target_cell=target.cell, from_cells=from_cells)
+    mods = applicable(situation, "fire", table.modifiers)
+    shield = shield_of(state, hit, firers, farthest) if hit is not None else ""
+    cell_ref = (target.cell.col, target.cell.row)
+    firer_ids = tuple(f.id for f in firers)
+
+    def resolved(**more: Any) -> cev.FireResolved:
+        return cev.FireResolved(audience=side_audience(side), firers=firer_ids,
+                                target=target.label, cell=cell_ref, distance=farthest,
+                                band=band_name, strength=total, column=column, **more)
+
+    def attack(shield: str) -> cev.AttackMade:
+        return cev.AttackMade(audience="umpire", kind="fire", attackers=firer_ids,
+                              targets=(hit.id,) if hit else (), cell=cell_ref,
+                              distance=farthest, shield=shield)
+
+    if shield == "ignored":
+        assert hit is not None
+        out.add(attack(shield))
+        out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
+                                 firers=Knowledge(state, hit.side).describe(firers),
+                                 shield=shield))
+        out.add(resolved(seen=("the fire has no effect",)))
+        return
+    purpose = f"fire by {', '.join(f.id for f in firers)} at {target.label}"
+    roll, code = out.roll(purpose, table.dice, "umpire", table="fire", column=column,
+                          modifiers=mods)
+    out.add(attack(shield))
+    meaning = table.results.get(code, "")
+    if hit is None:  # nothing real there (a decoy): nothing to see either
+        out.add(resolved())
+        return
+    effect = rules.fire_results[code]
+    fate = Fate(hit)
+    fate.lose(effect.casualties, effect.stragglers)
+    if effect.morale_check and not fate.eliminated and "morale" in ruleset.tables:
+        fate.checked = True
+        fate.morale = morale_check(out, hit, Situation(
+            out.state, attackers=firers, unit=hit, band=band_name, target_cell=target.cell,
+            from_cells=from_cells), "fire" + (", sham" if shield == "sham" else ""))
+        fall_back = rules.state(fate.morale).fall_back if fate.morale else 0
+        if fall_back:
+            fate.retreat = retreat_path(state, hit, fall_back, from_cells)
+            fate.block_retreat(fall_back, rules.retreat_shortfall_loss)
+    hit_side = Knowledge(state, hit.side)
+    if shield == "sham":
+        out.add(fate.sham(side))
+    else:
+        for e in fate.events():
+            out.add(e)
+        for e in sighting_events(out.state):
+            out.add(e)
+    out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
+                             firers=hit_side.describe(firers), result=code, meaning=meaning,
+                             outcome=tuple(fate.phrases(state, hit_side)), shield=shield))
+    if target.identified:
+        out.add(resolved(roll=roll, modifiers=mods, result=code, meaning=meaning,
+                         seen=tuple(fate.phrases(state, know))))
+    else:
+        out.add(resolved())

@@ -1,0 +1,59 @@
+"""The ``combat`` rule module: fire, close combat, morale and stragglers, from the ruleset's
+tables (see the package's other modules), with secret results where the rule texts hide them.
+
+Importing this module registers it (``rules.registry.IMPLEMENTATIONS`` names it).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rules.combat import ledger
+from rules.combat.close_combat import assault
+from rules.combat.commands import Assault, Fire, Rally
+from rules.combat.fire import fire
+from rules.combat.morale import rally
+from rules.combat.stragglers import recover_stragglers
+from rules.commands import GameCommand
+from rules.engine import Outcome
+from rules.events import GameEvent
+from rules.module_api import RuleModule
+from rules.modules import ACTIONS
+from rules.registry import register
+from rules.state import GameState
+from rules.units import Unit
+
+
+class Combat(RuleModule):
+    name = "combat"
+    commands: ClassVar[tuple[type[GameCommand], ...]] = (Fire, Assault, Rally)
+    actions = ACTIONS["combat"]
+
+    def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
+        match command:
+            case Fire():
+                fire(out, side, command)
+            case Assault():
+                assault(out, side, command)
+            case Rally():
+                rally(out, side, command)
+
+    def apply(self, state: GameState, event: GameEvent) -> GameState | None:
+        return ledger.apply(state, event)
+
+    def on_step_begin(self, out: Outcome) -> None:
+        """Stragglers come back at the end of each turn (the last step of the sequence)."""
+        state = out.state
+        if state.step == len(state.steps) - 1:
+            recover_stragglers(out)
+
+    def may_move(self, state: GameState, unit: Unit) -> str | None:
+        rules = state.loaded.ruleset.combat
+        if not rules.state(unit.morale).may_move:
+            return f"{unit.name} is {unit.morale}: rally it before it can move"
+        if ledger.used(state, "assault", unit.id):
+            return f"{unit.name} has assaulted in this phase and cannot move again"
+        return None
+
+
+COMBAT = register(Combat())

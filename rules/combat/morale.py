@@ -1,0 +1,102 @@
+"""Morale: checks on the ruleset's morale table (the unit's grade is the column), the states
+they lead to, and rallying.
+
+A unit's morale grade comes from a ``grade:X`` tag in the scenario, else the ruleset's
+``combat.default_grade``. A result that names a morale state's marker puts the unit in that state
+if it is worse than the one it is in; a result in ``combat.holds`` leaves it as it is.
+"""
+
+from __future__ import annotations
+
+from rules.combat import events as cev
+from rules.combat.checks import require_phase
+from rules.combat.commands import Rally
+from rules.combat.conditions import Situation, applicable
+from rules.engine import Outcome, own_unit
+from rules.events import side_audience
+from rules.refusal import Refusal
+from rules.registry import in_force
+from rules.state import GameState
+from rules.units import Unit
+
+
+def grade(state: GameState, unit: Unit) -> str:
+    """The unit's morale grade, as a column of the morale table."""
+    rules = state.loaded.ruleset.combat
+    for tag in unit.tags:
+        if tag.startswith("grade:"):
+            return tag.removeprefix("grade:")
+    return rules.default_grade
+
+
+def _column(state: GameState, unit: Unit) -> str:
+    table = state.loaded.ruleset.tables["morale"]
+    wanted = grade(state, unit)
+    if wanted in table.columns:
+        return wanted
+    default = state.loaded.ruleset.combat.default_grade
+    return default if default in table.columns else table.columns[len(table.columns) // 2]
+
+
+def morale_roll(out: Outcome, unit: Unit, situation: Situation, reason: str) -> str:
+    """Roll the unit's morale check (secret: told to its side only); the table's result."""
+    table = out.state.loaded.ruleset.tables["morale"]
+    mods = applicable(situation, "morale", table.modifiers)
+    _, code = out.roll(f"morale check of {unit.name} ({reason})", table.dice,
+                       side_audience(unit.side), table="morale",
+                       column=_column(out.state, unit), modifiers=mods)
+    return code
+
+
+def morale_check(out: Outcome, unit: Unit, situation: Situation, reason: str) -> str:
+    """The morale state a check leaves the unit in ("" when it holds, or when the result is no
+    worse than its present state). Nothing changes yet: the caller applies it (or shams it)."""
+    if "morale" not in out.state.loaded.ruleset.tables:
+        return ""
+    rules = out.state.loaded.ruleset.combat
+    code = morale_roll(out, unit, situation, reason)
+    result = rules.state_for_marker(code)
+    if result is None or rules.rank(result.name) <= rules.rank(unit.morale):
+        return ""
+    return result.name
+
+
+def worse(state: GameState, current: str, imposed: str) -> str:
+    """``imposed`` if it is worse than ``current``, else ""."""
+    rules = state.loaded.ruleset.combat
+    return imposed if imposed and rules.rank(imposed) > rules.rank(current) else ""
+
+
+def rally(out: Outcome, side: str, command: Rally) -> None:
+    """A rally roll on the morale table: a holding result restores the unit one state."""
+    state = out.state
+    require_phase(state, side, ("rally",), "rally")
+    if "morale" not in state.loaded.ruleset.tables:
+        raise Refusal("this game's rules have no morale table")
+    rules = state.loaded.ruleset.combat
+    unit = own_unit(state, side, command.unit)
+    if unit.cell is None:
+        raise Refusal(f"{unit.name} is not on the map")
+    if rules.rank(unit.morale) == 0:
+        raise Refusal(f"{unit.name} is in good order and needs no rallying")
+    if unit.mp_spent > 0:
+        raise Refusal(f"{unit.name} has moved (or tried to rally) in this phase")
+    grid = state.loaded.board.grid
+    if any(e.combat and e.cell is not None and grid.distance(e.cell, unit.cell) <= 1
+           for e in state.enemies_of(side)):
+        raise Refusal(f"{unit.name} is in contact with the enemy and cannot rally")
+    here = rules.state(unit.morale)
+    if here.rally_needs_leader and not any(
+            u.is_leader and u.side == side and u.cell == unit.cell for u in state.units.values()):
+        raise Refusal(f"{unit.name} is {unit.morale}: only a leader with it can rally it")
+    for module in in_force(state.modules):
+        why = module.may_fight(state, unit, "rally")
+        if why:
+            raise Refusal(why)
+    code = morale_roll(out, unit, Situation(state, unit=unit), "rally")
+    before = unit.morale
+    after = before
+    if code in rules.holds:
+        after = rules.morale_states[rules.rank(before) - 1].name
+    out.add(cev.RallyAttempted(audience=side_audience(side), unit=unit.id, before=before,
+                               after=after))
