@@ -23,6 +23,7 @@ from rules.loader import LoadedScenario
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
+from rules.view import IDENTIFIED, project
 from storage.errors import AlreadyExistsError, ConcurrencyError
 from storage.records import (
     DeliveryRecord,
@@ -218,7 +219,8 @@ class Umpire:
                                          reason="The last turn has been played."))
                 status = "ended"
             ids = await self._commit(game, outcome, status=status)
-            return Reply(_acknowledge(game.state, command, outcome), delivery_ids=ids)
+            return Reply(_acknowledge(game.state, command, outcome, side),
+                         delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:
@@ -294,6 +296,16 @@ class Umpire:
         if player is None:
             return []
         return sorted(u.name for u in game.state.units_of(player.side))
+
+    async def visible_enemy_names(self, game_id: str, user_id: int) -> list[str]:
+        """Names of the enemy units the player's side sees identified now, for autocomplete
+        (read through ``rules.view.project``: never a unit the side does not see)."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None or game.state.status not in ("active", "paused"):
+            return []
+        view = project(game.state, player.side)
+        return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED})
 
     async def place_names(self, game_id: str) -> list[str]:
         """The scenario's named places: public, printed on every map."""
@@ -392,7 +404,8 @@ def _without(record: GameRecord) -> tuple[str, ...]:
     return tuple(str(m) for m in record.options.get("without", []))
 
 
-def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome) -> str:
+def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome,
+                 side: str = "") -> str:
     """The reply to the commanding player, from their own side's events only."""
     board = state.loaded.board
     for e in outcome.events:
@@ -406,4 +419,9 @@ def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome) -> st
             return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
     if isinstance(command, cmd.Done):
         return "Noted: your side has finished this phase."
+    for e in outcome.events:  # a rule module's order: the first report to the side
+        if side and e.audience == ev.side_audience(side):
+            text = e.report(outcome.state)
+            if text:
+                return text
     return "Done."
