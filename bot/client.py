@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.cogs.combat import CombatCog
 from bot.cogs.game import GameCog
 from bot.cogs.host import HostCog
 from bot.cogs.info import InfoCog
@@ -54,6 +55,7 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(OrdersCog(self))
         await self.add_cog(InfoCog(self))
         await self.add_cog(HostCog(self))
+        await self.add_cog(CombatCog(self))
         self.add_dynamic_items(MoveButton, InboxButton)
         if self._sync_on_start:
             await self.sync_if_changed()

@@ -22,6 +22,7 @@ from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
+from rules.scenario import COMBAT_KINDS
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from rules.view import IDENTIFIED, project
 from storage.errors import AlreadyExistsError, ConcurrencyError
@@ -297,15 +298,18 @@ class Umpire:
             return []
         return sorted(u.name for u in game.state.units_of(player.side))
 
-    async def visible_enemy_names(self, game_id: str, user_id: int) -> list[str]:
-        """Names of the enemy units the player's side sees identified now, for autocomplete
-        (read through ``rules.view.project``: never a unit the side does not see)."""
+    async def visible_enemy_names(self, game_id: str, user_id: int, *,
+                                  troops_only: bool = True) -> list[str]:
+        """Names of the enemy units (``troops_only``: combat units) the player's side sees
+        identified now, for autocomplete; read through ``rules.view.project``, so never a unit
+        the side does not see."""
         game = self._games.get(game_id) or await self._game(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None or game.state.status not in ("active", "paused"):
             return []
         view = project(game.state, player.side)
-        return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED})
+        return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED
+                       and (u.kind in COMBAT_KINDS or not troops_only)})
 
     async def place_names(self, game_id: str) -> list[str]:
         """The scenario's named places: public, printed on every map."""

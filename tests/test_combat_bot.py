@@ -1,0 +1,127 @@
+"""``/fire``, ``/assault`` and ``/rally`` through the bot, against the local Discord stand-in:
+thin commands over the umpire, and a target autocomplete that offers only what the player's side
+sees."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import VedetteBot
+from bot.cogs.combat import list_choices, unit_list
+from rules.commands import Done
+from storage.store import Store
+from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
+from tests.test_combat_umpire import INVERTED, NIGHT, variant
+from umpire.maps import MapMaker
+from umpire.service import Umpire
+
+TOKEN = "vedette-test-token"
+EPHEMERAL = 64
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
+        yield fake
+
+
+async def say(fake: FakeDiscord, command: str, user: FakeUser, options: dict[str, Any]) -> str:
+    handle = await fake.slash(command, options, user=user)
+    callback = await handle.response()
+    message = await handle.original_message() if callback.type == 5 else handle.original
+    assert message is not None and message["flags"] & EPHEMERAL
+    parts = [message.get("content") or ""]
+    parts += [e.get("description") or "" for e in message.get("embeds") or []]
+    return "\n".join(p for p in parts if p)
+
+
+async def offered(fake: FakeDiscord, command: str, options: dict[str, Any], focused: str,
+                  user: FakeUser) -> list[str]:
+    handle = await fake.autocomplete(command, options, focused=focused, user=user)
+    return [c["value"] for c in (await handle.response()).choices]
+
+
+async def play(fake: FakeDiscord, tmp_path: Path, scenario: Path) -> AsyncIterator[
+        tuple[VedetteBot, FakeUser, FakeUser]]:
+    guild = fake.add_guild("Wargames Club")
+    alice = fake.add_user("alice", guild=guild)
+    bob = fake.add_user("bob", guild=guild)
+    store = await Store.open(tmp_path / "vedette.db")
+    try:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(scenario), alice.id, game_id="g1")
+        await umpire.join("g1", alice.id, "union")
+        await umpire.join("g1", bob.id, "confederate")
+        await umpire.start("g1", alice.id)
+        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
+        with patched_discord(fake.base_url):
+            async with run_client(bot, token=TOKEN):
+                yield bot, alice, bob
+    finally:
+        await store.close()
+
+
+async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side: str) -> None:
+    for _ in range(20):
+        state = await bot.umpire.state_for("g1")
+        if state.current.phase.id == phase and state.current.side == side:
+            return
+        for acting in state.acting_sides():
+            await bot.umpire.handle("g1", users[acting].id, Done())
+    raise AssertionError(f"never reached {side} {phase}")
+
+
+async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path) -> None:
+    async for bot, alice, bob in play(fake, tmp_path, variant(tmp_path, "open")):
+        users = {"union": alice, "confederate": bob}
+        await to_phase(bot, users, "fire", "union")
+        assert await offered(fake, "fire", {"unit": "Union Brigade, Second", "target": "x"},
+                             "unit", alice) == ["Union Brigade, Second Union Brigade"]
+        assert await offered(fake, "fire", {"unit": "x", "target": "reb"}, "target", alice) == [
+            "Rebel Battery", "Rebel Brigade", "Second Rebel Brigade"]  # never General Grey
+        text = await say(fake, "fire", alice, {"unit": "Union Brigade",
+                                               "target": "Rebel Brigade"})
+        assert text.startswith("**Fire**: Union Brigade fired at Rebel Brigade (A0704")
+        again = await say(fake, "fire", alice, {"unit": "Union Brigade",
+                                                "target": "Rebel Brigade"})
+        assert again == "Union Brigade has already fired in this phase"
+        assert "Rally" not in await say(fake, "rally", alice, {"unit": "Union Brigade"})
+        await bot.outbox.idle()
+        told = [m.get("content") or "" for m in fake.dms_to(bob)]
+        told += [e.get("description") or "" for m in fake.dms_to(bob)
+                 for e in m.get("embeds") or []]
+        assert any("Under fire" in t for t in told)
+
+
+async def test_assault_and_unseen_targets(fake: FakeDiscord, tmp_path: Path) -> None:
+    scenario = variant(tmp_path, "night", INVERTED, NIGHT,
+                       ('at = "A0704"\ntags', 'at = "A0604"\ntags'))
+    async for bot, alice, bob in play(fake, tmp_path, scenario):
+        users = {"union": alice, "confederate": bob}
+        await to_phase(bot, users, "movement", "confederate")
+        # only the Union Brigade, next to it, is in sight of the Confederates at night
+        assert await offered(fake, "assault", {"units": "Rebel", "target": ""}, "target",
+                             bob) == ["Union Brigade"]
+        assert await offered(fake, "assault", {"units": "Rebel", "target": "Bat"}, "target",
+                             bob) == []
+        hidden = await say(fake, "assault", bob, {"units": "Rebel Brigade",
+                                                  "target": "Union Battery"})
+        nobody = await say(fake, "assault", bob, {"units": "Rebel Brigade",
+                                                  "target": "Union Batterz"})
+        assert hidden.replace("Union Battery", "X") == nobody.replace("Union Batterz", "X")
+        text = await say(fake, "assault", bob, {"units": "Rebel Brigade",
+                                                "target": "Union Brigade", "advance": False})
+        assert text.startswith("**Assault** on A0504")
+        state = await bot.umpire.state_for("g1")
+        assert state.units["c-inf"].cell == state.loaded.board.parse("A0604")  # no advance
+
+
+def test_unit_lists() -> None:
+    assert unit_list(" Union Brigade ,, Second Union Brigade ") == ("Union Brigade",
+                                                                   "Second Union Brigade")
+    assert list_choices("Union Brigade, sec", ["Second Union Brigade", "Union Brigade"]) == [
+        "Union Brigade, Second Union Brigade"]
