@@ -70,9 +70,11 @@ class FireResolved(GameEvent):
 
     def report(self, state: GameState) -> str:
         names = " and ".join(state.units[u].name for u in self.firers)
-        where = state.loaded.board.describe(Cell(*self.cell))
+        cell = Cell(*self.cell)
+        where = state.loaded.board.describe(cell)
+        at = "" if self.target.endswith(state.loaded.board.label(cell)) else f"{where}, "
         band = f", {self.band} range" if self.band else ""
-        head = (f"**Fire**: {names} fired at {self.target} ({where}, "
+        head = (f"**Fire**: {names} fired at {self.target} ({at}"
                 f"{_plural(self.distance, 'hex')}{band}); fire strength {self.strength}, "
                 f"column {self.column}.")
         if self.roll is None:
