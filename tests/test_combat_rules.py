@@ -361,3 +361,31 @@ def test_straggler_recovery_at_the_end_of_the_turn(fire_ready: GameState) -> Non
     assert out.state.units["u-inf2"].strength == 5
     assert out.state.units["u-inf2"].stragglers == 1
     assert of_type(out.events, cev.StragglersRecovered)[0].audience == "side:union"
+
+
+class _Restraint(RuleModule):
+    name = "test_restraint"
+
+    def may_fight(self, state: GameState, unit: Unit, action: str) -> str | None:
+        return f"{unit.name} is under orders not to {action}" if unit.id == "u-inf" else None
+
+    def may_recover_stragglers(self, state: GameState, unit: Unit) -> bool:
+        return unit.id != "u-inf2"
+
+
+@pytest.fixture
+def restraint() -> Iterator[str]:
+    register(_Restraint())
+    yield _Restraint.name
+    MODULES.pop(_Restraint.name, None)
+
+
+def test_other_modules_may_forbid_fighting_and_recovery(fire_ready: GameState,
+                                                       restraint: str) -> None:
+    state = replace(fire_ready, modules=(*fire_ready.modules, restraint))
+    with pytest.raises(Refusal, match="under orders not to fire"):
+        decide(state, "union", Fire(units=("Union Brigade",), target="Rebel Brigade"), Dice())
+    state = place(state, **{"u-inf2": "A0108"})
+    state = change(state, "u-inf2", strength=4, stragglers=2)
+    out = decide(at_step(state, "fire", "confederate"), "confederate", Done(), Dice())
+    assert not of_type(out.events, cev.StragglersRecovered)
