@@ -18,13 +18,14 @@ from rules.grid import Cell
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState
 from storage.store import Store
+from umpire.demo_combat import fight
 from umpire.dice import commitment
 from umpire.maps import draw_side_map
 from umpire.outbox import Transport, drain
 from umpire.service import Umpire, UmpireError
 
 SCENARIO = "flank-march"
-TURNS = 7
+TURNS = 9
 HOST = 1
 PLAYERS = {"union": 101, "confederate": 201}
 
@@ -151,6 +152,7 @@ async def _play_turn(umpire: Umpire, turn: int) -> int:
                 for order in SCRIPT.get(turn, []):
                     if order.side == side:
                         refusals += await _march(umpire, order)
+            await fight(umpire, "demo", side, PLAYERS[side], turn)  # umpire.demo_combat
             await umpire.handle("demo", PLAYERS[side], cmd.Done())
 
 

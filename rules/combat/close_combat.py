@@ -124,10 +124,6 @@ def assault(out: Outcome, side: str, command: Assault) -> None:
             out.add(e)
     for e in sighting_events(out.state):
         out.add(e)
-    for f in fates:
-        unit = out.state.units[f.unit.id]
-        if unit.cell is not None and rules.straggler_column:
-            straggler_check(out, unit, rules.straggler_column, "close combat")
     meaning = table.results.get(code, "")
     viewers: list[tuple[str, Literal["attacker", "defender"]]] = [(side, "attacker")]
     viewers += [(s, "defender") for s in sorted({d.side for d in defenders})]
@@ -151,6 +147,10 @@ def assault(out: Outcome, side: str, command: Assault) -> None:
             roll=roll if everyone else None, modifiers=mods if everyone else {},
             result=code if everyone else "", meaning=meaning if everyone else "",
             outcome=tuple(phrases), shield=shield if role == "defender" else ""))
+    for f in fates:  # then each unit's secret straggler check
+        unit = out.state.units[f.unit.id]
+        if unit.cell is not None and rules.straggler_column:
+            straggler_check(out, unit, rules.straggler_column, "close combat")
 
 
 def _amount(loss: Loss, fates: list[Fate]) -> int:

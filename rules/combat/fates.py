@@ -99,7 +99,8 @@ class Fate:
         out: list[str] = []
         if self.casualties or self.stragglers:
             if own:
-                split = [f"{self.casualties} casualties"] if self.casualties else []
+                split = [f"{self.casualties} casualt" + ("y" if self.casualties == 1 else "ies")
+                         ] if self.casualties else []
                 split += [f"{self.stragglers} straggling"] if self.stragglers else []
                 out.append(f"{name} loses {_points(self.casualties + self.stragglers)} "
                            f"({', '.join(split)})")

@@ -2,9 +2,10 @@
 
 Each cell of a retreat must take the unit farther from the cells it retreats from, be enterable
 across the side it crosses, hold no enemy unit, and leave room under the stacking limit. Among
-the cells that qualify the umpire takes the farthest from the enemy, then the one next to fewest
-enemy units, then the emptiest of friends, then the top-left-most (so a retreat is always the
-same for the same position). A retreat that cannot be completed stops short.
+the cells that qualify the umpire takes the one farthest from the nearest enemy combat unit (so
+a retreat does not run into other enemy troops), then the farthest from the attackers, then the
+one next to fewest enemy units, then the emptiest of friends, then the top-left-most (so a
+retreat is always the same for the same position). A retreat that cannot be completed stops short.
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ def retreat_path(state: GameState, unit: Unit, cells: int, away_from: Sequence[C
                 continue
             if unit.combat and friends.get(n, 0) + 1 > gm.ruleset.stacking_limit:
                 continue
+            nearest = min((grid.distance(n, e) for e in enemy_combat), default=0)
             pressed = sum(1 for e in enemy_combat if grid.distance(n, e) == 1)
-            options.append((-away(n), pressed, friends.get(n, 0), n.row, n.col, n))
+            options.append((-nearest, -away(n), pressed, friends.get(n, 0), n.row, n.col, n))
         if not options:
             break
         here = min(options)[-1]
