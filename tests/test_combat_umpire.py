@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rules.combat.commands import Assault, Fire
-from rules.commands import Done
+from rules.commands import Correct, Done
 from storage.records import DeliveryRecord
 from storage.store import Store
 from tests.combat_support import FIELD
@@ -168,3 +168,14 @@ async def test_visible_enemy_names_are_what_the_side_sees(tmp_path: Path) -> Non
         assert await umpire.visible_enemy_names("g1", UNION) == expected
         assert expected == ["Rebel Brigade"]  # next to the Union Brigade; the rest unseen
         assert await umpire.visible_enemy_names("g1", 999) == []
+
+
+async def test_units_show_morale_and_stragglers(tmp_path: Path) -> None:
+    scenario = variant(tmp_path, "open")
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = await new_game(store, scenario)
+        await umpire.handle("g1", HOST, Correct(unit="u-inf", changes={
+            "strength": 8, "stragglers": 2, "morale": "shaken"}, reason="test"))
+        text = (await umpire.units_text("g1", UNION)).text
+        assert "Union Brigade (infantry, 8 SP and 2 straggling, line, shaken) at A0504" in text
+        assert "Second Union Brigade (infantry, 6 SP, line) at" in text

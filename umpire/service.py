@@ -277,7 +277,8 @@ class Umpire:
         return Reply("\n".join(lines))
 
     async def units_text(self, game_id: str, user_id: int) -> Reply:
-        """The player's own units: where they are, formation, strength and MPs left."""
+        """The player's own units: where they are, formation, strength (and stragglers), morale
+        when not normal, and MPs left."""
         game = await self._game(game_id)
         side = await self.side_of(game_id, user_id)
         board = game.state.loaded.board
@@ -286,7 +287,10 @@ class Umpire:
             where = board.describe(u.cell) if u.cell else (
                 f"arrives turn {u.arrives_turn}" if u.arrives_turn else "off the map")
             strength = f", {u.strength} SP" if u.combat else ""
-            lines.append(f"{u.name} ({u.kind}{strength}, {u.formation}) at {where}; "
+            if u.stragglers:
+                strength += f" and {u.stragglers} straggling"
+            morale = f", {u.morale}" if u.morale != "normal" else ""
+            lines.append(f"{u.name} ({u.kind}{strength}, {u.formation}{morale}) at {where}; "
                          f"{u.mp_left:g} MP left")
         return Reply("\n".join(lines) or "You have no units.")
 
