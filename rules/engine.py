@@ -204,6 +204,10 @@ def _formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
     state = out.state
     _require_action(state, side, "formation", "change formation")
     unit = own_unit(state, side, command.unit)
+    for module in in_force(state.modules):  # a change of formation is movement too
+        why = module.may_move(state, unit)
+        if why:
+            raise Refusal(why)
     wanted = command.formation.strip().lower()
     if wanted not in unit.formations:
         raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")

@@ -15,7 +15,7 @@ from rules.module_api import RuleModule
 MODULES: dict[str, RuleModule] = {}
 
 #: Packages that hold rule modules; each registers itself on import.
-IMPLEMENTATIONS: tuple[str, ...] = ("rules.combat.module",)
+IMPLEMENTATIONS: tuple[str, ...] = ("rules.combat.module", "rules.surprise")
 
 
 def register(module: RuleModule) -> RuleModule:

@@ -481,7 +481,7 @@ async def test_create_switches_off_unplayable_modules_publicly(table: Table,
     await fake.wait_for(lambda: len(public(table)) == 1)
     [announcement] = public(table)
     assert "Rule modules switched off" in announcement
-    assert "surprise_move (Surprise Move" in announcement
+    assert "surprise_move" not in announcement  # played since the Surprise Move module
     assert "concealed_forces (Concealed Forces" in announcement
     # A second game in the same channel is refused in plain words.
     again = await say(table, "game create", table.bob, {"scenario": "flank-march"},

@@ -1,0 +1,135 @@
+"""Two surprise moves on the same cells at the same time (SM, "Surprise Move Collision").
+
+When a march sets off, the umpire looks for an accepted surprise move of another side whose
+route, or whose units, lie on the cells the setting-off column can reach this time (ruling
+SM-17). The game option ``surprise_collision`` (a scenario option, chosen when the game is
+created) says what follows:
+
+* ``first`` (the default): the march that started first completes; the other is cancelled and
+  its saved MPs are lost. Only its owner is told.
+* ``alternate``: both owners are told, and the two columns march in turns, 6 MPs at a time, the
+  phasing one first, until one has spent its MPs (the other then finishes) or their heads come
+  within 6 MPs of each other (ruling SM-3), when both stop. The other force spends only its saved
+  MPs, and counts as having moved in its own next movement phase. No detour question is asked
+  during the bouts ("ask" counts as "never").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rules.events import side_audience
+from rules.grid import Cell
+from rules.state import GameState
+from rules.surprise import events as sev
+from rules.surprise import execution as exe
+from rules.surprise import force as frc
+from rules.surprise import records as rec
+from rules.surprise.paths import mp_distance
+
+if TYPE_CHECKING:
+    from rules.engine import Outcome
+
+OPTION = "surprise_collision"
+FIRST, ALTERNATE = "first", "alternate"
+BOUT_MP = 6.0
+
+
+def option(state: GameState) -> str:
+    value = str(state.loaded.scenario.scenario.options.get(OPTION, FIRST)).lower()
+    return ALTERNATE if value.startswith("alt") else FIRST
+
+
+def reach(state: GameState, record: Mapping[str, Any], budget: float) -> set[Cell]:
+    """The route cells the march's head can reach with ``budget`` MPs (ignoring blocks)."""
+    lead, path = exe.route_path(state, record)
+    if lead is None or lead.cell is None:
+        return set()
+    gm = state.loaded.map
+    out: set[Cell] = {lead.cell}
+    spent, here = 0.0, lead.cell
+    for cell in path:
+        cost = gm.step_cost(here, cell, lead.movement_class,  # type: ignore[arg-type]
+                            exe.march_formation(lead))
+        if cost is None or spent + cost > budget + exe.EPS:
+            break
+        spent, here = spent + cost, cell
+        out.add(cell)
+    return out
+
+
+def overlapping(state: GameState, march_id: str, budget: float) -> list[Mapping[str, Any]]:
+    record = rec.march(state, march_id)
+    mine = reach(state, record, budget)
+    found = []
+    for other in rec.marches(state):
+        if other["side"] == record["side"] or other["status"] not in rec.ACCEPTED:
+            continue
+        _, path = exe.route_path(state, other)
+        cells = set(path) | {u.cell for u in frc.on_map(state, other["units"]) if u.cell}
+        if mine & cells:
+            found.append(other)
+    return found
+
+
+def heads_within(state: GameState, a: str, b: str, mp: float = BOUT_MP) -> bool:
+    """Whether the two columns' heads are within ``mp`` MPs of each other (either way)."""
+    heads = []
+    for march_id in (a, b):
+        run = rec.march(state, march_id)["run"]
+        heads.append(state.units[run["order"][0]])
+    one, two = heads
+    if one.cell is None or two.cell is None:
+        return False
+    gm = state.loaded.map
+    return any(mp_distance(gm, x.cell, y.cell, x.movement_class, x.formation, max_cost=mp)
+               is not None for x, y in ((one, two), (two, one)) if x.cell and y.cell)
+
+
+def begin_with_collisions(out: Outcome, march_id: str, kind: str, interactive: bool) -> None:
+    state = out.state
+    budget, _ = exe.budget_for(state, rec.march(state, march_id), kind)
+    others = overlapping(state, march_id, budget)
+    if not others:
+        exe.start_run(out, march_id, kind, interactive)
+        exe.advance(out, march_id)
+        return
+    if option(state) == FIRST:
+        for other in others:
+            other_id = str(other["id"])
+            audience = side_audience(str(other["side"]))
+            out.add(sev.CollisionNoted(audience=audience, march=other_id, mode=FIRST))
+            out.add(sev.MarchEnded(audience=audience, march=other_id, outcome=rec.COLLIDED,
+                                   lost_mp=float(other["accumulated_mp"])))
+        exe.start_run(out, march_id, kind, interactive)
+        exe.advance(out, march_id)
+        return
+    other_id = str(others[0]["id"])
+    mine = rec.march(state, march_id)
+    out.add(sev.CollisionNoted(audience=side_audience(str(mine["side"])), march=march_id,
+                               mode=ALTERNATE))
+    out.add(sev.CollisionNoted(audience=side_audience(str(others[0]["side"])), march=other_id,
+                               mode=ALTERNATE))
+    exe.start_run(out, march_id, kind, False)
+    exe.start_run(out, other_id, "collision", False)
+    alternate(out, march_id, other_id)
+
+
+def alternate(out: Outcome, first: str, second: str) -> None:
+    """The bouts of 6 MPs, the phasing column first."""
+    limits = {first: BOUT_MP, second: BOUT_MP}
+    while True:
+        if exe.advance(out, first, limits[first]) == exe.DONE:
+            exe.advance(out, second)
+            return
+        limits[first] += BOUT_MP
+        if exe.advance(out, second, limits[second]) == exe.DONE:
+            exe.advance(out, first)
+            return
+        limits[second] += BOUT_MP
+        if heads_within(out.state, first, second):
+            why = "its head came within 6 MPs of the enemy column"
+            exe.halt(out, first, why)
+            exe.halt(out, second, why)
+            return

@@ -1,0 +1,358 @@
+"""The Surprise Move module's events. Each word its own report for its audience.
+
+Events about a march go to its owner's side only (``side:<owner>``) until the march is carried
+out, triggered or discovered; the one event meant for the enemy is ``TriggerAnnounced``, sent to
+the side whose unit triggered the march.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from rules.events import GameEvent
+from rules.surprise import records as rec
+
+if TYPE_CHECKING:
+    from rules.state import GameState
+
+Ref = list[int]
+
+
+def _name(state: GameState, march_id: str) -> str:
+    try:
+        return str(rec.march(state, march_id)["name"])
+    except KeyError:
+        return march_id
+
+
+def _unit(state: GameState, unit_id: str) -> str:
+    unit = state.units.get(unit_id)
+    return unit.name if unit else unit_id
+
+
+def _where(state: GameState, cell: Ref) -> str:
+    return state.loaded.board.describe(rec.cell_of(cell))
+
+
+def _mp(value: float) -> str:
+    return f"{value:g} MP"
+
+
+class MarchOrdered(GameEvent):
+    """A surprise-move order is sent (or given by initiative): the new march record."""
+
+    type: Literal["surprise_ordered"] = "surprise_ordered"
+    march: str
+    record: dict[str, Any]
+
+    def report(self, state: GameState) -> str:
+        r = self.record
+        units = ", ".join(_unit(state, u) for u in r["units"])
+        if r.get("by_initiative"):
+            how = "taken on by initiative"
+        elif r.get("hq"):
+            how = (f"sent from {_unit(state, r['hq'])}, {r['distance_mp']:g} MP away: it "
+                   f"reaches the force in turn {r['arrives_turn']}")
+        else:
+            how = "given in person: it is rolled for at the end of this Command Phase"
+        forced = f" Forced march: +{r['forced']} MP a turn." if r.get("forced") else ""
+        return (f"**Surprise move {r['name']}** ordered ({how}). Force: {units}. Route: "
+                f"{r['route']}.{forced}")
+
+
+class MarchAccepted(GameEvent):
+    type: Literal["surprise_accepted"] = "surprise_accepted"
+    march: str
+    turn: int
+
+    def report(self, state: GameState) -> str:
+        return (f"Surprise move {_name(state, self.march)}: the order is accepted. The force stays "
+                "in place and saves its MPs from your next movement phase on.")
+
+
+class OrderLost(GameEvent):
+    """An order that will never take effect: refused, withdrawn, or not taken by initiative."""
+
+    type: Literal["surprise_order_lost"] = "surprise_order_lost"
+    march: str
+    why: str
+
+    def report(self, state: GameState) -> str:
+        return f"Surprise move {_name(state, self.march)}: {self.why}."
+
+
+class InitiativeTried(GameEvent):
+    """A leader has used his initiative roll for this Command Phase."""
+
+    type: Literal["surprise_initiative_tried"] = "surprise_initiative_tried"
+    leader: str
+    turn: int
+
+
+class InitiativeFailed(GameEvent):
+    type: Literal["surprise_initiative_failed"] = "surprise_initiative_failed"
+    leader: str
+    what: str
+
+    def report(self, state: GameState) -> str:
+        return (f"{_unit(state, self.leader)} does not take the initiative to {self.what} "
+                "this turn.")
+
+
+class MPsAccumulated(GameEvent):
+    type: Literal["surprise_accumulated"] = "surprise_accumulated"
+    march: str
+    attempt: int
+    added: float
+    total: float
+
+    def report(self, state: GameState) -> str:
+        return (f"Surprise move {_name(state, self.march)} passes its accumulation roll (turn "
+                f"{self.attempt} of the march): +{_mp(self.added)}, {_mp(self.total)} saved.")
+
+
+class MPsReversed(GameEvent):
+    type: Literal["surprise_reversed"] = "surprise_reversed"
+    march: str
+    attempt: int
+    removed: float
+    total: float
+
+    def report(self, state: GameState) -> str:
+        return (f"Surprise move {_name(state, self.march)} unwinds {_mp(self.removed)} unseen; "
+                f"{_mp(self.total)} still saved.")
+
+
+class StragglersNoted(GameEvent):
+    """Secret forced-march stragglers, kept on the umpire's roster until the march is revealed."""
+
+    type: Literal["surprise_stragglers"] = "surprise_stragglers"
+    march: str
+    unit: str
+    count: int = Field(ge=0)
+
+    def report(self, state: GameState) -> str:
+        if not self.count:
+            return ""
+        return (f"{_unit(state, self.unit)} loses {self.count} strength point(s) to straggling "
+                "on the forced march (taken off when the march is revealed).")
+
+
+class ExecutionQueued(GameEvent):
+    type: Literal["surprise_execution_queued"] = "surprise_execution_queued"
+    march: str
+
+    def report(self, state: GameState) -> str:
+        return (f"Surprise move {_name(state, self.march)} will be set off at the start of your "
+                "next movement phase, instead of rolling.")
+
+
+class MarchTriggered(GameEvent):
+    """The enemy set the march off (SM, "Enemy Interference"), or discovery while reversing."""
+
+    type: Literal["surprise_triggered"] = "surprise_triggered"
+    march: str
+    cause: str
+
+    def report(self, state: GameState) -> str:
+        return (f"**Surprise move {_name(state, self.march)} is triggered**: {self.cause}. At the "
+                "start of your next movement phase it must spend half its saved MPs along its "
+                "route, without this turn's allowance; the rest are lost.")
+
+
+class TriggerAnnounced(GameEvent):
+    """What the triggering side is told: that a surprise move has been triggered."""
+
+    type: Literal["surprise_trigger_announced"] = "surprise_trigger_announced"
+    side: str
+    unit: str
+    how: str
+
+    def report(self, state: GameState) -> str:
+        unit = _unit(state, self.unit)
+        return f"Your {unit} {self.how}: **an enemy surprise move is triggered.**"
+
+
+class MarchBegun(GameEvent):
+    """The column sets off: stragglers come off, sham markers go, units form road column."""
+
+    type: Literal["surprise_march_begun"] = "surprise_march_begun"
+    march: str
+    kind: str
+    run: dict[str, Any]
+    formations: dict[str, str] = Field(default_factory=dict)
+
+    def report(self, state: GameState) -> str:
+        why = {"voluntary": "set off as you ordered",
+               "discovered": "discovered (failed accumulation roll): it marches at once",
+               "triggered": "triggered: it spends half its saved MPs",
+               "collision": "set off by a collision with an enemy surprise move",
+               "reverse_discovered": "discovered while reversing: it spends half its saved MPs",
+               }.get(self.kind, self.kind)
+        return (f"**Surprise move {_name(state, self.march)}**: {why}. Budget "
+                f"{_mp(float(self.run['budget']))}.")
+
+
+class DetourOffered(GameEvent):
+    type: Literal["surprise_detour_offered"] = "surprise_detour_offered"
+    march: str
+    cell: Ref
+    detour: list[Ref]
+
+    def report(self, state: GameState) -> str:
+        way = ", ".join(state.loaded.board.label(rec.cell_of(c)) for c in self.detour)
+        return (f"Surprise move {_name(state, self.march)}: the head of the column is about to "
+                f"enter a blocked hex, {_where(state, self.cell)}. The ranking leader may try his "
+                f"initiative to go round by {way}. Choose with /march status (buttons): try, or "
+                "march on. (Finishing the phase marches on.)")
+
+
+class DetourResolved(GameEvent):
+    type: Literal["surprise_detour_resolved"] = "surprise_detour_resolved"
+    march: str
+    cell: Ref
+    taken: bool
+    detour: list[Ref] = Field(default_factory=list)
+    #: False when the phase ended unanswered: later blocked hexes are entered without asking.
+    interactive: bool = True
+
+    def report(self, state: GameState) -> str:
+        if self.taken:
+            way = ", ".join(state.loaded.board.label(rec.cell_of(c)) for c in self.detour)
+            return (f"Surprise move {_name(state, self.march)} goes round "
+                    f"{_where(state, self.cell)} by {way}.")
+        return (f"Surprise move {_name(state, self.march)} marches into the blocked hex "
+                f"{_where(state, self.cell)}.")
+
+
+class ColumnMarched(GameEvent):
+    """The column moved: each unit's cells entered, in order. Units end with no MPs left."""
+
+    type: Literal["surprise_column_marched"] = "surprise_column_marched"
+    march: str
+    moves: dict[str, list[Ref]]
+    run: dict[str, Any]
+
+    def report(self, state: GameState) -> str:
+        lead = self.run["order"][0] if self.run.get("order") else ""
+        unit = state.units.get(lead)
+        where = state.loaded.board.describe(unit.cell) if unit and unit.cell else "?"
+        moved = sum(1 for p in self.moves.values() if p)
+        text = (f"Surprise move {_name(state, self.march)}: {moved} unit(s) marched; the head "
+                f"({_unit(state, lead)}) is at {where} after {_mp(float(self.run['spent']))}.")
+        if self.run.get("stopped"):
+            text += f" It stopped: {self.run['stopped']}."
+        return text
+
+
+class MarchEnded(GameEvent):
+    type: Literal["surprise_march_ended"] = "surprise_march_ended"
+    march: str
+    outcome: str
+    lost_mp: float = 0.0
+    rest: bool = False
+
+    def report(self, state: GameState) -> str:
+        lost = (f" The {_mp(self.lost_mp)} its head did not spend are lost."
+                if self.lost_mp > 0 else "")
+        after = (" Its units count as having moved in your next movement phase."
+                 if self.rest else "")
+        tail = (" From now on the force follows its orders in the normal way."
+                if self.outcome == rec.EXECUTED else "")
+        return (f"Surprise move {_name(state, self.march)}: "
+                f"{rec.STATUS_WORDS.get(self.outcome, self.outcome)}.{lost}{after}{tail}")
+
+
+class CancelSent(GameEvent):
+    type: Literal["surprise_cancel_sent"] = "surprise_cancel_sent"
+    march: str
+    mode: str
+    arrives_turn: int
+    distance_mp: float
+    by_initiative: bool = False
+
+    def report(self, state: GameState) -> str:
+        what = "execute the march as it stands" if self.mode == "execute" else "reverse it"
+        if self.by_initiative:
+            return f"New orders for {_name(state, self.march)} taken by initiative: {what}."
+        return (f"New orders for surprise move {_name(state, self.march)} ({what}) sent: "
+                f"{self.distance_mp:g} MP to travel, counting its saved MPs; they reach it in "
+                f"turn {self.arrives_turn}. Until they are accepted the march goes on.")
+
+
+class CancelAccepted(GameEvent):
+    type: Literal["surprise_cancel_accepted"] = "surprise_cancel_accepted"
+    march: str
+    mode: str
+
+    def report(self, state: GameState) -> str:
+        if self.mode == "execute":
+            return (f"New orders accepted: surprise move {_name(state, self.march)} will be "
+                    "carried out as it stands at the start of your next movement phase.")
+        return (f"New orders accepted: surprise move {_name(state, self.march)} reverses, "
+                "unwinding its saved MPs with an accumulation roll each movement phase.")
+
+
+class CancelLost(GameEvent):
+    type: Literal["surprise_cancel_lost"] = "surprise_cancel_lost"
+    march: str
+    why: str
+
+    def report(self, state: GameState) -> str:
+        return f"New orders for surprise move {_name(state, self.march)}: {self.why}."
+
+
+class ShamRecorded(GameEvent):
+    """A sham result: the enemy is shown ``marker`` (and a retreat to ``cell``) on a unit of
+    the force, which secretly ignores it (SM, "Enemy Interference")."""
+
+    type: Literal["surprise_sham"] = "surprise_sham"
+    march: str
+    unit: str
+    cell: Ref
+    marker: str = ""
+
+    def report(self, state: GameState) -> str:
+        shown = f" marked {self.marker}" if self.marker else ""
+        return (f"Sham result on {_unit(state, self.unit)}: the enemy sees it{shown} at "
+                f"{_where(state, self.cell)}. Nothing is really lost; the sham goes when the "
+                "march begins.")
+
+
+class CollisionNoted(GameEvent):
+    """Two surprise moves of different sides use the same cells (SM, "Surprise Move
+    Collision")."""
+
+    type: Literal["surprise_collision"] = "surprise_collision"
+    march: str
+    mode: str
+
+    def report(self, state: GameState) -> str:
+        if self.mode == "first":
+            return (f"Surprise move {_name(state, self.march)} crosses the route of an enemy "
+                    "surprise move that started first: yours is cancelled and its saved MPs "
+                    "are lost.")
+        return (f"Surprise move {_name(state, self.march)} crosses the route of an enemy "
+                "surprise move: the two columns march in turns, 6 MPs at a time.")
+
+
+class ForceRested(GameEvent):
+    """A force that marched in the enemy's phase (collision) counts as having moved."""
+
+    type: Literal["surprise_rested"] = "surprise_rested"
+    march: str
+
+    def report(self, state: GameState) -> str:
+        return (f"Surprise move {_name(state, self.march)}: its units marched in the enemy's "
+                "phase and may not move again in this one.")
+
+
+EVENTS: tuple[type[GameEvent], ...] = (
+    MarchOrdered, MarchAccepted, OrderLost, InitiativeTried, InitiativeFailed,
+    MPsAccumulated, MPsReversed,
+    StragglersNoted, ExecutionQueued, MarchTriggered, TriggerAnnounced, MarchBegun,
+    DetourOffered, DetourResolved, ColumnMarched, MarchEnded, CancelSent, CancelAccepted,
+    CancelLost, ShamRecorded, CollisionNoted, ForceRested,
+)

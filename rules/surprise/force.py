@@ -1,0 +1,99 @@
+"""The force a surprise-move order names: its units, its ranking leader, its pace.
+
+A force is written as a list separated by commas: units (by name, short name or id) and commands
+(by name or id), a command meaning "that command plus attached" (every unit of it and of the
+commands beneath it). Only the ordering side's own units and commands are searched, so naming an
+enemy gets the same answer as naming nothing (rules.engine.own_unit). Units not on the map when
+the order is given are not part of the force (ruling SM-20).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from rules.command import force as command_force
+from rules.engine import own_unit
+from rules.refusal import Refusal
+from rules.state import GameState
+from rules.surprise import records as rec
+from rules.units import Unit
+
+RANK = {"army": 0, "corps": 1, "division": 2, "brigade": 3, "regiment": 4, "battery": 5,
+        "other": 6}
+_ATTACHED = re.compile(r"\s*(\+|plus)\s*attached\s*$", re.IGNORECASE)
+
+
+def resolve(state: GameState, side: str, text: str) -> tuple[list[Unit], str]:
+    """The force's units (in the order of the scenario) and a name for it."""
+    items = [i.strip() for i in re.split(r"[,;\n]+", text) if i.strip()]
+    if not items:
+        raise Refusal("name the force: units or commands, separated by commas")
+    chosen: dict[str, Unit] = {}
+    names: list[str] = []
+    commands = 0
+    for item in items:
+        key = _ATTACHED.sub("", item).strip()
+        command = _own_command(state, side, key)
+        if command is not None:
+            found = [u for u in command_force(state, command) if u.side == side]
+            names.append(state.commands[command].name)
+            commands += 1
+        else:
+            unit = own_unit(state, side, key)
+            found = [unit]
+            names.append(unit.name)
+        for u in found:
+            chosen.setdefault(u.id, u)
+    on_map = [u for u in state.units.values() if u.id in chosen and u.cell is not None]
+    if not on_map:
+        raise Refusal("none of those units is on the map")
+    for u in on_map:
+        busy = rec.march_of_unit(state, u.id, rec.OPEN)
+        if busy is not None:
+            raise Refusal(f"{u.name} is already in surprise move {busy['name']}")
+    if commands == 0:
+        leader = ranking_leader(state, [u.id for u in on_map])
+        if leader is not None:
+            names = [f"{leader.name}'s column"]
+    return on_map, _force_name(names)
+
+
+def _own_command(state: GameState, side: str, key: str) -> str | None:
+    low = key.lower()
+    for c in state.commands.values():
+        if c.side == side and low in (c.id.lower(), c.name.lower()):
+            return c.id
+    return None
+
+
+def _force_name(names: Sequence[str]) -> str:
+    if len(names) <= 2:
+        return " + ".join(names)
+    return f"{names[0]} + {len(names) - 1} more"
+
+
+def ranking_leader(state: GameState, unit_ids: Iterable[str]) -> Unit | None:
+    """The force's ranking leader: its leader of the highest echelon (ties: the first listed)."""
+    leaders = [state.units[u] for u in unit_ids if u in state.units and state.units[u].is_leader]
+    if not leaders:
+        return None
+    return min(leaders, key=lambda u: RANK.get(u.echelon, 9))
+
+
+def allowance(state: GameState, unit_ids: Iterable[str]) -> int:
+    """The force's movement allowance a turn: its slowest combat unit's (ruling SM-8)."""
+    units = [state.units[u] for u in unit_ids if u in state.units]
+    combat = [u for u in units if u.combat] or units
+    return min((u.movement for u in combat), default=0)
+
+
+def has_cavalry(state: GameState, unit_ids: Iterable[str]) -> bool:
+    """Whether cavalry marches with the force (ruling SM-5)."""
+    return any(state.units[u].kind == "cavalry" and state.units[u].cell is not None
+               for u in unit_ids if u in state.units)
+
+
+def on_map(state: GameState, unit_ids: Iterable[str]) -> list[Unit]:
+    return [state.units[u] for u in unit_ids if u in state.units
+            and state.units[u].cell is not None]

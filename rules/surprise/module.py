@@ -1,0 +1,217 @@
+"""The Surprise Move rule module (rule text 000): its commands, its events and its hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rules.commands import GameCommand
+from rules.events import GameEvent
+from rules.grid import Cell
+from rules.module_api import RuleModule
+from rules.refusal import Refusal
+from rules.state import GameState, with_units
+from rules.surprise import accumulation, cancellation, execution, interference, notes, orders
+from rules.surprise import events as sev
+from rules.surprise import records as rec
+from rules.surprise.commands import (
+    COMMANDS,
+    CancelSurpriseMove,
+    ChooseDetour,
+    ExecuteSurpriseMove,
+    OrderSurpriseMove,
+)
+from rules.units import Unit
+
+if TYPE_CHECKING:
+    from rules.engine import Outcome
+
+
+class SurpriseMove(RuleModule):
+    name = rec.MODULE
+    commands = COMMANDS
+    actions = frozenset({"order"})
+
+    # -- commands ----------------------------------------------------------------------------------
+    def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
+        match command:
+            case OrderSurpriseMove():
+                orders.decide_order(out, side, command)
+            case ExecuteSurpriseMove():
+                _execute(out, side, command)
+            case CancelSurpriseMove():
+                cancellation.decide_cancel(out, side, command)
+            case ChooseDetour():
+                _detour(out, side, command)
+            case _:
+                raise Refusal("that is not a surprise-move order")
+
+    # -- the fold ----------------------------------------------------------------------------------
+    def apply(self, state: GameState, event: GameEvent) -> GameState | None:
+        if not isinstance(event, sev.EVENTS):
+            return None
+        return fold(state, event)
+
+    # -- the turn ----------------------------------------------------------------------------------
+    def on_step_begin(self, out: Outcome) -> None:
+        step = out.state.current
+        if step.allows("move"):
+            for side in step.acting(out.state.sides):
+                accumulation.movement_phase_begins(out, side)
+
+    def on_step_end(self, out: Outcome) -> None:
+        step = out.state.current
+        if step.allows("move"):
+            for side in step.acting(out.state.sides):
+                for record in rec.side_marches(out.state, side, {rec.RUNNING}):
+                    if record["run"] and record["run"].get("pending"):
+                        execution.settle_pending(out, str(record["id"]))
+        if step.allows("order"):
+            orders.end_of_command_phase(out)
+        interference.attacks_this_step(out)
+
+    # -- movement ----------------------------------------------------------------------------------
+    def closed_cells(self, state: GameState, side: str) -> frozenset[Cell]:
+        return interference.closed_cells(state, side)
+
+    def may_move(self, state: GameState, unit: Unit) -> str | None:
+        record = rec.march_of_unit(state, unit.id, rec.ACCEPTED | {rec.RUNNING})
+        if record is None:
+            return None
+        return (f"{unit.name} is on surprise move {record['name']} and stays in place in its "
+                "formation until the march is carried out (SM, restriction 2)")
+
+    def after_move(self, out: Outcome, unit_id: str) -> None:
+        interference.after_move(out, unit_id)
+
+    # -- combat ----------------------------------------------------------------------------------
+    def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
+                      distance: int) -> str | None:
+        """For the combat module: ``sham``, ``ignored`` or ``None`` (see ``interference``)."""
+        return interference.shield(state, target, attackers, distance)
+
+    def may_fight(self, state: GameState, unit: Unit, action: str) -> str | None:
+        record = rec.march_of_unit(state, unit.id, rec.ACCEPTED | {rec.RUNNING})
+        if record is None:
+            return None
+        return (f"{unit.name} is on surprise move {record['name']}: no fire, assault or rally "
+                "until the march is carried out (SM, restriction 2)")
+
+    def may_recover_stragglers(self, state: GameState, unit: Unit) -> bool:
+        return rec.march_of_unit(state, unit.id, rec.ACCEPTED | {rec.RUNNING}) is None
+
+    # -- views -------------------------------------------------------------------------------------
+    def appearance(self, state: GameState, viewer: str, unit: Unit) -> Unit:
+        return interference.appearance(state, viewer, unit)
+
+    def view_notes(self, state: GameState, side: str) -> Mapping[str, Any]:
+        return notes.view_notes(state, side)
+
+
+def _execute(out: Outcome, side: str, command: ExecuteSurpriseMove) -> None:
+    record = cancellation.find_march(out.state, side, command.march)
+    if record["status"] == rec.SENT:
+        raise Refusal(f"the order for {record['name']} has not been accepted yet: there is "
+                      "nothing to set off")
+    if record["status"] != rec.ACCUMULATING:
+        raise Refusal(f"surprise move {record['name']} is "
+                      f"{rec.STATUS_WORDS.get(str(record['status']), record['status'])}")
+    if record["execute_queued"]:
+        raise Refusal(f"surprise move {record['name']} is already set to go")
+    out.add(sev.ExecutionQueued(audience=f"side:{side}", march=str(record["id"])))
+
+
+def _detour(out: Outcome, side: str, command: ChooseDetour) -> None:
+    record = cancellation.find_march(out.state, side, command.march, frozenset({rec.RUNNING}))
+    run = record["run"]
+    if not run or not run.get("pending"):
+        raise Refusal(f"surprise move {record['name']} is not waiting for a detour choice")
+    execution.choose_detour(out, str(record["id"]), command.attempt)
+
+
+# -- folding the module's events ---------------------------------------------------------------
+def fold(state: GameState, event: GameEvent) -> GameState:
+    new = rec.edit(state)
+    marches: dict[str, dict[str, Any]] = new["marches"]
+    units: dict[str, Unit] = {}
+    match event:
+        case sev.MarchOrdered(march=mid, record=record):
+            marches[mid] = dict(record)
+            new["next"] = int(new["next"]) + 1
+        case sev.MarchAccepted(march=mid, turn=turn):
+            marches[mid].update(status=rec.ACCUMULATING, accepted_turn=turn)
+        case sev.OrderLost(march=mid, why=why):
+            marches[mid].update(status=rec.LOST, why=why)
+        case sev.InitiativeTried(leader=leader, turn=turn):
+            new["initiative"][leader] = turn
+        case sev.MPsAccumulated(march=mid, attempt=attempt, total=total) | \
+                sev.MPsReversed(march=mid, attempt=attempt, total=total):
+            marches[mid].update(attempts=attempt, accumulated_mp=total)
+        case sev.StragglersNoted(march=mid, unit=uid, count=count):
+            roster = marches[mid]["stragglers"]
+            roster[uid] = int(roster.get(uid, 0)) + count
+        case sev.ExecutionQueued(march=mid):
+            marches[mid]["execute_queued"] = True
+        case sev.MarchTriggered(march=mid, cause=cause):
+            marches[mid].update(status=rec.TRIGGERED, trigger=cause)
+        case sev.MarchBegun(march=mid, run=run, formations=formations):
+            m = marches[mid]
+            units = _revealed(state, m)
+            for uid, formation in formations.items():
+                units[uid] = replace(units.get(uid, state.units[uid]), formation=formation)
+            m.update(status=rec.RUNNING, run=dict(run), execute_queued=False, cancel=None,
+                     shams={}, stragglers={})
+        case sev.DetourOffered(march=mid) | sev.DetourResolved(march=mid):
+            execution.apply_run_event(marches[mid], event)
+        case sev.ColumnMarched(march=mid, moves=moves, run=run):
+            marches[mid]["run"] = dict(run)
+            for uid in run.get("order", []):
+                unit = state.units[uid]
+                cells = moves.get(uid)
+                cell = rec.cell_of(cells[-1]) if cells else unit.cell
+                units[uid] = replace(unit, cell=cell, mp_spent=float(unit.movement))
+        case sev.MarchEnded(march=mid, outcome=outcome, rest=rest):
+            m = marches[mid]
+            units = _revealed(state, m)
+            m.update(status=outcome, rest=rest, shams={}, stragglers={}, cancel=None,
+                     execute_queued=False)
+        case sev.CancelSent(march=mid, mode=mode, arrives_turn=arrives, distance_mp=mp,
+                            by_initiative=by_initiative):
+            marches[mid]["cancel"] = {"mode": mode, "arrives_turn": arrives, "distance_mp": mp,
+                                      "by_initiative": by_initiative,
+                                      "sent_turn": state.turn}
+        case sev.CancelAccepted(march=mid, mode=mode):
+            m = marches[mid]
+            m["cancel"] = None
+            if mode == "execute":
+                m["execute_queued"] = True
+            else:
+                m["status"] = rec.REVERSING
+        case sev.CancelLost(march=mid):
+            marches[mid]["cancel"] = None
+        case sev.ShamRecorded(march=mid, unit=uid, cell=cell, marker=marker):
+            marches[mid]["shams"][uid] = {"cell": list(cell), "marker": marker}
+        case sev.ForceRested(march=mid):
+            m = marches[mid]
+            m["rest"] = False
+            for uid in m["units"]:
+                if uid in state.units:
+                    rested = state.units[uid]
+                    units[uid] = replace(rested, mp_spent=float(rested.movement))
+        case _:
+            pass  # events that change nothing (initiative failed, trigger announced, ...)
+    out = rec.store(state, new)
+    return with_units(out, units) if units else out
+
+
+def _revealed(state: GameState, record: Mapping[str, Any]) -> dict[str, Unit]:
+    """The force's units with the secret stragglers taken off their strength."""
+    out: dict[str, Unit] = {}
+    for uid, count in record.get("stragglers", {}).items():
+        unit = state.units.get(uid)
+        if unit is None or not count:
+            continue
+        lost = min(int(count), unit.strength)
+        out[uid] = replace(unit, strength=unit.strength - lost, stragglers=unit.stragglers + lost)
+    return out

@@ -1,0 +1,118 @@
+"""The march records the Surprise Move module keeps, and how to read them from a state.
+
+Everything lives in ``module_data["surprise_move"]`` as JSON-ready data::
+
+    {"next": 3, "marches": {"m1": {...}, "m2": {...}}, "initiative": {"jackson": 4}}
+
+A march record holds the order (force, route, forced-march MPs, detour policy), where the order
+stands (``status``), the MPs it has accumulated, the secret straggler roster, sham results shown
+to the enemy, a new order that may cancel it, and, while the column is marching, its ``run``.
+Only the module's own events change it (``rules.surprise.module.SurpriseMove.apply``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rules.grid import Cell
+from rules.state import GameState, with_module_data
+
+MODULE = "surprise_move"
+
+#: The order is on its way to the force, or waiting for acceptance.
+SENT = "sent"
+#: Accepted: the force stays put and saves MPs, rolling each movement phase.
+ACCUMULATING = "accumulating"
+#: The enemy triggered it: half the MPs are spent at the start of the owner's next movement phase.
+TRIGGERED = "triggered"
+#: A new order was accepted and the owner chose to unwind the saved MPs.
+REVERSING = "reversing"
+#: The column is marching (possibly waiting for the owner's detour choice).
+RUNNING = "running"
+#: Finished states.
+EXECUTED, CANCELLED, LOST, COLLIDED = "executed", "cancelled", "lost", "collided"
+
+#: The force is under an accepted surprise order: it stays in place, and enemy moves near it or
+#: attacks on it count.
+ACCEPTED = frozenset({ACCUMULATING, TRIGGERED, REVERSING})
+#: Still doing something.
+OPEN = ACCEPTED | {SENT, RUNNING}
+
+STATUS_WORDS = {
+    SENT: "order on its way / awaiting acceptance",
+    ACCUMULATING: "accumulating MPs in place",
+    TRIGGERED: "triggered by the enemy: half its MPs go at the start of your next movement phase",
+    REVERSING: "reversing: unwinding its MPs",
+    RUNNING: "marching",
+    EXECUTED: "executed",
+    CANCELLED: "cancelled",
+    LOST: "order lost",
+    COLLIDED: "cancelled by a collision with another surprise move",
+}
+
+
+def data(state: GameState) -> Mapping[str, Any]:
+    found: Mapping[str, Any] = state.module_data.get(MODULE, {})
+    return found
+
+
+def marches(state: GameState) -> list[Mapping[str, Any]]:
+    """Every march record, oldest first."""
+    found: Mapping[str, Mapping[str, Any]] = data(state).get("marches", {})
+    return sorted(found.values(), key=lambda m: int(str(m["id"]).lstrip("m") or 0))
+
+
+def march(state: GameState, march_id: str) -> Mapping[str, Any]:
+    found: Mapping[str, Any] = data(state)["marches"][march_id]
+    return found
+
+
+def side_marches(state: GameState, side: str, statuses: Iterable[str] | None = None
+                 ) -> list[Mapping[str, Any]]:
+    wanted = None if statuses is None else frozenset(statuses)
+    return [m for m in marches(state)
+            if m["side"] == side and (wanted is None or m["status"] in wanted)]
+
+
+def march_of_unit(state: GameState, unit_id: str, statuses: Iterable[str] = ACCEPTED | {RUNNING}
+                  ) -> Mapping[str, Any] | None:
+    """The march holding a unit (among those in ``statuses``), if any."""
+    wanted = frozenset(statuses)
+    for m in marches(state):
+        if m["status"] in wanted and unit_id in m["units"]:
+            return m
+    return None
+
+
+def next_id(state: GameState) -> str:
+    return f"m{int(data(state).get('next', 1))}"
+
+
+def cell_of(ref: Any) -> Cell:
+    return Cell(int(ref[0]), int(ref[1]))
+
+
+def ref(cell: Cell) -> list[int]:
+    return [cell.col, cell.row]
+
+
+# -- changing the data (from ``apply`` only) ---------------------------------------------------
+def edit(state: GameState) -> dict[str, Any]:
+    """A deep copy of the module's data, to change and store back with ``store``."""
+    out: dict[str, Any] = copy.deepcopy(dict(data(state)))
+    out.setdefault("next", 1)
+    out.setdefault("marches", {})
+    out.setdefault("initiative", {})
+    return out
+
+
+def store(state: GameState, new: Mapping[str, Any]) -> GameState:
+    return with_module_data(state, MODULE, new)
+
+
+def with_march(state: GameState, march_id: str, **changes: Any) -> GameState:
+    new = edit(state)
+    new["marches"][march_id].update(copy.deepcopy(changes))
+    return store(state, new)

@@ -1,0 +1,138 @@
+"""Helpers for the Surprise Move tests: the test ground, scripted dice, and a game driven
+through the rules engine phase by phase."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rules import commands as cmd
+from rules import engine
+from rules.engine import Outcome
+from rules.events import GameEvent
+from rules.grid import Cell
+from rules.loader import LoadedScenario, load
+from rules.state import GameState, initial_state, with_units
+from rules.surprise import records as rec
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SCENARIO = FIXTURES / "surprise.toml"
+RULESET = FIXTURES / "surprise.ruleset.toml"
+FORCE = "1st Division, Blue Horse"
+ROUTE = "road A2005"
+
+
+SAMPLE_RULESET = FIXTURES.parent.parent / "scenarios" / "brigade-series.ruleset.toml"
+
+
+def load_ground(*edits: tuple[str, str], ruleset: Path = RULESET) -> LoadedScenario:
+    """The test ground, with text edits to the scenario (and another ruleset)."""
+    text = SCENARIO.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    return load(text, str(SCENARIO), ruleset.read_text(encoding="utf-8"), str(ruleset))
+
+
+class Dice:
+    """Scripted dice. ``queues`` maps a word of the roll's purpose (``acceptance``,
+    ``accumulation``, ``initiative``, ``stragglers``) to the values to give, in order; other
+    rolls (and exhausted queues) give ``default`` (per dice)."""
+
+    def __init__(self, default: Mapping[str, int] | None = None,
+                 **queues: Iterable[int]) -> None:
+        self.default = {"1d6": 1, "2d6": 9, **(default or {})}
+        self.queues = {k: list(v) for k, v in queues.items()}
+        self.log: list[tuple[str, int]] = []
+
+    def __call__(self, seq: int, purpose: str, dice: str) -> int:
+        value = self.default.get(dice, 1)
+        for key, values in self.queues.items():
+            if key in purpose.lower() and values:
+                value = values.pop(0)
+                break
+        self.log.append((purpose, value))
+        return value
+
+    def set(self, **queues: Iterable[int]) -> None:
+        for k, v in queues.items():
+            self.queues[k] = list(v)
+
+
+class Game:
+    """A game on the engine: ``do`` a command, ``to`` a phase (every acting side says done)."""
+
+    def __init__(self, loaded: LoadedScenario | None = None, dice: Dice | None = None,
+                 without: tuple[str, ...] = ()) -> None:
+        self.loaded = loaded or load_ground()
+        self.dice = dice or Dice()
+        out = engine.start(initial_state(self.loaded, without), "sha", self.dice)
+        self.state = out.state
+        self.events: list[GameEvent] = list(out.events)
+
+    @property
+    def board(self) -> Any:
+        return self.loaded.board
+
+    def cell(self, label: str) -> Cell:
+        return self.loaded.board.parse(label)
+
+    def label(self, unit_id: str) -> str:
+        cell = self.state.units[unit_id].cell
+        return self.board.label(cell) if cell is not None else "-"
+
+    def do(self, side: str, command: cmd.Command) -> Outcome:
+        out = engine.decide(self.state, side, command, self.dice)
+        self.state = out.state
+        self.events += out.events
+        return out
+
+    def step(self) -> None:
+        """Every acting side says it is done (one step passes)."""
+        for side in self.state.acting_sides():
+            self.do(side, cmd.Done())
+
+    def at(self, turn: int, phase: str, side: str | None = None) -> bool:
+        cur = self.state.current
+        return (self.state.turn == turn and cur.phase.id == phase
+                and (side is None or cur.side == side))
+
+    def to(self, turn: int, phase: str, side: str | None = None, limit: int = 200) -> None:
+        """Play on (everyone done) until that step is current."""
+        for _ in range(limit):
+            if self.at(turn, phase, side):
+                return
+            if self.state.status != "active":
+                break
+            self.step()
+        raise AssertionError(f"never reached turn {turn} {phase} {side}")
+
+    def place(self, **where: str | None) -> None:
+        """Put units at labels (or off the map) by hand."""
+        changed = {uid: replace(self.state.units[uid],
+                                cell=self.cell(lab) if lab else None)
+                   for uid, lab in where.items()}
+        self.state = with_units(self.state, changed)
+
+    def march(self, march_id: str = "m1") -> Mapping[str, Any]:
+        return rec.march(self.state, march_id)
+
+    def reports(self, side: str, since: int = 0) -> list[str]:
+        """The words of module events and side reports addressed to ``side``."""
+        out = []
+        for e in self.events[since:]:
+            if e.audience in (f"side:{side}", "public"):
+                text = e.report(self.state)
+                if text:
+                    out.append(text)
+        return out
+
+    def types(self, since: int = 0) -> list[str]:
+        return [e.type for e in self.events[since:]]
+
+
+def with_state(game: Game, state: GameState) -> Game:
+    game.state = state
+    return game
