@@ -189,3 +189,38 @@ def test_units_in_forts_have_no_flanks(hidden: LoadedScenario) -> None:
     # a single attacker is never a flank attack
     alone = place(state, **{infantry.id: label(centre), ids[0]: label(ring[1]), ids[1]: None})
     assert _shifts(alone, ids[:1], infantry.name) == ({}, "1-1")
+
+
+@pytest.mark.parametrize(("attack", "defence", "roll", "code"), [
+    (3, 3, 6, "AE"), (3, 3, 2, "AB"), (3, 2, 1, "EX"), (6, 3, 1, "DB"), (12, 3, 1, "DE")])
+def test_the_1961_results(hidden: LoadedScenario, attack: int, defence: int, roll: int,
+                          code: str) -> None:
+    """Each result of the 1961-style table: eliminations, falling back two hexes, and the
+    exchange in which the weaker side is eliminated and the other loses as much."""
+    state = _cv_game(hidden)
+    centre, ring = _clear_ring(hidden)
+    union = next(u for u in state.units.values() if u.side == "union" and u.kind == "infantry")
+    rebel = next(u for u in state.units.values()
+                 if u.side == "confederate" and u.kind == "infantry")
+    state = clear_field(state, (union.id, rebel.id))
+    state = change(state, union.id, strength=defence)
+    state = change(state, rebel.id, strength=attack)
+    state = place(state, **{union.id: hidden.board.label(centre),
+                            rebel.id: hidden.board.label(ring[0])})
+    out = run(state, "confederate", Assault(units=(rebel.name,), target=union.name),
+              Dice(("close combat", roll)))
+    assert of_type(out.events, ev.DieRolled)[0].result == code
+    assert not [e for e in of_type(out.events, ev.DieRolled) if e.table != "close_combat"]
+    after = out.state.units
+    grid = hidden.board.grid
+    if code == "AE":
+        assert after[rebel.id].cell is None and after[rebel.id].strength == 0
+    elif code == "AB":
+        assert grid.distance(after[rebel.id].cell, centre) == 3  # type: ignore[arg-type]
+    elif code == "EX":
+        assert after[union.id].cell is None and after[rebel.id].strength == 1
+    elif code == "DB":
+        assert grid.distance(after[union.id].cell, ring[0]) == 3  # type: ignore[arg-type]
+        assert after[rebel.id].cell == centre  # the attacker advanced
+    else:
+        assert after[union.id].cell is None and after[rebel.id].cell == centre
