@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="play the sample game offline and write what each side got")
     demo.add_argument("--out", type=Path, default=Path("vedette-demo"),
                       help="folder for the demo's files (default: ./vedette-demo)")
+    demo.add_argument("--variant", choices=("success", "discovery"), default="success",
+                      help="Jackson's flank march succeeds, or Union pickets discover it")
     demo.set_defaults(func=_demo)
 
     scen = sub.add_parser("scenario", help="scenario tools")
@@ -103,7 +105,7 @@ def summary(loaded: LoadedScenario, path: Path) -> str:
 def _demo(args: argparse.Namespace) -> int:
     from umpire.demo import run_demo
 
-    return run_demo(args.out)
+    return run_demo(args.out, args.variant)
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -4,6 +4,14 @@ It plays the first turns of ``flank-march`` on a database file in the output fol
 players would on Discord, and writes what each audience received: ``public.md`` (the game
 channel), ``<side>/inbox.md`` (that side's private messages), ``<side>/turn-NN.png`` (that side's
 map after each turn), ``umpire/turn-NN.png`` (everything) and ``game.db``.
+
+The Surprise Move rules are in force. Lee sends Jackson's corps (the units tagged ``flank-march``)
+a surprise-move order up the Brock Road and east along the Orange Turnpike. In the ``success``
+variant the corps saves its MPs unseen for several turns, then sets off and lands on the open
+flank of the XI Corps; in the ``discovery`` variant Union cavalry pickets ride out along the
+Plank Road, end a move within two hexes of the column's cavalry screen and trigger the march,
+which must then spend half its saved MPs at once. Each variant plays with its own fixed seed, so
+that the story is the same every time (the seed is still revealed and checked at the end).
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from rules import commands as cmd
 from rules.grid import Cell
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState
+from rules.surprise import records as rec
+from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
 from storage.store import Store
 from umpire.demo_combat import fight
 from umpire.dice import commitment
@@ -28,6 +38,14 @@ SCENARIO = "flank-march"
 TURNS = 9
 HOST = 1
 PLAYERS = {"union": 101, "confederate": 201}
+#: Rule modules the demo plays without (Concealed Forces is not played yet).
+WITHOUT = ("concealed_forces",)
+VARIANTS = ("success", "discovery")
+#: Each variant's fixed seed (any seed plays; these tell the story the variant is named for).
+SEEDS = {"success": bytes([8] * 32), "discovery": bytes(32)}
+#: Jackson's march: the route and the MPs saved before he sets it off (success variant).
+MARCH_ROUTE = "road A1309 road Luckett's Farm road Talley's Farm"
+SET_OFF_AT_MP = 18.0
 
 
 @dataclass(frozen=True)
@@ -39,31 +57,26 @@ class Order:
     route: str
 
 
-# Jackson's divisions march up the Brock Road and turn east along the Turnpike towards the
-# open right flank of the XI Corps; the Federals shuffle their reserves and send cavalry west.
+# Jackson's corps is on its surprise move (below); Lee's front shuffles, the Federals shift their
+# reserves and Dowdall's Tavern sends its battery forward.
 SCRIPT: dict[int, list[Order]] = {
-    1: [Order("confederate", "doles", "road A1309 road Luckett's Farm"),
-        Order("confederate", "iverson", "road A1309 road Luckett's Farm"),
-        Order("confederate", "oneal", "road A1309"),
-        Order("confederate", "rodes", "road A1309"),
-        Order("union", "6th-ny-cav", "road Dowdall's Tavern road Talley's Farm"),
-        Order("union", "barlow", "B0915")],
-    2: [Order("confederate", "doles", "road Luckett's Farm"),
-        Order("confederate", "colquitt", "road A1309"),
-        Order("confederate", "ramseur", "road A1309"),
-        Order("union", "6th-ny-cav", "road Talley's Farm road Luckett's Farm")],
-    3: [Order("confederate", "paxton", "road A1513 road A1309"),
-        Order("confederate", "jones", "road A1513 road A1309"),
-        Order("union", "barlow", "B0713")],
-    4: [Order("confederate", "iverson", "A1908"),
-        Order("confederate", "doles", "A2010"),
-        Order("union", "17th-pa-cav", "road Hazel Grove")],
-    5: [Order("confederate", "colquitt", "road Luckett's Farm"),
-        Order("confederate", "oneal", "A1807"),
-        Order("union", "von-gilsa", "A2410")],
-    6: [Order("confederate", "doles", "A2310"),
-        Order("confederate", "iverson", "A2208")],
-    7: [Order("confederate", "ramseur", "road Luckett's Farm")],
+    1: [Order("union", "barlow", "B0915"),
+        Order("confederate", "posey", "B2414")],
+    2: [Order("union", "6th-ny-cav", "road Dowdall's Tavern"),
+        Order("confederate", "wright", "B2215")],
+    3: [Order("union", "barlow", "B0713")],
+    4: [Order("union", "17th-pa-cav", "road Hazel Grove")],
+    5: [Order("union", "von-gilsa", "A2410")],
+}
+
+# Discovery: the 8th Pennsylvania rides west along the Plank Road, waits east of Burton's farm,
+# then, from turn 6, patrols up to the column's cavalry screen every other turn.
+DISCOVERY: dict[int, list[Order]] = {
+    2: [Order("union", "8th-pa-cav", "road Dowdall's Tavern road A2813")],
+    3: [Order("union", "8th-pa-cav", "road Dowdall's Tavern road A2813")],
+    6: [Order("union", "8th-pa-cav", "A2714 A2613 A2514")],
+    7: [Order("union", "8th-pa-cav", "A2613")],
+    8: [Order("union", "8th-pa-cav", "A2514")],
 }
 
 
@@ -97,11 +110,14 @@ class FolderTransport(Transport):
             f.write(block + "\n\n---\n\n")
 
 
-def run_demo(out: Path) -> int:
-    return asyncio.run(_demo(out))
+def run_demo(out: Path, variant: str = "success") -> int:
+    return asyncio.run(_demo(out, variant))
 
 
-async def _demo(out: Path) -> int:
+async def _demo(out: Path, variant: str = "success") -> int:
+    if variant not in VARIANTS:
+        print(f"vedette demo: no variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        return 2
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -110,8 +126,8 @@ async def _demo(out: Path) -> int:
     transport = FolderTransport(out, {uid: side for side, uid in PLAYERS.items()})
     async with Store.open(out / "game.db") as store:
         umpire = Umpire(store)
-        await umpire.create_game(SCENARIO, HOST, game_id="demo",
-                                 without=("surprise_move", "concealed_forces"))
+        await umpire.create_game(SCENARIO, HOST, game_id="demo", without=WITHOUT,
+                                 seed=SEEDS[variant])
         for side, uid in PLAYERS.items():
             await umpire.join("demo", uid, side)
         await umpire.start("demo", HOST)
@@ -122,12 +138,14 @@ async def _demo(out: Path) -> int:
             # Each side's map as the turn begins, then the turn itself.
             state = await umpire.state_for("demo")
             await asyncio.to_thread(_draw_turn, state, out, turn)
-            refusals += await _play_turn(umpire, turn)
+            refusals += await _play_turn(umpire, turn, variant)
             await drain(store, transport)
         await asyncio.to_thread(_draw_turn, await umpire.state_for("demo"), out, TURNS + 1)
+        summary = await _march_summary(umpire)
         await umpire.end_game("demo", HOST, reason="The demo's scripted turns are over.")
         await drain(store, transport)
-    print(f"Vedette demo: {TURNS} turns of {SCENARIO} played through the umpire.")
+    print(f"Vedette demo ({variant}): {TURNS} turns of {SCENARIO} played through the umpire.")
+    print(f"  {summary}")
     print(f"  public channel:   {out / 'public.md'}")
     for side in PLAYERS:
         print(f"  {side + ' inbox:':17} {out / side / 'inbox.md'} (maps: {out / side}/turn-NN.png)")
@@ -140,20 +158,68 @@ async def _demo(out: Path) -> int:
     return 0
 
 
-async def _play_turn(umpire: Umpire, turn: int) -> int:
+async def _play_turn(umpire: Umpire, turn: int, variant: str = "success") -> int:
     """Play every step of one turn: each acting side gives its scripted orders, then is done."""
     refusals = 0
+    orders = SCRIPT.get(turn, []) + (DISCOVERY.get(turn, []) if variant == "discovery" else [])
     while True:
         state = await umpire.state_for("demo")
         if state.turn != turn or state.status != "active":
             return refusals
         for side in state.acting_sides():
+            if state.current.allows("order") and side == "confederate":
+                refusals += await _jackson(umpire, turn, variant)
             if state.current.allows("move"):
-                for order in SCRIPT.get(turn, []):
+                await _answer_detours(umpire, side)
+                for order in orders:
                     if order.side == side:
                         refusals += await _march(umpire, order)
             await fight(umpire, "demo", side, PLAYERS[side], turn)  # umpire.demo_combat
             await umpire.handle("demo", PLAYERS[side], cmd.Done())
+
+
+def jackson_force(state: GameState) -> str:
+    """Jackson's corps and Stuart's screen: the units tagged ``flank-march`` on the map."""
+    return ", ".join(u.id for u in state.units.values()
+                     if "flank-march" in u.tags and u.cell is not None)
+
+
+async def _jackson(umpire: Umpire, turn: int, variant: str) -> int:
+    """The Confederate Command Phase: Lee's order on turn 1; in the success variant, Jackson
+    sets the march off once it has saved enough MPs."""
+    state = await umpire.state_for("demo")
+    player = PLAYERS["confederate"]
+    try:
+        if turn == 1:
+            await umpire.handle("demo", player, OrderSurpriseMove(
+                force=jackson_force(state), route=MARCH_ROUTE, detour="ask",
+                name="Jackson's flank march"))
+            return 0
+        mine = rec.side_marches(state, "confederate", {rec.ACCUMULATING})
+        if variant == "success" and mine and not mine[0]["execute_queued"] \
+                and float(mine[0]["accumulated_mp"]) >= SET_OFF_AT_MP:
+            await umpire.handle("demo", player, ExecuteSurpriseMove())
+    except UmpireError as e:
+        print(f"  turn {turn}: the surprise move order was refused ({e})")
+        return 1
+    return 0
+
+
+async def _answer_detours(umpire: Umpire, side: str) -> None:
+    """A column waiting before a blocked hex: its owner tries the detour."""
+    state = await umpire.state_for("demo")
+    for record in rec.side_marches(state, side, {rec.RUNNING}):
+        if record["run"] and record["run"].get("pending"):
+            await umpire.handle("demo", PLAYERS[side], ChooseDetour(march=str(record["id"]),
+                                                                    attempt=True))
+
+
+async def _march_summary(umpire: Umpire) -> str:
+    state = await umpire.state_for("demo")
+    words = [f"{m['name']}: {rec.STATUS_WORDS.get(str(m['status']), m['status'])}, "
+             f"{float(m['accumulated_mp']):g} MP saved over {m['attempts']} turn(s)"
+             for m in rec.marches(state)]
+    return "surprise move " + ("; ".join(words) if words else "none")
 
 
 async def _march(umpire: Umpire, order: Order) -> int:

@@ -49,6 +49,11 @@ def draw_side_map(state: GameState, side: str | None, around: str | None = None,
             raise ValueError(str(e)) from None
         radius = max(2, min(MAX_RADIUS, radius or DEFAULT_RADIUS))
     view = project(state, side)
+    if route is None and side is not None and view.notes.get("surprise_move"):
+        # The side's own surprise march, dashed, with its saved MPs (its own view only).
+        from rules.surprise.notes import route_overlay
+
+        route, route_note = route_overlay(view.notes["surprise_move"])
     colours = {s.id: s.colour for s in state.loaded.scenario.sides}
     return render_map(state.loaded.map, view, around=centre, radius=radius if centre else None,
                       side_colours=colours, route=route, route_note=route_note)
