@@ -21,6 +21,7 @@ from bot.cogs.combat import CombatCog
 from bot.cogs.game import GameCog
 from bot.cogs.host import HostCog
 from bot.cogs.info import InfoCog
+from bot.cogs.march import MarchCog
 from bot.cogs.orders import OrdersCog
 from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
@@ -56,6 +57,7 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(InfoCog(self))
         await self.add_cog(HostCog(self))
         await self.add_cog(CombatCog(self))
+        await self.add_cog(MarchCog(self))
         self.add_dynamic_items(MoveButton, InboxButton)
         if self._sync_on_start:
             await self.sync_if_changed()

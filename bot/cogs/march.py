@@ -1,0 +1,217 @@
+"""``/march``: the Surprise Move orders. ``order`` (a force and its route), ``execute``,
+``cancel`` (new orders: execute as it stands, or reverse), and ``status`` (your own marches, with
+the route drawn on your map, and the detour buttons when the column waits at a blocked hex).
+
+Thin commands: each turns the interaction into a ``rules.surprise.commands`` record and calls
+``Umpire.handle``; every answer goes to the asking player alone. The detour buttons are persistent
+(their custom id carries the game and the march), so they work after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+import pydantic
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete as ac
+from bot.autocomplete import MAX_CHOICES, MAX_VALUE, matching
+from bot.cogs import Interaction, resolve_game
+from bot.errors import Refused, report
+from bot.game_choice import GameArg, game_for_autocomplete
+from bot.replies import answer, send_notice, thinking
+from bot.views import GAME_ID
+from rules.commands import GameCommand
+from rules.surprise.commands import (
+    CancelSurpriseMove,
+    ChooseDetour,
+    ExecuteSurpriseMove,
+    OrderSurpriseMove,
+)
+from umpire.march import PendingDetour, force_names, march_names, march_status
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+
+GAME_HELP = "Which game (needed only if you are in several and not in the game's channel)"
+FORCE_HELP = ("Your units and commands, separated by commas; a command means it plus attached, "
+              "e.g. 'II Corps, 1st Cavalry Brigade'")
+ROUTE_HELP = ("The detailed route: waypoints (labels or places), 'road' before a waypoint to "
+              "follow the road there, e.g. 'road Old Church A1210'")
+MARCH_HELP = "Which of your surprise moves (needed only if you have several)"
+
+
+def _bot(interaction: Interaction) -> VedetteBot:
+    bot: VedetteBot = interaction.client
+    return bot
+
+
+def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
+    try:
+        return kind(**fields)
+    except pydantic.ValidationError:
+        raise Refused("that order is too long, empty or out of bounds") from None
+
+
+def force_choices(current: str, names: list[str]) -> list[str]:
+    """Completions of the last item of a comma-separated force."""
+    head, _, tail = current.rpartition(",")
+    prefix = (head + ", ") if head.strip() else ""
+    out: list[str] = []
+    for choice in matching(names, tail):
+        value = (prefix + choice.value).strip()
+        if len(value) <= MAX_VALUE and value not in out:
+            out.append(value)
+    return out[:MAX_CHOICES]
+
+
+async def forces(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The asking player's own commands and units (never an enemy's)."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    try:
+        names = await force_names(_bot(interaction).umpire, game_id, interaction.user.id)
+    except Exception:
+        return []
+    return [app_commands.Choice(name=v, value=v) for v in force_choices(current, names)]
+
+
+async def marches(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The asking player's own surprise moves under way."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    try:
+        names = await march_names(_bot(interaction).umpire, game_id, interaction.user.id)
+    except Exception:
+        return []
+    return matching(names, current)
+
+
+# -- the detour buttons ---------------------------------------------------------------------------
+class DetourButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=re.compile(rf"vedette:march:(?P<choice>try|go):(?P<game>{GAME_ID}):"
+                                       r"(?P<march>m\d{1,6})")):
+    """Try the ranking leader's initiative to go round the blocked hex, or march into it."""
+
+    def __init__(self, choice: str, game_id: str, march: str) -> None:
+        attempt = choice == "try"
+        super().__init__(discord.ui.Button(
+            label="Try a detour (initiative)" if attempt else "March into the blocked hex",
+            style=discord.ButtonStyle.primary if attempt else discord.ButtonStyle.secondary,
+            custom_id=f"vedette:march:{choice}:{game_id}:{march}"))
+        self.choice = choice
+        self.game_id = game_id
+        self.march = march
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DetourButton:
+        return cls(match["choice"], match["game"], match["march"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        try:
+            bot = _bot(interaction)
+            await interaction.response.defer()
+            reply = await bot.umpire.handle(
+                self.game_id, interaction.user.id,
+                ChooseDetour(march=self.march, attempt=self.choice == "try"))
+            bot.outbox.kick(self.game_id)
+            await interaction.edit_original_response(content=reply.text[:2000], embeds=[],
+                                                     attachments=[], view=None)
+            await send_notice(interaction)
+        except Exception as e:
+            await report(interaction, e)
+
+
+def detour_view(game_id: str, pending: tuple[PendingDetour, ...]) -> discord.ui.View | None:
+    if not pending:
+        return None
+    view = discord.ui.View(timeout=None)
+    for p in pending[:2]:
+        view.add_item(DetourButton("try", game_id, p.march))
+        view.add_item(DetourButton("go", game_id, p.march))
+    return view
+
+
+# -- the commands ---------------------------------------------------------------------------------
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class MarchCog(commands.GroupCog, group_name="march",
+               group_description="Surprise moves: hidden marches that save their MPs"):
+    def __init__(self, bot: VedetteBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DetourButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(DetourButton)
+
+    async def _give(self, interaction: Interaction, game: str | None,
+                    command: GameCommand) -> None:
+        await thinking(interaction)
+        game_record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.handle(game_record.id, interaction.user.id, command)
+        await answer(interaction, reply.text)
+        self.bot.outbox.kick(game_record.id)
+
+    @app_commands.command(name="order", description="Command Phase: send a surprise-move order "
+                                                    "to a force")
+    @app_commands.describe(force=FORCE_HELP, route=ROUTE_HELP,
+                           forced="Forced-march MPs added each turn (secret straggler checks)",
+                           detour="Before a blocked hex: ask me, always try initiative, or never",
+                           initiative="The force's leader takes it on by initiative (no delay)",
+                           name="What to call this march in your messages", game=GAME_HELP)
+    @app_commands.autocomplete(force=forces, route=ac.route)
+    async def order(self, interaction: Interaction, force: app_commands.Range[str, 1, 500],
+                    route: app_commands.Range[str, 1, 500],
+                    forced: app_commands.Range[int, 0, 12] = 0,
+                    detour: Literal["ask", "always", "never"] = "ask",
+                    initiative: bool = False,
+                    name: app_commands.Range[str, 1, 60] | None = None,
+                    game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(
+            OrderSurpriseMove, force=force, route=route, forced=forced, detour=detour,
+            by_initiative=initiative, name=name or ""))
+
+    @app_commands.command(name="execute", description="Set a surprise move off at the start of "
+                                                      "your next movement phase")
+    @app_commands.describe(march=MARCH_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(march=marches)
+    async def execute(self, interaction: Interaction,
+                      march: app_commands.Range[str, 1, 100] | None = None,
+                      game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(ExecuteSurpriseMove, march=march or ""))
+
+    @app_commands.command(name="cancel", description="Command Phase: new orders for a force on "
+                                                     "a surprise move")
+    @app_commands.describe(mode="Once accepted: carry the march out as it stands, or reverse it",
+                           march=MARCH_HELP,
+                           initiative="The force's leader changes its orders by initiative",
+                           game=GAME_HELP)
+    @app_commands.autocomplete(march=marches)
+    async def cancel(self, interaction: Interaction, mode: Literal["execute", "reverse"],
+                     march: app_commands.Range[str, 1, 100] | None = None,
+                     initiative: bool = False, game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(
+            CancelSurpriseMove, march=march or "", mode=mode, by_initiative=initiative))
+
+    @app_commands.command(name="status", description="Your surprise moves, with the route on "
+                                                     "your map")
+    @app_commands.describe(march=MARCH_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(march=marches)
+    async def status(self, interaction: Interaction,
+                     march: app_commands.Range[str, 1, 100] | None = None,
+                     game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        game_record = await resolve_game(interaction, game)
+        found = await march_status(self.bot.umpire, game_record.id, interaction.user.id, march)
+        await answer(interaction, found.text, image=found.image, image_name="march.png",
+                     view=detour_view(game_record.id, found.pending))
