@@ -25,6 +25,9 @@ from render.style import INK, PAPER, RGB, centred_text, fit_font, font, mix, on
 from rules.grid import Cell
 from rules.view import GHOST, MARKER, OWN, UnitView
 
+#: The ground of a morale marker on a counter.
+MORALE_RED: RGB = (170, 30, 30)
+
 BROAD = frozenset({"line", "unlimbered", "dismounted"})
 TALL = frozenset({"column", "limbered"})
 GHOST_ALPHA = 0.8
@@ -47,16 +50,18 @@ class Look:
     last_seen: int | None
     colour: RGB
     scale: int
+    morale_marker: str = ""
 
 
-def look_of(u: UnitView, colour: RGB, scale: int) -> Look:
+def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "") -> Look:
     if u.level == MARKER:
         return Look(MARKER, "", "", None, "", None, colour, scale)
     short = u.short
     if not short or (u.name.startswith(short) and len(short) < len(u.name)):
         short = abbreviate(u.name) or short
     return Look(u.level, u.kind, short, u.strength, u.formation,
-                u.last_seen_turn if u.level == GHOST else None, colour, scale)
+                u.last_seen_turn if u.level == GHOST else None, colour, scale,
+                "" if u.level == GHOST else morale_marker)
 
 
 _RANKS = frozenset({"gen.", "gen", "maj.", "brig.", "lt.", "col.", "capt.", "general", "major",
@@ -188,6 +193,12 @@ def draw_counter(look: Look) -> Image.Image:
     if below:
         text, f = fit_font(below, inner, size)
         centred_text(d, w / 2, h * 0.82, text, f, ink)
+    if look.morale_marker:  # the ruleset's morale marker (Sh, Dg...) on the counter's corner
+        mf = font(max(7, round(look.scale * 0.2)), True)
+        tw = d.textlength(look.morale_marker, font=mf)
+        th = max(8, round(look.scale * 0.24))
+        d.rectangle([w - tw - 4, 0, w - 1, th], fill=MORALE_RED)
+        d.text((w - tw - 2, 0), look.morale_marker, font=mf, fill=PAPER)
     if look.level == GHOST:
         _dash_border(d, w, h, colour)
         alpha = im.getchannel("A").point(lambda v: round(v * GHOST_ALPHA))
@@ -257,7 +268,8 @@ def by_cell(units: Iterable[UnitView]) -> dict[Cell, list[UnitView]]:
 
 
 def draw_stack(im: Image.Image, x: float, y: float, stack: list[UnitView], colours: dict[str, RGB],
-               scale: int, owner: str | None) -> None:
+               scale: int, owner: str | None,
+               morale_markers: dict[str, str] | None = None) -> None:
     """Draw a cell's counters centred on (x, y): up to ``STACK_SHOWN`` cards offset up and to
     the left, the top one in full, and a badge with the count when there are more than one."""
     shown = stack[:STACK_SHOWN]
@@ -267,7 +279,9 @@ def draw_stack(im: Image.Image, x: float, y: float, stack: list[UnitView], colou
     top_box: tuple[float, float, float, float] = (x, y, x, y)
     for j, u in enumerate(reversed(shown)):  # bottom first
         off = (j - (n - 1) / 2) * step
-        sprite = SPRITES.get(owner, look_of(u, colours.get(u.side, (110, 110, 110)), scale))
+        marker = (morale_markers or {}).get(u.morale, "")
+        sprite = SPRITES.get(owner, look_of(u, colours.get(u.side, (110, 110, 110)), scale,
+                                            marker))
         w, h = sprite.size[0] - SHADOW - 1, sprite.size[1] - SHADOW - 1
         left, top = round(x - w / 2 - off), round(y - h / 2 - off)
         im.paste(sprite, (left, top), sprite)

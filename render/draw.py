@@ -123,9 +123,10 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
     stacks = [(c, st) for c, st in by_cell(view.units).items()
               if grid.contains(c) and lay.touches(c, box)]
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
+    markers = {m.name: m.marker for m in gm.ruleset.combat.morale_states if m.marker}
     for c, stack in stacks:
         x, y = lay.centre(c)
-        draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, size, view.side)
+        draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, size, view.side, markers)
     overlay.place_names(im, lay, box, gm.board)
     if route and route_note:
         overlay.route_note(im, lay, box, route[-1], route_note, ROUTE)

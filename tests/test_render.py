@@ -470,3 +470,25 @@ def test_sample_scenarios_render(name: str) -> None:
             win = render_map(loaded.map, view, side_colours=colours, around=own[0].cell,
                              radius=8)
             assert decode(win).width < decode(png).width
+
+
+def test_a_morale_marker_shows_on_the_counter() -> None:
+    """A unit with a morale state the ruleset marks (Sh, Dg...) carries the marker."""
+    from render.counters import MORALE_RED, look_of
+    from rules.combat.config import CombatRules
+
+    marker = next(s.marker for s in CombatRules().morale_states if s.marker)
+    unit = UnitView(ref="u", side="blue", level="own", cell=Cell(1, 1), name="1st Brigade",
+                    short="1 Bde", kind="infantry", strength=5, formation="line",
+                    morale="shaken")
+    from render.counters import draw_counter
+
+    plain = draw_counter(look_of(unit, (40, 60, 150), 40))
+    marked = draw_counter(look_of(unit, (40, 60, 150), 40, marker))
+    assert plain.tobytes() != marked.tobytes()
+    def colours(im: Image.Image) -> set[tuple[int, int, int]]:
+        rgb = im.convert("RGB")
+        return {c for _, c in rgb.getcolors(rgb.width * rgb.height) or []}
+
+    assert MORALE_RED in colours(marked)
+    assert MORALE_RED not in colours(plain)
