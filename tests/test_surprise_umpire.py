@@ -166,3 +166,20 @@ def test_the_demo_plays_and_verifies(tmp_path: Path, variant: str,
         assert "surprise move" not in union.lower()
     assert asyncio.run(verify(out / "game.db", None)) == 0
     assert (out / "confederate" / "turn-09.png").is_file()
+
+
+async def test_the_collision_option_is_chosen_when_the_game_is_created(tmp_path: Path) -> None:
+    from rules.surprise.collision import ALTERNATE, FIRST, option
+
+    db = tmp_path / "v.db"
+    async with Store.open(db) as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g1",
+                                 options={"surprise_collision": "alternate"})
+        await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g2")
+        assert option(await umpire.state_for("g1")) == ALTERNATE
+        assert option(await umpire.state_for("g2")) == FIRST
+    async with Store.open(db) as store:
+        fresh = Umpire(store, maps=MapMaker(enabled=False))
+        assert option(await fresh.state_for("g1")) == ALTERNATE
+        assert option(await fresh.replay_all("g1")) == ALTERNATE

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 
 from rules.loader import LoadedScenario, load, parse_model
@@ -73,3 +75,16 @@ def _ruleset_name(text: str) -> str | None:
     header = data.get("scenario")
     name = header.get("ruleset") if isinstance(header, dict) else None
     return name if isinstance(name, str) else None
+
+
+def with_options(loaded: LoadedScenario, options: Mapping[str, str | int | bool]
+                 ) -> LoadedScenario:
+    """The scenario with the game options chosen when the game was created laid over its own
+    ``[scenario] options`` (for example ``surprise_collision``)."""
+    if not options:
+        return loaded
+    header = loaded.scenario.scenario
+    merged = {**header.options, **options}
+    scenario = loaded.scenario.model_copy(
+        update={"scenario": header.model_copy(update={"options": merged})})
+    return dataclasses.replace(loaded, scenario=scenario)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,7 +90,7 @@ class Umpire:
         if cached is not None and cached.state.seq == last:
             cached.record = record
             return cached
-        loaded = catalog.load_file(Path(record.scenario_path))
+        loaded = _loaded(record)
         state = await self.load_state(game_id, loaded, _without(record))
         game = _Game(record, loaded, state)
         self._games[game_id] = game
@@ -109,7 +109,7 @@ class Umpire:
         """The state from every event since the start, ignoring snapshots (for checks)."""
         record = await self.store.get_game(game_id)
         assert record is not None
-        loaded = catalog.load_file(Path(record.scenario_path))
+        loaded = _loaded(record)
         records = await self.store.events(game_id)
         return replay(initial_state(loaded, _without(record)),
                       (ev.event_from_json(json.dumps(r.payload), r.audience) for r in records))
@@ -117,10 +117,13 @@ class Umpire:
     # -- setting up ------------------------------------------------------------------------------
     async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,
                           channel_id: int | None = None, game_id: str | None = None,
-                          without: tuple[str, ...] = (), seed: bytes | None = None) -> Reply:
+                          without: tuple[str, ...] = (), seed: bytes | None = None,
+                          options: Mapping[str, str | int | bool] | None = None) -> Reply:
         """Create a game from a scenario. ``without`` names rule modules the group chooses to
-        play without (a game option); every other module in force must be playable. ``seed``
-        is for replaying a known game in tests; games normally get a fresh secret seed."""
+        play without (a game option); every other module in force must be playable. ``options``
+        are rule options chosen for this game, laid over the scenario's own (such as
+        ``surprise_collision``). ``seed`` is for replaying a known game in tests; games normally
+        get a fresh secret seed."""
         try:
             path = catalog.find(scenario, self.scenarios)
             loaded = catalog.load_file(path)
@@ -140,7 +143,9 @@ class Umpire:
         record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
                             host_user_id=host_user_id, seed=seed or dice.new_seed(),
                             guild_id=guild_id,
-                            channel_id=channel_id, options={"without": list(without)})
+                            channel_id=channel_id,
+                            options={"without": list(without),
+                                     **({"rules": dict(options)} if options else {})})
         await self.store.create_game(record)
         sides = ", ".join(f"{s.id} ({s.name})" for s in loaded.scenario.sides)
         return Reply(f"Game `{gid}` created: {loaded.scenario.scenario.title}. Sides: {sides}. "
@@ -405,6 +410,14 @@ class Umpire:
     def _require_host(self, game: _Game, user_id: int, is_admin: bool) -> None:
         if not self._is_host(game, user_id, is_admin):
             raise UmpireError("only the game's host can do that")
+
+
+def _loaded(record: GameRecord) -> LoadedScenario:
+    """The game's scenario, with the rule options chosen when it was created."""
+    rules = record.options.get("rules")
+    chosen = {str(k): v for k, v in rules.items() if isinstance(v, str | int | bool)} \
+        if isinstance(rules, dict) else {}
+    return catalog.with_options(catalog.load_file(Path(record.scenario_path)), chosen)
 
 
 def _without(record: GameRecord) -> tuple[str, ...]:

@@ -2,8 +2,8 @@
 
 When a march sets off, the umpire looks for an accepted surprise move of another side whose
 route, or whose units, lie on the cells the setting-off column can reach this time (ruling
-SM-17). The game option ``surprise_collision`` (a scenario option, chosen when the game is
-created) says what follows:
+SM-17). The game option ``surprise_collision`` (chosen when the game is created, else the
+scenario's own option) says what follows:
 
 * ``first`` (the default): the march that started first completes; the other is cancelled and
   its saved MPs are lost. Only its owner is told.
