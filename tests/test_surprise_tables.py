@@ -54,15 +54,14 @@ def test_bonuses_turn_towards_success() -> None:
     assert rolls.toward_success(table, "8-9", "I", -1) == +1
 
 
-def _at_attempt(turn: int, attempt: int, roll: int) -> tuple[bool, float]:
+def _at_attempt(turn: int, attempt: int, roll: int) -> bool:
     """A march accepted earlier, rolling its ``attempt``-th turn in ``turn``: pass?"""
     game = Game(dice=Dice(initiative=[2]))
     game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
     state = replace(game.state, turn=turn)
     state = rec.with_march(state, "m1", attempts=attempt - 1, accumulated_mp=6.0 * (attempt - 1))
     out = Outcome(state, Dice(accumulation=[roll]))
-    passed = accumulation.accumulation_roll(out, "m1")
-    return passed, 0.0
+    return accumulation.accumulation_roll(out, "m1")
 
 
 @pytest.mark.parametrize("light,turn,shift", [("day", 2, 0), ("twilight", 6, -1),
@@ -71,7 +70,7 @@ def _at_attempt(turn: int, attempt: int, roll: int) -> tuple[bool, float]:
 @pytest.mark.parametrize("roll", [1, 2, 3, 4, 5, 6])
 def test_every_cell_of_the_accumulation_table(light: str, turn: int, shift: int, attempt: int,
                                               roll: int) -> None:
-    passed, _ = _at_attempt(turn, attempt, roll)
+    passed = _at_attempt(turn, attempt, roll)
     row = ARTICLE[max(1, roll + shift)]
     assert passed == (row[min(attempt, 4) - 1] == "P"), (light, attempt, roll)
 

@@ -74,16 +74,18 @@ def lead_element(state: GameState, unit_ids: Sequence[str], route: Route) -> Uni
 def route_path(state: GameState, record: Mapping[str, Any]) -> tuple[Unit | None, list[Cell]]:
     """The march's lead element now and the cells its route enters from where it stands."""
     gm = state.loaded.map
+    if not frc.on_map(state, record["units"]):
+        return None, []
     try:
         route = parse_route(gm, str(record["route"]))
-        units = frc.on_map(state, record["units"])
-        if not units:
-            return None, []
-        lead = lead_element(state, list(record["units"]), route)
-        assert lead.cell is not None
-        return lead, expand(gm, route, lead.cell)
     except (RouteError, ValueError):
         return None, []
+    lead = lead_element(state, list(record["units"]), route)
+    assert lead.cell is not None
+    try:
+        return lead, expand(gm, route, lead.cell)
+    except (RouteError, ValueError):  # the route no longer leads anywhere from here
+        return lead, []
 
 
 # -- beginning a run -----------------------------------------------------------------------------
