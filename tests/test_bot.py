@@ -625,3 +625,14 @@ async def test_host_tools_pause_end_the_phase_and_correct(table: Table, bot: Ved
     assert "whole number" in await say(table, "host correct", table.alice,
                                        {"unit": "grey-1", "field": "strength", "value": "x",
                                         "reason": "oops"}, channel=table.channel)
+
+
+async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) -> None:
+    handle = await table.fake.slash("game create", {"scenario": "flank-march",
+                                                    "collision": "alternate"},
+                                    user=table.alice, channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    [game] = await bot.store.list_games(channel_id=table.channel.id)
+    assert game.options["rules"] == {"surprise_collision": "alternate"}
+    state = await bot.umpire.state_for(game.id)
+    assert state.loaded.scenario.scenario.options["surprise_collision"] == "alternate"

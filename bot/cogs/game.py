@@ -53,19 +53,23 @@ class GameCog(commands.GroupCog, group_name="game",
     @app_commands.command(name="create",
                           description="Create a game in this channel; you will be its host")
     @app_commands.describe(scenario="A scenario shipped with Vedette or installed by the bot's "
-                                    "owner")
+                                    "owner",
+                           collision="Surprise move: when two hidden marches meet, the first "
+                                     "started completes (default), or they alternate 6 MPs")
     @app_commands.autocomplete(scenario=ac.scenarios)
     async def create(self, interaction: Interaction,
-                     scenario: app_commands.Range[str, 1, 200]) -> None:
+                     scenario: app_commands.Range[str, 1, 200],
+                     collision: Literal["first", "alternate"] | None = None) -> None:
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             raise Refused("create a game in a text channel of your server: that channel becomes "
                           "the game's public channel")
         await thinking(interaction)
         without = switched_off(self.bot, scenario)
+        options = {"surprise_collision": collision} if collision else None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
-            without=without)
+            without=without, options=options)
         game = await self.bot.store.list_games(channel_id=channel.id, status="setup")
         game_id = game[-1].id if game else "?"
         interaction.extras["game_id"] = game_id
