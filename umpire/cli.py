@@ -85,8 +85,9 @@ def summary(loaded: LoadedScenario, path: Path) -> str:
              else f"square ({s.map.neighbours} neighbours)")
     lines = [
         f"{path}: ok - {s.scenario.title} [{s.scenario.id}]",
-        f"  ruleset: {loaded.ruleset.name}" + (" (stand-in numbers)" if loaded.ruleset.stand_in
-                                               else ""),
+        f"  ruleset: {loaded.ruleset.name}" + (
+            " (stand-in numbers)" if loaded.ruleset.stand_in
+            and "stand-in" not in loaded.ruleset.name.lower() else ""),
         f"  grid: {shape}, {grid.width} x {grid.height} = {grid.size} cells; sheets "
         f"{', '.join(sh.letter for sh in s.map.sheets)} of {s.map.sheet_width} x "
         f"{s.map.sheet_height}; {len(gm.roads)} roads, {len(s.map.places)} places",
