@@ -22,8 +22,6 @@ from rules.turns import Step
 from rules.turns import steps as _steps
 from rules.units import DEFAULT_MOVEMENT_CLASS, Command, Unit
 
-STATUSES = ("setup", "active", "paused", "ended")
-
 
 @dataclass(frozen=True, slots=True)
 class Memory:
@@ -81,12 +79,6 @@ class GameState:
     def enemies_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side != side]
 
-    def on_map(self) -> Iterable[Unit]:
-        return (u for u in self.units.values() if u.cell is not None)
-
-    def units_at(self, cell: Cell) -> list[Unit]:
-        return [u for u in self.units.values() if u.cell == cell]
-
     def side_name(self, side: str) -> str:
         for s in self.loaded.scenario.sides:
             if s.id == side:
@@ -141,21 +133,21 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.SideDone(side=side):
             return replace(state, done=state.done | {side})
         case ev.UnitsArrived(units=ids):
-            return _with_units(state, {
+            return with_units(state, {
                 i: replace(state.units[i], cell=state.units[i].arrives_at, arrives_turn=None)
                 for i in ids
             })
         case ev.UnitMoved(unit=uid, path=path, mp=mp):
             unit = state.units[uid]
-            return _with_units(state, {uid: unit.moved_to(Cell(*path[-1]), mp)})
+            return with_units(state, {uid: unit.moved_to(Cell(*path[-1]), mp)})
         case ev.FormationChanged(unit=uid, formation=formation, mp=mp):
-            return _with_units(state, {uid: state.units[uid].with_formation(formation, mp)})
+            return with_units(state, {uid: state.units[uid].with_formation(formation, mp)})
         case ev.Sighted(side=side, seen=seen, lost=lost):
             return _remember(state, side, seen, lost)
         case ev.Told(text=text, audience=audience):
             return _tell(state, audience, text)
         case ev.UnitCorrected(unit=uid, changes=changes):
-            return _with_units(state, {uid: _corrected(state.units[uid], changes)})
+            return with_units(state, {uid: _corrected(state.units[uid], changes)})
         case ev.GamePaused(paused=paused):
             return replace(state, status="paused" if paused else "active")
         case ev.GameEnded():
@@ -178,7 +170,8 @@ def replay(initial: GameState, events: Iterable[ev.Event]) -> GameState:
     return state
 
 
-def _with_units(state: GameState, changed: Mapping[str, Unit]) -> GameState:
+def with_units(state: GameState, changed: Mapping[str, Unit]) -> GameState:
+    """The state with some units replaced (rule modules call this from ``apply`` too)."""
     units = dict(state.units)
     units.update(changed)
     return replace(state, units=MappingProxyType(units))
@@ -279,8 +272,3 @@ def with_module_data(state: GameState, module: str, data: Mapping[str, Any]) -> 
     all_data = dict(state.module_data)
     all_data[module] = data
     return replace(state, module_data=MappingProxyType(all_data))
-
-
-def with_units(state: GameState, changed: Mapping[str, Unit]) -> GameState:
-    """The state with some units replaced (modules call this from ``apply``)."""
-    return _with_units(state, changed)
