@@ -11,6 +11,7 @@ from typing import Any
 from rules import events as ev
 from rules.grid import Cell, HexGrid, SquareGrid
 from rules.los import SIGHTING_RULES, SightingRule
+from rules.registry import in_force
 from rules.sighting import Presence, SideSighting, full_pass
 from rules.state import GameState
 from rules.turns import visibility
@@ -71,13 +72,19 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
     if state.status == "setup":
         return []
     now = sight(state)
+    modules = in_force(state.modules)
     out = []
     for side in state.sides:
         memory = state.memory.get(side, {})
         seen_now = now[side].seen_units
         seen: dict[str, dict[str, Any]] = {}
         for uid in sorted(seen_now):
-            payload = seen_payload(state.units[uid])
+            # As the side's troops see it: a rule module may show them a face that is not the
+            # truth (a sham result), and the side's memory must agree with its map.
+            face = state.units[uid]
+            for module in modules:
+                face = module.appearance(state, side, face)
+            payload = seen_payload(face)
             m = memory.get(uid)
             if m is None or not m.in_sight or dict(m.seen) != payload:
                 seen[uid] = payload

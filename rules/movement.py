@@ -73,13 +73,15 @@ def move_along(
             why = (f"{gm.terrain_at(cell)} cannot be entered" if not gm.enterable(cell)
                    else f"the {gm.hexside_between(here, cell)} between them cannot be crossed")
             raise MoveError(f"{where}: {why}")
-        if enemy_at(cell):
-            return _finish(gm, unit, entered, spent, "ran into the enemy", friendly_count)
         if spent + cost > budget + 1e-9:
             raise MoveError(
                 f"{where}: costs {cost:g} MP but only {budget - spent:g} of "
                 f"{budget:g} MP remain"
             )
+        # Only after the MPs: a step the unit cannot pay for cannot run into anyone, and the
+        # answer must not depend on an enemy the side does not see.
+        if enemy_at(cell):
+            return _finish(gm, unit, entered, spent, "ran into the enemy", friendly_count)
         spent += cost
         entered.append(cell)
         here = cell

@@ -138,8 +138,9 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
     else:
         for e in fate.events():
             out.add(e)
-        for e in sighting_events(out.state):
-            out.add(e)
+    # After a sham too: the firing side's troops see the shown result as they would a real one.
+    for e in sighting_events(out.state):
+        out.add(e)
     out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
                              firers=hit_side.describe(firers), result=code, meaning=meaning,
                              outcome=tuple(fate.phrases(state, hit_side)), shield=shield))

@@ -1,0 +1,115 @@
+"""No leaks: what a side receives depends only on what it may know. Each test varies hidden enemy
+state and compares one side's whole output, word for word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules import commands as cmd
+from rules.combat.commands import Fire
+from rules.surprise.commands import OrderSurpriseMove
+from rules.view import project
+from storage.store import Store
+from tests.surprise_support import FORCE, ROUTE, SAMPLE_RULESET, Dice, Game, load_ground
+from umpire.maps import MapMaker
+from umpire.messages import messages_for
+from umpire.service import Umpire, UmpireError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+HOST, BLUE, GREY = 1, 10, 20
+
+#: A Blue supply train far out of sight of every Blue observer (wagons observe nothing).
+TRAIN = """
+[[units]]
+id = "blue-train"
+side = "blue"
+name = "Supply Train"
+kind = "wagon"
+at = "A0801"
+"""
+
+
+def tiny_hidden(tmp_path: Path, name: str, grey_at: str) -> Path:
+    """The tiny skirmish under the hidden model, with a Blue train, and the Grey Brigade at
+    ``grey_at``: hidden from Blue wherever it is."""
+    text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
+    text = text.replace('ruleset = "tiny.ruleset.toml"',
+                        f'ruleset = "{FIXTURES / "tiny.ruleset.toml"}"')
+    text = text.replace('information = "open"', 'information = "hidden"')
+    assert 'at = "B0704"' in text
+    text = text.replace('at = "B0704"', f'at = "{grey_at}"') + TRAIN
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def blue_answer(tmp_path: Path, name: str, grey_at: str, route: str) -> list[str]:
+    """Blue's answer to moving the train along ``route``, then everything Blue was sent."""
+    async with Store.open(tmp_path / f"{name}.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(tiny_hidden(tmp_path, name, grey_at)), HOST, game_id="g1",
+                                 seed=bytes(range(32)))
+        await umpire.join("g1", BLUE, "blue")
+        await umpire.join("g1", GREY, "grey")
+        await umpire.start("g1", HOST)
+        state = await umpire.state_for("g1")
+        assert state.current.phase.id == "movement" and state.current.side == "blue"
+        try:
+            answer = (await umpire.handle("g1", BLUE, cmd.Move(unit="Supply Train",
+                                                                 route=route))).text
+        except UmpireError as e:
+            answer = f"refused: {e}"
+        sent = [d.text for d in await store.pending_deliveries("g1")
+                if d.kind == "public" or (d.kind == "player" and d.target == str(BLUE))]
+        return [answer, *sent]
+
+
+async def test_a_move_beyond_its_mps_does_not_find_a_hidden_enemy(tmp_path: Path) -> None:
+    """The train's 8 MPs take it to B0502 (the woods cost 4); the next step, B0601, is beyond
+    them. Whether the unseen Grey Brigade stands in B0601 must not change Blue's answer: troops
+    that cannot take the step cannot run into anyone there (CORE-3 is for cells they enter)."""
+    there = await blue_answer(tmp_path, "there", "B0601", "B0801")
+    away = await blue_answer(tmp_path, "away", "B0704", "B0801")
+    assert away[0].startswith("refused: ") and "0 of 8 MP remain" in away[0]
+    assert there == away
+
+
+def sham_variant(on_surprise_move: bool) -> list[str]:
+    """Grey's battery fires from five hexes at the 1st Brigade (hidden model, daylight: in
+    sight), which is on a surprise move or not; everything Grey hears until Blue's next
+    movement phase, and Grey's view of the Blue units."""
+    loaded = load_ground(('modules = ["surprise_move"]', 'modules = ["surprise_move", "combat"]'),
+                         ('information = "open"', 'information = "hidden"'),
+                         ruleset=SAMPLE_RULESET)
+    game = Game(loaded, Dice(initiative=[2], fire=[12, 12]))
+    if on_surprise_move:
+        game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
+    game.place(**{"grey-bat": "A0905"})
+    game.to(1, "fire", "grey")
+    heard: list[str] = []
+    commands: list[tuple[str, cmd.Command]] = [
+        ("grey", Fire(units=("Grey Battery",), target="1st Brigade"))]
+    while True:
+        for side, command in commands:
+            before = game.state
+            out = game.do(side, command)
+            heard += [f"{m.kind}: {m.text}" for m in messages_for(before, out.events, game.state)
+                      if m.kind == "public" or (m.kind == "side" and m.target == "grey")]
+        if game.at(2, "movement", "blue"):
+            break
+        commands = [(side, cmd.Done()) for side in game.state.acting_sides()]
+    view = project(game.state, "grey")
+    heard += [f"{u.level} {u.name} {u.cell} {u.strength} {u.morale}" for u in view.enemy_units()]
+    heard += [f"memory {uid} {m.cell} {dict(m.seen)}"
+              for uid, m in sorted(game.state.memory["grey"].items())]
+    return heard
+
+
+def test_a_sham_result_reads_like_a_real_one_to_the_firer() -> None:
+    """SM-19, SM-21: the firer cannot tell a waiting force from a marching one. Under the hidden
+    model its troops' sighting reports, end-of-phase reports and memory must show the sham as
+    they would show a real result."""
+    real = sham_variant(on_surprise_move=False)
+    sham = sham_variant(on_surprise_move=True)
+    assert any("Your troops sight: 1st Brigade (infantry, 7)" in t for t in real)
+    assert sham == real
