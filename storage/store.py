@@ -171,6 +171,17 @@ class Store:
         found = await self._read(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return rows.game(found[0]) if found else None
 
+    async def game_and_last_seq(self, game_id: str) -> tuple[GameRecord, int] | None:
+        """The game and the seq of its last event (0 if none), read together in one query;
+        ``None`` if there is no such game. For a caller that checks its cached state is current
+        before every command."""
+        found = await self._read(
+            f"SELECT {rows.GAME_COLUMNS}, (SELECT coalesce(max(seq), 0) FROM events"
+            " WHERE events.game_id = games.id) AS last_seq FROM games WHERE id = ?",
+            (game_id,),
+        )
+        return (rows.game(found[0]), int(found[0]["last_seq"])) if found else None
+
     async def list_games(
         self,
         status: GameStatus | None = None,

@@ -354,6 +354,19 @@ async def test_a_commit_without_events_attaches_deliveries_to_the_last_event(sto
     assert await store.last_seq("g1") == 2
 
 
+async def test_game_and_last_seq_agree_with_get_game_and_last_seq(store: Store) -> None:
+    assert await store.game_and_last_seq("g1") is None
+    await store.create_game(game())
+    await store.create_game(game("g2"))
+    assert await store.game_and_last_seq("g1") == (await store.get_game("g1"), 0)
+    await store.commit("g1", 0, [NewEvent("A"), NewEvent("B")], game_updates={"status": "active"})
+    await store.commit("g2", 0, [NewEvent("C")])
+    found = await store.game_and_last_seq("g1")
+    assert found is not None
+    assert found == (await store.get_game("g1"), await store.last_seq("g1"))
+    assert (found[0].status, found[1]) == ("active", 2)
+
+
 @pytest.mark.parametrize(
     ("events", "deliveries", "updates", "constraint"),
     [

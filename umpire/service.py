@@ -82,11 +82,11 @@ class Umpire:
 
     async def _game(self, game_id: str) -> _Game:
         """The game's current state: cached, or the latest snapshot plus the events after it."""
-        record = await self.store.get_game(game_id)
-        if record is None:
+        found = await self.store.game_and_last_seq(game_id)
+        if found is None:
             raise UmpireError(f"there is no game {game_id[:40]!r}")
+        record, last = found
         cached = self._games.get(game_id)
-        last = await self.store.last_seq(game_id)
         if cached is not None and cached.state.seq == last:
             cached.record = record
             return cached
