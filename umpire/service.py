@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,10 +42,6 @@ from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for, turn_heading
 
 SNAPSHOT_EVERY = 50
-
-#: Runs CPU-heavy work (sighting, rendering) away from the event loop.
-Offload = Callable[..., Awaitable[object]]
-
 
 class UmpireError(Exception):
     """A request the umpire refuses; the message is safe to show to the person who asked."""
