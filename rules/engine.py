@@ -176,7 +176,11 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     except MoveError as e:
         raise Refusal(str(e)) from None
     if not result.cells:
-        raise Refusal(f"{unit.name} cannot move that way: {result.stopped}")
+        # Contact at the first step: the unit halts where it stands for the rest of the phase,
+        # so that bumping into unseen enemies is never a free probe (ruling CORE-3).
+        out.add(ev.UnitHalted(audience=ev.side_audience(side), unit=unit.id,
+                              reason=result.stopped))
+        return
     out.add(ev.UnitMoved(audience=ev.side_audience(side), unit=unit.id,
                          path=tuple((c.col, c.row) for c in result.cells), mp=result.mp,
                          stopped=result.stopped))

@@ -95,6 +95,15 @@ class UnitMoved(GameEvent):
     stopped: str = ""
 
 
+class UnitHalted(GameEvent):
+    """A unit ordered to move could not leave its cell (it ran into the enemy at the first step)
+    and halts there for the rest of the phase."""
+
+    type: Literal["unit_halted"] = "unit_halted"
+    unit: str
+    reason: str
+
+
 class FormationChanged(GameEvent):
     type: Literal["formation_changed"] = "formation_changed"
     unit: str

@@ -140,6 +140,9 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.UnitMoved(unit=uid, path=path, mp=mp):
             unit = state.units[uid]
             return with_units(state, {uid: unit.moved_to(Cell(*path[-1]), mp)})
+        case ev.UnitHalted(unit=uid):
+            unit = state.units[uid]
+            return with_units(state, {uid: replace(unit, mp_spent=float(unit.movement))})
         case ev.FormationChanged(unit=uid, formation=formation, mp=mp):
             return with_units(state, {uid: state.units[uid].with_formation(formation, mp)})
         case ev.Sighted(side=side, seen=seen, lost=lost):

@@ -144,13 +144,13 @@ def _enemies(state: GameState, side: str, info: str, mine: SideSighting,
     for u in _placed(state):
         if u.side == side:
             continue
-        cell = u.cell
+        # What the side is shown of the unit: a sham retreat moves even a blank marker.
+        face = u
+        for module in modules:
+            face = module.appearance(state, side, face)
+        cell = face.cell
         assert cell is not None
-        in_sight = u.id in mine.seen_units
-        if info in ("open", "concealed") or in_sight:
-            face = u
-            for module in modules:
-                face = module.appearance(state, side, face)
+        if info in ("open", "concealed") or u.id in mine.seen_units:
             out.append(_full(face, IDENTIFIED))
         elif info == "inverted":
             markers.append(UnitView(ref="", side=u.side, level=MARKER, cell=cell))

@@ -221,3 +221,18 @@ async def test_side_deliveries_do_not_depend_on_hidden_enemy_state(tmp_path: Pat
     assert texts[0] == texts[1]
     assert any("Your troops sight: Grey Brigade" in t for t in texts[0])
     assert not any("Grey Battery" in t for t in texts[0])
+
+
+async def test_contact_at_the_first_step_halts_the_unit(tmp_path: Path) -> None:
+    """Running into an enemy at once is not a free probe: the unit halts for the phase."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = await new_game(store)
+        await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"cell": "A0204"},
+                                                    reason="a patrol"))
+        reply = await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0204"))
+        assert "ran into the enemy at its first step and halts" in reply.text
+        state = await umpire.state_for("g1")
+        assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
+        assert state.units["blue-1"].mp_left == 0
+        with pytest.raises(UmpireError, match="costs .* MP but only 0"):
+            await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0105"))

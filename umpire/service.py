@@ -432,6 +432,9 @@ def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome,
             text = (f"{unit.name} moved {len(e.path)} cell(s) to {end}, spending {e.mp:g} MP "
                     f"({unit.mp_left:g} left).")
             return text + (f" It stopped: {e.stopped}." if e.stopped else "")
+        if isinstance(e, ev.UnitHalted):
+            return (f"{outcome.state.units[e.unit].name} {e.reason} at its first step and "
+                    "halts where it stands for the rest of this phase.")
         if isinstance(e, ev.FormationChanged):
             return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
     if isinstance(command, cmd.Done):
