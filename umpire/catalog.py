@@ -36,12 +36,23 @@ def find(name: str, extra: Path | None = None) -> Path:
     raise FileNotFoundError(f"no scenario called {name!r}; known: {known}")
 
 
-_CACHE: dict[tuple[Path, float, float], LoadedScenario] = {}
+#: The last load of each scenario file, with the modification times of it and its ruleset.
+_CACHE: dict[Path, tuple[int | None, Path, int | None, LoadedScenario]] = {}
 
 
 def load_file(path: Path) -> LoadedScenario:
-    """Load and check a scenario file and the ruleset it names; raises ``FileProblems``."""
+    """Load and check a scenario file and the ruleset it names; raises ``FileProblems``.
+
+    A file loaded before is not read again while neither it nor its ruleset has changed (the
+    bot's autocomplete asks for the scenario at every keystroke)."""
     path = path.resolve()
+    cached = _CACHE.get(path)
+    if cached is not None:
+        mtime, ruleset_path, ruleset_mtime, loaded = cached
+        if _mtime(path) == mtime and _mtime(ruleset_path) == ruleset_mtime:
+            return loaded
+    # The times are taken before the reads: an edit made meanwhile is seen at the next load.
+    mtime = _mtime(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
@@ -53,16 +64,23 @@ def load_file(path: Path) -> LoadedScenario:
         parse_model(Scenario, text, str(path))
         raise FileProblems([Problem(str(path), "scenario.ruleset", "required field is missing")])
     ruleset_path = (path.parent / ruleset_name).resolve()
+    ruleset_mtime = _mtime(ruleset_path)
     try:
         ruleset_text = ruleset_path.read_text(encoding="utf-8")
     except OSError:
         problem = Problem(str(path), "scenario.ruleset",
                           f"ruleset file {ruleset_name!r} not found next to it")
         raise FileProblems([problem]) from None
-    key = (path, path.stat().st_mtime, ruleset_path.stat().st_mtime)
-    if key not in _CACHE:
-        _CACHE[key] = load(text, str(path), ruleset_text, str(ruleset_path))
-    return _CACHE[key]
+    loaded = load(text, str(path), ruleset_text, str(ruleset_path))
+    _CACHE[path] = (mtime, ruleset_path, ruleset_mtime, loaded)
+    return loaded
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 def _ruleset_name(text: str) -> str | None:
