@@ -41,7 +41,6 @@ def move_along(
     unit: Unit,
     path: Sequence[Cell],
     *,
-    mp_budget: float | None = None,
     enemy_at: EnemyAt = lambda _cell: False,
     friendly_count: Callable[[Cell], int] = lambda _cell: 0,
     stop: StopHook | None = None,
@@ -56,7 +55,7 @@ def move_along(
         raise MoveError(f"{unit.name} is not on the map")
     if not path:
         raise MoveError("the route does not leave the unit's cell")
-    budget = unit.mp_left if mp_budget is None else mp_budget
+    budget = unit.mp_left
     board = gm.board
     here = unit.cell
     spent = 0.0
