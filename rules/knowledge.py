@@ -6,6 +6,7 @@ module turns the game state into its inputs, and the change since the side's mem
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from rules import events as ev
@@ -41,11 +42,30 @@ def presences(state: GameState) -> list[Presence]:
     ]
 
 
+#: Recent passes by their inputs. One command asks for the same sighting several times (its
+#: ``Sighted`` events, each side's view in a combat, each side's map), and only the units'
+#: places, the rule and the light decide it.
+_PASSES: dict[tuple[object, ...], dict[str, SideSighting]] = {}
+_PASSES_KEPT = 16
+_PASSES_LOCK = threading.Lock()  # commands and maps are worked out in worker threads
+
+
 def sight(state: GameState) -> dict[str, SideSighting]:
     """Each side's sighting this moment, under the turn's visibility."""
     vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
-    return full_pass(rule_for(state), vis, presences(state),
-                     blocked_radius=state.loaded.ruleset.blocked_radius, sides=state.sides)
+    rule = rule_for(state)  # kept in _RULES for good, so its id is never reused
+    units = tuple(presences(state))
+    radius = state.loaded.ruleset.blocked_radius
+    key = (id(rule), vis, units, radius, state.sides)
+    with _PASSES_LOCK:
+        found = _PASSES.get(key)
+    if found is None:
+        found = full_pass(rule, vis, units, blocked_radius=radius, sides=state.sides)
+        with _PASSES_LOCK:
+            if len(_PASSES) >= _PASSES_KEPT:
+                del _PASSES[next(iter(_PASSES))]
+            _PASSES[key] = found
+    return dict(found)
 
 
 def bits_to_cells(bits: int, grid: HexGrid | SquareGrid) -> frozenset[Cell]:

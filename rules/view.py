@@ -86,8 +86,7 @@ class SideView:
         return [u for u in self.units if u.cell == cell]
 
 
-def project(state: GameState, side: str | None, sighting: dict[str, SideSighting] | None = None
-            ) -> SideView:
+def project(state: GameState, side: str | None) -> SideView:
     """The view of ``side`` (or, for ``None``, the umpire's view of everything)."""
     scenario = state.loaded.scenario
     spec = turn_spec(scenario, state.turn)
@@ -101,8 +100,7 @@ def project(state: GameState, side: str | None, sighting: dict[str, SideSighting
     if side is None:
         units = [_full(u, OWN) for u in _placed(state)]
     else:
-        sighting = sighting if sighting is not None else sight(state)
-        mine = sighting[side]
+        mine = sight(state)[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
         units += _enemies(state, side, info, mine, modules)
