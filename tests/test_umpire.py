@@ -234,5 +234,5 @@ async def test_contact_at_the_first_step_halts_the_unit(tmp_path: Path) -> None:
         state = await umpire.state_for("g1")
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
         assert state.units["blue-1"].mp_left == 0
-        with pytest.raises(UmpireError, match="costs .* MP but only 0"):
+        with pytest.raises(UmpireError, match=r"costs .* MP but only 0"):
             await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0105"))
