@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from rules.loader import LoadedScenario, load
+from tests.botkit import TOKEN
+from tests.fakediscord import FakeDiscord
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -23,3 +26,10 @@ def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
 @pytest.fixture
 def tiny() -> LoadedScenario:
     return load_tiny()
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The local Discord stand-in, holding the bot to Discord's 3-second answer limit."""
+    async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
+        yield fake

@@ -4,67 +4,28 @@ sees."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.client import VedetteBot
 from bot.cogs.combat import list_choices, unit_list
 from rules.commands import Done
-from storage.store import Store
-from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
+from tests.botkit import private_answer, started_game, text_of
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_combat_umpire import INVERTED, NIGHT, variant
-from umpire.maps import MapMaker
-from umpire.service import Umpire
 
-TOKEN = "vedette-test-token"
-EPHEMERAL = 64
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
-        yield fake
+SIDES = ("union", "confederate")
+SEED = bytes(range(32))
 
 
 async def say(fake: FakeDiscord, command: str, user: FakeUser, options: dict[str, Any]) -> str:
-    handle = await fake.slash(command, options, user=user)
-    callback = await handle.response()
-    message = await handle.original_message() if callback.type == 5 else handle.original
-    assert message is not None and message["flags"] & EPHEMERAL
-    parts = [message.get("content") or ""]
-    parts += [e.get("description") or "" for e in message.get("embeds") or []]
-    return "\n".join(p for p in parts if p)
+    return text_of(await private_answer(fake, command, user, options))
 
 
 async def offered(fake: FakeDiscord, command: str, options: dict[str, Any], focused: str,
                   user: FakeUser) -> list[str]:
     handle = await fake.autocomplete(command, options, focused=focused, user=user)
     return [c["value"] for c in (await handle.response()).choices]
-
-
-@asynccontextmanager
-async def play(fake: FakeDiscord, tmp_path: Path, scenario: Path) -> AsyncIterator[
-        tuple[VedetteBot, FakeUser, FakeUser]]:
-    guild = fake.add_guild("Wargames Club")
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
-    store = await Store.open(tmp_path / "vedette.db")
-    try:
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
-        await umpire.create_game(str(scenario), alice.id, game_id="g1", seed=bytes(range(32)))
-        await umpire.join("g1", alice.id, "union")
-        await umpire.join("g1", bob.id, "confederate")
-        await umpire.start("g1", alice.id)
-        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
-        with patched_discord(fake.base_url):
-            async with run_client(bot, token=TOKEN):
-                yield bot, alice, bob
-    finally:
-        await store.close()
 
 
 async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side: str) -> None:
@@ -78,7 +39,8 @@ async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side
 
 
 async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path) -> None:
-    async with play(fake, tmp_path, variant(tmp_path, "open")) as (bot, alice, bob):
+    scenario = variant(tmp_path, "open")
+    async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
         await to_phase(bot, users, "fire", "union")
         assert await offered(fake, "fire", {"unit": "Union Brigade, Second", "target": "x"},
@@ -102,7 +64,7 @@ async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path)
 async def test_assault_and_unseen_targets(fake: FakeDiscord, tmp_path: Path) -> None:
     scenario = variant(tmp_path, "night", INVERTED, NIGHT,
                        ('at = "A0704"\ntags', 'at = "A0604"\ntags'))
-    async with play(fake, tmp_path, scenario) as (bot, alice, bob):
+    async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
         await to_phase(bot, users, "movement", "confederate")
         # only the Union Brigade, next to it, is in sight of the Confederates at night

@@ -1,0 +1,59 @@
+"""Shared pieces of the bot tests that run one started game against the fake Discord: two
+players at a table, the bot on a real database file, and reading the bot's private answers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.client import VedetteBot
+from storage.store import Store
+from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
+from umpire.maps import MapMaker
+from umpire.service import Umpire
+
+TOKEN = "vedette-test-token"
+EPHEMERAL = 64
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """What a message says: its content and its embeds' text."""
+    parts = [message.get("content") or ""]
+    parts += [e.get("description") or "" for e in message.get("embeds") or []]
+    return "\n".join(p for p in parts if p)
+
+
+async def private_answer(fake: FakeDiscord, command: str, user: FakeUser,
+                         options: dict[str, Any]) -> dict[str, Any]:
+    """Run a slash command in the user's DM; the bot's final answer, which must be ephemeral."""
+    handle = await fake.slash(command, options, user=user)
+    callback = await handle.response()
+    message = await handle.original_message() if callback.type == 5 else handle.original
+    assert message is not None and message["flags"] & EPHEMERAL
+    return message
+
+
+@asynccontextmanager
+async def started_game(fake: FakeDiscord, tmp_path: Path, scenario: Path,
+                       sides: tuple[str, str], *, seed: bytes | None = None,
+                       maps: bool = False) -> AsyncIterator[tuple[VedetteBot, FakeUser, FakeUser]]:
+    """Game ``g1`` of ``scenario``, alice on the first side (and host), bob on the second,
+    started, with the bot connected to the fake Discord."""
+    guild = fake.add_guild("Wargames Club")
+    alice = fake.add_user("alice", guild=guild)
+    bob = fake.add_user("bob", guild=guild)
+    store = await Store.open(tmp_path / "vedette.db")
+    try:
+        umpire = Umpire(store, maps=MapMaker(enabled=maps))
+        await umpire.create_game(str(scenario), alice.id, game_id="g1", seed=seed)
+        await umpire.join("g1", alice.id, sides[0])
+        await umpire.join("g1", bob.id, sides[1])
+        await umpire.start("g1", alice.id)
+        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
+        with patched_discord(fake.base_url):
+            async with run_client(bot, token=TOKEN):
+                yield bot, alice, bob
+    finally:
+        await store.close()
