@@ -1,13 +1,19 @@
 """The host's choice of delivery: DMs (the default) or one private thread per side.
 
-A side's thread is made in the game's channel the first time something is sent to the side, with
-the side's players added; a player who joins later is added when they join. The thread ids are
-kept in the game's options. Private threads can be read by members with the Manage Threads
-permission, which is why the host is warned when choosing them.
+A side's thread is made in the game's channel the first time something is sent to the side. Its
+members are exactly the side's seated players: before anything is posted to it, the bot removes
+whoever it added and no longer holds a seat on the side (a player who left, or was unseated) and
+adds the side's seated players. A seated player Discord will not add (not a member of the server,
+or gone) is reported to the host once, and their messages wait in their /inbox. The thread ids,
+the members the bot added and the unreachable players are kept in the game's options. Private
+threads can be read by members with the Manage Threads permission, which is why the host is
+warned when choosing them.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -16,6 +22,8 @@ import discord
 from umpire import catalog
 from umpire.outbox import DeliveryRejected
 
+log = logging.getLogger("vedette.outbox")
+
 if TYPE_CHECKING:
     from bot.client import VedetteBot
     from storage.records import GameRecord
@@ -23,6 +31,10 @@ if TYPE_CHECKING:
 DMS = "dms"
 THREADS = "threads"
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, Discord's longest
+THREADS_OPTION = "threads"  # side -> thread id
+MEMBERS_OPTION = "thread_members"  # side -> the user ids the bot added to its thread
+UNREACHABLE_OPTION = "thread_unreachable"  # user id -> side: could not be added, host told
+NOT_A_MEMBER = frozenset({10007, 10013})  # unknown member, unknown user
 
 
 def mode(game: GameRecord) -> str:
@@ -30,7 +42,7 @@ def mode(game: GameRecord) -> str:
 
 
 def thread_ids(game: GameRecord) -> dict[str, str]:
-    ids = game.options.get("threads")
+    ids = game.options.get(THREADS_OPTION)
     return {str(k): str(v) for k, v in ids.items()} if isinstance(ids, dict) else {}
 
 
@@ -61,36 +73,110 @@ async def _existing(bot: VedetteBot, thread_id: str | None) -> discord.Thread | 
 
 async def side_thread(bot: VedetteBot, game: GameRecord, side: str
                       ) -> tuple[discord.Thread, GameRecord]:
-    """The side's private thread, made (with the side's players in it) if need be; and the game
-    as stored afterwards."""
+    """The side's private thread, made if need be, with exactly the side's seated players in it
+    (see ``_sync``); and the game as stored afterwards. Raises ``discord.HTTPException`` when
+    Discord fails: then nothing may be posted to the thread."""
     async with bot.lock(f"threads:{game.id}"):
         game = await bot.store.get_game(game.id) or game
         ids = thread_ids(game)
         thread = await _existing(bot, ids.get(side))
-        if thread is not None:
-            return thread, game
-        if game.channel_id is None:
-            raise DeliveryRejected("the game has no channel for threads", permanent=True)
-        parent = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
-        if not isinstance(parent, discord.TextChannel):
-            raise DeliveryRejected("the game's channel cannot hold private threads",
-                                   permanent=True)
-        thread = await parent.create_thread(
-            name=f"{side_name(game, side)} - game {game.id}"[:100],
-            type=discord.ChannelType.private_thread, invitable=False,
-            auto_archive_duration=ARCHIVE_MINUTES)
-        for player in await bot.store.players(game.id):
-            if player.side == side:
-                await thread.add_user(discord.Object(id=player.user_id))
-        ids[side] = str(thread.id)
-        game = await bot.store.update_game(game.id, options={**game.options, "threads": ids})
+        if thread is None:
+            thread = await _create(bot, game, side)
+            # Saved before anyone is added: a member who cannot be added must not make the
+            # next try create another thread.
+            ids[side] = str(thread.id)
+            members = {**_members(game), side: []}
+            game = await bot.store.update_game(game.id, options={
+                **game.options, THREADS_OPTION: ids, MEMBERS_OPTION: members})
+        game = await _sync(bot, game, side, thread)
         return thread, game
 
 
-async def add_player(bot: VedetteBot, game: GameRecord, side: str, user_id: int) -> None:
-    """Add a newly joined player to their side's thread, if it exists already."""
-    if mode(game) != THREADS:
+async def sync_side(bot: VedetteBot, game: GameRecord, side: str) -> None:
+    """Bring the side's thread, if it exists, in line with its seats now (after a join, a
+    leave, a seat given or taken). A failure is only logged: the thread is brought in line
+    again before anything is posted to it."""
+    if mode(game) != THREADS or not thread_ids(game).get(side):
         return
-    thread = await _existing(bot, thread_ids(game).get(side))
-    if thread is not None:
-        await thread.add_user(discord.Object(id=user_id))
+    try:
+        await side_thread(bot, game, side)
+    except (discord.HTTPException, DeliveryRejected) as e:
+        log.warning("game %s: could not update %s's private thread: %s", game.id, side, e)
+
+
+async def _create(bot: VedetteBot, game: GameRecord, side: str) -> discord.Thread:
+    if game.channel_id is None:
+        raise DeliveryRejected("the game has no channel for threads", permanent=True)
+    parent = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+    if not isinstance(parent, discord.TextChannel):
+        raise DeliveryRejected("the game's channel cannot hold private threads", permanent=True)
+    return await parent.create_thread(
+        name=f"{side_name(game, side)} - game {game.id}"[:100],
+        type=discord.ChannelType.private_thread, invitable=False,
+        auto_archive_duration=ARCHIVE_MINUTES)
+
+
+async def _sync(bot: VedetteBot, game: GameRecord, side: str, thread: discord.Thread
+                ) -> GameRecord:
+    """Remove from the thread whoever the bot added and no longer holds a seat on the side,
+    and add the side's seated players. A player Discord cannot add (not a member of the
+    server, or gone) is recorded as unreachable, the host is told once, and that player's
+    messages wait in their /inbox. Progress is saved even when Discord fails half way."""
+    seated = [p.user_id for p in await bot.store.players(game.id) if p.side == side]
+    members = _members(game)
+    # A thread made before the bot kept its member list: its players were added on joining.
+    had = set(members.get(side, seated))
+    unreachable = unreachable_players(game)
+    reported = {u for u, s in unreachable.items() if s == side and u in seated}
+    now = set(had)
+    newly: list[int] = []
+    try:
+        for user_id in sorted(had - set(seated)):
+            with contextlib.suppress(discord.NotFound):  # no longer there, or gone
+                await thread.remove_user(discord.Object(id=user_id))
+            now.discard(user_id)
+        for user_id in seated:
+            if user_id in now or user_id in reported:
+                continue
+            try:
+                await thread.add_user(discord.Object(id=user_id))
+                now.add(user_id)
+            except discord.HTTPException as e:
+                if e.code not in NOT_A_MEMBER:
+                    raise
+                reported.add(user_id)
+                newly.append(user_id)
+    finally:
+        for user_id in newly:
+            await bot.umpire.notify_host(game.id, _unreachable_text(game, side, user_id))
+            bot.outbox.kick(game.id)
+        kept = {u: s for u, s in unreachable.items() if s != side}
+        kept |= {u: side for u in reported}
+        if now != had or kept != unreachable or side not in members:
+            game = await bot.store.update_game(game.id, options={
+                **game.options, MEMBERS_OPTION: {**members, side: sorted(now)},
+                UNREACHABLE_OPTION: {str(u): s for u, s in kept.items()}})
+    return game
+
+
+def _members(game: GameRecord) -> dict[str, list[int]]:
+    found = game.options.get(MEMBERS_OPTION)
+    if not isinstance(found, dict):
+        return {}
+    return {str(side): [int(u) for u in users] for side, users in found.items()
+            if isinstance(users, list)}
+
+
+def unreachable_players(game: GameRecord) -> dict[int, str]:
+    """Seated players who could not be added to their side's thread, and their side."""
+    found = game.options.get(UNREACHABLE_OPTION)
+    if not isinstance(found, dict):
+        return {}
+    return {int(u): str(side) for u, side in found.items() if str(u).isdigit()}
+
+
+def _unreachable_text(game: GameRecord, side: str, user_id: int) -> str:
+    return (f"<@{user_id}> ({side_name(game, side)}, game `{game.id}`) could not be added to "
+            "the side's private thread: Discord does not know them as a member of the game's "
+            "server. Their messages wait in their /inbox. You may take their seat away with "
+            "/host unseat.")

@@ -3,7 +3,9 @@
 - ``public``: the game's channel.
 - ``player``: a DM to the player; or, when the host chose private threads, the player's side's
   private thread (one copy per side: the umpire addresses a side's message to each of its
-  players, and the thread gets the copy of the side's first seated player).
+  players, and the thread gets the copy of the side's first seated player in it). A player no
+  longer seated gets nothing; a player who could not be added to the thread finds their
+  messages in /inbox.
 - ``side`` (a side with no player seated): its thread in thread mode; otherwise it waits in the
   side's /inbox.
 - ``host``: a DM to the host.
@@ -74,26 +76,37 @@ class DiscordTransport:
 
     async def _to_player(self, user_id: int, text: str, image: bytes | None,
                          image_name: str | None) -> None:
+        player = await self.store.get_player(self.game.id, user_id)
+        if player is None:  # a private message never follows a player out of the game
+            raise DeliveryRejected("the player has left the game", permanent=True)
         if threads.mode(self.game) != threads.THREADS:
             await self._dm(user_id, text, image, image_name)
             return
-        player = await self.store.get_player(self.game.id, user_id)
-        if player is None:
-            raise DeliveryRejected("the player has left the game", permanent=True)
-        seated = [p for p in await self.store.players(self.game.id) if p.side == player.side]
+        key, thread = await self._thread(player.side)
+        unreachable = threads.unreachable_players(self.game)
+        if user_id in unreachable:
+            raise DeliveryRejected("not in the side's private thread; kept in /inbox",
+                                   permanent=True)
+        seated = [p for p in await self.store.players(self.game.id)
+                  if p.side == player.side and p.user_id not in unreachable]
         if seated and seated[0].user_id != user_id:
-            return  # the side's thread gets one copy: the first seated player's
-        await self._to_thread(player.side, text, image, image_name)
+            return  # the side's thread gets one copy: the first seated player's in it
+        await self._post(key, thread, text, image, image_name)
 
     async def _to_thread(self, side: str, text: str, image: bytes | None,
                          image_name: str | None) -> None:
+        key, thread = await self._thread(side)
+        await self._post(key, thread, text, image, image_name)
+
+    async def _thread(self, side: str) -> tuple[str, discord.Thread]:
+        """The side's thread, with exactly its seated players in it."""
         key = f"thread:{side}"
         self._check(key)
         try:
             thread, self.game = await threads.side_thread(self.bot, self.game, side)
         except discord.HTTPException as e:
             raise self._fail(key, e, permanent=e.code in GONE) from None
-        await self._post(key, thread, text, image, image_name)
+        return key, thread
 
     async def _dm(self, user_id: int, text: str, image: bytes | None,
                   image_name: str | None) -> None:

@@ -140,7 +140,34 @@ CREATE TABLE bot_state (
 );
 """
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _INITIAL),)
+# Seats after the start: who asked the host for a seat, and which side each player who left
+# (or was unseated) held, so that they can only ever come back to that side.
+_SEATS = """
+CREATE TABLE seat_requests (
+    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id  INTEGER NOT NULL,
+    side     TEXT NOT NULL,
+    asked_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, user_id),
+    CONSTRAINT seat_request_user_id CHECK (typeof(user_id) = 'integer'),
+    CONSTRAINT seat_request_side_not_empty CHECK (length(side) > 0)
+);
+
+CREATE TABLE former_players (
+    game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL,
+    side    TEXT NOT NULL,
+    left_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, user_id),
+    CONSTRAINT former_player_user_id CHECK (typeof(user_id) = 'integer'),
+    CONSTRAINT former_player_side_not_empty CHECK (length(side) > 0)
+);
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial schema", _INITIAL),
+    Migration(2, "seat requests and former players", _SEATS),
+)
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""
 

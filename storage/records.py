@@ -74,6 +74,16 @@ class PlayerRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """A user's request, after the start, to be seated on ``side``; the host decides."""
+
+    game_id: str
+    user_id: int
+    side: str
+    asked_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event to append. ``audience`` is ``'public'``, ``'umpire'`` or ``'side:<id>'``
     (see :func:`side_audience`)."""
@@ -161,6 +171,7 @@ __all__ = [
     "NewEvent",
     "PlayerRecord",
     "Recipient",
+    "SeatRequest",
     "Snapshot",
     "side_audience",
 ]

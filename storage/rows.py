@@ -15,6 +15,7 @@ from storage.records import (
     GameRecord,
     GameStatus,
     PlayerRecord,
+    SeatRequest,
 )
 
 GAME_COLUMNS = (
@@ -22,6 +23,7 @@ GAME_COLUMNS = (
     "created_at, updated_at"
 )
 PLAYER_COLUMNS = "game_id, user_id, side, dm_ok, joined_at"
+SEAT_REQUEST_COLUMNS = "game_id, user_id, side, asked_at"
 EVENT_COLUMNS = "game_id, seq, type, payload, audience, created_at"
 DELIVERY_COLUMNS = (
     "id, game_id, seq, kind, target, text, image, image_name, buttons, status, attempts, "
@@ -52,6 +54,15 @@ def player(row: sqlite3.Row) -> PlayerRecord:
         side=row["side"],
         dm_ok=bool(row["dm_ok"]),
         joined_at=from_text(row["joined_at"]),
+    )
+
+
+def seat_request(row: sqlite3.Row) -> SeatRequest:
+    return SeatRequest(
+        game_id=row["game_id"],
+        user_id=row["user_id"],
+        side=row["side"],
+        asked_at=from_text(row["asked_at"]),
     )
 
 

@@ -45,6 +45,7 @@ from storage.records import (
     NewEvent,
     PlayerRecord,
     Recipient,
+    SeatRequest,
     Snapshot,
 )
 
@@ -286,6 +287,128 @@ class Store:
         """Move a player to another side. Raises ``NotFoundError`` if not a player."""
         return await self._update_player(game_id, user_id, "side", side)
 
+    # -- seats after the start ---------------------------------------------------------------
+    # A seat change and the announcements it implies are one transaction, so that no seat ever
+    # changes unannounced. They append no event: seats are not part of the game's state.
+
+    async def request_seat(
+        self, game_id: str, user_id: int, side: str, deliveries: Sequence[NewDelivery] = ()
+    ) -> list[int]:
+        """Record (or replace) ``user_id``'s request to be seated on ``side`` and queue
+        ``deliveries``; return their ids. Raises ``AlreadyExistsError`` if the user is seated."""
+        async with self._write(f"request a seat in game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            if await _load_player(conn, game_id, user_id) is not None:
+                raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
+            await conn.execute(
+                f"INSERT OR REPLACE INTO seat_requests ({rows.SEAT_REQUEST_COLUMNS})"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, user_id, side, to_text(self._now())),
+            )
+            return await self._queue(conn, game_id, deliveries)
+
+    async def seat_request(self, game_id: str, user_id: int) -> SeatRequest | None:
+        found = await self._read(
+            f"SELECT {rows.SEAT_REQUEST_COLUMNS} FROM seat_requests"
+            " WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        return rows.seat_request(found[0]) if found else None
+
+    async def seat_requests(self, game_id: str) -> list[SeatRequest]:
+        """The game's open seat requests, oldest first."""
+        found = await self._read(
+            f"SELECT {rows.SEAT_REQUEST_COLUMNS} FROM seat_requests WHERE game_id = ?"
+            " ORDER BY asked_at, user_id",
+            (game_id,),
+        )
+        return [rows.seat_request(row) for row in found]
+
+    async def former_side(self, game_id: str, user_id: int) -> str | None:
+        """The side ``user_id`` held when they left the game after its start (or were
+        unseated), if they did."""
+        found = await self._read(
+            "SELECT side FROM former_players WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        return str(found[0][0]) if found else None
+
+    async def seat_player(
+        self,
+        game_id: str,
+        user_id: int,
+        side: str,
+        *,
+        dm_ok: bool = True,
+        deliveries: Sequence[NewDelivery] = (),
+    ) -> list[int]:
+        """Seat ``user_id`` on ``side``, drop their request and queue ``deliveries``, in one
+        transaction; return the deliveries' ids. Raises ``AlreadyExistsError`` if seated."""
+        now = to_text(self._now())
+        async with self._write(f"seat player {user_id} in game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            if await _load_player(conn, game_id, user_id) is not None:
+                raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
+            await conn.execute(
+                "DELETE FROM seat_requests WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            await conn.execute(
+                f"INSERT INTO players ({rows.PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                (game_id, user_id, side, int(dm_ok), now),
+            )
+            return await self._queue(conn, game_id, deliveries)
+
+    async def unseat_player(
+        self,
+        game_id: str,
+        user_id: int,
+        *,
+        remember: bool,
+        deliveries: Sequence[NewDelivery] = (),
+    ) -> list[int]:
+        """Take ``user_id``'s seat (and any request of theirs) away and queue ``deliveries``, in
+        one transaction; return the deliveries' ids. ``remember`` records the side they held, so
+        that they may only come back to it. Raises ``NotFoundError`` if the user had neither a
+        seat nor a request."""
+        now = to_text(self._now())
+        async with self._write(f"unseat player {user_id} in game {game_id!r}") as conn:
+            player = await _load_player(conn, game_id, user_id)
+            dropped = await conn.execute(
+                "DELETE FROM seat_requests WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            if player is None and dropped.rowcount == 0:
+                raise NotFoundError(f"user {user_id} is not in game {game_id!r}")
+            if player is not None:
+                await conn.execute(
+                    "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+                )
+                if remember:
+                    await conn.execute(
+                        "INSERT OR REPLACE INTO former_players (game_id, user_id, side, left_at)"
+                        " VALUES (?, ?, ?, ?)",
+                        (game_id, user_id, player.side, now),
+                    )
+            return await self._queue(conn, game_id, deliveries)
+
+    async def queue_deliveries(
+        self, game_id: str, deliveries: Sequence[NewDelivery]
+    ) -> list[int]:
+        """Queue deliveries that no command caused (a transport's report to the host)."""
+        async with self._write(f"queue deliveries of game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            return await self._queue(conn, game_id, deliveries)
+
+    async def _queue(
+        self, conn: aiosqlite.Connection, game_id: str, deliveries: Sequence[NewDelivery]
+    ) -> list[int]:
+        """Queue deliveries that no event caused, at the game's current seq (inside a write)."""
+        last = await _last_seq(conn, game_id)
+        now = to_text(self._now())
+        return await _insert_deliveries(conn, _delivery_rows(game_id, last, 0, deliveries, now))
+
     # -- the event log -----------------------------------------------------------------------
 
     async def last_seq(self, game_id: str) -> int:
@@ -340,23 +463,9 @@ class Store:
             )
             for index, event in enumerate(events)
         ]
-        delivery_rows = [
-            (
-                game_id,
-                _delivery_seq(expected_seq, len(events), delivery.event_index, index),
-                delivery.kind,
-                delivery.target,
-                delivery.text,
-                delivery.image,
-                delivery.image_name,
-                encode(delivery.buttons, f"buttons of delivery {index}"),
-                now,
-            )
-            for index, delivery in enumerate(deliveries)
-        ]
+        delivery_rows = _delivery_rows(game_id, expected_seq, len(events), deliveries, now)
         snapshot_json = None if snapshot is None else encode(snapshot, "snapshot")
         assignments, params = self._assignments(game_id, game_updates or {}, now_dt)
-        ids: list[int] = []
         async with self._write(f"commit to game {game_id!r}") as conn:
             if not await _game_exists(conn, game_id):
                 raise NotFoundError(f"no game {game_id!r}")
@@ -366,13 +475,7 @@ class Store:
             await conn.executemany(
                 f"INSERT INTO events ({rows.EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", event_rows
             )
-            for row in delivery_rows:
-                cursor = await conn.execute(
-                    "INSERT INTO deliveries (game_id, seq, kind, target, text, image, image_name,"
-                    " buttons, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    row,
-                )
-                ids.append(_rowid(cursor))
+            ids = await _insert_deliveries(conn, delivery_rows)
             if snapshot_json is not None:
                 await conn.execute(
                     "INSERT OR REPLACE INTO snapshots (game_id, seq, payload, created_at)"
@@ -581,6 +684,39 @@ class StoreOpener:
     ) -> None:
         if self._store is not None:
             await self._store.close()
+
+
+def _delivery_rows(
+    game_id: str, expected_seq: int, event_count: int, deliveries: Sequence[NewDelivery], now: str
+) -> list[tuple[Any, ...]]:
+    return [
+        (
+            game_id,
+            _delivery_seq(expected_seq, event_count, delivery.event_index, index),
+            delivery.kind,
+            delivery.target,
+            delivery.text,
+            delivery.image,
+            delivery.image_name,
+            encode(delivery.buttons, f"buttons of delivery {index}"),
+            now,
+        )
+        for index, delivery in enumerate(deliveries)
+    ]
+
+
+async def _insert_deliveries(
+    conn: aiosqlite.Connection, delivery_rows: Sequence[tuple[Any, ...]]
+) -> list[int]:
+    ids = []
+    for row in delivery_rows:
+        cursor = await conn.execute(
+            "INSERT INTO deliveries (game_id, seq, kind, target, text, image, image_name,"
+            " buttons, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+        ids.append(_rowid(cursor))
+    return ids
 
 
 def _delivery_seq(expected_seq: int, event_count: int, event_index: int | None, index: int) -> int:

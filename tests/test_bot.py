@@ -539,8 +539,11 @@ async def test_private_threads_per_side(table: Table, bot: VedetteBot) -> None:
     orders = [text_of(m) for m in fake.messages_in(blue.id) if "Your orders" in text_of(m)]
     assert len(orders) == 1  # one copy for the side, not one per player
     assert dms(table, table.alice) == [] and dms(table, table.carol) == []
-    # A player who joins later is added to the side's thread.
+    # A player who joins later (seated by the host, after the start) is added to the side's
+    # thread.
     await say(table, "game join", table.dave, {"side": "blue"}, channel=table.channel)
+    await say(table, "host seat", table.alice, {"user": table.dave, "side": "blue"},
+              channel=table.channel)
     await fake.wait_for(lambda: table.dave.id in blue.thread_members)
     # Grey's thread holds nothing of blue's.
     for thread in threads:

@@ -25,7 +25,7 @@ from rules.problems import FileProblems
 from rules.scenario import COMBAT_KINDS
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from rules.view import IDENTIFIED, project
-from storage.errors import AlreadyExistsError, ConcurrencyError
+from storage.errors import ConcurrencyError
 from storage.records import (
     DeliveryRecord,
     GameRecord,
@@ -35,9 +35,10 @@ from storage.records import (
     NewEvent,
     PlayerRecord,
     Recipient,
+    SeatRequest,
 )
 from storage.store import Store
-from umpire import catalog, dice
+from umpire import catalog, dice, seats
 from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for, turn_heading
 
@@ -147,28 +148,129 @@ class Umpire:
         return Reply(f"Game `{gid}` created: {loaded.scenario.scenario.title}. Sides: {sides}. "
                      "Players join with /game join; the host starts with /game start.")
 
-    async def join(self, game_id: str, user_id: int, side: str) -> Reply:
+    async def join(self, game_id: str, user_id: int, side: str, *,
+                   in_server: bool = False) -> Reply:
+        """Seat the user on ``side`` before the start; after it, ask the host for that seat
+        (see ``umpire.seats``). ``in_server``: the user is a member of the game's server (the
+        bot checks); a game made outside Discord has no server and needs no such check."""
         async with self.lock(game_id):
             game = await self._game(game_id)
-            if side not in game.state.sides:
-                raise UmpireError(f"no side {side[:30]!r}; sides: {', '.join(game.state.sides)}")
-            if game.state.status == "ended":
-                raise UmpireError("the game is over")
-            try:
+            state = game.state
+            if side not in state.sides:
+                raise UmpireError(f"no side {side[:30]!r}; sides: {', '.join(state.sides)}")
+            player = await self.store.get_player(game_id, user_id)
+            former = (await self.store.former_side(game_id, user_id)
+                      if seats.started(state.status) else None)
+            decision = seats.decide_join(
+                state.status, side, seated=player.side if player else None,
+                former=former, server_game=game.record.guild_id is not None,
+                in_server=in_server)
+            if decision.kind is None:
+                held = state.side_name((player.side if player else former) or side)
+                raise UmpireError(decision.refusal.format(held=held))
+            name = state.side_name(side)
+            if decision.kind is seats.JoinKind.REQUEST:
+                text = seats.request_to_host(game_id, user_id, side, name, in_server=in_server,
+                                             former=former is not None)
+                ids = await self.store.request_seat(game_id, user_id, side, [
+                    NewDelivery("host", str(game.record.host_user_id), text)])
+                return Reply(f"The game has started, so the host decides: your request to "
+                             f"command {name} in game `{game_id}` has been sent to the host. "
+                             "When you are seated, it is announced in the game's channel.",
+                             delivery_ids=tuple(ids))
+            if player is None:
                 await self.store.add_player(game_id, user_id, side, dm_ok=True)
-            except AlreadyExistsError:
-                player = await self.store.get_player(game_id, user_id)
-                if player is not None and player.side != side and game.state.status != "setup":
-                    raise UmpireError("you are already playing the other side; sides cannot "
-                                      "be changed once the game has started") from None
+            elif player.side != side:
                 await self.store.set_side(game_id, user_id, side)
-            return Reply(f"You command {game.state.side_name(side)} in game `{game_id}`.")
+            return Reply(f"You command {name} in game `{game_id}`.")
 
     async def leave(self, game_id: str, user_id: int) -> Reply:
+        """Leave the game (or withdraw a request to join). Leaving a started game is announced
+        in its channel, and the player may only ever come back to the side they held."""
         async with self.lock(game_id):
-            if not await self.store.remove_player(game_id, user_id):
+            game = await self._game(game_id)
+            state = game.state
+            player = await self.store.get_player(game_id, user_id)
+            if not seats.started(state.status) or player is None:
+                if await self.store.remove_player(game_id, user_id):
+                    return Reply("You have left the game.")
+                if await self.store.seat_request(game_id, user_id) is not None:
+                    await self.store.unseat_player(game_id, user_id, remember=False)
+                    return Reply("Your request to join has been withdrawn.")
                 raise UmpireError("you are not in that game")
-            return Reply("You have left the game.")
+            text = seats.left_announcement(user_id, state.side_name(player.side))
+            ids = await self.store.unseat_player(game_id, user_id, remember=True,
+                                                 deliveries=[NewDelivery("public", "", text)])
+            return Reply("You have left the game; it is announced in the game's channel. "
+                         f"You may come back only to {state.side_name(player.side)}, if the "
+                         "host seats you again.", delivery_ids=tuple(ids))
+
+    async def seat(self, game_id: str, actor_id: int, user_id: int, side: str, *,
+                   is_admin: bool = False) -> Reply:
+        """The host accepts a user's request to join the started game on ``side``; the seat is
+        announced in the game's channel."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, actor_id, is_admin)
+            state = game.state
+            if not seats.started(state.status):
+                raise UmpireError(seats.OVER if state.status == "ended" else
+                                  "before the start, players join with /game join themselves")
+            if await self.store.get_player(game_id, user_id) is not None:
+                raise UmpireError(f"{seats.mention(user_id)} is already playing; sides cannot "
+                                  "be changed once the game has started")
+            request = await self.store.seat_request(game_id, user_id)
+            if request is None:
+                raise UmpireError(f"{seats.mention(user_id)} has not asked for a seat; they ask "
+                                  "with /game join")
+            if request.side != side:
+                raise UmpireError(f"{seats.mention(user_id)} asked to command "
+                                  f"{state.side_name(request.side)} ({request.side}), not "
+                                  f"{side[:30]!r}")
+            former = await self.store.former_side(game_id, user_id)
+            if former is not None and former != side:  # a request is checked when made too
+                raise UmpireError(f"{seats.mention(user_id)} may only come back to "
+                                  f"{state.side_name(former)}")
+            name = state.side_name(side)
+            ids = await self.store.seat_player(game_id, user_id, side, deliveries=[
+                NewDelivery("public", "", seats.seated_announcement(user_id, name, actor_id))])
+            return Reply(f"{seats.mention(user_id)} now commands {name}; it is announced in "
+                         "the game's channel.", delivery_ids=tuple(ids))
+
+    async def unseat(self, game_id: str, actor_id: int, user_id: int, reason: str = "", *,
+                     is_admin: bool = False) -> Reply:
+        """The host takes a player's seat away (announced in the game's channel), or refuses a
+        request to join. After the start, the player may only come back to the same side."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, actor_id, is_admin)
+            state = game.state
+            if state.status == "ended":
+                raise UmpireError(seats.OVER)
+            player = await self.store.get_player(game_id, user_id)
+            if player is None:
+                if await self.store.seat_request(game_id, user_id) is None:
+                    raise UmpireError(f"{seats.mention(user_id)} is not in this game")
+                await self.store.unseat_player(game_id, user_id, remember=False)
+                return Reply(f"{seats.mention(user_id)}'s request to join is refused.")
+            name = state.side_name(player.side)
+            text = seats.unseated_announcement(user_id, name, actor_id, reason)
+            ids = await self.store.unseat_player(
+                game_id, user_id, remember=seats.started(state.status),
+                deliveries=[NewDelivery("public", "", text)])
+            return Reply(f"{seats.mention(user_id)} no longer commands {name}; it is announced "
+                         "in the game's channel.", delivery_ids=tuple(ids))
+
+    async def seat_requests(self, game_id: str) -> list[SeatRequest]:
+        return await self.store.seat_requests(game_id)
+
+    async def notify_host(self, game_id: str, text: str) -> tuple[int, ...]:
+        """Queue a message to the game's host that no command caused (a transport's report)."""
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise UmpireError(f"there is no game {game_id[:40]!r}")
+        return tuple(await self.store.queue_deliveries(
+            game_id, [NewDelivery("host", str(record.host_user_id), text)]))
 
     async def player(self, game_id: str, user_id: int) -> PlayerRecord | None:
         return await self.store.get_player(game_id, user_id)
@@ -202,6 +304,8 @@ class Umpire:
             if request_id is not None and request_key(request_id) in game.state.requests:
                 return Reply("That order was already accepted.")
             host = self._is_host(game, user_id, is_admin)
+            if command.host_only and not host:
+                raise UmpireError("only the game's host can do that")
             player = await self.store.get_player(game_id, user_id)
             if player is None and not (host and command.host_only):
                 raise UmpireError("you are not playing in this game; join a side first")
@@ -259,11 +363,18 @@ class Umpire:
             raise UmpireError(str(e)) from None
         return Reply(f"{game.state.side_name(side)}, turn {game.state.turn}.", image=png)
 
-    async def status(self, game_id: str) -> Reply:
-        """The game's public status: scenario, turn, phase, who is still to act, players."""
+    async def status(self, game_id: str, user_id: int, *, in_server: bool = False,
+                     is_admin: bool = False) -> Reply:
+        """The game's status: scenario, turn, phase, who is still to act, players, requests to
+        join. Told to its players and host, and to members of its server (``in_server``, which
+        the bot checks); a game made outside Discord has no server."""
         game = await self._game(game_id)
         state = game.state
         players = await self.store.players(game_id)
+        if (game.record.guild_id is not None and not in_server
+                and not self._is_host(game, user_id, is_admin)
+                and all(p.user_id != user_id for p in players)):
+            raise UmpireError(seats.NOT_SEEN)
         seated = {s: [p.user_id for p in players if p.side == s] for s in state.sides}
         lines = [f"**{state.loaded.scenario.scenario.title}** (game `{game_id}`, {state.status})"]
         if state.status in ("active", "paused"):
@@ -275,6 +386,10 @@ class Umpire:
         for side in state.sides:
             who = ", ".join(f"<@{u}>" for u in seated[side]) or "nobody yet"
             lines.append(f"{state.side_name(side)} ({side}): {who}")
+        asking = await self.store.seat_requests(game_id)
+        if asking:
+            lines.append("Asking the host for a seat: " + ", ".join(
+                f"{seats.mention(r.user_id)} ({r.side})" for r in asking))
         return Reply("\n".join(lines))
 
     async def units_text(self, game_id: str, user_id: int) -> Reply:

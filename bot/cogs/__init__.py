@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 
-__all__ = ["Interaction", "in_servers_and_dms", "is_admin", "require_host", "resolve_game"]
+__all__ = ["Interaction", "in_game_server", "in_servers_and_dms", "is_admin", "require_host",
+           "resolve_game"]
 
 T = TypeVar("T")
 
@@ -31,6 +32,26 @@ def is_admin(interaction: Interaction, game: GameRecord) -> bool:
 def require_host(interaction: Interaction, game: GameRecord) -> None:
     if interaction.user.id != game.host_user_id and not is_admin(interaction, game):
         raise Refused(NOT_HOST)
+
+
+async def in_game_server(interaction: Interaction, game: GameRecord) -> bool:
+    """Whether the user is a member of the game's server: they asked in it, or Discord finds
+    them among its members (a DM, or another server). A game with no server has no members."""
+    if game.guild_id is None:
+        return False
+    if interaction.guild_id == game.guild_id:
+        return True
+    client = interaction.client
+    try:
+        guild = client.get_guild(game.guild_id) or await client.fetch_guild(game.guild_id)
+        if guild.get_member(interaction.user.id) is None:
+            await guild.fetch_member(interaction.user.id)
+    except (discord.NotFound, discord.Forbidden):
+        return False
+    except discord.HTTPException:
+        raise Refused("I could not check that you are a member of the game's server; try "
+                      "again from one of its channels") from None
+    return True
 
 
 def in_servers_and_dms(command: T) -> T:

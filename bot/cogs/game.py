@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot import autocomplete as ac
 from bot import threads
-from bot.cogs import Interaction, is_admin, require_host, resolve_game
+from bot.cogs import Interaction, in_game_server, is_admin, require_host, resolve_game
 from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
@@ -82,27 +82,40 @@ class GameCog(commands.GroupCog, group_name="game",
                           f"game is played without them): {off}.")
         await answer(interaction, "\n".join(public), ephemeral=False, notice=False)
 
-    @app_commands.command(name="join", description="Join a game on one of its sides")
+    @app_commands.command(name="join", description="Join a game on one of its sides (after the "
+                                                   "start: ask its host for a seat)")
     @app_commands.describe(side="The side you will command", game=GAME_HELP)
     @app_commands.autocomplete(side=ac.sides)
     async def join(self, interaction: Interaction, side: app_commands.Range[str, 1, 60],
                    game: GameArg | None = None) -> None:
+        await thinking(interaction)
         record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.join(record.id, interaction.user.id, side.strip())
+        in_server = await in_game_server(interaction, record)
+        reply = await self.bot.umpire.join(record.id, interaction.user.id, side.strip(),
+                                           in_server=in_server)
+        self.bot.outbox.kick(record.id)
         player = await self.bot.umpire.player(record.id, interaction.user.id)
-        if player is not None:
-            await threads.add_player(self.bot, record, player.side, interaction.user.id)
+        if player is None:  # a request to the host
+            await answer(interaction, reply.text)
+            return
+        await threads.sync_side(self.bot, record, player.side)
         where = ("your side's private thread in the game's channel"
                  if threads.mode(record) == threads.THREADS else
                  "DMs from the bot (allow DMs from this server; otherwise read /inbox)")
         await answer(interaction, f"{reply.text} Your private messages will come as {where}. "
                      "Give orders here or in a DM with the bot; answers are shown to you alone.")
 
-    @app_commands.command(name="leave", description="Leave a game")
+    @app_commands.command(name="leave", description="Leave a game (after the start, you may "
+                                                    "only come back to the same side)")
     @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        await thinking(interaction)
         record = await resolve_game(interaction, game)
+        player = await self.bot.umpire.player(record.id, interaction.user.id)
         reply = await self.bot.umpire.leave(record.id, interaction.user.id)
+        self.bot.outbox.kick(record.id)
+        if player is not None:
+            await threads.sync_side(self.bot, record, player.side)
         await answer(interaction, reply.text)
 
     @app_commands.command(name="options",
@@ -149,7 +162,9 @@ class GameCog(commands.GroupCog, group_name="game",
     @app_commands.describe(game=GAME_HELP)
     async def status(self, interaction: Interaction, game: GameArg | None = None) -> None:
         record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.status(record.id)
+        reply = await self.bot.umpire.status(record.id, interaction.user.id,
+                                             in_server=await in_game_server(interaction, record),
+                                             is_admin=is_admin(interaction, record))
         await answer(interaction, reply.text)
 
     @app_commands.command(name="end", description="Host: end the game; the seed and the full "

@@ -1,14 +1,20 @@
 """``/host``: the host's tools during play: pause and resume, end the phase for those who have not
-finished, and correct a unit by hand with a reason kept in the log."""
+finished, correct a unit by hand with a reason kept in the log, and give or take seats after the
+start (each announced in the game's channel).
+
+Only the host (or a member with Manage Server in the game's server) may use them; anyone else is
+told so, whether or not they play in the game."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+import discord
 import pydantic
 from discord import app_commands
 from discord.ext import commands
 
+from bot import threads
 from bot.cogs import Interaction, in_servers_and_dms, is_admin, resolve_game
 from bot.errors import Refused
 from bot.game_choice import GameArg
@@ -76,3 +82,34 @@ class HostCog(commands.GroupCog, group_name="host",
         except pydantic.ValidationError:
             raise Refused("that correction is too long or empty") from None
         await self._host_command(interaction, game, command)
+
+    @app_commands.command(name="seat", description="After the start: accept a request to join "
+                                                   "(announced in the game's channel)")
+    @app_commands.describe(user="Who asked to join (with /game join)",
+                           side="The side they asked for", game=GAME_HELP)
+    async def seat(self, interaction: Interaction, user: discord.User,
+                   side: app_commands.Range[str, 1, 60], game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.seat(record.id, interaction.user.id, user.id,
+                                           side.strip(), is_admin=is_admin(interaction, record))
+        self.bot.outbox.kick(record.id)
+        await threads.sync_side(self.bot, record, side.strip())
+        await answer(interaction, reply.text)
+
+    @app_commands.command(name="unseat", description="Take a player's seat away (announced in "
+                                                     "the game's channel), or refuse a request")
+    @app_commands.describe(user="The player, or who asked to join",
+                           reason="Shown in the game's channel", game=GAME_HELP)
+    async def unseat(self, interaction: Interaction, user: discord.User,
+                     reason: app_commands.Range[str, 0, 300] = "",
+                     game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        player = await self.bot.umpire.player(record.id, user.id)
+        reply = await self.bot.umpire.unseat(record.id, interaction.user.id, user.id, reason,
+                                             is_admin=is_admin(interaction, record))
+        self.bot.outbox.kick(record.id)
+        if player is not None:
+            await threads.sync_side(self.bot, record, player.side)
+        await answer(interaction, reply.text)

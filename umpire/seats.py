@@ -1,0 +1,99 @@
+"""Seats: who may sit on which side of a game, and when.
+
+- Before the start, members of the game's server seat themselves with ``/game join`` and may
+  change side freely; nobody else may join (a game made outside Discord has no server, and no
+  such limit).
+- After the start, nobody changes side. A join is a *request* the host accepts or refuses; an
+  accepted request is announced in the game's channel. A player who left the started game, or
+  whose seat the host took away, may only ask to come back to the side they held.
+- Leaving a started game and losing a seat are announced in the game's channel too: the other
+  side knows who commands the enemy.
+
+The umpire applies these rules (``Umpire.join``, ``leave``, ``seat``, ``unseat``); this module
+holds the decisions and the words, so that they are written once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class JoinKind(Enum):
+    """What a ``/game join`` becomes."""
+
+    SEAT = "seat"  # before the start: seated at once (or moved to the side chosen)
+    REQUEST = "request"  # after the start: a request to the host
+    ALREADY = "already"  # already seated on that side: nothing changes
+
+
+@dataclass(frozen=True)
+class JoinDecision:
+    kind: JoinKind | None
+    refusal: str = ""
+
+
+NOT_A_MEMBER = ("before the game starts, only members of its server can join it: join from a "
+                "channel of that server")
+OVER = "the game is over"
+NO_SIDE_CHANGE = ("you already command {held}; sides cannot be changed once the game has "
+                  "started")
+ONLY_FORMER_SIDE = ("you commanded {held} in this game; once it has started you may only ask "
+                    "to come back to that side")
+NOT_SEEN = ("only the game's players and members of its server can see its status; ask in "
+            "the game's channel")
+
+
+def started(status: str) -> bool:
+    return status in ("active", "paused")
+
+
+def decide_join(status: str, side: str, *, seated: str | None, former: str | None,
+                server_game: bool, in_server: bool) -> JoinDecision:
+    """What a join to ``side`` becomes for a user ``seated`` on a side (or not), who held
+    ``former`` before leaving the started game (or not). ``server_game``: the game belongs to a
+    Discord server; ``in_server``: the user is a member of it."""
+    if status == "ended":
+        return JoinDecision(None, OVER)
+    if status == "setup":
+        if server_game and not in_server:
+            return JoinDecision(None, NOT_A_MEMBER)
+        return JoinDecision(JoinKind.SEAT)
+    if seated is not None:
+        if seated != side:
+            return JoinDecision(None, NO_SIDE_CHANGE)
+        return JoinDecision(JoinKind.ALREADY)
+    if former is not None and former != side:
+        return JoinDecision(None, ONLY_FORMER_SIDE)
+    return JoinDecision(JoinKind.REQUEST)
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def request_to_host(game_id: str, user_id: int, side: str, side_name: str, *,
+                    in_server: bool, former: bool) -> str:
+    """The host's notice of a request to join after the start."""
+    where = "" if in_server else " (they asked from outside the game's server)"
+    back = " They held this side before and left it." if former else ""
+    return (f"{mention(user_id)} asks to command {side_name} ({side}) in game `{game_id}`"
+            f"{where}.{back} To accept: `/host seat user:{mention(user_id)} side:{side} "
+            f"game:{game_id}` (announced in the game's channel). To refuse: "
+            f"`/host unseat user:{mention(user_id)} game:{game_id}`.")
+
+
+def seated_announcement(user_id: int, side_name: str, by: int) -> str:
+    return (f"**Seat:** {mention(user_id)} now commands {side_name}, seated by "
+            f"{mention(by)} after the start.")
+
+
+def left_announcement(user_id: int, side_name: str) -> str:
+    return (f"**Seat:** {mention(user_id)} has left {side_name}. They may come back to "
+            f"{side_name} only, and only if the host seats them again.")
+
+
+def unseated_announcement(user_id: int, side_name: str, by: int, reason: str) -> str:
+    why = f" Reason: {reason}" if reason else ""
+    return (f"**Seat:** {mention(by)} has taken {mention(user_id)}'s seat on {side_name} "
+            f"away.{why}")
