@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules import commands as cmd
 from rules.combat.commands import Fire
 from rules.surprise.commands import OrderSurpriseMove
@@ -113,3 +115,68 @@ def test_a_sham_result_reads_like_a_real_one_to_the_firer() -> None:
     sham = sham_variant(on_surprise_move=True)
     assert any("Your troops sight: 1st Brigade (infantry, 7)" in t for t in real)
     assert sham == real
+
+
+# -- ids a side sees -------------------------------------------------------------------------------
+async def blue_with_grey_orders(tmp_path: Path, name: str, grey_orders: bool) -> list[str]:
+    """Blue writes two surprise orders in turn 1 and plays to turn 3; Grey writes one first, or
+    not. Everything Blue is sent or answered (maps included), and its ``/march status``."""
+    from rules.surprise.commands import ExecuteSurpriseMove
+    from tests.surprise_support import RULESET, SCENARIO
+    from umpire.march import march_status
+
+    text = SCENARIO.read_text(encoding="utf-8").replace(
+        'ruleset = "surprise.ruleset.toml"', f'ruleset = "{RULESET}"')
+    scenario = tmp_path / f"{name}.toml"
+    scenario.write_text(text, encoding="utf-8")
+    heard: list[str] = []
+
+    async def blue(command: cmd.Command) -> None:
+        try:
+            heard.append((await umpire.handle("g1", BLUE, command)).text)
+        except UmpireError as e:
+            heard.append(f"refused: {e}")
+
+    async with Store.open(tmp_path / f"{name}.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        await umpire.create_game(str(scenario), HOST, game_id="g1", seed=bytes(range(32)))
+        await umpire.join("g1", BLUE, "blue")
+        await umpire.join("g1", GREY, "grey")
+        await umpire.start("g1", HOST)
+        if grey_orders:  # Grey's secret order comes first in the log
+            await umpire.handle("g1", GREY, OrderSurpriseMove(
+                force="Grey Horse, General Ash", route="A2410"))
+        await blue(OrderSurpriseMove(force="Blue Horse", route="A0305 road A1005"))
+        await blue(OrderSurpriseMove(force="1st Division", route="road A1005"))
+        await blue(ExecuteSurpriseMove())  # which one? The refusal lists them by id
+        await blue(ExecuteSurpriseMove(march="m1"))
+        while (state := await umpire.state_for("g1")).turn < 3:
+            for side in state.acting_sides():
+                await umpire.handle("g1", BLUE if side == "blue" else GREY, cmd.Done())
+        status = await march_status(umpire, "g1", BLUE)
+        heard += [status.text, repr(status.pending), (status.image or b"").hex()]
+        for d in await store.pending_deliveries("g1", limit=10_000):
+            if d.target in ("", str(BLUE), "blue"):
+                heard.append(f"{d.kind} {d.target} {d.text} {d.image_name}"
+                             + (d.image or b"").hex())
+        if grey_orders:
+            marches = (await umpire.state_for("g1")).module_data["surprise_move"]["marches"]
+            assert any(m["side"] == "grey" for m in marches.values())
+    return heard
+
+
+async def test_a_sides_march_ids_do_not_count_the_enemys_orders(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Marches are numbered per side: Blue's first march is its m1 whether or not Grey has
+    written a secret order before it, in every answer, report, status and map Blue gets.
+    (Scripted dice: a roll's value may follow its place in the log, which is not an id.)"""
+    from tests.surprise_support import Dice
+    from umpire import dice as umpire_dice
+
+    monkeypatch.setattr(umpire_dice, "SeededDice", lambda seed, gid: Dice())
+    alone = await blue_with_grey_orders(tmp_path, "alone", grey_orders=False)
+    watched = await blue_with_grey_orders(tmp_path, "watched", grey_orders=True)
+    assert "refused: which surprise move? You have 2: m1 (Blue Horse), m2 (1st Division)" \
+        in alone
+    assert any("(m1)" in t for t in alone) and any(".png" in t for t in alone)
+    assert watched == alone
