@@ -9,6 +9,7 @@ import pytest
 
 from rules import commands as cmd
 from rules.combat.commands import Fire
+from rules.knowledge import sight
 from rules.surprise.commands import OrderSurpriseMove
 from rules.view import project
 from storage.store import Store
@@ -31,15 +32,15 @@ at = "A0801"
 """
 
 
-def tiny_hidden(tmp_path: Path, name: str, grey_at: str) -> Path:
-    """The tiny skirmish under the hidden model, with a Blue train, and the Grey Brigade at
-    ``grey_at``: hidden from Blue wherever it is."""
+def tiny_hidden(tmp_path: Path, name: str, grey_at: str, extra: str = "") -> Path:
+    """The tiny skirmish under the hidden model, with a Blue train (and ``extra`` units), and
+    the Grey Brigade at ``grey_at``: hidden from Blue wherever it is."""
     text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
     text = text.replace('ruleset = "tiny.ruleset.toml"',
                         f'ruleset = "{FIXTURES / "tiny.ruleset.toml"}"')
     text = text.replace('information = "open"', 'information = "hidden"')
     assert 'at = "B0704"' in text
-    text = text.replace('at = "B0704"', f'at = "{grey_at}"') + TRAIN
+    text = text.replace('at = "B0704"', f'at = "{grey_at}"') + TRAIN + extra
     path = tmp_path / f"{name}.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -74,6 +75,73 @@ async def test_a_move_beyond_its_mps_does_not_find_a_hidden_enemy(tmp_path: Path
     away = await blue_answer(tmp_path, "away", "B0704", "B0801")
     assert away[0].startswith("refused: ") and "0 of 8 MP remain" in away[0]
     assert there == away
+
+
+#: Two Blue wagon parks filling A0802, next to the train (wagons count for stacking and see
+#: nothing, so A0803 beyond them stays unseen).
+WAGONS = "".join(f"""
+[[units]]
+id = "blue-wagons-{n}"
+side = "blue"
+name = "Wagon Park {n}"
+kind = "wagon"
+at = "A0802"
+""" for n in (1, 2))
+
+
+async def blue_moves(tmp_path: Path, name: str, grey_at: str, routes: list[str]
+                     ) -> tuple[list[str], dict[str, tuple[str, float]]]:
+    """Blue's answers to moving the train along each route in turn (next to the full wagon
+    park), and where every Blue unit then stands with its MPs left."""
+    async with Store.open(tmp_path / f"{name}.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        scenario = tiny_hidden(tmp_path, name, grey_at, WAGONS)
+        await umpire.create_game(str(scenario), HOST, game_id="g1", seed=bytes(range(32)))
+        await umpire.join("g1", BLUE, "blue")
+        await umpire.join("g1", GREY, "grey")
+        await umpire.start("g1", HOST)
+        answers = []
+        for route in routes:
+            try:
+                answers.append((await umpire.handle("g1", BLUE, cmd.Move(
+                    unit="Supply Train", route=route))).text)
+            except UmpireError as e:
+                answers.append(f"refused: {e}")
+        state = await umpire.state_for("g1")
+        board = state.loaded.board
+        assert state.units["grey-1"].id not in sight(state)["blue"].seen_units
+        where = {u.id: (board.label(u.cell) if u.cell else "-", u.mp_left)
+                 for u in state.units_of("blue")}
+        return answers, where
+
+
+async def test_contact_beyond_a_full_friendly_cell_is_a_halt_not_a_refusal(
+        tmp_path: Path) -> None:
+    """CORE-3: the train's way to A0803 passes through A0802, which the wagon parks fill. With
+    the unseen Grey Brigade in A0803 the train cannot stop in A0802: it halts where it stood,
+    its MPs gone, exactly as an order that found nobody is carried out. No refusal, in either
+    case, so the order probes nothing for free."""
+    clear, moved = await blue_moves(tmp_path, "clear", "B0704", ["A0802 A0803"])
+    held, halted = await blue_moves(tmp_path, "held", "A0803", ["A0802 A0803", "A0702"])
+    assert not clear[0].startswith("refused") and moved["blue-train"][0] == "A0803"
+    assert not held[0].startswith("refused")
+    assert held[0] == ("Supply Train ran into the enemy at A0803 past full friendly cells "
+                       "and halts where it stands for the rest of this phase.")
+    assert halted["blue-train"] == ("A0801", 0.0)  # the contact is committed
+    assert held[1].startswith("refused: ") and "but only 0 of 0 MP remain" in held[1]
+
+
+async def test_a_route_beyond_the_mps_is_refused_whether_or_not_it_meets_the_enemy(
+        tmp_path: Path) -> None:
+    """The order is checked for its MPs before any enemy is looked for: a route the train could
+    not finish is refused in the same words whether the unseen Grey Brigade stands early on it
+    (where the train would run into it) or not."""
+    route = ["B0102 B0801"]
+    clear, _ = await blue_moves(tmp_path, "clear", "B0704", route)
+    held, where = await blue_moves(tmp_path, "held", "B0302", route)
+    assert clear[0].startswith("refused: ") and "MP remain" in clear[0]
+    assert held == clear
+    assert where["blue-train"] == ("A0801", 8.0)
 
 
 def sham_variant(on_surprise_move: bool) -> list[str]:
