@@ -3,13 +3,15 @@ state and compares one side's whole output, word for word."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from rules import commands as cmd
 from rules.combat.commands import Fire
-from rules.knowledge import sight
+from rules.knowledge import bits_to_cells, sight
+from rules.state import GameState
 from rules.surprise.commands import OrderSurpriseMove
 from rules.view import project
 from storage.store import Store
@@ -185,7 +187,7 @@ def test_a_sham_result_reads_like_a_real_one_to_the_firer() -> None:
     assert sham == real
 
 
-# -- ids a side sees -------------------------------------------------------------------------------
+# -- ids a side sees ---------------------------------------------------------------------------
 async def blue_with_grey_orders(tmp_path: Path, name: str, grey_orders: bool) -> list[str]:
     """Blue writes two surprise orders in turn 1 and plays to turn 3; Grey writes one first, or
     not. Everything Blue is sent or answered (maps included), and its ``/march status``."""
@@ -248,3 +250,77 @@ async def test_a_sides_march_ids_do_not_count_the_enemys_orders(
         in alone
     assert any("(m1)" in t for t in alone) and any(".png" in t for t in alone)
     assert watched == alone
+
+
+# -- the blocked cells a side on a surprise move is shown --------------------------------------
+GREY_WAGONS = """[[units]]
+id = "grey-wagons"
+side = "grey"
+name = "Grey Wagons"
+kind = "wagon"
+at = "A2410"
+
+[[turns]]
+turn = 1
+"""
+
+
+def marching_blue(information: str) -> Game:
+    """The surprise test ground under ``information`` (and a Grey wagon train, which neither
+    fights nor sees), with Blue's march accepted (so Blue's view carries its blocked cells)."""
+    loaded = load_ground(('information = "open"', f'information = "{information}"'),
+                         ("[[turns]]\nturn = 1\n", GREY_WAGONS))
+    game = Game(loaded, Dice(initiative=[2]))
+    game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
+    assert project(game.state, "blue").notes["surprise_move"]["show_blocked"]
+    return game
+
+
+def placed(game: Game, **where: str) -> GameState:
+    game.place(**where)
+    return game.state
+
+
+async def test_the_blocked_overlay_comes_from_what_the_side_knows(tmp_path: Path) -> None:
+    """Hidden model: wherever the unseen Grey Battery stands, Blue's blocked cells and Blue's map
+    are the same, byte for byte, though the cells its pickets and gunners truly block change."""
+    game = marching_blue("hidden")
+    game.place(**{"grey-cav": "A1002"})  # in Blue's sight
+    board, grid = game.board, game.loaded.map.grid
+    unseen = [c for c in sorted(grid.cells()) if game.loaded.map.enterable(c)
+              and game.loaded.board.on_a_sheet(c)
+              and not sight(placed(game, **{"grey-bat": board.label(c)}))["blue"].sees_cell(
+                  game.loaded.map.idx(c))]
+    assert len(unseen) > 35
+    overlays, truths, pictures = set(), set(), set()
+    maps = MapMaker(enabled=True)
+    for n, cell in enumerate(unseen):
+        state = placed(game, **{"grey-bat": board.label(cell)})
+        assert "grey-bat" not in sight(state)["blue"].seen_units
+        overlays.add(project(state, "blue").blocked_cells)
+        truths.add(sight(state)["blue"].blocked_cells)
+        if n % max(1, len(unseen) // 12) == 0:
+            pictures.add(await maps.side_map(state, "blue"))
+    assert len(truths) > 10  # the battery really does block other cells from each place
+    assert len(overlays) == 1 and len(pictures) == 1
+    assert game.cell("A1103") in next(iter(overlays))  # by the Grey Horse, which Blue sees
+
+
+def test_a_blank_marker_blocks_as_if_it_could_fight_and_see() -> None:
+    """Inverted model: Blue sees blank markers; whether the battery or the wagons (which
+    neither fight nor see) stand under the one in A1502 does not change Blue's blocked cells,
+    though the cells truly blocked differ."""
+    game = marching_blue("inverted")
+    night = 7  # short sight: the true blocked cells show who is where
+    one = replace(placed(game, **{"grey-bat": "A1502", "grey-wagons": "A2403"}), turn=night)
+    two = replace(placed(game, **{"grey-bat": "A2403", "grey-wagons": "A1502"}), turn=night)
+    assert [u.level for u in project(one, "blue").enemy_units()].count("marker") >= 2
+    assert sight(one)["blue"].blocked_cells != sight(two)["blue"].blocked_cells
+    assert project(one, "blue").blocked_cells == project(two, "blue").blocked_cells
+    assert game.cell("A1503") in project(one, "blue").blocked_cells  # by the marker in A1502
+
+
+def test_under_the_open_model_the_overlay_is_the_truth() -> None:
+    game = marching_blue("open")
+    truth = bits_to_cells(sight(game.state)["blue"].blocked_cells, game.loaded.map.grid)
+    assert project(game.state, "blue").blocked_cells == truth
