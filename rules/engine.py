@@ -176,8 +176,9 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     except MoveError as e:
         raise Refusal(str(e)) from None
     if not result.cells:
-        # Contact at the first step: the unit halts where it stands for the rest of the phase,
-        # so that bumping into unseen enemies is never a free probe (ruling CORE-3).
+        # Contact with no cell to stand in on the way (the first step, or only full friendly
+        # cells before it): the unit halts where it stands for the rest of the phase, so that
+        # bumping into unseen enemies is never a free probe (ruling CORE-3).
         out.add(ev.UnitHalted(audience=ev.side_audience(side), unit=unit.id,
                               reason=result.stopped))
         return

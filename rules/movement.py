@@ -1,9 +1,10 @@
 """Movement: a unit following a path, paying for each cell, and where it must stop.
 
-Each step is checked in order: the cells touch, the cell can be entered across that side, the
-unit has the MPs left, no enemy unit stands there, and stacking holds where the unit ends. A rule
-module may also stop the unit after any cell it enters (sighting, a blocked hex, an enemy within
-2 hexes): that is the ``stop`` hook.
+An order is first checked on what the moving side knows: the cells touch, each can be entered
+across that side, the unit has the MPs for the whole path, and stacking holds where the path
+ends. Only then is it walked: no unit enters a cell an enemy holds, and a rule module may stop
+the unit after any cell it enters (sighting, a blocked hex, an enemy within 2 hexes): that is
+the ``stop`` hook. A move cut short ends where the unit may stand (ruling CORE-3).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ class MoveResult:
     stopped: str = ""
 
 
+#: What a unit that runs into the enemy reports.
+CONTACT = "ran into the enemy"
+
+
 def move_along(
     gm: GameMap,
     unit: Unit,
@@ -47,10 +52,32 @@ def move_along(
 ) -> MoveResult:
     """Follow ``path`` (cells to enter, in order) from the unit's cell.
 
-    Raises ``MoveError`` for a path that cannot be followed as ordered (not adjacent, impassable,
-    too far for the MPs left, overstacked at the end). A cell held by an enemy ends the move in
-    the cell before it: the column has run into the enemy. ``stop`` may end it sooner.
+    The order is checked first as if no enemy stood anywhere (``check_order``): a path that
+    cannot be followed as ordered (not adjacent, impassable, too far for the MPs left,
+    overstacked at the end) raises ``MoveError`` whatever the enemy does, so that a refusal
+    never tells the side where an unseen enemy is or is not. Then the unit walks: a cell held
+    by an enemy ends the move in the cell before it (the column has run into the enemy), and
+    ``stop`` may end it sooner. A move cut short never breaks the stacking limit: the unit
+    ends in the last cell it entered that has room for it, and with none it halts where it
+    stood (no cells entered).
     """
+    costs = check_order(gm, unit, path, friendly_count)
+    for n, cell in enumerate(path):
+        if enemy_at(cell):
+            return _cut_short(gm, unit, path[:n], costs[:n], CONTACT, cell, friendly_count)
+        if stop is not None:
+            reason = stop(unit, cell)
+            if reason:
+                return _cut_short(gm, unit, path[:n + 1], costs[:n + 1], reason, None,
+                                  friendly_count)
+    return MoveResult(tuple(path), sum(costs))
+
+
+def check_order(gm: GameMap, unit: Unit, path: Sequence[Cell],
+                friendly_count: Callable[[Cell], int] = lambda _cell: 0) -> list[float]:
+    """Everything about a move that depends only on the moving side's own knowledge: each step
+    can be taken, the MPs left pay for the whole path, and the cell where it ends has room.
+    Returns each step's cost; raises ``MoveError`` naming the step and the reason."""
     if unit.cell is None:
         raise MoveError(f"{unit.name} is not on the map")
     if not path:
@@ -59,7 +86,7 @@ def move_along(
     board = gm.board
     here = unit.cell
     spent = 0.0
-    entered: list[Cell] = []
+    costs: list[float] = []
     mclass: MovementClass = unit.movement_class  # type: ignore[assignment]
     for n, cell in enumerate(path, start=1):
         if not board.on_a_sheet(cell):
@@ -77,31 +104,49 @@ def move_along(
                 f"{where}: costs {cost:g} MP but only {budget - spent:g} of "
                 f"{budget:g} MP remain"
             )
-        # Only after the MPs: a step the unit cannot pay for cannot run into anyone, and the
-        # answer must not depend on an enemy the side does not see.
-        if enemy_at(cell):
-            return _finish(gm, unit, entered, spent, "ran into the enemy", friendly_count)
         spent += cost
-        entered.append(cell)
+        costs.append(cost)
         here = cell
-        if stop is not None:
-            reason = stop(unit, cell)
-            if reason:
-                return _finish(gm, unit, entered, spent, reason, friendly_count)
-    return _finish(gm, unit, entered, spent, "", friendly_count)
+    end = path[-1]
+    if stacks(unit) and not has_room(gm, end, friendly_count):
+        raise MoveError(
+            f"{board.describe(end)} already holds {friendly_count(end)} units: the "
+            f"stacking limit is {gm.ruleset.stacking_limit}"
+        )
+    return costs
 
 
-def _finish(gm: GameMap, unit: Unit, entered: list[Cell], spent: float, stopped: str,
-            friendly_count: Callable[[Cell], int]) -> MoveResult:
-    """End the move; the cell the unit ends in must not be overstacked (leaders don't count)."""
-    if (entered and unit.combat) or unit.kind == "wagon":
-        end = entered[-1] if entered else unit.cell
-        if end is not None and friendly_count(end) + 1 > gm.ruleset.stacking_limit:
-            raise MoveError(
-                f"{gm.board.describe(end)} already holds {friendly_count(end)} units: the "
-                f"stacking limit is {gm.ruleset.stacking_limit}"
-            )
-    return MoveResult(tuple(entered), spent, stopped)
+def stacks(unit: Unit) -> bool:
+    """Whether the unit counts towards the stacking limit (combat units and wagons do, leaders
+    and HQs do not: ruling CORE-4)."""
+    return unit.combat or unit.kind == "wagon"
+
+
+def has_room(gm: GameMap, cell: Cell, friendly_count: Callable[[Cell], int]) -> bool:
+    return friendly_count(cell) + 1 <= gm.ruleset.stacking_limit
+
+
+def _cut_short(gm: GameMap, unit: Unit, entered: Sequence[Cell], costs: Sequence[float],
+               reason: str, contact: Cell | None, friendly_count: Callable[[Cell], int]
+               ) -> MoveResult:
+    """End a move that contact or a rule stopped early in the last cell entered with room for
+    the unit (ruling CORE-3): it falls back along its way past full friendly cells."""
+    k = len(entered)
+    while k and stacks(unit) and not has_room(gm, entered[k - 1], friendly_count):
+        k -= 1
+    if k == len(entered):
+        if not entered and contact is not None:
+            reason = f"{reason} at its first step"
+        return MoveResult(tuple(entered), sum(costs), reason)
+    board = gm.board
+    if contact is not None:
+        reason = f"{reason} at {board.describe(contact)} past full friendly cells"
+    else:
+        reason = f"{reason}, in a full friendly cell"
+    if not k:
+        return MoveResult((), 0.0, reason)
+    return MoveResult(tuple(entered[:k]), sum(costs[:k]),
+                      f"{reason}, and fell back to {board.describe(entered[k - 1])}")
 
 
 def path_cost(gm: GameMap, unit: Unit, start: Cell, path: Sequence[Cell]) -> float | None:

@@ -14,7 +14,9 @@ hidden        identified while sighted; once lost from sight, as a ghost where l
 ============  ===============================================================================
 
 Nothing in a view depends on enemy state the side does not see: markers carry no identity and are
-numbered by where they stand, ghosts come from the side's own memory.
+numbered by where they stand, ghosts come from the side's own memory, and the blocked cells shown
+to a side on a surprise move are worked out from the enemy counters in its view
+(``blocked_as_known``), never from where the enemy really is.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.grid import Cell
-from rules.knowledge import SideSighting, bits_to_cells, sight
+from rules.knowledge import SideSighting, bits_to_cells, rule_for, sight
 from rules.module_api import RuleModule
 from rules.registry import in_force
+from rules.sighting import COMBAT_KINDS, OBSERVER_KINDS, Presence, full_pass
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit
@@ -103,13 +106,14 @@ def project(state: GameState, side: str | None) -> SideView:
         mine = sight(state)[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
-        units += _enemies(state, side, info, mine, modules)
+        enemies = _enemies(state, side, info, mine, modules)
+        units += enemies
         for module in modules:
             note = module.view_notes(state, side)
             if note:
                 notes[module.name] = note
                 if note.get("show_blocked"):
-                    blocked = bits_to_cells(mine.blocked_cells, state.loaded.board.grid)
+                    blocked = blocked_as_known(state, side, enemies)
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
@@ -170,3 +174,26 @@ def _enemies(state: GameState, side: str, info: str, mine: SideSighting,
         for n, m in enumerate(markers)
     ]
     return out
+
+
+def blocked_as_known(state: GameState, side: str, enemies: list[UnitView]) -> frozenset[Cell]:
+    """The cells a side can tell are blocked for its surprise marches, from the enemy counters in
+    its own view only (ruling INFO-7): those at or within the blocked radius of a counter that
+    may be a combat unit, and those a counter that may be an observer sees under the turn's
+    visibility. A sighted unit or a ghost is what it was seen to be; a blank marker may be
+    anything, so it counts as both. Under the open model this is the truth; under the others it
+    is the side's best knowledge, and the umpire still stops a march where it really is
+    blocked."""
+    gm = state.loaded.map
+    known = [
+        Presence(
+            unit_id=f"{n}:{u.ref}", side=u.side or "enemy", cell=gm.idx(u.cell),
+            combat=u.level == MARKER or u.kind in COMBAT_KINDS,
+            observer=u.level == MARKER or u.kind in OBSERVER_KINDS,
+        )
+        for n, u in enumerate(enemies) if gm.grid.contains(u.cell)
+    ]
+    vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
+    passed = full_pass(rule_for(state), vis, known,
+                       blocked_radius=state.loaded.ruleset.blocked_radius, sides=(side,))
+    return bits_to_cells(passed[side].blocked_cells, gm.grid)

@@ -116,8 +116,12 @@ class Game:
                    for uid, lab in where.items()}
         self.state = with_units(self.state, changed)
 
-    def march(self, march_id: str = "m1") -> Mapping[str, Any]:
-        return rec.march(self.state, march_id)
+    def march(self, label: str = "m1", side: str | None = None) -> Mapping[str, Any]:
+        """One of a side's marches by its label (its own numbering); by default the side of the
+        game's first march."""
+        if side is None:
+            side = str(rec.marches(self.state)[0]["side"])
+        return rec.find(self.state, side, label)
 
     def reports(self, side: str, since: int = 0) -> list[str]:
         """The words of module events and side reports addressed to ``side``."""

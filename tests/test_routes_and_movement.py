@@ -133,3 +133,34 @@ def test_stacking_limit_at_the_end(tiny: LoadedScenario) -> None:
     target = tiny.board.parse("A0104")
     with pytest.raises(MoveError, match="already holds 2 units: the stacking limit is 2"):
         move_along(tiny.map, unit, [target], friendly_count=lambda c: 2 if c == target else 0)
+
+
+def test_contact_past_a_full_cell_falls_back_to_room(tiny: LoadedScenario) -> None:
+    """CORE-3 with CORE-4: the unit cannot stop in the full cell before the enemy, so it ends
+    in the last cell on its way with room for it, having paid to get there."""
+    unit = initial_state(tiny).units["blue-1"]
+    path = cells(tiny, "A0204", "A0304", "A0404")
+    full, enemy = path[1], path[2]
+    result = move_along(tiny.map, unit, path, enemy_at=lambda c: c == enemy,
+                        friendly_count=lambda c: 2 if c == full else 0)
+    assert result.cells == (path[0],) and result.mp == 0.5
+    assert result.stopped.startswith("ran into the enemy at A0404 past full friendly cells, "
+                                     "and fell back to A0204")
+    # A rule's stop in a full cell falls back the same way.
+    stopped = move_along(tiny.map, unit, path, friendly_count=lambda c: 2 if c == full else 0,
+                         stop=lambda u, c: "blocked hex" if c == full else None)
+    assert stopped.cells == (path[0],)
+    assert stopped.stopped == "blocked hex, in a full friendly cell, and fell back to A0204"
+
+
+def test_an_order_is_checked_whole_before_any_enemy(tiny: LoadedScenario) -> None:
+    """A route the unit could not finish, or one ending in a full cell, is refused whether or
+    not an enemy stands on it: the refusal tells nothing of the enemy."""
+    unit = initial_state(tiny).units["blue-2"].moved_to(tiny.board.parse("A0203"), 0)
+    woods = cells(tiny, "A0303", "A0302", "A0402", "A0502")
+    for enemy_at in (lambda c: False, lambda c: c == woods[1]):
+        with pytest.raises(MoveError, match=r"step 4 \(A0402 to A0502\): costs 1 MP"):
+            move_along(tiny.map, unit, woods, enemy_at=enemy_at)
+        with pytest.raises(MoveError, match="A0402 already holds 2 units"):
+            move_along(tiny.map, unit, woods[:3], enemy_at=enemy_at,
+                       friendly_count=lambda c: 2 if c == woods[2] else 0)

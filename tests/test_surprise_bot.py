@@ -61,7 +61,7 @@ async def test_order_status_and_detour_buttons(fake: FakeDiscord, tmp_path: Path
         await umpire.handle("g1", alice.id, cmd.Done())
         await umpire.handle("g1", bob.id, cmd.Done())
         state = await umpire.state_for("g1")
-        assert rec.march(state, "m1")["run"]["pending"] is not None
+        assert rec.march(state, "blue:m1")["run"]["pending"] is not None
         waiting = await private_answer(fake, "march status", alice, {})
         assert "**Waiting for you**" in text_of(waiting)
         buttons = waiting["components"][0]["components"]
@@ -73,7 +73,7 @@ async def test_order_status_and_detour_buttons(fake: FakeDiscord, tmp_path: Path
         await fake.wait_for(lambda shown=shown: "goes round" in  # type: ignore[misc]
                             text_of(fake.world.messages[shown]))
         state = await umpire.state_for("g1")
-        assert rec.march(state, "m1")["status"] == rec.EXECUTED
+        assert rec.march(state, "blue:m1")["status"] == rec.EXECUTED
         assert fake.world.messages[shown]["components"] == []
 
 

@@ -59,9 +59,10 @@ def _at_attempt(turn: int, attempt: int, roll: int) -> bool:
     game = Game(dice=Dice(initiative=[2]))
     game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
     state = replace(game.state, turn=turn)
-    state = rec.with_march(state, "m1", attempts=attempt - 1, accumulated_mp=6.0 * (attempt - 1))
+    state = rec.with_march(state, "blue:m1", attempts=attempt - 1,
+                           accumulated_mp=6.0 * (attempt - 1))
     out = Outcome(state, Dice(accumulation=[roll]))
-    return accumulation.accumulation_roll(out, "m1")
+    return accumulation.accumulation_roll(out, "blue:m1")
 
 
 @pytest.mark.parametrize("light,turn,shift", [("day", 2, 0), ("twilight", 6, -1),
@@ -78,9 +79,9 @@ def test_every_cell_of_the_accumulation_table(light: str, turn: int, shift: int,
 def test_the_roll_is_logged_with_its_column_and_night_modifier() -> None:
     game = Game(dice=Dice(initiative=[2]))
     game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
-    state = rec.with_march(replace(game.state, turn=7), "m1", attempts=2)
+    state = rec.with_march(replace(game.state, turn=7), "blue:m1", attempts=2)
     out = Outcome(state, Dice(accumulation=[6]))
-    assert not accumulation.accumulation_roll(out, "m1")
+    assert not accumulation.accumulation_roll(out, "blue:m1")
     (rolled,) = [e for e in out.events if e.type == "die_rolled"]
     assert rolled.audience == "side:blue"
     assert (rolled.table, rolled.column, rolled.modifiers, rolled.value, rolled.result) == \

@@ -548,8 +548,8 @@ def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome,
                     f"({unit.mp_left:g} left).")
             return text + (f" It stopped: {e.stopped}." if e.stopped else "")
         if isinstance(e, ev.UnitHalted):
-            return (f"{outcome.state.units[e.unit].name} {e.reason} at its first step and "
-                    "halts where it stands for the rest of this phase.")
+            return (f"{outcome.state.units[e.unit].name} {e.reason} and halts where it "
+                    "stands for the rest of this phase.")
         if isinstance(e, ev.FormationChanged):
             return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
     if isinstance(command, cmd.Done):

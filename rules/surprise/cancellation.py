@@ -48,10 +48,10 @@ def find_march(state: GameState, side: str, name: str, statuses: frozenset[str] 
             return mine[0]
         if not mine:
             raise Refusal("you have no surprise move under way")
-        names = ", ".join(f"{m['id']} ({m['name']})" for m in mine)
+        names = ", ".join(f"{rec.label(m)} ({m['name']})" for m in mine)
         raise Refusal(f"which surprise move? You have {len(mine)}: {names}")
     for m in mine:
-        if key in (str(m["id"]).lower(), str(m["name"]).lower()):
+        if key in (rec.label(m).lower(), str(m["id"]).lower(), str(m["name"]).lower()):
             return m
     starts = [m for m in mine if str(m["name"]).lower().startswith(key)]
     if len(starts) == 1:

@@ -137,7 +137,7 @@ def fold(state: GameState, event: GameEvent) -> GameState:
     units: dict[str, Unit] = {}
     match event:
         case sev.MarchOrdered(march=mid, record=record):
-            marches[mid] = dict(record)
+            marches[mid] = dict(record) | {"seq": int(new["next"])}
             new["next"] = int(new["next"]) + 1
         case sev.MarchAccepted(march=mid, turn=turn):
             marches[mid].update(status=rec.ACCUMULATING, accepted_turn=turn)

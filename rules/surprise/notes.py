@@ -1,7 +1,8 @@
 """What a side's own view says of its surprise moves, and the route drawn on its map.
 
 Only the owner's view carries its marches (``view_notes``); the enemy learns of a march only by
-what the rules tell it (a trigger, sham results) and by what its troops see.
+what the rules tell it (a trigger, sham results) and by what its troops see. A march is shown by
+its label, the side's own numbering (``records.label``), never by a number shared with the enemy.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def view_notes(state: GameState, side: str) -> dict[str, Any]:
             path = [lead.cell, *path]  # drawn from the head of the column
         cancel = record.get("cancel")
         entry: dict[str, Any] = {
-            "id": record["id"], "name": record["name"], "status": record["status"],
+            "id": rec.label(record), "name": record["name"], "status": record["status"],
             "status_words": rec.STATUS_WORDS.get(str(record["status"]), ""),
             "units": [state.units[u].name for u in record["units"] if u in state.units],
             "lead": lead.name if lead else "", "route": record["route"],

@@ -201,9 +201,9 @@ def decide_order(out: Outcome, side: str, command: OrderSurpriseMove) -> None:
     lead_and_path(state, units, command.route)
     ids = [u.id for u in units]
     leader = frc.ranking_leader(state, ids)
-    march_id = rec.next_id(state)
+    march_id, march_label = rec.next_id(state, side)
     record: dict[str, Any] = {
-        "id": march_id, "side": side, "name": name, "units": ids,
+        "id": march_id, "label": march_label, "side": side, "name": name, "units": ids,
         "leader": leader.id if leader else "", "route": command.route.strip(),
         "forced": command.forced, "detour": command.detour, "status": rec.SENT,
         "ordered_turn": state.turn, "by_initiative": command.by_initiative,

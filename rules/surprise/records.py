@@ -2,7 +2,14 @@
 
 Everything lives in ``module_data["surprise_move"]`` as JSON-ready data::
 
-    {"next": 3, "marches": {"m1": {...}, "m2": {...}}, "initiative": {"jackson": 4}}
+    {"next": 3, "marches": {"union:m1": {...}, "confederate:m1": {...}},
+     "initiative": {"jackson": 4}}
+
+A march is numbered among its own side's marches only: a side's n-th march is its ``m<n>``
+(``label``), whatever the enemy has ordered, so that no number a side sees counts the enemy's
+secret orders. The key it is kept and named by in events is ``<side>:m<n>`` (games recorded
+before per-side numbering keep their shared keys ``m<n>``, which are then also their labels).
+``next`` only orders all marches (``seq``), for the umpire; no side ever sees it.
 
 A march record holds the order (force, route, forced-march MPs, detour policy), where the order
 stands (``status``), the MPs it has accumulated, the secret straggler roster, sham results shown
@@ -61,7 +68,21 @@ def data(state: GameState) -> Mapping[str, Any]:
 def marches(state: GameState) -> list[Mapping[str, Any]]:
     """Every march record, oldest first."""
     found: Mapping[str, Mapping[str, Any]] = data(state).get("marches", {})
-    return sorted(found.values(), key=lambda m: int(str(m["id"]).lstrip("m") or 0))
+    return sorted(found.values(), key=_order)
+
+
+def _order(record: Mapping[str, Any]) -> int:
+    """Where a march stands among all marches: its ``seq`` (given by the fold), or, in a
+    snapshot made before there was one, the shared number of its key ``m<n>``."""
+    if "seq" in record:
+        return int(record["seq"])
+    number = str(record["id"]).removeprefix("m")
+    return int(number) if number.isdigit() else 0
+
+
+def label(record: Mapping[str, Any]) -> str:
+    """What the march's own side calls it: ``m<n>``, its n-th march."""
+    return str(record.get("label") or record["id"])
 
 
 def march(state: GameState, march_id: str) -> Mapping[str, Any]:
@@ -86,8 +107,21 @@ def march_of_unit(state: GameState, unit_id: str, statuses: Iterable[str] = ACCE
     return None
 
 
-def next_id(state: GameState) -> str:
-    return f"m{int(data(state).get('next', 1))}"
+def next_id(state: GameState, side: str) -> tuple[str, str]:
+    """The key and the label of ``side``'s next march: one more than the highest number among
+    its own marches, so that the enemy's orders never change it."""
+    numbers = [int(n) for m in side_marches(state, side)
+               if (n := label(m).removeprefix("m")).isdigit()]
+    number = max(numbers, default=0) + 1
+    return f"{side}:m{number}", f"m{number}"
+
+
+def find(state: GameState, side: str, wanted: str) -> Mapping[str, Any]:
+    """One of ``side``'s marches by its label or key (``KeyError`` if it has none such)."""
+    for m in side_marches(state, side):
+        if wanted in (label(m), str(m["id"])):
+            return m
+    raise KeyError(wanted)
 
 
 def cell_of(ref: Any) -> Cell:
