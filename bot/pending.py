@@ -1,6 +1,12 @@
 """Orders waiting for the player's confirmation, kept in the database so that their Confirm and
 Cancel buttons work after a restart. A button's custom id carries the game id and the pending
-order's id; the order itself (unit and route) is stored under that id."""
+order's id; the order itself (unit and route) is stored under that id.
+
+A confirmed order is committed through the umpire with a request id derived from the pending
+order (``request_id``) *before* the pending order is settled: a crash between the two leaves it
+open, and the next click sends it again, which the umpire applies if it was never committed and
+answers "already accepted" if it was. An order is therefore never lost to a crash, and never
+applied twice."""
 
 from __future__ import annotations
 
@@ -15,6 +21,8 @@ if TYPE_CHECKING:
 OPEN = "open"
 CONFIRMED = "confirmed"
 CANCELLED = "cancelled"
+#: The umpire refused the confirmed order (the situation changed since the preview).
+REFUSED = "refused"
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,12 @@ class PendingMove:
 
 def _key(pending_id: str) -> str:
     return f"pending-move:{pending_id}"
+
+
+def request_id(move: PendingMove) -> str:
+    """The umpire request id of the move this pending order becomes when confirmed: the same for
+    every click, so that the move is committed once whatever crashes and clicks came between."""
+    return _key(move.id)
 
 
 async def save(store: Store, game_id: str, user_id: int, unit: str, route: str) -> PendingMove:

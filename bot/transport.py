@@ -16,10 +16,17 @@ unreachable, owed a notice, and the message waits in /inbox. Other failures (Dis
 timeout, missing permissions) are transient: the delivery stays pending and the outbox retries.
 Within one pass, once a destination has failed the later deliveries to it are not tried, so
 that their order is kept and Discord is not hammered.
+
+Every message carries a nonce derived from its delivery, with ``enforce_nonce`` (discord.py
+sets it with any nonce): when a crash falls after Discord accepted a message and before the
+delivery was marked sent, the retry after the restart is answered with the message already
+posted instead of posting it again, provided it comes within the few minutes Discord remembers
+nonces. Past that, the message is posted again: delivery is at least once (docs/hosting.md).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +45,12 @@ log = logging.getLogger("vedette.outbox")
 
 DMS_CLOSED = frozenset({50007, 50278})
 GONE = frozenset({10003, 10013, 10008})  # unknown channel, user, message
+NONCE_LENGTH = 25  # Discord's limit
+
+
+def nonce(key: str) -> str:
+    """The message nonce of a delivery (its key: the same on every retry)."""
+    return hashlib.sha256(f"vedette:{key}".encode()).hexdigest()[:NONCE_LENGTH]
 
 
 class DiscordTransport:
@@ -48,13 +61,15 @@ class DiscordTransport:
         self.game = game
         self.store = bot.store
         self.failed: dict[str, DeliveryRejected] = {}
+        self._nonce: str | None = None  # the delivery being sent
 
     @property
     def transient_failures(self) -> bool:
         return any(not r.permanent for r in self.failed.values())
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None) -> None:
+                   image_name: str | None, *, key: str = "") -> None:
+        self._nonce = nonce(key) if key else None
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)
@@ -138,6 +153,8 @@ class DiscordTransport:
         self._check(key)
         parts = build(text, image, image_name)
         kwargs: dict[str, Any] = {"embeds": parts.embeds}
+        if self._nonce is not None:
+            kwargs["nonce"] = self._nonce
         if parts.files:
             kwargs["files"] = parts.files
         try:

@@ -17,6 +17,7 @@ from bot.errors import Refused, report
 from bot.messages import build, image_file
 from bot.replies import send_notice
 from rules import commands as cmd
+from rules.engine import request_key
 from umpire.service import UmpireError
 
 if TYPE_CHECKING:
@@ -70,30 +71,46 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 raise Refused("this order is not yours")
             if move.status != pending.OPEN:
                 raise Refused(f"this order was already {move.status}")
-            if self.action != "ok":
+            if self.action != "ok" and not await _committed(bot, move):
                 await pending.settle(bot.store, move, pending.CANCELLED)
                 await interaction.response.edit_message(
                     content=f"Cancelled: {move.unit} was not ordered to {move.route}.",
                     embeds=[], attachments=[], view=None)
                 await send_notice(interaction)
                 return
-            await pending.settle(bot.store, move, pending.CONFIRMED)
             await interaction.response.defer()
-            try:
-                reply = await bot.umpire.handle(move.game_id, move.user_id,
-                                                cmd.Move(unit=move.unit, route=move.route),
-                                                request_id=f"pending-move:{move.id}")
-            except UmpireError as e:
-                text = f"Not moved: {e}"
-            except Exception:
-                await pending.settle(bot.store, move, pending.OPEN)  # let them try again
-                raise
-            else:
-                text = f"Ordered: {move.unit} to {move.route}.\n{reply.text}"
-                bot.outbox.kick(move.game_id)
+            text = await _confirm(bot, move)
         await interaction.edit_original_response(content=text[:2000], embeds=[], attachments=[],
                                                  view=None)
         await send_notice(interaction)
+
+
+async def _committed(bot: VedetteBot, move: pending.PendingMove) -> bool:
+    """Whether the umpire already accepted this pending order's move (confirmed just before a
+    crash that left the order open)."""
+    state = await bot.umpire.state_for(move.game_id)
+    return request_key(pending.request_id(move)) in state.requests
+
+
+async def _confirm(bot: VedetteBot, move: pending.PendingMove) -> str:
+    """Commit a confirmed move, then settle its pending order (in that order: see
+    ``bot.pending``); the words for the player. A Cancel that comes too late (the move was
+    committed before a restart) confirms it, since the move is already in the log."""
+    # Committed before a restart, and not settled: say so rather than claim a new move.
+    done_before = await _committed(bot, move)
+    try:
+        reply = await bot.umpire.handle(move.game_id, move.user_id,
+                                        cmd.Move(unit=move.unit, route=move.route),
+                                        request_id=pending.request_id(move))
+    except UmpireError as e:
+        await pending.settle(bot.store, move, pending.REFUSED)
+        return f"Not moved: {e}"
+    await pending.settle(bot.store, move, pending.CONFIRMED)
+    bot.outbox.kick(move.game_id)
+    if done_before:
+        return (f"Already ordered: {move.unit} to {move.route} (confirmed before a restart; "
+                "it was applied once).")
+    return f"Ordered: {move.unit} to {move.route}.\n{reply.text}"
 
 
 def confirm_view(game_id: str, pending_id: str) -> discord.ui.View:

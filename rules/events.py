@@ -44,8 +44,6 @@ class GameEvent(BaseModel):
         EVENT_TYPES[name] = cls
 
 
-
-
 class CommandAccepted(GameEvent):
     """A player's command was accepted; its request id makes a repeated request harmless."""
 
@@ -174,11 +172,18 @@ def event_to_json(event: GameEvent) -> str:
 
 
 def event_from_json(text: str, audience: str) -> GameEvent:
+    """An event read back from the log, whichever rule module wrote it."""
     data = json.loads(text)
-    try:
-        cls = EVENT_TYPES[data["type"]]
-    except KeyError:
-        raise ValueError(f"unknown event type {data.get('type')!r} in the log") from None
+    cls = EVENT_TYPES.get(data.get("type"))
+    if cls is None:
+        # A rule module's events are registered when its package is imported, which nothing
+        # may have done yet in a process that only reads a game back (a restart).
+        from rules.registry import load_all
+
+        load_all()
+        cls = EVENT_TYPES.get(data.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown event type {data.get('type')!r} in the log")
     return cls.model_validate({**data, "audience": audience})
 
 

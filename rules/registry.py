@@ -2,6 +2,12 @@
 
 Each module's package registers its ``RuleModule`` here when imported; ``load_all`` imports them
 all. A module named in ``rules.modules.KNOWN_MODULES`` but not registered cannot be played yet.
+
+Importing a module's package also registers its command and event classes, so whatever reads a
+log or a stored command (``rules.events.event_from_json``, ``rules.commands.parse_command``)
+calls ``load_all`` before it calls a type unknown: a log written by any module reads back in a
+fresh process, whether or not a game was created or a rule consulted first. The packages are not
+imported when this file is: they import the engine, which imports this registry.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ def register(module: RuleModule) -> RuleModule:
 
 
 def load_all() -> dict[str, RuleModule]:
+    """Every rule module, with its commands and events registered (imported once)."""
     for package in IMPLEMENTATIONS:
         importlib.import_module(package)
     return MODULES

@@ -1,16 +1,22 @@
-"""A scripted game of flank-march for the crash-safety test, run as
-``python -m tests.crash_driver DB_PATH``.
+"""Scripted games of flank-march for the crash-safety tests, run as
+``python -m tests.crash_driver DB_PATH [core|combat]``.
 
-It plays a fixed list of commands (moves and Done for both sides, with a few commands the umpire
-always refuses mixed in), each with ``request_id=f"step-{i}"``, until the game ends. Killed at any
-point and started again on the same file, it replays the whole list from step 0: requests already
-accepted are answered "already accepted" and not applied again, refused ones are refused again,
-and play goes on from where the log stands. The list holds only moves that are accepted in an
-uninterrupted run, and only refusals that are refused in any state, so the state in which each
-step is first decided does not depend on where the crashes fell.
+``core`` (the default) plays core commands only, with the rule modules left out; ``combat``
+plays with the Surprise Move and combat rules in force (``tests.crash_script_combat``): a
+surprise-march order, the march set off and executed, assaults and fire, so that a restart must
+read back every module's events.
 
-The game's secret seed is fixed (``SEED``, given to ``create_game``) so that a crashed run and an
-uninterrupted one can be compared event for event, rolls included.
+Each script is a fixed list of commands (moves, orders and Done for both sides, with a few
+commands the umpire always refuses mixed in), each sent with ``request_id=f"step-{i}"``, until
+the game ends. Killed at any point and started again on the same file, the driver replays the
+whole list from step 0: requests already accepted are answered "already accepted" and not
+applied again, refused ones are refused again, and play goes on from where the log stands. The
+list holds only commands that are accepted in an uninterrupted run, and only refusals that are
+refused in any state, so the state in which each step is first decided does not depend on where
+the crashes fell.
+
+The game's secret seed is fixed (``Script.seed``, given to ``create_game``) so that a crashed
+run and an uninterrupted one can be compared event for event, rolls included.
 
 For each step it prints one line, flushed: ``<step> accepted|already|refused|reapplied``, after
 the umpire answered (an "accepted" line means the command was durable before it was printed).
@@ -20,8 +26,10 @@ the umpire answered (an "accepted" line means the command was durable before it 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rules.commands import Command, Correct, Done, Move, Pause, SetFormation
@@ -204,23 +212,51 @@ STEPS: list[tuple[int, Command]] = [
 ]
 
 
-async def play(db: Path, report: Callable[[str], None] = print, seed: bytes = SEED) -> None:
-    """Set the game up if need be, then play every step; ``report`` gets one line a step."""
+@dataclass(frozen=True)
+class Script:
+    """One scripted game: its id, the rule modules left out, the secret seed, and the module
+    that holds its steps (``STEPS``; this one for ``core``)."""
+
+    game_id: str
+    without: tuple[str, ...]
+    seed: bytes
+    steps_from: str = __name__
+
+    @property
+    def steps(self) -> list[tuple[int, Command]]:
+        """The steps, imported when asked for: a restarted driver reads its game back before
+        it imports any rule module's commands, as a restarted bot may."""
+        steps: list[tuple[int, Command]] = importlib.import_module(self.steps_from).STEPS
+        return steps
+
+
+CORE = Script(GAME_ID, WITHOUT, SEED)
+COMBAT = Script("crash-combat", ("concealed_forces",), bytes([1] * 32),
+                "tests.crash_script_combat")
+SCRIPTS = {"core": CORE, "combat": COMBAT}
+
+
+async def play(db: Path, report: Callable[[str], None] = print, seed: bytes | None = None,
+               script: Script = CORE, until: int | None = None) -> None:
+    """Set the game up if need be, then play every step (or the steps before ``until``);
+    ``report`` gets one line a step."""
+    gid = script.game_id
     async with Store.open(db) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
-        if await store.get_game(GAME_ID) is None:
-            await umpire.create_game(SCENARIO, HOST, game_id=GAME_ID, without=WITHOUT, seed=seed)
+        if await store.get_game(gid) is None:
+            await umpire.create_game(SCENARIO, HOST, game_id=gid, without=script.without,
+                                     seed=script.seed if seed is None else seed)
         for side, user in PLAYERS.items():
-            if await umpire.player(GAME_ID, user) is None:
-                await umpire.join(GAME_ID, user, side)
-        if (await umpire.state_for(GAME_ID)).status == "setup":
-            await umpire.start(GAME_ID, HOST)
+            if await umpire.player(gid, user) is None:
+                await umpire.join(gid, user, side)
+        if (await umpire.state_for(gid)).status == "setup":
+            await umpire.start(gid, HOST)
         report("started")
-        for i, (user, command) in enumerate(STEPS):
+        for i, (user, command) in enumerate(script.steps[:until]):
             request = f"step-{i}"
-            known = request in (await umpire.state_for(GAME_ID)).requests
+            known = request in (await umpire.state_for(gid)).requests
             try:
-                reply = await umpire.handle(GAME_ID, user, command, request_id=request)
+                reply = await umpire.handle(gid, user, command, request_id=request)
             except UmpireError:
                 report(f"{i} refused")
                 continue
@@ -236,10 +272,12 @@ def _report(line: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m tests.crash_driver DB_PATH", file=sys.stderr)
+    if len(argv) not in (1, 2) or (len(argv) == 2 and argv[1] not in SCRIPTS):
+        print(f"usage: python -m tests.crash_driver DB_PATH [{'|'.join(SCRIPTS)}]",
+              file=sys.stderr)
         return 2
-    asyncio.run(play(Path(argv[0]), _report))
+    script = SCRIPTS[argv[1]] if len(argv) == 2 else CORE
+    asyncio.run(play(Path(argv[0]), _report, script=script))
     _report("finished")
     return 0
 

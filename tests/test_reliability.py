@@ -32,6 +32,7 @@ from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
 from tests import crash_driver
+from umpire import demo
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
@@ -85,10 +86,10 @@ LAST_TARGET = len(crash_driver.STEPS) - 10
 class DriverRun:
     """One run of the crash driver in a subprocess; ``lines`` are the steps it reported."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, script: str = "core") -> None:
         self.stderr = log.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.crash_driver", str(db)], cwd=ROOT, text=True,
+            [sys.executable, "-m", "tests.crash_driver", str(db), script], cwd=ROOT, text=True,
             stdout=subprocess.PIPE, stderr=self.stderr, env={**os.environ, "PYTHONPATH": str(ROOT)})
         self.lines: list[str] = []
         self.log = log
@@ -126,25 +127,24 @@ class DriverRun:
         return [(int(a), b) for a, b in (x.split() for x in self.lines if x[:1].isdigit())]
 
 
-def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
-    """The scripted flank-march game (160+ commands), killed with SIGKILL at random points and
-    restarted each time, ends exactly as the same game played without a crash: same events (with
-    their payloads and rolls), same deliveries, same state. A command reported accepted before a
-    kill is "already accepted" afterwards; nothing is applied twice."""
-    rng = random.Random(KILL_SEED)
-    n = len(crash_driver.STEPS)
-    assert n >= 100
-
-    reference_db = tmp_path / "reference.db"
+def crash_and_compare(tmp_path: Path, name: str, targets: list[int], rng: random.Random
+                      ) -> tuple[list[str], dict[str, Any]]:
+    """Play the driver's script ``name`` once without a crash, then again on another file,
+    killed with SIGKILL while being set up and a few milliseconds into each target step, and
+    restarted each time until it finishes. Checks what each run reported (a step told accepted is
+    "already accepted" afterwards, nothing is applied twice, every step is decided as in the
+    uninterrupted run) and the two files (same events, rolls, deliveries, state). Returns each
+    step's outcome in the uninterrupted run and what the crashed file holds."""
+    script = crash_driver.SCRIPTS[name]
+    n = len(script.steps)
+    reference_db = tmp_path / f"{name}-reference.db"
     reference_lines: list[str] = []
-    asyncio.run(crash_driver.play(reference_db, reference_lines.append))
+    asyncio.run(crash_driver.play(reference_db, reference_lines.append, script=script))
     reference = [line.split()[1] for line in reference_lines if line[:1].isdigit()]
     assert len(reference) == n
-    assert reference.count("accepted") >= 100 and reference.count("refused") >= 5
     assert set(reference) == {"accepted", "refused"}
 
-    db = tmp_path / "crashed.db"
-    targets = sorted(rng.sample(range(3, LAST_TARGET), KILLS_IN_PLAY))
+    db = tmp_path / f"{name}-crashed.db"
     first: dict[int, str] = {}  # each step's outcome when it was first decided
     told_accepted: set[int] = set()  # steps a killed run reported accepted
     runs: list[DriverRun] = []
@@ -164,18 +164,22 @@ def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path
             # "already" first: committed, but killed before the driver could say so.
             first.setdefault(step, "accepted" if outcome == "already" else outcome)
 
+    def new_run() -> DriverRun:
+        run = DriverRun(db, tmp_path / f"{name}-run-{len(runs)}.log", name)
+        runs.append(run)
+        return run
+
     # The first kill falls while the game is being set up (or soon after).
-    run = DriverRun(db, tmp_path / "run-0.log")
-    runs.append(run)
+    run = new_run()
     time.sleep(rng.uniform(0.2, 0.7))
     run.kill()
     kills += run.killed
     run.finish()
     take(run)
-    # Then one kill a few milliseconds into each target step.
+    # Then one kill a few milliseconds into each target step; each restart is a fresh process
+    # that reads the game back from the file.
     for target in targets:
-        run = DriverRun(db, tmp_path / f"run-{len(runs)}.log")
-        runs.append(run)
+        run = new_run()
         if run.read_until_step(target):
             time.sleep(rng.uniform(0, 0.006))
             run.kill()
@@ -184,17 +188,16 @@ def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path
         assert run.killed or code == 0, run.log.read_text()
         take(run)
     # And the last run plays to the end.
-    run = DriverRun(db, tmp_path / f"run-{len(runs)}.log")
-    runs.append(run)
+    run = new_run()
     assert run.finish() == 0, run.log.read_text()
     assert run.lines[-1] == "finished"
     take(run)
-    assert kills >= KILLS_IN_PLAY, f"only {kills} runs were killed"
+    assert kills >= len(targets), f"only {kills} runs were killed"
 
     # Every step was decided once, as in the uninterrupted run.
     assert [first[i] for i in range(n)] == reference
-    crashed, expected = asyncio.run(dump(db, crash_driver.GAME_ID)), \
-        asyncio.run(dump(reference_db, crash_driver.GAME_ID))
+    crashed = asyncio.run(dump(db, script.game_id))
+    expected = asyncio.run(dump(reference_db, script.game_id))
     assert crashed["seqs"] == list(range(1, len(crashed["seqs"]) + 1))
     accepted = [e[2]["request"] for e in crashed["events"] if e[1] == "command_accepted"]
     assert accepted == [f"step-{i}" for i in range(n) if reference[i] == "accepted"]
@@ -204,6 +207,132 @@ def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path
     assert crashed["state"] == expected["state"] == crashed["replayed"]
     assert crashed["snapshot"] == expected["snapshot"]
     assert crashed["status"] == expected["status"] == "ended"
+    return reference, crashed
+
+
+def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
+    """The scripted flank-march game (160+ commands), killed with SIGKILL at random points and
+    restarted each time, ends exactly as the same game played without a crash: same events (with
+    their payloads and rolls), same deliveries, same state. A command reported accepted before a
+    kill is "already accepted" afterwards; nothing is applied twice."""
+    rng = random.Random(KILL_SEED)
+    assert len(crash_driver.STEPS) >= 100
+    targets = sorted(rng.sample(range(3, LAST_TARGET), KILLS_IN_PLAY))
+    reference, _ = crash_and_compare(tmp_path, "core", targets, rng)
+    assert reference.count("accepted") >= 100 and reference.count("refused") >= 5
+
+
+#: The steps of the combat script where a kill matters most: the surprise-march order, the march
+#: set off, the detour asked before a blocked hex, the first assault and the first fire.
+COMBAT_KEY_KINDS = ("surprise_order", "surprise_execute", "surprise_detour", "assault", "fire")
+#: Kills at random steps besides those (each kill costs a restart: the suite's time is kept).
+COMBAT_RANDOM_KILLS = 3
+
+
+def test_crash_with_combat_and_a_surprise_march_loses_nothing_and_repeats_nothing(
+        tmp_path: Path) -> None:
+    """The same for flank-march with the Surprise Move and combat rules in force: Jackson's
+    surprise march is ordered, saves its MPs, is set off and marches (with a detour asked), the
+    armies assault and fire. Killed with SIGKILL in the middle of each of those steps, and at
+    random points, and restarted in a fresh process each time (which must read every module's
+    events back from the log), it ends exactly as the uninterrupted game, event for event."""
+    rng = random.Random(KILL_SEED + 1)
+    steps = crash_driver.COMBAT.steps
+    key = [next(i for i, (_, c) in enumerate(steps) if c.kind == kind
+                and not _always_refused(c)) for kind in COMBAT_KEY_KINDS]
+    last_order = max(i for i, (_, c) in enumerate(steps) if c.kind != "done")
+    targets = sorted({*key, *(i + 1 for i in key),
+                      *rng.sample(range(3, last_order + 5), COMBAT_RANDOM_KILLS)})
+    reference, crashed = crash_and_compare(tmp_path, "combat", targets, rng)
+    assert reference.count("refused") >= 4
+    kinds = {e[1] for e in crashed["events"]}
+    # The game really held the modules' events that a restart must read back.
+    assert {"surprise_ordered", "surprise_execution_queued", "surprise_march_begun",
+            "surprise_column_marched", "surprise_detour_offered", "combat_fire",
+            "combat_close_combat", "combat_losses"} <= kinds
+
+
+def _always_refused(command: cmd.Command) -> bool:
+    """The script's commands that are there to be refused (they name nothing that exists)."""
+    return "nobody at all" in repr(command) or "no such march" in repr(command)
+
+
+# -- restarts ------------------------------------------------------------------------------------
+#: Where the combat script is stopped to leave a game in play whose log, after its latest
+#: snapshot, holds a rule module's events: the march's last moves then an assault, or fighting
+#: only (a restarted bot reads these without having read any surprise-move event first).
+IN_PLAY_UNTIL = (58, 70)
+
+
+def module_events_after_snapshot(db: Path) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        (snap,) = conn.execute("SELECT coalesce(max(seq), 0) FROM snapshots").fetchone()
+        return [t for (t,) in conn.execute("SELECT type FROM events WHERE seq > ?", (snap,))
+                if t.startswith(("surprise_", "combat_"))]
+
+
+@pytest.fixture(scope="module")
+def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The demo's two variants' databases, and two games of the combat script still in play."""
+    tmp_path = tmp_path_factory.mktemp("restart")
+    dbs: list[Path] = []
+    for variant in demo.VARIANTS:
+        assert demo.run_demo(tmp_path / variant, variant) == 0
+        dbs.append(tmp_path / variant / "game.db")
+    for until in IN_PLAY_UNTIL:
+        db = tmp_path / f"in-play-{until}.db"
+        asyncio.run(crash_driver.play(db, lambda _: None, script=crash_driver.COMBAT,
+                                      until=until))
+        assert module_events_after_snapshot(db), f"{db.name}: nothing to read back"
+        dbs.append(db)
+    with sqlite3.connect(dbs[0]) as conn:
+        kinds = {t for (t,) in conn.execute("SELECT DISTINCT type FROM events")}
+    assert {"surprise_ordered", "surprise_march_begun", "combat_fire",
+            "combat_close_combat"} <= kinds
+    return dbs
+
+
+@pytest.mark.parametrize("as_bot", [False, True], ids=["command-line", "bot"])
+def test_a_restarted_process_reads_back_every_modules_events(
+        restart_dbs: list[Path], as_bot: bool) -> None:
+    """A fresh OS process (with the command line's imports, or the bot's), given databases whose
+    games hold the Surprise Move's and the combat module's events (the demo's two variants, and
+    two games of the combat script still in play), reads every game back, replays its whole log,
+    answers its status and each player's units and log, and decides a command in each game still
+    in play, with no "unknown event type"; the state read back is the full replay's."""
+    dbs = restart_dbs
+    args = [sys.executable, "-m", "tests.restart_reader", *(["--as-bot"] if as_bot else []),
+            *map(str, dbs)]
+    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "unknown event type" not in done.stderr
+    assert done.returncode == 0, done.stderr
+    games = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(Path(g["db"]).name, g["status"]) for g in games] == [
+        ("game.db", "ended"), ("game.db", "ended"),
+        *((f"in-play-{until}.db", "active") for until in IN_PLAY_UNTIL)]
+    assert all(g["same_state"] for g in games)
+    for game in games[2:]:
+        assert game["done"] and "already" not in game["done"]
+
+
+def test_a_rule_modules_commands_and_events_parse_in_a_fresh_process() -> None:
+    """In a process that has imported nothing but the core's commands and events, a rule
+    module's stored command and event read back (their classes register on first need)."""
+    code = (
+        "import json\n"
+        "from rules.commands import parse_command\n"
+        "from rules.events import event_from_json\n"
+        "fire = parse_command({'kind': 'fire', 'units': ['a'], 'target': 'b'})\n"
+        "order = parse_command({'kind': 'surprise_order', 'force': 'a', 'route': 'A0101'})\n"
+        "told = event_from_json(json.dumps({'type': 'surprise_trigger_announced',"
+        " 'side': 'union', 'unit': 'a', 'how': 'sees it'}), 'side:union')\n"
+        "print(type(fire).__name__, type(order).__name__, type(told).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["Fire", "OrderSurpriseMove", "TriggerAnnounced"]
 
 
 async def test_crash_while_the_last_command_ends_the_game(tmp_path: Path) -> None:

@@ -89,7 +89,7 @@ class FolderTransport(Transport):
         self.images = 0
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None) -> None:
+                   image_name: str | None, *, key: str = "") -> None:
         if kind == "public":
             folder, file = self.out, self.out / "public.md"
         elif kind == "player":

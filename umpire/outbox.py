@@ -18,8 +18,9 @@ class DeliveryRejected(Exception):
 
 class Transport(Protocol):
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None) -> None:
-        """Deliver one message, or raise ``DeliveryRejected``."""
+                   image_name: str | None, *, key: str = "") -> None:
+        """Deliver one message, or raise ``DeliveryRejected``. ``key`` names the delivery, the
+        same on every retry, so that a transport that can may refuse to post it twice."""
 
 
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
@@ -33,7 +34,8 @@ async def drain(store: Store, transport: Transport, game_id: str | None = None,
         progressed = False
         for d in batch:
             try:
-                await transport.send(d.kind, d.target, d.text, d.image, d.image_name)
+                await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
+                                     key=f"{d.game_id}:{d.id}")
             except DeliveryRejected as e:
                 await store.mark_failed(d.id, str(e), e.permanent)
                 continue

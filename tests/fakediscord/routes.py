@@ -202,7 +202,8 @@ async def get_message(
 @router.route("POST", "/channels/{channel_id}/messages")
 async def create_message(fake: FakeDiscord, request: RecordedRequest, channel_id: str) -> Reply:
     """Create Message (``Messageable.send``), JSON or multipart with files. A DM to a user
-    whose DMs are closed answers 403 / 50007 like Discord."""
+    whose DMs are closed answers 403 / 50007 like Discord. With ``enforce_nonce``, a nonce the
+    bot used within the last few minutes returns that earlier message instead of a new one."""
     world = fake.world
     channel = _channel(fake, channel_id)
     if channel.type == DM:
@@ -211,6 +212,11 @@ async def create_message(fake: FakeDiscord, request: RecordedRequest, channel_id
             raise DiscordError(403, 50007, "Cannot send messages to this user")
     body = request_body(request)
     validate(body, request, creating=True)
+    if body.get("enforce_nonce") and body.get("nonce") is not None:
+        # Sent again within the window: Discord answers with the first message, posts nothing.
+        earlier = world.message_by_nonce(world.bot, str(body["nonce"]))
+        if earlier is not None:
+            return Reply(200, earlier)
     message = world.new_message(channel, world.bot, body, uploads(world, channel, body, request))
     await fake.announce("MESSAGE_CREATE", message)
     return Reply(200, message)

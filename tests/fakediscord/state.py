@@ -17,6 +17,8 @@ from typing import Any
 JSON = dict[str, Any]
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
+#: How long Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes").
+NONCE_WINDOW = 300.0
 
 # Channel types (https://discord.com/developers/docs/resources/channel#channel-object-channel-types)
 GUILD_TEXT = 0
@@ -221,6 +223,10 @@ class World:
         self.commands: dict[int | None, list[JSON]] = {}  # guild id (None = global) -> commands
         self.blobs: dict[int, StoredBlob] = {}  # attachment id -> bytes
         self.cdn_base = "http://127.0.0.1"  # set by the server once it knows its port
+        # (author id, nonce) -> (monotonic time, message id): Create Message with
+        # ``enforce_nonce`` returns the earlier message instead of posting it again.
+        self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
+        self.nonce_window = NONCE_WINDOW
 
     # ----------------------------------------------------------------- building the world
 
@@ -534,9 +540,22 @@ class World:
             message["guild_id"] = str(channel.guild_id)
         if body.get("message_reference"):
             message["message_reference"] = body["message_reference"]
+        if body.get("nonce") is not None:
+            message["nonce"] = str(body["nonce"])
+            self.nonces[(author.id, str(body["nonce"]))] = (time.monotonic(), int(message["id"]))
         message.update(extra or {})
         self.store_message(channel, message)
         return message
+
+    def message_by_nonce(self, author: FakeUser, nonce: str) -> JSON | None:
+        """The author's message created with this nonce within the last ``nonce_window``
+        seconds and not deleted since (what Discord returns for ``enforce_nonce``)."""
+        found = self.nonces.get((author.id, nonce))
+        if found is None or time.monotonic() - found[0] > self.nonce_window:
+            return None
+        if found[1] in self.deleted_message_ids:
+            return None
+        return self.messages.get(found[1])
 
     def store_message(self, channel: FakeChannel, message: JSON) -> None:
         message_id = int(message["id"])
