@@ -32,7 +32,7 @@ from umpire.service import Umpire
 
 TOKEN = "vedette-test-token"
 FIXTURES = Path(__file__).parent / "fixtures"
-TINY = str(FIXTURES / "tiny.toml")
+TINY = "tiny"  # in the catalog: the test bot's scenario folder is tests/fixtures
 EPHEMERAL = 64
 MANAGE_GUILD = 1 << 5
 JSON = dict[str, Any]
@@ -77,11 +77,13 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 
 @asynccontextmanager
-async def running(table: Table, *, dev_guild: int | None = None) -> AsyncIterator[VedetteBot]:
-    """The bot on the table's database, connected to the fake Discord."""
+async def running(table: Table, *, dev_guild: int | None = None,
+                  scenarios: Path = FIXTURES) -> AsyncIterator[VedetteBot]:
+    """The bot on the table's database, connected to the fake Discord, with ``scenarios`` as
+    the host's scenario folder (``VEDETTE_SCENARIOS``)."""
     store = await Store.open(table.db)
     try:
-        umpire = Umpire(store, maps=MapMaker(enabled=MAPS))
+        umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=MAPS))
         bot = VedetteBot(umpire, dev_guild=dev_guild, outbox_interval=0.2,
                          guild_ready_timeout=0.05)
         with patched_discord(table.fake.base_url):
@@ -454,8 +456,8 @@ async def test_unexpected_failures_are_logged_not_shown(
     scenario.write_text((FIXTURES / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "tiny.ruleset.toml").write_text(
         (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8"), encoding="utf-8")
-    async with running(table) as bot:
-        await table.fake.slash("game create", {"scenario": str(scenario)}, user=table.alice,
+    async with running(table, scenarios=tmp_path) as bot:
+        await table.fake.slash("game create", {"scenario": "doomed"}, user=table.alice,
                                channel=table.channel)
         await table.fake.wait_for(lambda: len(public(table)) == 1)
         gid = await game_id(bot, table)
@@ -491,6 +493,41 @@ async def test_create_switches_off_unplayable_modules_publicly(table: Table,
     # And outside a server channel, creating is explained.
     assert "text channel" in await say(table, "game create", table.bob,
                                        {"scenario": "flank-march"})
+
+
+async def test_create_takes_catalog_names_only(table: Table, bot: VedetteBot,
+                                              tmp_path: Path) -> None:
+    """A path, even to a real scenario file, is answered exactly like a name that is nowhere,
+    and the answer lists the catalog's names without a folder."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in ("tiny.toml", "tiny.ruleset.toml"):
+        (outside / name).write_bytes((FIXTURES / name).read_bytes())
+    answers = [await say(table, "game create", table.alice, {"scenario": typed},
+                         channel=table.channel)
+               for typed in (str(outside / "tiny.toml"), str(tmp_path / "nowhere.toml"),
+                             "../fixtures/tiny", "/etc/passwd", "nowhere")]
+    assert len(set(answers)) == 1
+    [answer] = set(answers)
+    assert answer.startswith("there is no such scenario; choose one of:")
+    assert "tiny" in answer and "flank-march" in answer
+    assert "/" not in answer and str(tmp_path) not in answer
+    assert await bot.store.list_games() == []
+    assert public(table) == []
+
+
+async def test_a_broken_catalog_scenario_is_named_without_its_folder(table: Table,
+                                                                     tmp_path: Path) -> None:
+    folder = tmp_path / "host-scenarios"
+    folder.mkdir()
+    (folder / "broken.toml").write_text('[scenario]\nid = "broken"\nruleset = "none.toml"\n',
+                                        encoding="utf-8")
+    async with running(table, scenarios=folder) as bot:
+        answer = await say(table, "game create", table.alice, {"scenario": "broken"},
+                           channel=table.channel)
+        assert await bot.store.list_games() == []
+    assert "broken.toml: scenario.ruleset" in answer
+    assert str(folder) not in answer and "/" not in answer.split("First:")[1]
 
 
 async def test_a_player_in_two_games_picks_one(table: Table, bot: VedetteBot) -> None:

@@ -25,15 +25,29 @@ def scenario_files(extra: Path | None = None) -> list[Path]:
 
 
 def find(name: str, extra: Path | None = None) -> Path:
-    """A scenario by path, file name or scenario id."""
+    """A scenario by path, file name or scenario id (for trusted callers: the command line and
+    tests). Members of a server choose with :func:`find_named`, which never takes a path."""
     p = Path(name)
     if p.suffix == ".toml" and p.is_file():
         return p
-    for f in scenario_files(extra):
-        if f.stem == name or f.name == name:
+    return find_named(name, extra)
+
+
+def find_named(name: str, extra: Path | None = None) -> Path:
+    """A catalog scenario (shipped, or in the host's folder) by its name, with or without
+    ``.toml``. Anything else, a path included, gets the same answer listing the catalog's names,
+    whether or not such a file exists somewhere: the answer tells nothing about the machine."""
+    files = scenario_files(extra)
+    for f in files:
+        if name in (f.stem, f.name):
             return f
-    known = ", ".join(f.stem for f in scenario_files(extra)) or "none"
-    raise FileNotFoundError(f"no scenario called {name!r}; known: {known}")
+    known = ", ".join(dict.fromkeys(f.stem for f in files)) or "none"
+    raise FileNotFoundError(f"there is no such scenario; choose one of: {known}")
+
+
+def without_folders(problem: Problem) -> Problem:
+    """The problem naming its file without the folders it sits in (for messages to players)."""
+    return dataclasses.replace(problem, file=Path(problem.file).name)
 
 
 #: The last load of each scenario file, with the modification times of it and its ruleset.
