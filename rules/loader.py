@@ -36,6 +36,17 @@ class LoadedScenario:
         return self.scenario.scenario.id
 
 
+def decode(data: bytes, file: str) -> str:
+    """A file's bytes as text: UTF-8 (a leading byte-order mark is dropped), or ``FileProblems``
+    naming the file and the offset of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        problem = Problem(file, "(file)", f"is not UTF-8 text: byte 0x{data[e.start]:02x} at "
+                          f"offset {e.start} cannot be read; save the file as UTF-8")
+        raise FileProblems([problem]) from None
+
+
 def parse_model(model: type[M], text: str, file: str) -> M:
     """Parse TOML text into a model, or raise ``FileProblems`` naming every bad field."""
     try:

@@ -530,6 +530,22 @@ async def test_a_broken_catalog_scenario_is_named_without_its_folder(table: Tabl
     assert str(folder) not in answer and "/" not in answer.split("First:")[1]
 
 
+async def test_a_scenario_that_is_not_utf8_leaves_autocomplete_working(table: Table,
+                                                                        tmp_path: Path) -> None:
+    folder = tmp_path / "host-scenarios"
+    folder.mkdir()
+    for name in ("tiny.toml", "tiny.ruleset.toml"):
+        (folder / name).write_bytes((FIXTURES / name).read_bytes())
+    (folder / "latin.toml").write_bytes('[scenario]\ntitle = "Ch\u00e2teau"\n'.encode("latin-1"))
+    async with running(table, scenarios=folder):
+        handle = await table.fake.autocomplete("game create", {"scenario": ""},
+                                               focused="scenario", user=table.alice,
+                                               channel=table.channel)
+        offered = [c["value"] for c in (await handle.response()).choices]
+    assert "tiny" in offered and "flank-march" in offered
+    assert "latin" not in offered
+
+
 async def test_a_player_in_two_games_picks_one(table: Table, bot: VedetteBot) -> None:
     fake = table.fake
     first = await set_up(table, bot)

@@ -156,3 +156,22 @@ def test_check_command_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[
     bad.write_text(SCENARIO.replace('grid = "hex"', 'grid = "tri"'), encoding="utf-8")
     assert main(["scenario", "check", str(bad)]) == 1
     assert "map.grid: Input should be 'hex' or 'square'" in capsys.readouterr().out
+
+
+def test_a_file_that_is_not_utf8_is_a_problem_naming_file_and_offset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "tiny.ruleset.toml").write_text(RULESET, encoding="utf-8")
+    latin = tmp_path / "latin.toml"
+    data = SCENARIO.replace("Tiny Skirmish", "Tiny Skirmish at Ch\u00e2teau").encode("latin-1")
+    latin.write_bytes(data)
+    assert main(["scenario", "check", str(latin)]) == 1
+    out = capsys.readouterr().out
+    offset = data.index(b"\xe2")
+    assert f"{latin}: (file): is not UTF-8 text: byte 0xe2 at offset {offset}" in out
+    # The ruleset is read the same way, and a byte-order mark is no problem.
+    fine = tmp_path / "fine.toml"
+    fine.write_bytes(b"\xef\xbb\xbf" + SCENARIO.encode("utf-8"))
+    (tmp_path / "tiny.ruleset.toml").write_bytes(RULESET.encode("utf-8") + b"# \xff\n")
+    assert main(["scenario", "check", str(fine)]) == 1
+    assert f"{tmp_path / 'tiny.ruleset.toml'}: (file): is not UTF-8 text: byte 0xff" in \
+        capsys.readouterr().out
