@@ -680,6 +680,44 @@ async def test_host_tools_pause_end_the_phase_and_correct(table: Table, bot: Ved
                                         "reason": "oops"}, channel=table.channel)
 
 
+async def test_public_posts_ping_no_one_and_show_what_was_typed(table: Table,
+                                                               tmp_path: Path) -> None:
+    """A title, a side's name and a pause reason holding markdown and mentions arrive escaped,
+    and no message of the bot's notifies anyone, not even the host it names."""
+    folder = tmp_path / "host-scenarios"
+    folder.mkdir()
+    (folder / "tiny.ruleset.toml").write_bytes((FIXTURES / "tiny.ruleset.toml").read_bytes())
+    (folder / "loud.toml").write_text(
+        (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
+        .replace('title = "Tiny Skirmish"', 'title = "Tiny *Skirmish* @here"')
+        .replace('name = "Grey Army"', 'name = "Grey __Army__"'), encoding="utf-8")
+    fake = table.fake
+    async with running(table, scenarios=folder) as bot:
+        handle = await fake.slash("game create", {"scenario": "loud"}, user=table.alice,
+                                  channel=table.channel)
+        await final(handle)
+        await fake.wait_for(lambda: len(public(table)) == 1, what="the announcement")
+        await say(table, "game join", table.alice, {"side": "blue"}, channel=table.channel)
+        await say(table, "game join", table.bob, {"side": "grey"}, channel=table.channel)
+        await say(table, "game start", table.alice, channel=table.channel)
+        await say(table, "host pause", table.alice,
+                  {"reason": f"@everyone **x** <@{table.bob.id}>"}, channel=table.channel)
+        await settle(bot)
+    texts = public(table)
+    assert "Tiny \\*Skirmish\\* @\u200bhere" in texts[0]
+    assert "grey (Grey \\_\\_Army\\_\\_)" in texts[0]
+    assert f"<@{table.alice.id}>" in texts[0]  # the host is named...
+    [paused] = [t for t in texts if "paused" in t]
+    assert paused.endswith(f"@\u200beveryone \\*\\*x\\*\\* \\<@{table.bob.id}\\>")
+    bot_id = str(fake.world.bot.id)
+    posted = [m for m in fake.messages_in(table.channel, include_ephemeral=True)
+              if m["author"]["id"] == bot_id] + dms(table, table.alice) + dms(table, table.bob)
+    assert len(posted) > 5
+    for message in posted:
+        assert message.get("allowed_mentions", {}).get("parse") == [], message
+        assert fake.pings(message) == [], message  # ...but never pinged
+
+
 async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) -> None:
     handle = await table.fake.slash("game create", {"scenario": "flank-march",
                                                     "collision": "alternate"},

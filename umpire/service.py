@@ -20,6 +20,7 @@ from rules import commands as cmd
 from rules import events as ev
 from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
+from rules.markup import plain
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
 from rules.scenario import COMBAT_KINDS
@@ -147,8 +148,9 @@ class Umpire:
                             options={"without": list(without),
                                      **({"rules": dict(options)} if options else {})})
         await self.store.create_game(record)
-        sides = ", ".join(f"{s.id} ({s.name})" for s in loaded.scenario.sides)
-        return Reply(f"Game `{gid}` created: {loaded.scenario.scenario.title}. Sides: {sides}. "
+        sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
+        return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "
+                     f"{sides}. "
                      "Players join with /game join; the host starts with /game start.")
 
     async def join(self, game_id: str, user_id: int, side: str) -> Reply:
