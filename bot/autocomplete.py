@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import re
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,32 +122,13 @@ async def sides(interaction: Interaction, current: str) -> Choices:
             if key in s.id.lower() or key in s.name.lower()][:MAX_CHOICES]
 
 
-_TITLES: dict[tuple[Path, float], str] = {}
-
-
-def scenario_title(path: Path) -> str:
-    """A scenario file's title, read from its header (cached by modification time)."""
-    try:
-        key = (path, path.stat().st_mtime)
-    except OSError:
-        return path.stem
-    if key not in _TITLES:
-        try:
-            header = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", {})
-            _TITLES[key] = str(header.get("title") or path.stem)
-        except (OSError, tomllib.TOMLDecodeError):
-            _TITLES[key] = path.stem
-    return _TITLES[key]
-
-
 async def scenarios(interaction: Interaction, current: str) -> Choices:
-    """The shipped scenarios and those in the host's folder (``VEDETTE_SCENARIOS``)."""
+    """The shipped scenarios and those in the host's folder (``VEDETTE_SCENARIOS``), by name."""
     extra = _bot(interaction).umpire.scenarios
     key = current.strip().lower()
     out: Choices = []
-    for path in catalog.scenario_files(extra):
-        title = scenario_title(path)
-        if key in path.stem.lower() or key in title.lower():
-            out.append(app_commands.Choice(name=f"{path.stem}: {title}"[:MAX_VALUE],
-                                           value=path.stem[:MAX_VALUE]))
+    for entry in catalog.listing(extra):
+        if key in entry.name.lower() or key in entry.title.lower():
+            out.append(app_commands.Choice(name=f"{entry.name}: {entry.title}"[:MAX_VALUE],
+                                           value=entry.name[:MAX_VALUE]))
     return out[:MAX_CHOICES]

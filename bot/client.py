@@ -3,7 +3,8 @@
 At start-up (``setup_hook``, once per login, never on a reconnect) it adds the cogs and the
 buttons that survive restarts, pushes the slash commands to Discord if they changed since the
 last push (a hash of the command tree is kept in the database), and starts the outbox loop. It
-needs no privileged intent: only ``guilds``, to know its channels.
+needs no privileged intent: only ``guilds``, to know its channels. Its messages mention no one
+by default (``allowed_mentions``): a mention in a text is shown, never pinged.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class VedetteBot(commands.AutoShardedBot):
                  outbox_interval: float = INTERVAL, sync_commands: bool = True,
                  inbox_per_page: int = INBOX_PER_PAGE, **options: Any) -> None:
         options.setdefault("intents", discord.Intents(guilds=True))
+        # No message of the bot's pings anyone: names and reasons typed by others may hold
+        # @everyone or a member's mention. A message that means to ping must allow it itself.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.umpire = umpire
         self.store = umpire.store

@@ -71,7 +71,12 @@ def run_bot(settings: Settings) -> int:
 
 
 async def _serve(settings: Settings) -> int:
+    new = not settings.db.exists()
+    # The database is opened (and checked) before Discord is contacted: a database that cannot
+    # serve stops the bot with one line (see umpire.cli.main), not after it has logged in.
     async with Store.open(settings.db) as store:
+        if new:
+            log.warning("there was no database at %s: started a new one", settings.db)
         bot = VedetteBot(make_umpire(store, settings), dev_guild=settings.dev_guild)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -18,6 +18,7 @@ from rules import events as ev
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import phase_report, sighting_events
+from rules.markup import plain
 from rules.module_api import RuleModule
 from rules.movement import MoveError, StopHook, move_along
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
@@ -306,7 +307,7 @@ def _host(out: Outcome, command: cmd.Command) -> None:
             out.add(ev.UnitCorrected(audience="umpire", unit=unit.id, changes=fixed,
                                      reason=reason))
             out.add(ev.Told(audience=ev.side_audience(unit.side),
-                            text=f"The umpire corrected {unit.name}: {reason}"))
+                            text=f"The umpire corrected {plain(unit.name)}: {plain(reason)}"))
             _update_sighting(out)
 
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from rules.board import Board, LabelError, Place
+from rules.bounds import MAX_BOARD_SIDE, MAX_CELLS
 from rules.gamemap import GameMap, Road, edge
 from rules.grid import Cell, make_grid
 from rules.problems import FileProblems, Problem, from_validation_error
@@ -34,6 +35,17 @@ class LoadedScenario:
     @property
     def id(self) -> str:
         return self.scenario.scenario.id
+
+
+def decode(data: bytes, file: str) -> str:
+    """A file's bytes as text: UTF-8 (a leading byte-order mark is dropped), or ``FileProblems``
+    naming the file and the offset of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        problem = Problem(file, "(file)", f"is not UTF-8 text: byte 0x{data[e.start]:02x} at "
+                          f"offset {e.start} cannot be read; save the file as UTF-8")
+        raise FileProblems([problem]) from None
 
 
 def parse_model(model: type[M], text: str, file: str) -> M:
@@ -110,6 +122,8 @@ class _Checker:
             return None
         cols = max(s.at[0] for s in m.sheets) + 1
         rows = max(s.at[1] for s in m.sheets) + 1
+        if not self._board_fits(cols * m.sheet_width, rows * m.sheet_height):
+            return None
         grid = make_grid(m.grid, cols * m.sheet_width, rows * m.sheet_height,
                          m.orientation, m.shifted, m.neighbours)
         try:
@@ -128,6 +142,19 @@ class _Checker:
             if cell is not None:
                 places.append(Place(p.name, cell, p.kind))
         return board.with_places(places)
+
+    def _board_fits(self, width: int, height: int) -> bool:
+        """Whether a board of ``width`` x ``height`` cells is within the bounds (checked before
+        the board is built, since building it takes memory for every cell)."""
+        if width > MAX_BOARD_SIDE or height > MAX_BOARD_SIDE:
+            self.add("map.sheets", f"the sheets make a board of {width} x {height} cells; a "
+                     f"board is at most {MAX_BOARD_SIDE} cells across and down")
+        elif width * height > MAX_CELLS:
+            self.add("map.sheets", f"the sheets make a board of {width} x {height} = "
+                     f"{width * height} cells; a board has at most {MAX_CELLS} cells")
+        else:
+            return True
+        return False
 
     def _cell(self, board: Board, text: str, fld: str) -> Cell | None:
         try:

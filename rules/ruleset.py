@@ -7,10 +7,11 @@ stand-in numbers and say so (``stand_in = true``); a play group enters its own g
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.bounds import MAX_BLOCKED_RADIUS, MAX_MOVEMENT, MAX_VISIBILITY
 from rules.combat.config import CombatRules
 from rules.tables import Table
 
@@ -98,13 +99,13 @@ class Ruleset(_Frozen):
     terrain: dict[str, TerrainType]
     roads: dict[str, RoadType] = Field(default_factory=dict)
     hexsides: dict[str, HexsideType] = Field(default_factory=dict)
-    movement_allowance: dict[MovementClass, int]
+    movement_allowance: dict[MovementClass, Annotated[int, Field(ge=0, le=MAX_MOVEMENT)]]
     forced_march_max: int = 4
     stacking_limit: int = 3
     command_range: dict[str, int] = Field(default_factory=dict)
     order_delay_mp_per_turn: int = 10
-    visibility: int = 20
-    blocked_radius: int = 2
+    visibility: int = Field(20, ge=0, le=MAX_VISIBILITY)
+    blocked_radius: int = Field(2, ge=0, le=MAX_BLOCKED_RADIUS)
     sequence: tuple[Phase, ...] = ()
     tables: dict[str, Table] = Field(default_factory=dict)
     #: What the combat tables' results mean and when their modifiers apply (rules.combat).

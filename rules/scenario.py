@@ -8,15 +8,30 @@ asks of it.
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from string import Formatter
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from rules.bounds import (
+    MAX_BOARD_SIDE,
+    MAX_LABEL_FORMAT,
+    MAX_LABEL_WIDTH,
+    MAX_MOVEMENT,
+    MAX_SHEET_POSITION,
+    MAX_SHEET_SIDE,
+    MAX_STRENGTH,
+    MAX_VISIBILITY,
+)
 
 InformationModel = Literal["open", "concealed", "inverted", "hidden"]
 UnitKind = Literal["infantry", "cavalry", "artillery", "leader", "hq", "wagon"]
 Echelon = Literal["army", "corps", "division", "brigade", "regiment", "battery", "other"]
 Formation = Literal["line", "column", "limbered", "unlimbered", "mounted", "dismounted"]
 Light = Literal["day", "twilight", "night"]
+#: A sheet's position across or down the board (negative ones get their own problem).
+SheetPosition = Annotated[int, Field(le=MAX_SHEET_POSITION)]
 
 COMBAT_KINDS: frozenset[str] = frozenset({"infantry", "cavalry", "artillery"})
 
@@ -40,7 +55,7 @@ class SheetSpec(_Frozen):
     terrain and elevation as text rows (one character a cell)."""
 
     letter: str = Field(min_length=1, max_length=2)
-    at: tuple[int, int] = (0, 0)
+    at: tuple[SheetPosition, SheetPosition] = (0, 0)
     terrain: str
     elevation: str = ""
 
@@ -74,9 +89,9 @@ class MapSpec(_Frozen):
     orientation: Literal["flat", "pointy"] = "flat"
     shifted: Literal["odd", "even"] = "odd"
     neighbours: Literal[4, 8] = 4
-    sheet_width: int = Field(ge=1, le=200)
-    sheet_height: int = Field(ge=1, le=200)
-    label: str = "{sheet}{col:02}{row:02}"
+    sheet_width: int = Field(ge=1, le=MAX_SHEET_SIDE)
+    sheet_height: int = Field(ge=1, le=MAX_SHEET_SIDE)
+    label: str = Field("{sheet}{col:02}{row:02}", max_length=MAX_LABEL_FORMAT)
     legend: dict[str, str]
     sheets: tuple[SheetSpec, ...] = Field(min_length=1)
     roads: tuple[RoadSpec, ...] = ()
@@ -97,6 +112,13 @@ class MapSpec(_Frozen):
         for part in ("{col", "{row"):
             if part not in v:
                 raise ValueError("label format needs {col} and {row} (and {sheet} with sheets)")
+        try:
+            specs = [spec or "" for _, name, spec, _ in Formatter().parse(v) if name is not None]
+        except ValueError as e:
+            raise ValueError(f"label format cannot be used: {e}") from None
+        # Every label is formatted once per cell: a huge padding width would fill the memory.
+        if any(int(n) > MAX_LABEL_WIDTH for spec in specs for n in re.findall(r"\d+", spec)):
+            raise ValueError(f"label fields are padded to at most {MAX_LABEL_WIDTH} characters")
         return v
 
 
@@ -134,14 +156,14 @@ class UnitSpec(_Frozen):
     kind: UnitKind
     echelon: Echelon = "brigade"
     command: str = Field("", description="id of the command (division, corps) it belongs to")
-    strength: int = Field(0, ge=0)
+    strength: int = Field(0, ge=0, le=MAX_STRENGTH)
     movement_class: Literal["foot", "horse", "wheeled", "leader"] | None = None
-    movement: int | None = Field(None, ge=0)
+    movement: int | None = Field(None, ge=0, le=MAX_MOVEMENT)
     at: str = ""
     arrives: ArrivalSpec | None = None
     formation: str = ""
     initiative: int | None = Field(None, ge=0, le=12)
-    command_range: int | None = Field(None, ge=0)
+    command_range: int | None = Field(None, ge=0, le=MAX_BOARD_SIDE)
     tags: tuple[str, ...] = ()
 
     @model_validator(mode="after")
@@ -163,7 +185,7 @@ class TurnSpec(_Frozen):
     time: str = Field(pattern=r"^\d{1,2}:\d{2}$")
     day: int = 1
     light: Light = "day"
-    visibility: int | None = Field(None, ge=0)
+    visibility: int | None = Field(None, ge=0, le=MAX_VISIBILITY)
     weather: str = ""
 
 

@@ -8,6 +8,27 @@ class StorageError(Exception):
     a schema from a newer Vedette, a value that is not JSON."""
 
 
+class DatabaseUnusable(StorageError):
+    """The database file cannot be used at all; the message says why in one line, for the host."""
+
+
+class DatabaseMissing(DatabaseUnusable):
+    """No database file where one was named, and none can be created there."""
+
+
+class DatabaseReadOnly(DatabaseUnusable):
+    """The database file, or the folder it must write its ``-wal`` and ``-shm`` files in, is
+    read-only."""
+
+
+class DatabaseDamaged(DatabaseUnusable):
+    """The file is not a SQLite database, is truncated, or fails SQLite's integrity check."""
+
+
+class DatabaseTooNew(DatabaseUnusable):
+    """The file was written by a newer Vedette, whose schema this one does not know."""
+
+
 class NotFoundError(StorageError):
     """The game, player or delivery named does not exist."""
 

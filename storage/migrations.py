@@ -20,7 +20,7 @@ import aiosqlite
 
 from storage.clock import Clock, to_text
 from storage.db import transaction
-from storage.errors import StorageError
+from storage.errors import DatabaseTooNew, StorageError
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +243,7 @@ async def migrate(
 
 def _refuse_newer(path: Path, current: int, known: int) -> None:
     if current > known:
-        raise StorageError(
+        raise DatabaseTooNew(
             f"database {path} was written by a newer Vedette (schema {current} > {known}); "
             "upgrade Vedette"
         )

@@ -31,7 +31,7 @@ import aiosqlite
 from storage import rows
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
-from storage.db import connect, transaction
+from storage.db import check_file, check_integrity, connect, transaction
 from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError, StorageError
 from storage.json_codec import JsonObject, decode_object, encode
 from storage.migrations import migrate
@@ -79,18 +79,21 @@ class Store:
 
     @classmethod
     def open(cls, path: str | PathLike[str], *, clock: Clock = utc_now) -> StoreOpener:
-        """Open (creating if need be) the database file at ``path`` and bring its schema up to
-        date. Refuses (``StorageError``) a file written by a newer Vedette, a file that is not a
-        SQLite database, and ``':memory:'`` (the store needs a file its two connections share).
-        """
+        """Open (creating if need be) the database file at ``path``, check it, and bring its
+        schema up to date. Refuses (``DatabaseUnusable``, one line saying why) a file that is
+        missing with no folder to create it in, read-only, not a SQLite database, truncated,
+        damaged or written by a newer Vedette; and ``':memory:'`` (the store needs a file its
+        two connections share)."""
         return StoreOpener(lambda: cls._open(Path(path), clock))
 
     @classmethod
     async def _open(cls, path: Path, clock: Clock) -> Store:
         if str(path) == ":memory:" or str(path).startswith("file:"):
             raise StorageError(f"the store needs a database file path, not {str(path)!r}")
+        await asyncio.to_thread(check_file, path)
         writer = await connect(path)
         try:
+            await check_integrity(writer, path)
             version = await migrate(writer, path, clock)
             reader = await connect(path, read_only=True)
         except BaseException:

@@ -32,7 +32,7 @@ from umpire.service import Umpire
 
 TOKEN = "vedette-test-token"
 FIXTURES = Path(__file__).parent / "fixtures"
-TINY = str(FIXTURES / "tiny.toml")
+TINY = "tiny"  # in the catalog: the test bot's scenario folder is tests/fixtures
 EPHEMERAL = 64
 MANAGE_GUILD = 1 << 5
 JSON = dict[str, Any]
@@ -77,11 +77,13 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 
 @asynccontextmanager
-async def running(table: Table, *, dev_guild: int | None = None) -> AsyncIterator[VedetteBot]:
-    """The bot on the table's database, connected to the fake Discord."""
+async def running(table: Table, *, dev_guild: int | None = None,
+                  scenarios: Path = FIXTURES) -> AsyncIterator[VedetteBot]:
+    """The bot on the table's database, connected to the fake Discord, with ``scenarios`` as
+    the host's scenario folder (``VEDETTE_SCENARIOS``)."""
     store = await Store.open(table.db)
     try:
-        umpire = Umpire(store, maps=MapMaker(enabled=MAPS))
+        umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=MAPS))
         bot = VedetteBot(umpire, dev_guild=dev_guild, outbox_interval=0.2,
                          guild_ready_timeout=0.05)
         with patched_discord(table.fake.base_url):
@@ -454,8 +456,8 @@ async def test_unexpected_failures_are_logged_not_shown(
     scenario.write_text((FIXTURES / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "tiny.ruleset.toml").write_text(
         (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8"), encoding="utf-8")
-    async with running(table) as bot:
-        await table.fake.slash("game create", {"scenario": str(scenario)}, user=table.alice,
+    async with running(table, scenarios=tmp_path) as bot:
+        await table.fake.slash("game create", {"scenario": "doomed"}, user=table.alice,
                                channel=table.channel)
         await table.fake.wait_for(lambda: len(public(table)) == 1)
         gid = await game_id(bot, table)
@@ -491,6 +493,57 @@ async def test_create_switches_off_unplayable_modules_publicly(table: Table,
     # And outside a server channel, creating is explained.
     assert "text channel" in await say(table, "game create", table.bob,
                                        {"scenario": "flank-march"})
+
+
+async def test_create_takes_catalog_names_only(table: Table, bot: VedetteBot,
+                                              tmp_path: Path) -> None:
+    """A path, even to a real scenario file, is answered exactly like a name that is nowhere,
+    and the answer lists the catalog's names without a folder."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in ("tiny.toml", "tiny.ruleset.toml"):
+        (outside / name).write_bytes((FIXTURES / name).read_bytes())
+    answers = [await say(table, "game create", table.alice, {"scenario": typed},
+                         channel=table.channel)
+               for typed in (str(outside / "tiny.toml"), str(tmp_path / "nowhere.toml"),
+                             "../fixtures/tiny", "/etc/passwd", "nowhere")]
+    assert len(set(answers)) == 1
+    [answer] = set(answers)
+    assert answer.startswith("there is no such scenario; choose one of:")
+    assert "tiny" in answer and "flank-march" in answer
+    assert "/" not in answer and str(tmp_path) not in answer
+    assert await bot.store.list_games() == []
+    assert public(table) == []
+
+
+async def test_a_broken_catalog_scenario_is_named_without_its_folder(table: Table,
+                                                                     tmp_path: Path) -> None:
+    folder = tmp_path / "host-scenarios"
+    folder.mkdir()
+    (folder / "broken.toml").write_text('[scenario]\nid = "broken"\nruleset = "none.toml"\n',
+                                        encoding="utf-8")
+    async with running(table, scenarios=folder) as bot:
+        answer = await say(table, "game create", table.alice, {"scenario": "broken"},
+                           channel=table.channel)
+        assert await bot.store.list_games() == []
+    assert "broken.toml: scenario.ruleset" in answer
+    assert str(folder) not in answer and "/" not in answer.split("First:")[1]
+
+
+async def test_a_scenario_that_is_not_utf8_leaves_autocomplete_working(table: Table,
+                                                                        tmp_path: Path) -> None:
+    folder = tmp_path / "host-scenarios"
+    folder.mkdir()
+    for name in ("tiny.toml", "tiny.ruleset.toml"):
+        (folder / name).write_bytes((FIXTURES / name).read_bytes())
+    (folder / "latin.toml").write_bytes('[scenario]\ntitle = "Ch\u00e2teau"\n'.encode("latin-1"))
+    async with running(table, scenarios=folder):
+        handle = await table.fake.autocomplete("game create", {"scenario": ""},
+                                               focused="scenario", user=table.alice,
+                                               channel=table.channel)
+        offered = [c["value"] for c in (await handle.response()).choices]
+    assert "tiny" in offered and "flank-march" in offered
+    assert "latin" not in offered
 
 
 async def test_a_player_in_two_games_picks_one(table: Table, bot: VedetteBot) -> None:
@@ -628,6 +681,44 @@ async def test_host_tools_pause_end_the_phase_and_correct(table: Table, bot: Ved
     assert "whole number" in await say(table, "host correct", table.alice,
                                        {"unit": "grey-1", "field": "strength", "value": "x",
                                         "reason": "oops"}, channel=table.channel)
+
+
+async def test_public_posts_ping_no_one_and_show_what_was_typed(table: Table,
+                                                               tmp_path: Path) -> None:
+    """A title, a side's name and a pause reason holding markdown and mentions arrive escaped,
+    and no message of the bot's notifies anyone, not even the host it names."""
+    folder = tmp_path / "host-scenarios"
+    folder.mkdir()
+    (folder / "tiny.ruleset.toml").write_bytes((FIXTURES / "tiny.ruleset.toml").read_bytes())
+    (folder / "loud.toml").write_text(
+        (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
+        .replace('title = "Tiny Skirmish"', 'title = "Tiny *Skirmish* @here"')
+        .replace('name = "Grey Army"', 'name = "Grey __Army__"'), encoding="utf-8")
+    fake = table.fake
+    async with running(table, scenarios=folder) as bot:
+        handle = await fake.slash("game create", {"scenario": "loud"}, user=table.alice,
+                                  channel=table.channel)
+        await final(handle)
+        await fake.wait_for(lambda: len(public(table)) == 1, what="the announcement")
+        await say(table, "game join", table.alice, {"side": "blue"}, channel=table.channel)
+        await say(table, "game join", table.bob, {"side": "grey"}, channel=table.channel)
+        await say(table, "game start", table.alice, channel=table.channel)
+        await say(table, "host pause", table.alice,
+                  {"reason": f"@everyone **x** <@{table.bob.id}>"}, channel=table.channel)
+        await settle(bot)
+    texts = public(table)
+    assert "Tiny \\*Skirmish\\* @\u200bhere" in texts[0]
+    assert "grey (Grey \\_\\_Army\\_\\_)" in texts[0]
+    assert f"<@{table.alice.id}>" in texts[0]  # the host is named...
+    [paused] = [t for t in texts if "paused" in t]
+    assert paused.endswith(f"@\u200beveryone \\*\\*x\\*\\* \\<@{table.bob.id}\\>")
+    bot_id = str(fake.world.bot.id)
+    posted = [m for m in fake.messages_in(table.channel, include_ephemeral=True)
+              if m["author"]["id"] == bot_id] + dms(table, table.alice) + dms(table, table.bob)
+    assert len(posted) > 5
+    for message in posted:
+        assert message.get("allowed_mentions", {}).get("parse") == [], message
+        assert fake.pings(message) == [], message  # ...but never pinged
 
 
 async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 from pathlib import Path
@@ -47,3 +48,18 @@ def test_a_file_removed_after_loading_is_reported(tmp_path: Path) -> None:
     (tmp_path / "tiny.ruleset.toml").unlink()
     with pytest.raises(FileProblems, match="not found next to it"):
         catalog.load_file(path)
+
+
+def test_a_scenario_that_is_not_utf8_is_left_out_of_the_list_with_a_log_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tiny(tmp_path)
+    (tmp_path / "latin.toml").write_bytes('[scenario]\ntitle = "Ch\u00e2teau"\n'.encode("latin-1"))
+    (tmp_path / "later.toml").write_text('[scenario]\ntitle = "Later"\n', encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="vedette.catalog"):
+        names = [(e.name, e.title) for e in catalog.listing(tmp_path)]
+        catalog.listing(tmp_path)  # asked again at the next keystroke: logged once
+    mine = [n for n in names if n[0] in ("latin", "later", "tiny")]
+    assert mine == [("later", "Later"), ("tiny", "Tiny Skirmish")]
+    assert ("flank-march", "Flank March: the Wilderness, 2 May 1863") in names  # shipped
+    logged = [r.getMessage() for r in caplog.records if "latin.toml" in r.getMessage()]
+    assert len(logged) == 1 and "not UTF-8" in logged[0]

@@ -156,3 +156,86 @@ def test_check_command_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[
     bad.write_text(SCENARIO.replace('grid = "hex"', 'grid = "tri"'), encoding="utf-8")
     assert main(["scenario", "check", str(bad)]) == 1
     assert "map.grid: Input should be 'hex' or 'square'" in capsys.readouterr().out
+
+
+def test_a_file_that_is_not_utf8_is_a_problem_naming_file_and_offset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "tiny.ruleset.toml").write_text(RULESET, encoding="utf-8")
+    latin = tmp_path / "latin.toml"
+    data = SCENARIO.replace("Tiny Skirmish", "Tiny Skirmish at Ch\u00e2teau").encode("latin-1")
+    latin.write_bytes(data)
+    assert main(["scenario", "check", str(latin)]) == 1
+    out = capsys.readouterr().out
+    offset = data.index(b"\xe2")
+    assert f"{latin}: (file): is not UTF-8 text: byte 0xe2 at offset {offset}" in out
+    # The ruleset is read the same way, and a byte-order mark is no problem.
+    fine = tmp_path / "fine.toml"
+    fine.write_bytes(b"\xef\xbb\xbf" + SCENARIO.encode("utf-8"))
+    (tmp_path / "tiny.ruleset.toml").write_bytes(RULESET.encode("utf-8") + b"# \xff\n")
+    assert main(["scenario", "check", str(fine)]) == 1
+    assert f"{tmp_path / 'tiny.ruleset.toml'}: (file): is not UTF-8 text: byte 0xff" in \
+        capsys.readouterr().out
+
+
+SHEET_B = 'letter = "B"\nat = [1, 0]'
+WIDE = {"sheet_width = 8": "sheet_width = 200"}
+BIG = {"sheet_width = 8": "sheet_width = 150", "sheet_height = 6": "sheet_height = 150"}
+
+
+def edited(text: str, changes: dict[str, str]) -> str:
+    for old, new in changes.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("scenario", "ruleset", "expected"),
+    [
+        ({"at = [0, 0]": "at = [100000, 100000]"}, {},
+         "s.toml: map.sheets[0].at[0]: Input should be less than or equal to 15"),
+        ({SHEET_B: 'letter = "B"\nat = [0, 16]'}, {},
+         "s.toml: map.sheets[1].at[1]: Input should be less than or equal to 15"),
+        ({"sheet_height = 6": "sheet_height = 100000"}, {},
+         "s.toml: map.sheet_height: Input should be less than or equal to 200"),
+        (WIDE, {}, "s.toml: map.sheets: the sheets make a board of 400 x 6 cells; a board is at "
+                   "most 300 cells across and down"),
+        ({SHEET_B: 'letter = "B"\nat = [0, 15]', "sheet_height = 6": "sheet_height = 20"}, {},
+         "s.toml: map.sheets: the sheets make a board of 8 x 320 cells"),
+        (BIG, {}, "s.toml: map.sheets: the sheets make a board of 300 x 150 = 45000 cells; a "
+                  "board has at most 40000 cells"),
+        ({'legend = {': 'label = "{sheet}{col:0100000000}{row:02}"\nlegend = {'}, {},
+         "s.toml: map.label: Value error, label fields are padded to at most 8 characters"),
+        ({"strength = 8": "strength = 100000000"}, {},
+         "s.toml: units[1].strength: Input should be less than or equal to 1000"),
+        ({"command_range = 4": "command_range = 100000"}, {},
+         "s.toml: units[0].command_range: Input should be less than or equal to 300"),
+        ({"initiative = 3": "initiative = 3\nmovement = 100000"}, {},
+         "s.toml: units[0].movement: Input should be less than or equal to 100"),
+        ({"visibility = 4": "visibility = 100000"}, {},
+         "s.toml: turns[2].visibility: Input should be less than or equal to 100"),
+        ({}, {"visibility = 8": "visibility = 100000"},
+         "r.toml: visibility: Input should be less than or equal to 100"),
+        ({}, {"horse = 12": "horse = 100000"},
+         "r.toml: movement_allowance.horse: Input should be less than or equal to 100"),
+        ({}, {"visibility = 8": "visibility = 8\nblocked_radius = 100000"},
+         "r.toml: blocked_radius: Input should be less than or equal to 10"),
+    ],
+)
+def test_sizes_beyond_the_bounds_are_problems(scenario: dict[str, str], ruleset: dict[str, str],
+                                              expected: str) -> None:
+    found = problems(edited(SCENARIO, scenario), edited(RULESET, ruleset))
+    assert any(p.startswith(expected) for p in found), found
+
+
+def test_sizes_at_the_bounds_load() -> None:
+    scenario = edited(SCENARIO, {"strength = 8": "strength = 1000",
+                                 "visibility = 4": "visibility = 100",
+                                 "command_range = 4": "command_range = 300"})
+    ruleset = edited(RULESET, {"visibility = 8": "visibility = 100\nblocked_radius = 10",
+                               "horse = 12": "horse = 100"})
+    loaded = load(scenario, "s.toml", ruleset, "r.toml")
+    assert loaded.ruleset.visibility == 100
+    # Labels padded to 8 characters are allowed (only the places and units no longer match).
+    widest = edited(SCENARIO, {'legend = {': 'label = "{sheet}{col:08}{row:08}"\nlegend = {'})
+    assert not [p for p in problems(widest) if "map.label" in p]

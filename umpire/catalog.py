@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
+import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-from rules.loader import LoadedScenario, load, parse_model
+from rules.loader import LoadedScenario, decode, load, parse_model
 from rules.problems import FileProblems, Problem
 from rules.scenario import Scenario
+
+log = logging.getLogger("vedette.catalog")
 
 SHIPPED = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -25,15 +30,29 @@ def scenario_files(extra: Path | None = None) -> list[Path]:
 
 
 def find(name: str, extra: Path | None = None) -> Path:
-    """A scenario by path, file name or scenario id."""
+    """A scenario by path, file name or scenario id (for trusted callers: the command line and
+    tests). Members of a server choose with :func:`find_named`, which never takes a path."""
     p = Path(name)
     if p.suffix == ".toml" and p.is_file():
         return p
-    for f in scenario_files(extra):
-        if f.stem == name or f.name == name:
+    return find_named(name, extra)
+
+
+def find_named(name: str, extra: Path | None = None) -> Path:
+    """A catalog scenario (shipped, or in the host's folder) by its name, with or without
+    ``.toml``. Anything else, a path included, gets the same answer listing the catalog's names,
+    whether or not such a file exists somewhere: the answer tells nothing about the machine."""
+    files = scenario_files(extra)
+    for f in files:
+        if name in (f.stem, f.name):
             return f
-    known = ", ".join(f.stem for f in scenario_files(extra)) or "none"
-    raise FileNotFoundError(f"no scenario called {name!r}; known: {known}")
+    known = ", ".join(dict.fromkeys(f.stem for f in files)) or "none"
+    raise FileNotFoundError(f"there is no such scenario; choose one of: {known}")
+
+
+def without_folders(problem: Problem) -> Problem:
+    """The problem naming its file without the folders it sits in (for messages to players)."""
+    return dataclasses.replace(problem, file=Path(problem.file).name)
 
 
 #: The last load of each scenario file, with the modification times of it and its ruleset.
@@ -53,11 +72,7 @@ def load_file(path: Path) -> LoadedScenario:
             return loaded
     # The times are taken before the reads: an edit made meanwhile is seen at the next load.
     mtime = _mtime(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        problem = Problem(str(path), "(file)", f"cannot be read: {e.strerror}")
-        raise FileProblems([problem]) from None
+    text = _read(path)
     ruleset_name = _ruleset_name(text)
     if ruleset_name is None:
         # Report the missing field together with anything else wrong in the scenario.
@@ -66,14 +81,67 @@ def load_file(path: Path) -> LoadedScenario:
     ruleset_path = (path.parent / ruleset_name).resolve()
     ruleset_mtime = _mtime(ruleset_path)
     try:
-        ruleset_text = ruleset_path.read_text(encoding="utf-8")
+        ruleset_bytes = ruleset_path.read_bytes()
     except OSError:
         problem = Problem(str(path), "scenario.ruleset",
                           f"ruleset file {ruleset_name!r} not found next to it")
         raise FileProblems([problem]) from None
+    ruleset_text = decode(ruleset_bytes, str(ruleset_path))
     loaded = load(text, str(path), ruleset_text, str(ruleset_path))
     _CACHE[path] = (mtime, ruleset_path, ruleset_mtime, loaded)
     return loaded
+
+
+def _read(path: Path) -> str:
+    """A scenario or ruleset file's text; ``FileProblems`` if it cannot be read or is not
+    UTF-8."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise FileProblems([Problem(str(path), "(file)", f"cannot be read: {e.strerror}")]
+                           ) from None
+    return decode(data, str(path))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A catalog scenario as the list to choose from shows it: its name and its title."""
+
+    name: str
+    title: str
+
+
+#: Each listed file's entry (``None``: left out), by path and modification time.
+_ENTRIES: dict[tuple[Path, int | None], Entry | None] = {}
+
+
+def listing(extra: Path | None = None) -> list[Entry]:
+    """The catalog's scenarios, each with the title in its header (the file name when the header
+    cannot be read). A file that is not UTF-8 text is left out, with one log line, and never
+    keeps the others from being listed."""
+    out: list[Entry] = []
+    for path in scenario_files(extra):
+        key = (path, _mtime(path))
+        if key not in _ENTRIES:
+            _ENTRIES[key] = _entry(path)
+        entry = _ENTRIES[key]
+        if entry is not None:
+            out.append(entry)
+    return out
+
+
+def _entry(path: Path) -> Entry | None:
+    try:
+        text = _read(path)
+    except FileProblems as e:
+        log.warning("scenario %s is left out of the list: %s", path, e.problems[0].message)
+        return None
+    try:
+        header = tomllib.loads(text).get("scenario", {})
+    except tomllib.TOMLDecodeError:
+        header = {}
+    title = header.get("title") if isinstance(header, dict) else None
+    return Entry(path.stem, str(title or path.stem))
 
 
 def _mtime(path: Path) -> int | None:
@@ -84,8 +152,6 @@ def _mtime(path: Path) -> int | None:
 
 
 def _ruleset_name(text: str) -> str | None:
-    import tomllib
-
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:

@@ -4,12 +4,14 @@ and running the bot."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from rules.loader import LoadedScenario
 from rules.problems import FileProblems
+from storage.errors import StorageError
 
 
 def main(argv: Sequence[str] | None = None,
@@ -21,7 +23,13 @@ def main(argv: Sequence[str] | None = None,
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except StorageError as e:
+        # A database that cannot serve (missing, read-only, damaged, too new) is the host's to
+        # fix: one line saying why, never a traceback.
+        print(f"vedette {args.command}: {' '.join(str(e).split())}", file=sys.stderr)
+        return 1
     return code
 
 

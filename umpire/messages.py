@@ -3,6 +3,8 @@ names, never internal ids or coordinates.
 
 Every text here is built from the event (whose audience already limits who gets it) and from the
 addressed side's own view, so a message to one side never carries what that side may not know.
+What authors and players wrote (titles, names, reasons) goes in through ``plain``: it reads as
+written and never formats the message or mentions anyone.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules import events as ev
+from rules.board import Board
 from rules.grid import Cell
+from rules.markup import plain
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 
@@ -40,27 +44,28 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
         match e:
             case ev.GameStarted(seed_sha256=sha):
                 out.append(Message("public", "", (
-                    f"**{after.loaded.scenario.scenario.title}** has begun.\n"
+                    f"**{plain(after.loaded.scenario.scenario.title)}** has begun.\n"
                     f"Dice commitment (SHA-256 of the secret seed): `{sha}`. The seed is "
                     "published when the game ends, so every roll can be checked.")))
             case ev.PhaseBegan(turn=turn, side=side, step=step):
                 phase = after.steps[step]
-                whose = f"{after.side_name(side)} " if side else ""
+                title = plain(phase.title)
+                whose = f"{plain(after.side_name(side))} " if side else ""
                 if step == 0:
                     out.append(Message("public", "", f"**{turn_heading(after, turn)}**"))
                 if not phase.acting(after.sides):
                     continue  # a phase nobody acts in passes without a word
-                out.append(Message("public", "", f"{whose}{phase.title} (turn {turn})"))
+                out.append(Message("public", "", f"{whose}{title} (turn {turn})"))
                 for acting in phase.acting(after.sides):
                     out.append(Message("side", acting, f"Your orders, please: {whose}"
-                                       f"{phase.title}, turn {turn}.", map_for=acting))
+                                       f"{title}, turn {turn}.", map_for=acting))
             case ev.SideDone(side=side) if before.current.side is None:
                 # Only news while other sides are still at it; otherwise the next phase says so.
-                out.append(Message("public", "", f"{after.side_name(side)} has finished the "
-                                   f"{before.current.title}."))
+                out.append(Message("public", "", f"{plain(after.side_name(side))} has finished "
+                                   f"the {plain(before.current.title)}."))
             case ev.UnitsArrived(units=ids, audience=audience):
                 names = "; ".join(
-                    f"{after.units[i].name} at {board.describe(_cell(after, i))}" for i in ids)
+                    f"{plain(after.units[i].name)} at {_at(board, _cell(after, i))}" for i in ids)
                 out.append(Message("side", audience.removeprefix("side:"),
                                    f"Reinforcements arrive: {names}."))
             case ev.Sighted(side=side, seen=seen, lost=lost):
@@ -69,8 +74,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
                 parts = []
                 if seen:
                     parts.append("Your troops sight: " + "; ".join(
-                        f"{w['name']} ({w['kind']}, {w['strength']}) at "
-                        f"{board.describe(Cell(*w['cell']))}" for w in seen.values()))
+                        f"{plain(str(w['name']))} ({w['kind']}, {w['strength']}) at "
+                        f"{_at(board, Cell(*w['cell']))}" for w in seen.values()))
                 if lost:
                     parts.append("Lost from sight: " + "; ".join(
                         _ghost_name(after, side, uid) for uid in lost))
@@ -85,10 +90,11 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
             case ev.GamePaused(paused=paused, reason=reason):
                 word = "paused" if paused else "resumed"
                 out.append(Message("public", "", f"The host has {word} the game."
-                                   + (f" {reason}" if reason else "")))
+                                   + (f" {plain(reason)}" if reason else "")))
             case ev.UnitCorrected(unit=uid, changes=changes, reason=reason):
-                out.append(Message("host", "", f"Correction logged for {after.units[uid].name}: "
-                                   f"{changes} ({reason})"))
+                out.append(Message("host", "", "Correction logged for "
+                                   f"{plain(after.units[uid].name)}: {plain(str(changes))} "
+                                   f"({plain(reason)})"))
             case ev.GameEvent() if (text := e.report(after)) and e.audience != "umpire":
                 # A rule module's event, worded by the module for its own audience.
                 kind = "public" if e.audience == "public" else "side"
@@ -96,7 +102,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
                                    else "", text))
             case ev.GameEnded(seed_hex=seed, reason=reason):
                 out.append(Message("public", "", (
-                    "**The game is over.**" + (f" {reason}" if reason else "") +
+                    "**The game is over.**" + (f" {plain(reason)}" if reason else "") +
                     f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
                     map_for="umpire"))
     return out
@@ -119,8 +125,15 @@ def _cell(state: GameState, uid: str) -> Cell:
     return cell
 
 
+def _at(board: Board, cell: Cell) -> str:
+    """A cell as players speak of it (``Board.describe``), the place's name made plain."""
+    place = board.place_at(cell)
+    return f"{board.label(cell)} ({plain(place.name)})" if place else board.label(cell)
+
+
 def _ghost_name(state: GameState, side: str, uid: str) -> str:
     m = state.memory.get(side, {}).get(uid)
     if m is None:
         return "an enemy unit"
-    return f"{m.seen.get('name', 'an enemy unit')}, last seen at {state.loaded.board.label(m.cell)}"
+    name = plain(str(m.seen.get("name", "an enemy unit")))
+    return f"{name}, last seen at {state.loaded.board.label(m.cell)}"

@@ -20,6 +20,7 @@ from rules import commands as cmd
 from rules import events as ev
 from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
+from rules.markup import plain
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
 from rules.scenario import COMBAT_KINDS
@@ -115,21 +116,25 @@ class Umpire:
     async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,
                           channel_id: int | None = None, game_id: str | None = None,
                           without: tuple[str, ...] = (), seed: bytes | None = None,
-                          options: Mapping[str, str | int | bool] | None = None) -> Reply:
-        """Create a game from a scenario. ``without`` names rule modules the group chooses to
+                          options: Mapping[str, str | int | bool] | None = None,
+                          catalog_only: bool = False) -> Reply:
+        """Create a game from a scenario. ``catalog_only`` takes a catalog name only, never a
+        path (for requests from server members). ``without`` names rule modules the group chooses to
         play without (a game option); every other module in force must be playable. ``options``
         are rule options chosen for this game, laid over the scenario's own (such as
         ``surprise_collision``). ``seed`` is for replaying a known game in tests; games normally
         get a fresh secret seed."""
         try:
-            path = catalog.find(scenario, self.scenarios)
+            path = (catalog.find_named if catalog_only else catalog.find)(scenario,
+                                                                          self.scenarios)
             loaded = catalog.load_file(path)
             require_playable([m for m in loaded.scenario.scenario.modules if m not in without])
         except FileNotFoundError as e:
             raise UmpireError(str(e)) from None
         except FileProblems as e:
             raise UmpireError(f"the scenario has {len(e.problems)} problem(s); run "
-                              f"`vedette scenario check` on it. First: {e.problems[0]}") from None
+                              f"`vedette scenario check` on it. First: "
+                              f"{catalog.without_folders(e.problems[0])}") from None
         except RuleNotImplemented as e:
             raise UmpireError(str(e)) from None
         if channel_id is not None and await self.store.list_games(channel_id=channel_id,
@@ -144,8 +149,9 @@ class Umpire:
                             options={"without": list(without),
                                      **({"rules": dict(options)} if options else {})})
         await self.store.create_game(record)
-        sides = ", ".join(f"{s.id} ({s.name})" for s in loaded.scenario.sides)
-        return Reply(f"Game `{gid}` created: {loaded.scenario.scenario.title}. Sides: {sides}. "
+        sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
+        return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "
+                     f"{sides}. "
                      "Players join with /game join; the host starts with /game start.")
 
     async def join(self, game_id: str, user_id: int, side: str, *,

@@ -36,7 +36,7 @@ DMS_CHOSEN = ("Each player's private messages will come as DMs from the bot. Pla
 def switched_off(bot: VedetteBot, scenario: str) -> tuple[str, ...]:
     """The scenario's rule modules that the umpire cannot play yet (played without)."""
     try:
-        loaded = catalog.load_file(catalog.find(scenario, bot.umpire.scenarios))
+        loaded = catalog.load_file(catalog.find_named(scenario, bot.umpire.scenarios))
     except Exception:
         return ()  # the umpire explains what is wrong with the scenario
     return tuple(m for m in loaded.scenario.scenario.modules if m not in playable_modules())
@@ -69,7 +69,7 @@ class GameCog(commands.GroupCog, group_name="game",
         options = {"surprise_collision": collision} if collision else None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
-            without=without, options=options)
+            without=without, options=options, catalog_only=True)
         game = await self.bot.store.list_games(channel_id=channel.id, status="setup")
         game_id = game[-1].id if game else "?"
         interaction.extras["game_id"] = game_id

@@ -337,6 +337,10 @@ class FakeDiscord:
         """Live messages in a channel, oldest first (edits applied, deletions gone)."""
         return self.world.messages_in(_id(channel), include_ephemeral=include_ephemeral)
 
+    def pings(self, message: JSON) -> list[str]:
+        """Whom Discord notified for ``message``: ``"everyone"`` and user ids."""
+        return self.world.pings(message)
+
     def dms_to(self, user: FakeUser | int) -> list[JSON]:
         """Messages the bot posted in its DM channel with ``user``."""
         channel_id = self.world.dm_channel_ids.get(_id(user))

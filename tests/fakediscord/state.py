@@ -489,6 +489,20 @@ class World:
         ids = dict.fromkeys(int(m) for m in _MENTION.findall(content))
         return [self.users[i].payload() for i in ids if i in self.users]
 
+    def pings(self, message: JSON) -> list[str]:
+        """Whom Discord notifies for a new message: ``"everyone"`` and user ids, as its content
+        and ``allowed_mentions`` decide (no ``allowed_mentions``: every mention pings)."""
+        content = message.get("content") or ""
+        users = [str(u) for u in dict.fromkeys(int(m) for m in _MENTION.findall(content))]
+        crowd = "@everyone" in content or "@here" in content
+        allowed = message.get("allowed_mentions")
+        if allowed is None:
+            return (["everyone"] if crowd else []) + users
+        parse = set(allowed.get("parse") or [])
+        listed = {str(u) for u in allowed.get("users") or []}
+        out = ["everyone"] if crowd and "everyone" in parse else []
+        return out + [u for u in users if "users" in parse or u in listed]
+
     def attachment_payload(self, channel_id: int, filename: str, data: bytes, ctype: str) -> JSON:
         """Stores an upload and describes it the way Discord's CDN would."""
         attachment_id = snowflake()
@@ -538,6 +552,10 @@ class World:
         }
         if channel.guild_id:
             message["guild_id"] = str(channel.guild_id)
+        if "allowed_mentions" in body:
+            # Not part of Discord's message object: kept so that tests can see what was asked.
+            message["allowed_mentions"] = body["allowed_mentions"]
+        message["mention_everyone"] = "everyone" in self.pings(message)
         if body.get("message_reference"):
             message["message_reference"] = body["message_reference"]
         if body.get("nonce") is not None:
@@ -574,6 +592,8 @@ class World:
                 )
         if "content" in body:
             message["mentions"] = self.mentioned_users(message["content"])
+        if "allowed_mentions" in body:
+            message["allowed_mentions"] = body["allowed_mentions"]
         if "flags" in body and body["flags"] is not None:
             # An existing message's ephemerality cannot change.
             keep = message["flags"] & EPHEMERAL
