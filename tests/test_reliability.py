@@ -196,7 +196,8 @@ def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path
     crashed, expected = asyncio.run(dump(db, crash_driver.GAME_ID)), \
         asyncio.run(dump(reference_db, crash_driver.GAME_ID))
     assert crashed["seqs"] == list(range(1, len(crashed["seqs"]) + 1))
-    accepted = [e[2]["request"] for e in crashed["events"] if e[1] == "command_accepted"]
+    accepted = [e[2]["request"] for e in crashed["events"]
+                if e[1] == "command_accepted" and e[2]["request"]]  # start has no request id
     assert accepted == [f"step-{i}" for i in range(n) if reference[i] == "accepted"]
     assert crashed["rolls"] == expected["rolls"]
     assert crashed["events"] == expected["events"]
@@ -320,7 +321,8 @@ async def test_twenty_games_interleaved_on_one_file(tmp_path: Path) -> None:
         for gid in gids:
             events = await store.events(gid)
             assert [e.seq for e in events] == list(range(1, len(events) + 1))
-            requests = [e.payload["request"] for e in events if e.type == "command_accepted"]
+            requests = [e.payload["request"] for e in events
+                        if e.type == "command_accepted" and e.payload["request"]]
             assert requests == [r for r, _, _ in accepted[gid]]
             logs[gid] = [(e.type, e.payload, e.audience) for e in events]
             assert (await umpire.state_for(gid)).status == "ended"

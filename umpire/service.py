@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules import commands as cmd
+from rules import engine
 from rules import events as ev
 from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
@@ -185,7 +186,7 @@ class Umpire:
             try:
                 outcome = await asyncio.to_thread(
                     start, game.state, dice.commitment(game.record.seed),
-                    dice.SeededDice(game.record.seed, game_id))
+                    dice.SeededDice(game.record.seed, game_id), user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="active")
@@ -210,15 +211,13 @@ class Umpire:
                 # Deciding includes sighting: CPU work, kept off the event loop.
                 outcome = await asyncio.to_thread(
                     decide, game.state, side, command,
-                    dice.SeededDice(game.record.seed, game_id), host, request_id)
+                    dice.SeededDice(game.record.seed, game_id), host, request_id, user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             status: GameStatus | None = None
-            if outcome.finished:
-                # The end, and the seed, go into the same transaction as the command that
-                # played the last phase: a crash cannot leave a finished game unended.
-                outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
-                                         reason="The last turn has been played."))
+            # The end, and the seed, go into the same transaction as the command that played
+            # the last phase: a crash cannot leave a finished game unended.
+            if engine.end_if_over(outcome, game.record.seed.hex()):
                 status = "ended"
             ids = await self._commit(game, outcome, status=status)
             return Reply(_acknowledge(game.state, command, outcome, side),
@@ -229,11 +228,13 @@ class Umpire:
         async with self.lock(game_id):
             game = await self._game(game_id)
             self._require_host(game, user_id, is_admin)
-            if game.state.status == "ended":
-                raise UmpireError("the game is already over")
-            outcome = Outcome(game.state, dice.SeededDice(game.record.seed, game.record.id))
-            outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
-                                     reason=reason or "The host has ended the game."))
+            try:
+                outcome = engine.end(game.state, game.record.seed.hex(),
+                                     reason or "The host has ended the game.",
+                                     dice.SeededDice(game.record.seed, game.record.id),
+                                     user=user_id)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="ended")
             return Reply("The game is over; the seed and the full map are posted.",
                          delivery_ids=ids)
