@@ -39,6 +39,7 @@ from storage.records import (
     DeliveryRecord,
     EventRecord,
     GameRecord,
+    GameSources,
     GameStatus,
     GameUpdate,
     NewDelivery,
@@ -142,8 +143,11 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------
 
-    async def create_game(self, game: GameRecord) -> GameRecord:
-        """Insert ``game`` (its timestamps are set now) and return it as stored.
+    async def create_game(
+        self, game: GameRecord, sources: GameSources | None = None
+    ) -> GameRecord:
+        """Insert ``game`` (its timestamps are set now), with the scenario and ruleset texts it
+        is pinned to (``sources``) in the same transaction, and return it as stored.
         Raises ``AlreadyExistsError`` if a game with its id exists."""
         now = to_text(self._now())
         values = (
@@ -165,7 +169,21 @@ class Store:
             await conn.execute(
                 f"INSERT INTO games ({rows.GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", values
             )
+            if sources is not None:
+                await conn.execute(
+                    f"INSERT INTO game_sources (game_id, {rows.SOURCES_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game.id, *rows.sources_values(sources)),
+                )
             return await _load_game(conn, game.id)
+
+    async def game_sources(self, game_id: str) -> GameSources | None:
+        """The scenario and ruleset texts the game was created from; ``None`` for a game
+        created before they were stored (or an unknown game)."""
+        found = await self._read(
+            f"SELECT {rows.SOURCES_COLUMNS} FROM game_sources WHERE game_id = ?", (game_id,)
+        )
+        return rows.sources(found[0]) if found else None
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         found = await self._read(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))

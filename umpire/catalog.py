@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
 from rules.loader import LoadedScenario, load, parse_model
 from rules.problems import FileProblems, Problem
 from rules.scenario import Scenario
+from storage.records import GameSources
 
 SHIPPED = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -74,6 +76,58 @@ def load_file(path: Path) -> LoadedScenario:
     loaded = load(text, str(path), ruleset_text, str(ruleset_path))
     _CACHE[path] = (mtime, ruleset_path, ruleset_mtime, loaded)
     return loaded
+
+
+def read_sources(path: Path) -> GameSources:
+    """The texts of a scenario file and of the ruleset it names, as a game is pinned to them
+    (with their SHA-256); raises ``FileProblems`` when either cannot be read."""
+    path = path.resolve()
+    scenario_text = _read(path, str(path), "(file)", "cannot be read")
+    ruleset_name = _ruleset_name(scenario_text)
+    if ruleset_name is None:
+        parse_model(Scenario, scenario_text, str(path))
+        raise FileProblems([Problem(str(path), "scenario.ruleset", "required field is missing")])
+    ruleset_path = (path.parent / ruleset_name).resolve()
+    ruleset_text = _read(ruleset_path, str(path), "scenario.ruleset",
+                         f"ruleset file {ruleset_name!r} cannot be read next to it")
+    return GameSources(path.name, scenario_text, _sha256(scenario_text), ruleset_path.name,
+                       ruleset_text, _sha256(ruleset_text))
+
+
+#: Scenarios loaded from stored texts, by the SHA-256 of both texts (they never change).
+_PINNED: dict[tuple[str, str], LoadedScenario] = {}
+
+
+def load_sources(sources: GameSources) -> LoadedScenario:
+    """Load a game's scenario from its stored texts, never from the files; raises
+    ``FileProblems`` (a stored text that no longer loads: a newer Vedette checks more) or
+    ``ValueError`` (a text that does not match its stored SHA-256)."""
+    key = (sources.scenario_sha256, sources.ruleset_sha256)
+    cached = _PINNED.get(key)
+    if cached is not None:
+        return cached
+    for text, sha, name in ((sources.scenario_text, sources.scenario_sha256,
+                             sources.scenario_name),
+                            (sources.ruleset_text, sources.ruleset_sha256, sources.ruleset_name)):
+        if _sha256(text) != sha:
+            raise ValueError(f"the stored copy of {name} does not match its SHA-256")
+    loaded = load(sources.scenario_text, sources.scenario_name, sources.ruleset_text,
+                  sources.ruleset_name)
+    _PINNED[key] = loaded
+    return loaded
+
+
+def _read(path: Path, file: str, field: str, why: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise FileProblems([Problem(file, field, f"{why}: {e.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise FileProblems([Problem(file, field, f"{why}: it is not UTF-8 text")]) from None
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _mtime(path: Path) -> int | None:

@@ -87,7 +87,7 @@ class Umpire:
         if cached is not None and cached.state.seq == last:
             cached.record = record
             return cached
-        loaded = _loaded(record)
+        loaded = await self._loaded(record)
         state = await self.load_state(game_id, loaded, _without(record))
         game = _Game(record, loaded, state)
         self._games[game_id] = game
@@ -106,7 +106,7 @@ class Umpire:
         """The state from every event since the start, ignoring snapshots (for checks)."""
         record = await self.store.get_game(game_id)
         assert record is not None
-        loaded = _loaded(record)
+        loaded = await self._loaded(record)
         records = await self.store.events(game_id)
         return replay(initial_state(loaded, _without(record)),
                       (ev.event_from_json(json.dumps(r.payload), r.audience) for r in records))
@@ -123,7 +123,9 @@ class Umpire:
         get a fresh secret seed."""
         try:
             path = catalog.find(scenario, self.scenarios)
-            loaded = catalog.load_file(path)
+            # The game is pinned to the texts read now; it never reads the files again.
+            sources = catalog.read_sources(path)
+            loaded = catalog.load_sources(sources)
             require_playable([m for m in loaded.scenario.scenario.modules if m not in without])
         except FileNotFoundError as e:
             raise UmpireError(str(e)) from None
@@ -143,7 +145,7 @@ class Umpire:
                             channel_id=channel_id,
                             options={"without": list(without),
                                      **({"rules": dict(options)} if options else {})})
-        await self.store.create_game(record)
+        await self.store.create_game(record, sources)
         sides = ", ".join(f"{s.id} ({s.name})" for s in loaded.scenario.sides)
         return Reply(f"Game `{gid}` created: {loaded.scenario.scenario.title}. Sides: {sides}. "
                      "Players join with /game join; the host starts with /game start.")
@@ -399,6 +401,17 @@ class Umpire:
                 out.append(NewDelivery("public", "", m.text, image, name))
         return out
 
+    async def _loaded(self, record: GameRecord) -> LoadedScenario:
+        """The game's scenario from the copy stored when it was created, with the rule options
+        chosen then. Only a game created before copies were stored reads its file."""
+        sources = await self.store.game_sources(record.id)
+        try:
+            loaded = (catalog.load_sources(sources) if sources is not None
+                      else catalog.load_file(Path(record.scenario_path)))
+        except (FileProblems, ValueError) as e:
+            raise UmpireError(f"game {record.id}'s scenario cannot be loaded: {e}") from None
+        return catalog.with_options(loaded, _options(record))
+
     # -- hosts -----------------------------------------------------------------------------------
     @staticmethod
     def _is_host(game: _Game, user_id: int, is_admin: bool) -> bool:
@@ -409,12 +422,11 @@ class Umpire:
             raise UmpireError("only the game's host can do that")
 
 
-def _loaded(record: GameRecord) -> LoadedScenario:
-    """The game's scenario, with the rule options chosen when it was created."""
+def _options(record: GameRecord) -> dict[str, str | int | bool]:
+    """The rule options chosen when the game was created."""
     rules = record.options.get("rules")
-    chosen = {str(k): v for k, v in rules.items() if isinstance(v, str | int | bool)} \
+    return {str(k): v for k, v in rules.items() if isinstance(v, str | int | bool)} \
         if isinstance(rules, dict) else {}
-    return catalog.with_options(catalog.load_file(Path(record.scenario_path)), chosen)
 
 
 def _without(record: GameRecord) -> tuple[str, ...]:
