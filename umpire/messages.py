@@ -39,10 +39,13 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
     for e in events:
         match e:
             case ev.GameStarted(seed_sha256=sha):
+                pinned = (f"\nScenario SHA-256 `{e.scenario_sha256}`, ruleset SHA-256 "
+                          f"`{e.ruleset_sha256}`: the game is played from exactly these texts."
+                          if e.scenario_sha256 else "")
                 out.append(Message("public", "", (
                     f"**{after.loaded.scenario.scenario.title}** has begun.\n"
                     f"Dice commitment (SHA-256 of the secret seed): `{sha}`. The seed is "
-                    "published when the game ends, so every roll can be checked.")))
+                    "published when the game ends, so every roll can be checked." + pinned)))
             case ev.PhaseBegan(turn=turn, side=side, step=step):
                 phase = after.steps[step]
                 whose = f"{after.side_name(side)} " if side else ""

@@ -185,10 +185,13 @@ class Umpire:
             missing = [s for s in game.state.sides if s not in sides]
             if missing:
                 raise UmpireError(f"no one has joined {', '.join(missing)} yet")
+            sources = await self.store.game_sources(game_id)
             try:
                 outcome = await asyncio.to_thread(
                     start, game.state, dice.commitment(game.record.seed),
-                    dice.SeededDice(game.record.seed, game_id), user=user_id)
+                    dice.SeededDice(game.record.seed, game_id), user=user_id,
+                    scenario_sha256=sources.scenario_sha256 if sources else "",
+                    ruleset_sha256=sources.ruleset_sha256 if sources else "")
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="active")

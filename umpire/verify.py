@@ -26,6 +26,7 @@ from rules.grid import Cell
 from rules.problems import FileProblems
 from rules.registry import load_all
 from rules.state import GameState, initial_state
+from storage.records import GameSources
 from storage.store import Store
 from umpire import catalog
 from umpire.dice import SeededDice, roll
@@ -74,6 +75,8 @@ def check(log: GameLog) -> Verdict:
             loaded = catalog.with_options(catalog.load_sources(log.sources), rules)
         except (FileProblems, ValueError) as e:
             verdict.problems.append(f"the game's scenario cannot be loaded: {e}")
+    if log.sources is not None:
+        _check_pinned(log.events, log.sources, verdict)
     old = [e.seq for e in events if e.type == "command_accepted" and "command" not in e.payload]
     if old or (events and events[0].type != "command_accepted"):
         verdict.notes.append("its log was written before Vedette kept every command in full")
@@ -98,6 +101,20 @@ def _check_sequence(events: Sequence[LoggedEvent], verdict: Verdict) -> None:
             verdict.problems.append(f"the log is out of order: event {e.seq} comes after "
                                     f"event {expected - 1}")
         expected = e.seq + 1
+
+
+def _check_pinned(events: Sequence[LoggedEvent], sources: GameSources,
+                  verdict: Verdict) -> None:
+    """The scenario and ruleset must be the texts whose SHA-256 was announced at the start."""
+    started = next((e for e in events if e.type == "game_started"), None)
+    if started is None or not started.payload.get("scenario_sha256"):
+        return
+    for what, text, announced in (
+            ("scenario", sources.scenario_text, started.payload.get("scenario_sha256")),
+            ("ruleset", sources.ruleset_text, started.payload.get("ruleset_sha256"))):
+        if hashlib.sha256(text.encode("utf-8")).hexdigest() != announced:
+            verdict.problems.append(f"the {what} is not the one announced at the start (its "
+                                    f"SHA-256 differs from {str(announced)[:64]})")
 
 
 def _seed(log: GameLog, verdict: Verdict) -> str | None:
