@@ -32,11 +32,15 @@ def turn_heading(state: GameState, turn: int) -> str:
     return (f"Turn {turn} - {spec.time}, day {spec.day}, {spec.light}; visibility {vis} hexes")
 
 
-def messages_for(before: GameState, events: list[ev.Event], after: GameState) -> list[Message]:
-    """The messages a batch of events gives rise to, in order."""
+def messages_for(before: GameState, events: list[ev.Event], after: GameState,
+                 game_id: str = "") -> list[Message]:
+    """The messages a batch of events gives rise to, in order. ``game_id`` names the game in
+    the words of a roll, with the roll's place in the log, so that it can be checked."""
     out: list[Message] = []
     board = after.loaded.board
-    for e in events:
+    user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
+    for index, e in enumerate(events):
+        seq = before.seq + 1 + index
         match e:
             case ev.GameStarted(seed_sha256=sha):
                 pinned = (f"\nScenario SHA-256 `{e.scenario_sha256}`, ruleset SHA-256 "
@@ -84,7 +88,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
                 elif audience.startswith("side:"):
                     out.append(Message("side", audience.removeprefix("side:"), text))
             case ev.DieRolled(audience=audience) if audience.startswith("side:"):
-                out.append(Message("side", audience.removeprefix("side:"), roll_text(e)))
+                out.append(Message("side", audience.removeprefix("side:"),
+                                   roll_text(e, game_id, seq)))
             case ev.GamePaused(paused=paused, reason=reason):
                 word = "paused" if paused else "resumed"
                 out.append(Message("public", "", f"The host has {word} the game."
@@ -92,9 +97,19 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
             case ev.UnitCorrected(unit=uid, changes=changes, reason=reason):
                 out.append(Message("host", "", f"Correction logged for {after.units[uid].name}: "
                                    f"{changes} ({reason})"))
+                # Everyone hears that it was made and by whom, never what or where: the unit
+                # may be hidden from the other side. The game's end lists it in full.
+                by = f"<@{user}>" if user is not None else "the host"
+                out.append(Message("public", "", (
+                    f"**Correction**: {by} corrected a unit of "
+                    f"{after.side_name(after.units[uid].side)} by hand (log event {seq}). "
+                    "Every correction is listed in full when the game ends.")))
             case ev.GameEvent() if (text := e.report(after)) and e.audience != "umpire":
                 # A rule module's event, worded by the module for its own audience.
                 kind = "public" if e.audience == "public" else "side"
+                at = _roll_place(events[:index], e)
+                if at is not None:
+                    text += f" ({_roll_ref(game_id, before.seq + 1 + at)})"
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
                                    else "", text))
             case ev.GameEnded(seed_hex=seed, reason=reason):
@@ -105,7 +120,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
     return out
 
 
-def roll_text(e: ev.DieRolled) -> str:
+def roll_text(e: ev.DieRolled, game_id: str = "", seq: int | None = None) -> str:
     mods = ", ".join(f"{k} {v:+d}" for k, v in e.modifiers.items())
     text = f"Secret roll for {e.purpose}: {e.value} on {e.dice}"
     if mods:
@@ -113,7 +128,30 @@ def roll_text(e: ev.DieRolled) -> str:
     if e.table:
         text += f"; {e.table}" + (f" column {e.column}" if e.column else "")
         text += f": **{e.result}**"
+    if seq is not None:
+        text += f" ({_roll_ref(game_id, seq)})"
     return text
+
+
+def _roll_ref(game_id: str, seq: int) -> str:
+    game = f"game `{game_id}`, " if game_id else ""
+    return f"{game}roll at log event {seq}; check it with `vedette verify` after the game"
+
+
+def _roll_place(earlier: list[ev.Event], e: ev.GameEvent) -> int | None:
+    """Where, among the events before it, is the roll a module's report tells of (a fire or
+    assault report carries its roll and modifiers): the first matching roll of the batch, as
+    the combat roll comes before the morale and straggler checks it leads to."""
+    value = getattr(e, "roll", None)
+    if not isinstance(value, int):
+        return None
+    # A report to the defender may leave the attacker's modifiers out.
+    mods = getattr(e, "modifiers", None) or None
+    for at, r in enumerate(earlier):
+        if isinstance(r, ev.DieRolled) and r.table and r.value == value \
+                and (mods is None or r.modifiers == mods):
+            return at
+    return None
 
 
 def _cell(state: GameState, uid: str) -> Cell:

@@ -9,7 +9,7 @@ ends; ``vedette verify --record FILE`` re-adjudicates it exactly as it does a da
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,33 +152,6 @@ def _object(value: object, where: str) -> JsonObject:
     if not isinstance(value, dict):
         raise RecordError(f"{where} is not an object")
     return value
-
-
-@dataclass(frozen=True, slots=True)
-class Correction:
-    """A host's correction as the log holds it: where, which unit, what, why and by whom."""
-
-    seq: int
-    unit: str
-    changes: JsonObject
-    reason: str
-    user: int | None
-
-
-def corrections(events: Sequence[LoggedEvent]) -> list[Correction]:
-    """Every correction in the log, each with the user of the command that made it."""
-    out: list[Correction] = []
-    user: int | None = None
-    for e in events:
-        if e.type == "command_accepted":
-            found = e.payload.get("user")
-            user = found if isinstance(found, int) else None
-        elif e.type == "unit_corrected":
-            changes = e.payload.get("changes")
-            out.append(Correction(e.seq, str(e.payload.get("unit")),
-                                  changes if isinstance(changes, dict) else {},
-                                  str(e.payload.get("reason", "")), user))
-    return out
 
 
 def file_name(game_id: str) -> str:

@@ -38,9 +38,11 @@ from storage.records import (
     Recipient,
 )
 from storage.store import Store
-from umpire import catalog, dice
+from umpire import catalog, dice, record
+from umpire.corrections import corrections, end_of_game_text
 from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for, turn_heading
+from umpire.record import LoggedEvent
 
 SNAPSHOT_EVERY = 50
 
@@ -360,8 +362,10 @@ class Umpire:
     async def _commit(self, game: _Game, outcome: Outcome, status: GameStatus | None = None
                       ) -> tuple[int, ...]:
         before, after = game.state, outcome.state
-        messages = messages_for(before, outcome.events, after)
+        messages = messages_for(before, outcome.events, after, game.record.id)
         deliveries = await self._address(game, after, messages)
+        if status == "ended":
+            deliveries.append(await self._record_delivery(game, outcome))
         snapshot = None
         if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:
             snapshot = to_snapshot(after)
@@ -376,6 +380,19 @@ class Umpire:
             raise UmpireError("the game changed meanwhile; please try again") from None
         game.state = after
         return tuple(ids)
+
+    async def _record_delivery(self, game: _Game, outcome: Outcome) -> NewDelivery:
+        """The game record (with the events that end the game) and the list of the host's
+        corrections, posted publicly in the same transaction as the end."""
+        first = game.state.seq + 1
+        events = [LoggedEvent(e.seq, e.type, e.audience, e.payload)
+                  for e in await self.store.events(game.record.id)]
+        events += [LoggedEvent(first + n, e.type, e.audience, json.loads(ev.event_to_json(e)))
+                   for n, e in enumerate(outcome.events)]
+        log = record.build(game.record, await self.store.game_sources(game.record.id), events)
+        text = end_of_game_text(outcome.state, game.record.id, corrections(events))
+        return NewDelivery("public", "", text, record.to_json(log),
+                           record.file_name(game.record.id))
 
     async def _address(self, game: _Game, state: GameState, messages: list[Message]
                        ) -> list[NewDelivery]:
@@ -455,6 +472,9 @@ def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome,
             return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
     if isinstance(command, cmd.Done):
         return "Noted: your side has finished this phase."
+    if isinstance(command, cmd.Correct):
+        return ("Done: the correction is logged. The game's channel is told that you made one "
+                "(not what), and the end of the game lists it in full.")
     for e in outcome.events:  # a rule module's order: the first report to the side
         if side and e.audience == ev.side_audience(side):
             text = e.report(outcome.state)

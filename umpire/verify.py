@@ -22,15 +22,15 @@ from pydantic import ValidationError
 
 from rules import events as ev
 from rules.engine import Refusal, redecide
-from rules.grid import Cell
 from rules.problems import FileProblems
 from rules.registry import load_all
 from rules.state import GameState, initial_state
 from storage.records import GameSources
 from storage.store import Store
 from umpire import catalog
+from umpire.corrections import corrections, words
 from umpire.dice import SeededDice, roll
-from umpire.record import GameLog, LoggedEvent, RecordError, corrections, from_json, from_store
+from umpire.record import GameLog, LoggedEvent, RecordError, from_json, from_store
 
 #: Differences listed in full; a tampered log often differs everywhere after the first.
 MAX_LISTED = 20
@@ -85,8 +85,7 @@ def check(log: GameLog) -> Verdict:
         return verdict
     state = initial_state(loaded, log.without)
     _readjudicate(state, events, seed_hex, log.game_id, verdict)
-    verdict.corrections = [_correction_words(state, c.seq, c.unit, c.changes, c.reason, c.user)
-                           for c in corrections(events)]
+    verdict.corrections = [words(state, c, mention=False) for c in corrections(events)]
     return verdict
 
 
@@ -246,19 +245,6 @@ def _what_payload(kind: str, payload: dict[str, Any]) -> str:
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _correction_words(state: GameState, seq: int, uid: str, changes: dict[str, Any],
-                      reason: str, user: int | None) -> str:
-    unit = state.units.get(uid)
-    name = unit.name if unit else uid
-    words = []
-    for key, value in changes.items():
-        if key == "cell" and isinstance(value, list) and len(value) == 2:
-            value = state.loaded.board.label(Cell(int(value[0]), int(value[1])))
-        words.append(f"{key} {value}")
-    who = f"user {user}" if user is not None else "the host"
-    return f"event {seq}: {name}: {', '.join(words)} ({reason}), by {who}"
 
 
 # -- the command line ---------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """``/host``: the host's tools during play: pause and resume, end the phase for those who have not
-finished, and correct a unit by hand with a reason kept in the log."""
+finished, and correct a unit by hand with a reason kept in the log (only while the game is in
+play; the channel is told that a correction was made and by whom, and the end of the game lists
+every correction in full)."""
 
 from __future__ import annotations
 
@@ -56,8 +58,8 @@ class HostCog(commands.GroupCog, group_name="host",
     async def endphase(self, interaction: Interaction, game: GameArg | None = None) -> None:
         await self._host_command(interaction, game, cmd.ForceEndPhase())
 
-    @app_commands.command(name="correct", description="Correct a unit by hand; the reason is "
-                                                      "logged and its side is told")
+    @app_commands.command(name="correct", description="During play, correct a unit by hand; "
+                                                      "announced publicly, listed at the end")
     @app_commands.describe(unit="The unit's id (as in the scenario file)",
                            field="What to correct", value="The new value (a label for cell)",
                            reason="Why (kept in the log)", game=GAME_HELP)
