@@ -64,17 +64,15 @@ START = "start"
 END = "end"
 
 
-def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | None = None,
-          scenario_sha256: str = "", ruleset_sha256: str = "") -> Outcome:
-    """Begin play: announce the dice commitment (and the hashes of the scenario and ruleset
-    texts the game is pinned to) and open the first phase."""
+def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | None = None
+          ) -> Outcome:
+    """Begin play: announce the dice commitment and open the first phase."""
     if state.status != "setup":
         raise Refusal("the game has already started")
     out = Outcome(state, dice)
-    pinned = {"scenario_sha256": scenario_sha256, "ruleset_sha256": ruleset_sha256}
-    out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START, **pinned},
+    out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START},
                                host=True, user=user))
-    out.add(ev.GameStarted(seed_sha256=seed_sha256, **pinned))
+    out.add(ev.GameStarted(seed_sha256=seed_sha256))
     _begin_step(out, state.turn, 0)
     if not out.state.acting_sides():
         _advance(out)
@@ -153,9 +151,7 @@ def redecide(state: GameState, accepted: ev.CommandAccepted, seed_hex: str, dice
         raise ValueError(f"only the kind of the {accepted.kind!r} command was logged")
     if accepted.kind == START:
         return start(state, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest(), dice,
-                     user=accepted.user,
-                     scenario_sha256=str(accepted.command.get("scenario_sha256", "")),
-                     ruleset_sha256=str(accepted.command.get("ruleset_sha256", "")))
+                     user=accepted.user)
     if accepted.kind == END:
         return end(state, seed_hex, str(accepted.command.get("reason", "")), dice,
                    user=accepted.user)

@@ -65,13 +65,10 @@ class CommandAccepted(GameEvent):
 
 
 class GameStarted(GameEvent):
-    """Play begins at the first phase of the first turn; the dice commitment is made public,
-    with the SHA-256 of the scenario and ruleset texts the game is pinned to."""
+    """Play begins at the first phase of the first turn; the dice commitment is made public."""
 
     type: Literal["game_started"] = "game_started"
     seed_sha256: str
-    scenario_sha256: str = ""
-    ruleset_sha256: str = ""
 
 
 class PhaseBegan(GameEvent):

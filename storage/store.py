@@ -313,6 +313,15 @@ class Store:
         )
         return int(found[0][0])
 
+    async def count_events(self, game_id: str, type_: str) -> dict[str, int]:
+        """How many events of one type the game's log holds, by audience."""
+        found = await self._read(
+            "SELECT audience, count(*) FROM events WHERE game_id = ? AND type = ?"
+            " GROUP BY audience",
+            (game_id, type_),
+        )
+        return {str(row[0]): int(row[1]) for row in found}
+
     async def events(
         self, game_id: str, after_seq: int = 0, limit: int | None = None
     ) -> list[EventRecord]:

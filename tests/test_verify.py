@@ -209,17 +209,22 @@ def test_a_tampered_game_record_is_caught(db: Path, tmp_path: Path,
     assert verify_record(record) == 1
     assert f"event {roll['seq']} (a roll for" in capsys.readouterr().out
 
-    # A scenario edited in the record, with its hash to match, changes what the rules give.
+    # A scenario edited in the record, with its hash to match: von Gilsa's brigade, which
+    # fires in the demo, is made stronger.
     data = json.loads(asyncio.run(record_of(db)))
     text = data["scenario"]["text"]
-    assert 'strength = 6' in text
+    brigade = 'name = "von Gilsa\'s brigade"'
+    assert text.count(brigade) == 1
+    head, tail = text.split(brigade)
+    assert "strength = 14" in tail
     import hashlib
 
-    data["scenario"]["text"] = text.replace("strength = 6", "strength = 9", 1)
+    data["scenario"]["text"] = head + brigade + tail.replace("strength = 14", "strength = 24", 1)
     data["scenario"]["sha256"] = hashlib.sha256(data["scenario"]["text"].encode()).hexdigest()
     record.write_text(json.dumps(data), encoding="utf-8")
     assert verify_record(record) == 1
-    assert "the scenario is not the one announced at the start" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the log does not match the rules" in out and "(sighted): seen is" in out
 
 
 @pytest.mark.parametrize("content, words", [

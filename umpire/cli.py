@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a game record file, as posted in the game's channel at its end")
     verify.add_argument("--game", default=None,
                         help="game id, with --db (optional if the file has one game)")
+    verify.add_argument("--rolls", action="store_true",
+                        help="also list every secret roll told to a side, by the number its "
+                        "message gave it, with its place in the log")
     verify.set_defaults(func=_verify)
 
     render = sub.add_parser("render", help="draw a scenario's opening as one side sees it")
@@ -120,8 +123,8 @@ def _verify(args: argparse.Namespace) -> int:
     from umpire.verify import verify, verify_record
 
     if args.record is not None:
-        return verify_record(args.record)
-    return asyncio.run(verify(args.db, args.game))
+        return verify_record(args.record, rolls=args.rolls)
+    return asyncio.run(verify(args.db, args.game, rolls=args.rolls))
 
 
 def _render(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ addressed side's own view, so a message to one side never carries what that side
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules import events as ev
@@ -33,23 +34,26 @@ def turn_heading(state: GameState, turn: int) -> str:
 
 
 def messages_for(before: GameState, events: list[ev.Event], after: GameState,
-                 game_id: str = "") -> list[Message]:
-    """The messages a batch of events gives rise to, in order. ``game_id`` names the game in
-    the words of a roll, with the roll's place in the log, so that it can be checked."""
+                 game_id: str = "", rolls_told: Mapping[str, int] | None = None
+                 ) -> list[Message]:
+    """The messages a batch of events gives rise to, in order.
+
+    A secret roll's words name the game and the roll's place among the rolls told to that side
+    (``rolls_told``: how many each side was told before this batch), so that it can be found
+    in the log when the game is over. Not its place in the whole log: that would count the
+    other side's hidden events."""
     out: list[Message] = []
     board = after.loaded.board
     user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
+    told = dict(rolls_told or {})
     for index, e in enumerate(events):
         seq = before.seq + 1 + index
         match e:
             case ev.GameStarted(seed_sha256=sha):
-                pinned = (f"\nScenario SHA-256 `{e.scenario_sha256}`, ruleset SHA-256 "
-                          f"`{e.ruleset_sha256}`: the game is played from exactly these texts."
-                          if e.scenario_sha256 else "")
                 out.append(Message("public", "", (
                     f"**{after.loaded.scenario.scenario.title}** has begun.\n"
                     f"Dice commitment (SHA-256 of the secret seed): `{sha}`. The seed is "
-                    "published when the game ends, so every roll can be checked." + pinned)))
+                    "published when the game ends, so every roll can be checked.")))
             case ev.PhaseBegan(turn=turn, side=side, step=step):
                 phase = after.steps[step]
                 whose = f"{after.side_name(side)} " if side else ""
@@ -88,8 +92,9 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 elif audience.startswith("side:"):
                     out.append(Message("side", audience.removeprefix("side:"), text))
             case ev.DieRolled(audience=audience) if audience.startswith("side:"):
-                out.append(Message("side", audience.removeprefix("side:"),
-                                   roll_text(e, game_id, seq)))
+                side = audience.removeprefix("side:")
+                told[side] = told.get(side, 0) + 1
+                out.append(Message("side", side, roll_text(e, game_id, told[side])))
             case ev.GamePaused(paused=paused, reason=reason):
                 word = "paused" if paused else "resumed"
                 out.append(Message("public", "", f"The host has {word} the game."
@@ -107,9 +112,6 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.GameEvent() if (text := e.report(after)) and e.audience != "umpire":
                 # A rule module's event, worded by the module for its own audience.
                 kind = "public" if e.audience == "public" else "side"
-                at = _roll_place(events[:index], e)
-                if at is not None:
-                    text += f" ({_roll_ref(game_id, before.seq + 1 + at)})"
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
                                    else "", text))
             case ev.GameEnded(seed_hex=seed, reason=reason):
@@ -120,7 +122,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     return out
 
 
-def roll_text(e: ev.DieRolled, game_id: str = "", seq: int | None = None) -> str:
+def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None) -> str:
+    """A secret roll in words; ``number`` is its place among the rolls told to the side."""
     mods = ", ".join(f"{k} {v:+d}" for k, v in e.modifiers.items())
     text = f"Secret roll for {e.purpose}: {e.value} on {e.dice}"
     if mods:
@@ -128,30 +131,11 @@ def roll_text(e: ev.DieRolled, game_id: str = "", seq: int | None = None) -> str
     if e.table:
         text += f"; {e.table}" + (f" column {e.column}" if e.column else "")
         text += f": **{e.result}**"
-    if seq is not None:
-        text += f" ({_roll_ref(game_id, seq)})"
+    if number is not None:
+        game = f"game `{game_id}`, " if game_id else ""
+        text += (f" ({game}your side's roll {number}; after the game `vedette verify --rolls` "
+                 "shows it in the log)")
     return text
-
-
-def _roll_ref(game_id: str, seq: int) -> str:
-    game = f"game `{game_id}`, " if game_id else ""
-    return f"{game}roll at log event {seq}; check it with `vedette verify` after the game"
-
-
-def _roll_place(earlier: list[ev.Event], e: ev.GameEvent) -> int | None:
-    """Where, among the events before it, is the roll a module's report tells of (a fire or
-    assault report carries its roll and modifiers): the first matching roll of the batch, as
-    the combat roll comes before the morale and straggler checks it leads to."""
-    value = getattr(e, "roll", None)
-    if not isinstance(value, int):
-        return None
-    # A report to the defender may leave the attacker's modifiers out.
-    mods = getattr(e, "modifiers", None) or None
-    for at, r in enumerate(earlier):
-        if isinstance(r, ev.DieRolled) and r.table and r.value == value \
-                and (mods is None or r.modifiers == mods):
-            return at
-    return None
 
 
 def _cell(state: GameState, uid: str) -> Cell:

@@ -64,6 +64,8 @@ class _Game:
     record: GameRecord
     loaded: LoadedScenario
     state: GameState
+    #: How many secret rolls each side has been told (their numbers in the roll messages).
+    rolls_told: dict[str, int] | None = None
 
 
 class Umpire:
@@ -187,13 +189,10 @@ class Umpire:
             missing = [s for s in game.state.sides if s not in sides]
             if missing:
                 raise UmpireError(f"no one has joined {', '.join(missing)} yet")
-            sources = await self.store.game_sources(game_id)
             try:
                 outcome = await asyncio.to_thread(
                     start, game.state, dice.commitment(game.record.seed),
-                    dice.SeededDice(game.record.seed, game_id), user=user_id,
-                    scenario_sha256=sources.scenario_sha256 if sources else "",
-                    ruleset_sha256=sources.ruleset_sha256 if sources else "")
+                    dice.SeededDice(game.record.seed, game_id), user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="active")
@@ -362,7 +361,11 @@ class Umpire:
     async def _commit(self, game: _Game, outcome: Outcome, status: GameStatus | None = None
                       ) -> tuple[int, ...]:
         before, after = game.state, outcome.state
-        messages = messages_for(before, outcome.events, after, game.record.id)
+        if game.rolls_told is None:
+            counts = await self.store.count_events(game.record.id, "die_rolled")
+            game.rolls_told = {a.removeprefix("side:"): n for a, n in counts.items()
+                               if a.startswith("side:")}
+        messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
         deliveries = await self._address(game, after, messages)
         if status == "ended":
             deliveries.append(await self._record_delivery(game, outcome))
@@ -379,6 +382,10 @@ class Umpire:
             self._games.pop(game.record.id, None)
             raise UmpireError("the game changed meanwhile; please try again") from None
         game.state = after
+        for e in outcome.events:
+            if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
+                side = e.audience.removeprefix("side:")
+                game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
         return tuple(ids)
 
     async def _record_delivery(self, game: _Game, outcome: Outcome) -> NewDelivery:

@@ -25,7 +25,6 @@ from rules.engine import Refusal, redecide
 from rules.problems import FileProblems
 from rules.registry import load_all
 from rules.state import GameState, initial_state
-from storage.records import GameSources
 from storage.store import Store
 from umpire import catalog
 from umpire.corrections import corrections, words
@@ -50,6 +49,8 @@ class Verdict:
     readjudicated: bool = False
     corrections: list[str] = field(default_factory=list)
     secret: bool = False
+    #: Each secret roll told to a side, by the number its message gave it, with its place.
+    side_rolls: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -62,6 +63,7 @@ def check(log: GameLog) -> Verdict:
     verdict = Verdict(log.game_id)
     events = log.events
     verdict.rolls = sum(1 for e in events if e.type == "die_rolled")
+    verdict.side_rolls = _side_rolls(events)
     _check_sequence(events, verdict)
     seed_hex = _seed(log, verdict)
     if seed_hex is None:
@@ -75,8 +77,6 @@ def check(log: GameLog) -> Verdict:
             loaded = catalog.with_options(catalog.load_sources(log.sources), rules)
         except (FileProblems, ValueError) as e:
             verdict.problems.append(f"the game's scenario cannot be loaded: {e}")
-    if log.sources is not None:
-        _check_pinned(log.events, log.sources, verdict)
     old = [e.seq for e in events if e.type == "command_accepted" and "command" not in e.payload]
     if old or (events and events[0].type != "command_accepted"):
         verdict.notes.append("its log was written before Vedette kept every command in full")
@@ -87,6 +87,28 @@ def check(log: GameLog) -> Verdict:
     _readjudicate(state, events, seed_hex, log.game_id, verdict)
     verdict.corrections = [words(state, c, mention=False) for c in corrections(events)]
     return verdict
+
+
+def _side_rolls(events: Sequence[LoggedEvent]) -> list[str]:
+    """The rolls told to each side, numbered as their messages numbered them."""
+    told: dict[str, int] = {}
+    out = []
+    for e in events:
+        if e.type != "die_rolled" or not e.audience.startswith("side:"):
+            continue
+        side = e.audience.removeprefix("side:")
+        told[side] = told.get(side, 0) + 1
+        p = e.payload
+        mods = p.get("modifiers") or {}
+        text = (f"{side} roll {told[side]}: log event {e.seq}: {p.get('purpose')}: "
+                f"{p.get('value')} on {p.get('dice')}")
+        if isinstance(mods, dict) and mods:
+            text += " (" + ", ".join(f"{k} {v:+d}" for k, v in mods.items()
+                                     if isinstance(v, int)) + ")"
+        if p.get("table"):
+            text += f"; {p.get('table')} column {p.get('column')}: {p.get('result')}"
+        out.append(text)
+    return out
 
 
 def _check_sequence(events: Sequence[LoggedEvent], verdict: Verdict) -> None:
@@ -100,20 +122,6 @@ def _check_sequence(events: Sequence[LoggedEvent], verdict: Verdict) -> None:
             verdict.problems.append(f"the log is out of order: event {e.seq} comes after "
                                     f"event {expected - 1}")
         expected = e.seq + 1
-
-
-def _check_pinned(events: Sequence[LoggedEvent], sources: GameSources,
-                  verdict: Verdict) -> None:
-    """The scenario and ruleset must be the texts whose SHA-256 was announced at the start."""
-    started = next((e for e in events if e.type == "game_started"), None)
-    if started is None or not started.payload.get("scenario_sha256"):
-        return
-    for what, text, announced in (
-            ("scenario", sources.scenario_text, started.payload.get("scenario_sha256")),
-            ("ruleset", sources.ruleset_text, started.payload.get("ruleset_sha256"))):
-        if hashlib.sha256(text.encode("utf-8")).hexdigest() != announced:
-            verdict.problems.append(f"the {what} is not the one announced at the start (its "
-                                    f"SHA-256 differs from {str(announced)[:64]})")
 
 
 def _seed(log: GameLog, verdict: Verdict) -> str | None:
@@ -248,8 +256,9 @@ def _short(value: object) -> str:
 
 
 # -- the command line ---------------------------------------------------------------------------
-async def verify(db: Path, game_id: str | None) -> int:
-    """Check one game of a database file (``vedette verify --db``)."""
+async def verify(db: Path, game_id: str | None, *, rolls: bool = False) -> int:
+    """Check one game of a database file (``vedette verify --db``); ``rolls`` lists every
+    secret roll told to a side, under the number its message gave it."""
     if not db.is_file():
         print(f"vedette verify: no database file at {db}")
         return 2
@@ -269,10 +278,10 @@ async def verify(db: Path, game_id: str | None) -> int:
                 return 2
             game = found[0]
         log = await from_store(store, game)
-    return report(check(log))
+    return report(check(log), rolls=rolls)
 
 
-def verify_record(path: Path) -> int:
+def verify_record(path: Path, *, rolls: bool = False) -> int:
     """Check a game record file (``vedette verify --record``), without any database."""
     try:
         data = path.read_bytes()
@@ -284,12 +293,16 @@ def verify_record(path: Path) -> int:
     except RecordError as e:
         print(f"vedette verify: {path} is not a game record Vedette can read: {e}")
         return 2
-    return report(check(log))
+    return report(check(log), rolls=rolls)
 
 
-def report(verdict: Verdict) -> int:
+def report(verdict: Verdict, *, rolls: bool = False) -> int:
     """Print the verdict; 0 when the whole game was re-adjudicated and matches."""
     gid = verdict.game_id
+    if rolls and not verdict.secret:
+        print(f"secret rolls told to each side ({len(verdict.side_rolls)}):")
+        for line in verdict.side_rolls:
+            print(f"  {line}")
     if verdict.secret:
         print(f"game {gid} has not ended: its seed is still secret, so its rolls cannot be "
               "checked yet")
