@@ -67,11 +67,12 @@ def words(state: GameState, c: Correction, *, mention: bool) -> str:
             f"{who(c.user, mention=mention)}")
 
 
-def end_of_game_text(state: GameState, game_id: str, found: Sequence[Correction]) -> str:
+def end_of_game_text(state: GameState, game_id: str, seed_hex: str | None,
+                     found: Sequence[Correction]) -> str:
     """The message that goes with the game record when the game ends."""
     lines = [f"The game record of `{game_id}` is attached: the scenario and ruleset, every "
-             "command and event, and the seed. Anyone can re-adjudicate the whole game with "
-             "`vedette verify --record <file>`."]
+             f"command and event, and the seed (`{seed_hex}`). Anyone can re-adjudicate the "
+             "whole game with `vedette verify --record <file>`."]
     if not found:
         lines.append("Corrections made by the host: none.")
         return "\n".join(lines)

@@ -397,7 +397,8 @@ class Umpire:
         events += [LoggedEvent(first + n, e.type, e.audience, json.loads(ev.event_to_json(e)))
                    for n, e in enumerate(outcome.events)]
         log = record.build(game.record, await self.store.game_sources(game.record.id), events)
-        text = end_of_game_text(outcome.state, game.record.id, corrections(events))
+        text = end_of_game_text(outcome.state, game.record.id, log.seed_hex,
+                                corrections(events))
         return NewDelivery("public", "", text, record.to_json(log),
                            record.file_name(game.record.id))
 
