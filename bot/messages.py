@@ -56,7 +56,10 @@ def build(text: str, image: bytes | None = None, image_name: str | None = None) 
             text = text[: MAX_EMBEDS_TEXT - len(CUT)] + CUT
         parts.embeds = [discord.Embed(description=piece, colour=EMBED_COLOUR)
                         for piece in split_text(text, MAX_EMBED_TEXT)]
-    if image is not None:
+    if image is not None and image_name and not image_name.endswith(".png"):
+        # Not a picture (the game record): a plain attachment under its own name.
+        parts.files = [discord.File(io.BytesIO(image), filename=image_name)]
+    elif image is not None:
         file = image_file(image, image_name)
         parts.files = [file]
         if parts.embeds:

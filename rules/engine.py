@@ -59,11 +59,20 @@ class Outcome:
         return value, result
 
 
-def start(state: GameState, seed_sha256: str, dice: DiceSource) -> Outcome:
+#: The reason given when the game ends because its last turn has been played.
+LAST_TURN_PLAYED = "The last turn has been played."
+START = "start"
+END = "end"
+
+
+def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | None = None
+          ) -> Outcome:
     """Begin play: announce the dice commitment and open the first phase."""
     if state.status != "setup":
         raise Refusal("the game has already started")
     out = Outcome(state, dice)
+    out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START},
+                               host=True, user=user))
     out.add(ev.GameStarted(seed_sha256=seed_sha256))
     _begin_step(out, state.turn, 0)
     if not out.state.acting_sides():
@@ -71,17 +80,42 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource) -> Outcome:
     return out
 
 
+def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
+        user: int | None = None) -> Outcome:
+    """The host ends the game: the seed is revealed so that every roll can be checked."""
+    if state.status == "ended":
+        raise Refusal("the game is already over")
+    out = Outcome(state, dice)
+    out.add(ev.CommandAccepted(audience="umpire", kind=END, command={"kind": END,
+                                                                     "reason": reason},
+                               host=True, user=user))
+    out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=reason))
+    return out
+
+
+def end_if_over(out: Outcome, seed_hex: str) -> bool:
+    """When the command played the last phase, the game ends in the same batch of events, with
+    the seed: a finished game can never be left unended."""
+    if out.finished and out.state.status != "ended":
+        out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=LAST_TURN_PLAYED))
+    return out.finished
+
+
 def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
-           host: bool = False, request_id: str | None = None) -> Outcome:
+           host: bool = False, request_id: str | None = None, *, user: int | None = None
+           ) -> Outcome:
     """The events that follow from ``side``'s command (``host`` for the host's tools).
 
-    With a ``request_id`` the first event records it, so that the same request is never applied
-    twice; it comes first so that every later event, and every roll, keeps its place in the log.
+    The first event records the command in full, with who gave it (``user``) and its
+    ``request_id`` when there is one, so that the same request is never applied twice and the
+    whole game can be decided again from its log; it comes first so that every later event,
+    and every roll, keeps its place in the log.
     """
     out = Outcome(state, dice)
-    if request_id is not None:
-        out.add(ev.CommandAccepted(audience="umpire", request=request_key(request_id),
-                                   kind=command.kind))
+    out.add(ev.CommandAccepted(audience="umpire",
+                               request="" if request_id is None else request_key(request_id),
+                               kind=command.kind, command=command.model_dump(mode="json"),
+                               side=side, host=host, user=user))
     if command.host_only:
         if not host:
             raise Refusal("only the game's host can do that")
@@ -105,6 +139,27 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             if module is None or module.name not in state.modules:
                 raise Refusal("that order belongs to rules this game does not play")
             module.decide(out, side, command)
+    return out
+
+
+def redecide(state: GameState, accepted: ev.CommandAccepted, seed_hex: str, dice: DiceSource
+             ) -> Outcome:
+    """Decide a logged command again, as the umpire did: the same events must follow.
+
+    Raises ``Refusal`` when the rules refuse it, ``ValueError`` when the log does not hold the
+    command in full (a log written before commands were kept)."""
+    if accepted.command is None:
+        raise ValueError(f"only the kind of the {accepted.kind!r} command was logged")
+    if accepted.kind == START:
+        return start(state, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest(), dice,
+                     user=accepted.user)
+    if accepted.kind == END:
+        return end(state, seed_hex, str(accepted.command.get("reason", "")), dice,
+                   user=accepted.user)
+    command = cmd.parse_command(accepted.command)
+    out = decide(state, accepted.side, command, dice, accepted.host,
+                 accepted.request or None, user=accepted.user)
+    end_if_over(out, seed_hex)
     return out
 
 
@@ -300,6 +355,10 @@ def _host(out: Outcome, command: cmd.Command) -> None:
                 out.add(ev.SideDone(audience="public", side=side))
             _advance(out)
         case cmd.Correct(unit=name, changes=changes, reason=reason):
+            # Only in play: before the start there is nothing to correct (the scenario is), and
+            # after the end the seed is public, so a correction could only rewrite the result.
+            if state.status not in ("active", "paused"):
+                raise Refusal("corrections can only be made while the game is in play")
             unit = state.units.get(name)
             if unit is None:
                 raise Refusal(f"no unit has the id {name[:60]!r}")

@@ -45,11 +45,21 @@ class GameEvent(BaseModel):
 
 
 class CommandAccepted(GameEvent):
-    """A player's command was accepted; its request id makes a repeated request harmless."""
+    """A command was accepted. It opens the events the command led to, and holds the command in
+    full with who gave it, so that anyone with the seed can decide it again and compare
+    (``vedette verify``). A request id, when given, makes a repeated request harmless.
+
+    ``kind`` ``start`` and ``end`` are the host's starting and ending of the game. A log written
+    before commands were kept in full has ``command`` ``None``: it cannot be re-adjudicated."""
 
     type: Literal["command_accepted"] = "command_accepted"
-    request: str
+    request: str = ""
     kind: str
+    command: dict[str, Any] | None = None
+    side: str = ""
+    host: bool = False
+    #: The Discord user (or script player) who gave it, to say who made a host's correction.
+    user: int | None = None
 
 
 class GameStarted(GameEvent):

@@ -123,7 +123,7 @@ def apply(state: GameState, event: ev.Event) -> GameState:
     state = replace(state, seq=state.seq + 1)
     match event:
         case ev.CommandAccepted(request=request):
-            return replace(state, requests=state.requests | {request})
+            return replace(state, requests=state.requests | {request}) if request else state
         case ev.GameStarted():
             return replace(state, status="active")
         case ev.PhaseBegan(turn=turn, step=step):

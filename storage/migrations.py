@@ -164,9 +164,31 @@ CREATE TABLE former_players (
 );
 """
 
+# A game is pinned to the scenario and ruleset it was created from: their texts, as read then,
+# with their SHA-256. Editing, moving or deleting the files later never changes a game.
+_GAME_SOURCES = """
+CREATE TABLE game_sources (
+    game_id         TEXT PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    scenario_name   TEXT NOT NULL,
+    scenario_text   TEXT NOT NULL,
+    scenario_sha256 TEXT NOT NULL,
+    ruleset_name    TEXT NOT NULL,
+    ruleset_text    TEXT NOT NULL,
+    ruleset_sha256  TEXT NOT NULL,
+    CONSTRAINT sources_scenario_sha256 CHECK (length(scenario_sha256) = 64),
+    CONSTRAINT sources_ruleset_sha256 CHECK (length(ruleset_sha256) = 64)
+);
+-- A game's sources never change once stored.
+CREATE TRIGGER game_sources_fixed BEFORE UPDATE ON game_sources
+BEGIN
+    SELECT RAISE(ABORT, 'game sources never change');
+END;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "seat requests and former players", _SEATS),
+    Migration(3, "scenario and ruleset stored with each game", _GAME_SOURCES),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

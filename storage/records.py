@@ -52,6 +52,19 @@ class GameRecord:
     updated_at: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class GameSources:
+    """The scenario and ruleset a game was created from, as their texts were then, with their
+    SHA-256 (hex). Names are file names, for messages; the game never reads the files again."""
+
+    scenario_name: str
+    scenario_text: str
+    scenario_sha256: str
+    ruleset_name: str
+    ruleset_text: str
+    ruleset_sha256: str
+
+
 class GameUpdate(TypedDict, total=False):
     """The fields of a game that ``Store.update_game`` and ``Store.commit`` may change."""
 
@@ -164,6 +177,7 @@ __all__ = [
     "DeliveryStatus",
     "EventRecord",
     "GameRecord",
+    "GameSources",
     "GameStatus",
     "GameUpdate",
     "JsonObject",

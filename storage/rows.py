@@ -13,6 +13,7 @@ from storage.records import (
     DeliveryStatus,
     EventRecord,
     GameRecord,
+    GameSources,
     GameStatus,
     PlayerRecord,
     SeatRequest,
@@ -29,6 +30,28 @@ DELIVERY_COLUMNS = (
     "id, game_id, seq, kind, target, text, image, image_name, buttons, status, attempts, "
     "last_error, created_at, sent_at"
 )
+
+
+SOURCES_COLUMNS = (
+    "scenario_name, scenario_text, scenario_sha256, ruleset_name, ruleset_text, ruleset_sha256"
+)
+
+
+def sources(row: sqlite3.Row) -> GameSources:
+    return GameSources(
+        scenario_name=row["scenario_name"],
+        scenario_text=row["scenario_text"],
+        scenario_sha256=row["scenario_sha256"],
+        ruleset_name=row["ruleset_name"],
+        ruleset_text=row["ruleset_text"],
+        ruleset_sha256=row["ruleset_sha256"],
+    )
+
+
+def sources_values(s: GameSources) -> tuple[str, ...]:
+    """The values for ``SOURCES_COLUMNS``, in order."""
+    return (s.scenario_name, s.scenario_text, s.scenario_sha256, s.ruleset_name, s.ruleset_text,
+            s.ruleset_sha256)
 
 
 def game(row: sqlite3.Row) -> GameRecord:

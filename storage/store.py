@@ -39,6 +39,7 @@ from storage.records import (
     DeliveryRecord,
     EventRecord,
     GameRecord,
+    GameSources,
     GameStatus,
     GameUpdate,
     NewDelivery,
@@ -146,8 +147,11 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------
 
-    async def create_game(self, game: GameRecord) -> GameRecord:
-        """Insert ``game`` (its timestamps are set now) and return it as stored.
+    async def create_game(
+        self, game: GameRecord, sources: GameSources | None = None
+    ) -> GameRecord:
+        """Insert ``game`` (its timestamps are set now), with the scenario and ruleset texts it
+        is pinned to (``sources``) in the same transaction, and return it as stored.
         Raises ``AlreadyExistsError`` if a game with its id exists."""
         now = to_text(self._now())
         values = (
@@ -169,7 +173,21 @@ class Store:
             await conn.execute(
                 f"INSERT INTO games ({rows.GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", values
             )
+            if sources is not None:
+                await conn.execute(
+                    f"INSERT INTO game_sources (game_id, {rows.SOURCES_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game.id, *rows.sources_values(sources)),
+                )
             return await _load_game(conn, game.id)
+
+    async def game_sources(self, game_id: str) -> GameSources | None:
+        """The scenario and ruleset texts the game was created from; ``None`` for a game
+        created before they were stored (or an unknown game)."""
+        found = await self._read(
+            f"SELECT {rows.SOURCES_COLUMNS} FROM game_sources WHERE game_id = ?", (game_id,)
+        )
+        return rows.sources(found[0]) if found else None
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         found = await self._read(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -420,6 +438,15 @@ class Store:
             "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (game_id,)
         )
         return int(found[0][0])
+
+    async def count_events(self, game_id: str, type_: str) -> dict[str, int]:
+        """How many events of one type the game's log holds, by audience."""
+        found = await self._read(
+            "SELECT audience, count(*) FROM events WHERE game_id = ? AND type = ?"
+            " GROUP BY audience",
+            (game_id, type_),
+        )
+        return {str(row[0]): int(row[1]) for row in found}
 
     async def events(
         self, game_id: str, after_seq: int = 0, limit: int | None = None

@@ -199,7 +199,8 @@ def crash_and_compare(tmp_path: Path, name: str, targets: list[int], rng: random
     crashed = asyncio.run(dump(db, script.game_id))
     expected = asyncio.run(dump(reference_db, script.game_id))
     assert crashed["seqs"] == list(range(1, len(crashed["seqs"]) + 1))
-    accepted = [e[2]["request"] for e in crashed["events"] if e[1] == "command_accepted"]
+    accepted = [e[2]["request"] for e in crashed["events"]
+                if e[1] == "command_accepted" and e[2]["request"]]  # start has no request id
     assert accepted == [f"step-{i}" for i in range(n) if reference[i] == "accepted"]
     assert crashed["rolls"] == expected["rolls"]
     assert crashed["events"] == expected["events"]
@@ -449,7 +450,8 @@ async def test_twenty_games_interleaved_on_one_file(tmp_path: Path) -> None:
         for gid in gids:
             events = await store.events(gid)
             assert [e.seq for e in events] == list(range(1, len(events) + 1))
-            requests = [e.payload["request"] for e in events if e.type == "command_accepted"]
+            requests = [e.payload["request"] for e in events
+                        if e.type == "command_accepted" and e.payload["request"]]
             assert requests == [r for r, _, _ in accepted[gid]]
             logs[gid] = [(e.type, e.payload, e.audience) for e in events]
             assert (await umpire.state_for(gid)).status == "ended"

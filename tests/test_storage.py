@@ -159,7 +159,7 @@ async def test_a_later_migration_upgrades_an_existing_file(db_path: Path) -> Non
     with raw(db_path) as plain:
         assert plain.execute("SELECT id, notes FROM games").fetchall() == [("g1", None)]
         versions = [v for (v,) in plain.execute("SELECT version FROM schema_migrations")]
-    assert versions == [*range(1, SCHEMA_VERSION + 2)]
+    assert versions == [*(m.version for m in MIGRATIONS), SCHEMA_VERSION + 1]
 
 
 async def test_a_failing_migration_is_rolled_back_entirely(db_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 import tomllib
 from collections.abc import Mapping
@@ -12,6 +13,7 @@ from pathlib import Path
 from rules.loader import LoadedScenario, decode, load, parse_model
 from rules.problems import FileProblems, Problem
 from rules.scenario import Scenario
+from storage.records import GameSources
 
 log = logging.getLogger("vedette.catalog")
 
@@ -142,6 +144,58 @@ def _entry(path: Path) -> Entry | None:
         header = {}
     title = header.get("title") if isinstance(header, dict) else None
     return Entry(path.stem, str(title or path.stem))
+
+
+def read_sources(path: Path) -> GameSources:
+    """The texts of a scenario file and of the ruleset it names, as a game is pinned to them
+    (with their SHA-256); raises ``FileProblems`` when either cannot be read."""
+    path = path.resolve()
+    scenario_text = _read_source(path, str(path), "(file)", "cannot be read")
+    ruleset_name = _ruleset_name(scenario_text)
+    if ruleset_name is None:
+        parse_model(Scenario, scenario_text, str(path))
+        raise FileProblems([Problem(str(path), "scenario.ruleset", "required field is missing")])
+    ruleset_path = (path.parent / ruleset_name).resolve()
+    ruleset_text = _read_source(ruleset_path, str(path), "scenario.ruleset",
+                         f"ruleset file {ruleset_name!r} cannot be read next to it")
+    return GameSources(path.name, scenario_text, _sha256(scenario_text), ruleset_path.name,
+                       ruleset_text, _sha256(ruleset_text))
+
+
+#: Scenarios loaded from stored texts, by the SHA-256 of both texts (they never change).
+_PINNED: dict[tuple[str, str], LoadedScenario] = {}
+
+
+def load_sources(sources: GameSources) -> LoadedScenario:
+    """Load a game's scenario from its stored texts, never from the files; raises
+    ``FileProblems`` (a stored text that no longer loads: a newer Vedette checks more) or
+    ``ValueError`` (a text that does not match its stored SHA-256)."""
+    key = (sources.scenario_sha256, sources.ruleset_sha256)
+    cached = _PINNED.get(key)
+    if cached is not None:
+        return cached
+    for text, sha, name in ((sources.scenario_text, sources.scenario_sha256,
+                             sources.scenario_name),
+                            (sources.ruleset_text, sources.ruleset_sha256, sources.ruleset_name)):
+        if _sha256(text) != sha:
+            raise ValueError(f"the stored copy of {name} does not match its SHA-256")
+    loaded = load(sources.scenario_text, sources.scenario_name, sources.ruleset_text,
+                  sources.ruleset_name)
+    _PINNED[key] = loaded
+    return loaded
+
+
+def _read_source(path: Path, file: str, field: str, why: str) -> str:
+    """A file's text to pin a game to; problems name ``file`` and ``field``."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise FileProblems([Problem(file, field, f"{why}: {e.strerror}")]) from None
+    return decode(data, str(path))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _mtime(path: Path) -> int | None:

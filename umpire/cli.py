@@ -51,9 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="+", type=Path)
     check.set_defaults(func=_check)
 
-    verify = sub.add_parser("verify", help="re-derive every die roll of a finished game")
-    verify.add_argument("--db", type=Path, required=True)
-    verify.add_argument("--game", default=None, help="game id (optional if the file has one game)")
+    verify = sub.add_parser("verify", help="re-adjudicate a finished game: every command, "
+                            "event and die roll, from its published seed")
+    source = verify.add_mutually_exclusive_group(required=True)
+    source.add_argument("--db", type=Path, help="the bot's database file")
+    source.add_argument("--record", type=Path,
+                        help="a game record file, as posted in the game's channel at its end")
+    verify.add_argument("--game", default=None,
+                        help="game id, with --db (optional if the file has one game)")
+    verify.add_argument("--rolls", action="store_true",
+                        help="also list every secret roll told to a side, by the number its "
+                        "message gave it, with its place in the log")
     verify.set_defaults(func=_verify)
 
     render = sub.add_parser("render", help="draw a scenario's opening as one side sees it")
@@ -120,9 +128,11 @@ def _demo(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import asyncio
 
-    from umpire.verify import verify
+    from umpire.verify import verify, verify_record
 
-    return asyncio.run(verify(args.db, args.game))
+    if args.record is not None:
+        return verify_record(args.record, rolls=args.rolls)
+    return asyncio.run(verify(args.db, args.game, rolls=args.rolls))
 
 
 def _render(args: argparse.Namespace) -> int:

@@ -105,7 +105,8 @@ class FolderTransport(Transport):
             self.images += 1
             name = f"msg-{self.images:03d}-{image_name or 'map.png'}"
             (folder / name).write_bytes(image)
-            block += f"\n\n![map]({name})"
+            block += (f"\n\n![map]({name})" if name.endswith(".png")
+                      else f"\n\nAttached: [{image_name}]({name})")
         with file.open("a", encoding="utf-8") as f:
             f.write(block + "\n\n---\n\n")
 

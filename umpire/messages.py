@@ -9,6 +9,7 @@ written and never formats the message or mentions anyone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules import events as ev
@@ -36,10 +37,19 @@ def turn_heading(state: GameState, turn: int) -> str:
     return (f"Turn {turn} - {spec.time}, day {spec.day}, {spec.light}; visibility {vis} hexes")
 
 
-def messages_for(before: GameState, events: list[ev.Event], after: GameState) -> list[Message]:
-    """The messages a batch of events gives rise to, in order."""
+def messages_for(before: GameState, events: list[ev.Event], after: GameState,
+                 game_id: str = "", rolls_told: Mapping[str, int] | None = None
+                 ) -> list[Message]:
+    """The messages a batch of events gives rise to, in order.
+
+    A secret roll's words name the game and the roll's place among the rolls told to that side
+    (``rolls_told``: how many each side was told before this batch), so that it can be found
+    in the log when the game is over. Not its place in the whole log: that would count the
+    other side's hidden events."""
     out: list[Message] = []
     board = after.loaded.board
+    user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
+    told = dict(rolls_told or {})
     for e in events:
         match e:
             case ev.GameStarted(seed_sha256=sha):
@@ -86,7 +96,9 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
                 elif audience.startswith("side:"):
                     out.append(Message("side", audience.removeprefix("side:"), text))
             case ev.DieRolled(audience=audience) if audience.startswith("side:"):
-                out.append(Message("side", audience.removeprefix("side:"), roll_text(e)))
+                side = audience.removeprefix("side:")
+                told[side] = told.get(side, 0) + 1
+                out.append(Message("side", side, roll_text(e, game_id, told[side])))
             case ev.GamePaused(paused=paused, reason=reason):
                 word = "paused" if paused else "resumed"
                 out.append(Message("public", "", f"The host has {word} the game."
@@ -95,6 +107,14 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
                 out.append(Message("host", "", "Correction logged for "
                                    f"{plain(after.units[uid].name)}: {plain(str(changes))} "
                                    f"({plain(reason)})"))
+                # Everyone hears that it was made and by whom, never what or where (the unit
+                # may be hidden from the other side), nor its place in the log (which counts
+                # the other side's hidden events). The game's end lists it in full.
+                by = f"<@{user}>" if user is not None else "the host"
+                out.append(Message("public", "", (
+                    f"**Correction**: {by} corrected a unit of "
+                    f"{plain(after.side_name(after.units[uid].side))} by hand. "
+                    "Every correction is listed in full when the game ends.")))
             case ev.GameEvent() if (text := e.report(after)) and e.audience != "umpire":
                 # A rule module's event, worded by the module for its own audience.
                 kind = "public" if e.audience == "public" else "side"
@@ -108,7 +128,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState) ->
     return out
 
 
-def roll_text(e: ev.DieRolled) -> str:
+def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None) -> str:
+    """A secret roll in words; ``number`` is its place among the rolls told to the side."""
     mods = ", ".join(f"{k} {v:+d}" for k, v in e.modifiers.items())
     text = f"Secret roll for {e.purpose}: {e.value} on {e.dice}"
     if mods:
@@ -116,6 +137,10 @@ def roll_text(e: ev.DieRolled) -> str:
     if e.table:
         text += f"; {e.table}" + (f" column {e.column}" if e.column else "")
         text += f": **{e.result}**"
+    if number is not None:
+        game = f"game `{game_id}`, " if game_id else ""
+        text += (f" ({game}your side's roll {number}; after the game `vedette verify --rolls` "
+                 "shows it in the log)")
     return text
 
 

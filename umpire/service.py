@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules import commands as cmd
+from rules import engine
 from rules import events as ev
 from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
@@ -39,9 +40,11 @@ from storage.records import (
     SeatRequest,
 )
 from storage.store import Store
-from umpire import catalog, dice, seats
+from umpire import catalog, dice, record, seats
+from umpire.corrections import corrections, end_of_game_text
 from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for, turn_heading
+from umpire.record import LoggedEvent
 
 SNAPSHOT_EVERY = 50
 
@@ -63,6 +66,8 @@ class _Game:
     record: GameRecord
     loaded: LoadedScenario
     state: GameState
+    #: How many secret rolls each side has been told (their numbers in the roll messages).
+    rolls_told: dict[str, int] | None = None
 
 
 class Umpire:
@@ -88,7 +93,7 @@ class Umpire:
         if cached is not None and cached.state.seq == last:
             cached.record = record
             return cached
-        loaded = _loaded(record)
+        loaded = await self._loaded(record)
         state = await self.load_state(game_id, loaded, _without(record))
         game = _Game(record, loaded, state)
         self._games[game_id] = game
@@ -107,7 +112,7 @@ class Umpire:
         """The state from every event since the start, ignoring snapshots (for checks)."""
         record = await self.store.get_game(game_id)
         assert record is not None
-        loaded = _loaded(record)
+        loaded = await self._loaded(record)
         records = await self.store.events(game_id)
         return replay(initial_state(loaded, _without(record)),
                       (ev.event_from_json(json.dumps(r.payload), r.audience) for r in records))
@@ -127,7 +132,9 @@ class Umpire:
         try:
             path = (catalog.find_named if catalog_only else catalog.find)(scenario,
                                                                           self.scenarios)
-            loaded = catalog.load_file(path)
+            # The game is pinned to the texts read now; it never reads the files again.
+            sources = catalog.read_sources(path)
+            loaded = catalog.load_sources(sources)
             require_playable([m for m in loaded.scenario.scenario.modules if m not in without])
         except FileNotFoundError as e:
             raise UmpireError(str(e)) from None
@@ -148,7 +155,7 @@ class Umpire:
                             channel_id=channel_id,
                             options={"without": list(without),
                                      **({"rules": dict(options)} if options else {})})
-        await self.store.create_game(record)
+        await self.store.create_game(record, sources)
         sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
         return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "
                      f"{sides}. "
@@ -293,7 +300,7 @@ class Umpire:
             try:
                 outcome = await asyncio.to_thread(
                     start, game.state, dice.commitment(game.record.seed),
-                    dice.SeededDice(game.record.seed, game_id))
+                    dice.SeededDice(game.record.seed, game_id), user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="active")
@@ -320,15 +327,13 @@ class Umpire:
                 # Deciding includes sighting: CPU work, kept off the event loop.
                 outcome = await asyncio.to_thread(
                     decide, game.state, side, command,
-                    dice.SeededDice(game.record.seed, game_id), host, request_id)
+                    dice.SeededDice(game.record.seed, game_id), host, request_id, user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             status: GameStatus | None = None
-            if outcome.finished:
-                # The end, and the seed, go into the same transaction as the command that
-                # played the last phase: a crash cannot leave a finished game unended.
-                outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
-                                         reason="The last turn has been played."))
+            # The end, and the seed, go into the same transaction as the command that played
+            # the last phase: a crash cannot leave a finished game unended.
+            if engine.end_if_over(outcome, game.record.seed.hex()):
                 status = "ended"
             ids = await self._commit(game, outcome, status=status)
             return Reply(_acknowledge(game.state, command, outcome, side),
@@ -339,11 +344,13 @@ class Umpire:
         async with self.lock(game_id):
             game = await self._game(game_id)
             self._require_host(game, user_id, is_admin)
-            if game.state.status == "ended":
-                raise UmpireError("the game is already over")
-            outcome = Outcome(game.state, dice.SeededDice(game.record.seed, game.record.id))
-            outcome.add(ev.GameEnded(audience="public", seed_hex=game.record.seed.hex(),
-                                     reason=reason or "The host has ended the game."))
+            try:
+                outcome = engine.end(game.state, game.record.seed.hex(),
+                                     reason or "The host has ended the game.",
+                                     dice.SeededDice(game.record.seed, game.record.id),
+                                     user=user_id)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="ended")
             return Reply("The game is over; the seed and the full map are posted.",
                          delivery_ids=ids)
@@ -475,8 +482,14 @@ class Umpire:
     async def _commit(self, game: _Game, outcome: Outcome, status: GameStatus | None = None
                       ) -> tuple[int, ...]:
         before, after = game.state, outcome.state
-        messages = messages_for(before, outcome.events, after)
+        if game.rolls_told is None:
+            counts = await self.store.count_events(game.record.id, "die_rolled")
+            game.rolls_told = {a.removeprefix("side:"): n for a, n in counts.items()
+                               if a.startswith("side:")}
+        messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
         deliveries = await self._address(game, after, messages)
+        if status == "ended":
+            deliveries.append(await self._record_delivery(game, outcome))
         snapshot = None
         if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:
             snapshot = to_snapshot(after)
@@ -490,7 +503,25 @@ class Umpire:
             self._games.pop(game.record.id, None)
             raise UmpireError("the game changed meanwhile; please try again") from None
         game.state = after
+        for e in outcome.events:
+            if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
+                side = e.audience.removeprefix("side:")
+                game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
         return tuple(ids)
+
+    async def _record_delivery(self, game: _Game, outcome: Outcome) -> NewDelivery:
+        """The game record (with the events that end the game) and the list of the host's
+        corrections, posted publicly in the same transaction as the end."""
+        first = game.state.seq + 1
+        events = [LoggedEvent(e.seq, e.type, e.audience, e.payload)
+                  for e in await self.store.events(game.record.id)]
+        events += [LoggedEvent(first + n, e.type, e.audience, json.loads(ev.event_to_json(e)))
+                   for n, e in enumerate(outcome.events)]
+        log = record.build(game.record, await self.store.game_sources(game.record.id), events)
+        text = end_of_game_text(outcome.state, game.record.id, log.seed_hex,
+                                corrections(events))
+        return NewDelivery("public", "", text, record.to_json(log),
+                           record.file_name(game.record.id))
 
     async def _address(self, game: _Game, state: GameState, messages: list[Message]
                        ) -> list[NewDelivery]:
@@ -519,6 +550,17 @@ class Umpire:
                 out.append(NewDelivery("public", "", m.text, image, name))
         return out
 
+    async def _loaded(self, record: GameRecord) -> LoadedScenario:
+        """The game's scenario from the copy stored when it was created, with the rule options
+        chosen then. Only a game created before copies were stored reads its file."""
+        sources = await self.store.game_sources(record.id)
+        try:
+            loaded = (catalog.load_sources(sources) if sources is not None
+                      else catalog.load_file(Path(record.scenario_path)))
+        except (FileProblems, ValueError) as e:
+            raise UmpireError(f"game {record.id}'s scenario cannot be loaded: {e}") from None
+        return catalog.with_options(loaded, _options(record))
+
     # -- hosts -----------------------------------------------------------------------------------
     @staticmethod
     def _is_host(game: _Game, user_id: int, is_admin: bool) -> bool:
@@ -529,12 +571,11 @@ class Umpire:
             raise UmpireError("only the game's host can do that")
 
 
-def _loaded(record: GameRecord) -> LoadedScenario:
-    """The game's scenario, with the rule options chosen when it was created."""
+def _options(record: GameRecord) -> dict[str, str | int | bool]:
+    """The rule options chosen when the game was created."""
     rules = record.options.get("rules")
-    chosen = {str(k): v for k, v in rules.items() if isinstance(v, str | int | bool)} \
+    return {str(k): v for k, v in rules.items() if isinstance(v, str | int | bool)} \
         if isinstance(rules, dict) else {}
-    return catalog.with_options(catalog.load_file(Path(record.scenario_path)), chosen)
 
 
 def _without(record: GameRecord) -> tuple[str, ...]:
@@ -560,6 +601,9 @@ def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome,
             return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
     if isinstance(command, cmd.Done):
         return "Noted: your side has finished this phase."
+    if isinstance(command, cmd.Correct):
+        return ("Done: the correction is logged. The game's channel is told that you made one "
+                "(not what), and the end of the game lists it in full.")
     for e in outcome.events:  # a rule module's order: the first report to the side
         if side and e.audience == ev.side_audience(side):
             text = e.report(outcome.state)

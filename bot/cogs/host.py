@@ -1,6 +1,8 @@
 """``/host``: the host's tools during play: pause and resume, end the phase for those who have not
-finished, correct a unit by hand with a reason kept in the log, and give or take seats after the
-start (each announced in the game's channel).
+finished, correct a unit by hand with a reason kept in the log (only while the game is in play;
+the channel is told that a correction was made and by whom, and the end of the game lists every
+correction in full), and give or take seats after the start (each announced in the game's
+channel).
 
 Only the host (or a member with Manage Server in the game's server) may use them; anyone else is
 told so, whether or not they play in the game."""
@@ -62,8 +64,8 @@ class HostCog(commands.GroupCog, group_name="host",
     async def endphase(self, interaction: Interaction, game: GameArg | None = None) -> None:
         await self._host_command(interaction, game, cmd.ForceEndPhase())
 
-    @app_commands.command(name="correct", description="Correct a unit by hand; the reason is "
-                                                      "logged and its side is told")
+    @app_commands.command(name="correct", description="During play, correct a unit by hand; "
+                                                      "announced publicly, listed at the end")
     @app_commands.describe(unit="The unit's id (as in the scenario file)",
                            field="What to correct", value="The new value (a label for cell)",
                            reason="Why (kept in the log)", game=GAME_HELP)
