@@ -42,7 +42,7 @@ async def read_back(db: Path, request: str) -> list[dict[str, Any]]:
             gid = record.id
             state = await umpire.state_for(gid)
             replayed = await umpire.replay_all(gid)
-            await umpire.status(gid)
+            await umpire.status(gid, record.host_user_id)
             for player in await store.players(gid):
                 await umpire.units_text(gid, player.user_id)
                 await umpire.log_text(gid, player.user_id)

@@ -31,7 +31,8 @@ from umpire.maps import MapMaker
 from umpire.service import Umpire
 
 TOKEN = "vedette-test-token"
-TINY = str(Path(__file__).parent / "fixtures" / "tiny.toml")
+FIXTURES = Path(__file__).parent / "fixtures"
+TINY = "tiny"  # in the catalog: the test bot's scenario folder is tests/fixtures
 EPHEMERAL = 64
 JSON = dict[str, Any]
 ONLY_HOST = "only the game's host can do that"
@@ -70,7 +71,8 @@ async def clubs(tmp_path: Path) -> AsyncIterator[Clubs]:
 async def running(clubs: Clubs) -> AsyncIterator[VedetteBot]:
     store = await Store.open(clubs.db)
     try:
-        bot = VedetteBot(Umpire(store, maps=MapMaker(enabled=False)), outbox_interval=0.2,
+        bot = VedetteBot(Umpire(store, scenarios=FIXTURES, maps=MapMaker(enabled=False)),
+                         outbox_interval=0.2,
                          guild_ready_timeout=0.05)
         with patched_discord(clubs.fake.base_url):
             async with run_client(bot, token=TOKEN):
@@ -434,7 +436,7 @@ async def test_messages_queued_before_a_leave_never_reach_the_leaver(
 async def test_the_store_keeps_requests_and_former_sides(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "seats.db")
     try:
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        umpire = Umpire(store, scenarios=FIXTURES, maps=MapMaker(enabled=False))
         await umpire.create_game(TINY, 1, game_id="g1", guild_id=99)
         assert "only members of its server" in str(
             await _refusal(umpire.join("g1", 2, "grey")))  # no membership vouched for
