@@ -27,6 +27,7 @@ nonces. Past that, the message is posted again: delivery is at least once (docs/
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -48,9 +49,14 @@ GONE = frozenset({10003, 10013, 10008})  # unknown channel, user, message
 NONCE_LENGTH = 25  # Discord's limit
 
 
-def nonce(key: str) -> str:
-    """The message nonce of a delivery (its key: the same on every retry)."""
-    return hashlib.sha256(f"vedette:{key}".encode()).hexdigest()[:NONCE_LENGTH]
+def nonce(secret: bytes, key: str) -> str:
+    """The message nonce of a delivery (its key: the same on every retry), keyed with the game's
+    secret seed. The key holds the outbox's delivery number, which counts every delivery of
+    every game, the other side's private messages included; a plain hash of it could be undone
+    by trying each number, and the gaps between a player's own messages would count the
+    enemy's."""
+    digest = hmac.new(secret, f"vedette-nonce:{key}".encode(), hashlib.sha256).hexdigest()
+    return digest[:NONCE_LENGTH]
 
 
 class DiscordTransport:
@@ -69,7 +75,7 @@ class DiscordTransport:
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "") -> None:
-        self._nonce = nonce(key) if key else None
+        self._nonce = nonce(self.game.seed, key) if key else None
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)

@@ -7,12 +7,13 @@ is sent again after the restart, with the same nonce, and Discord posts it once.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import pytest
 
 from bot import pending
-from bot.transport import DiscordTransport, nonce
+from bot.transport import NONCE_LENGTH, DiscordTransport, nonce
 from rules import commands as cmd
 from storage.records import Recipient
 from tests.test_bot import (
@@ -153,7 +154,23 @@ async def test_a_message_posted_just_before_a_crash_is_not_posted_twice(table: T
         nonces = [r.json.get("nonce") for r in table.fake.requests_to("POST", path)
                   if r.json and r.json.get("content") == delivery.text]
         # Every try (failed ones while Discord was down included) carried the same nonce.
-        assert len(nonces) >= 3 and set(nonces) == {nonce(f"{gid}:{delivery.id}")}
+        record = await bot.store.get_game(gid)
+        assert record is not None
+        assert len(nonces) >= 3 and set(nonces) == {nonce(record.seed, f"{gid}:{delivery.id}")}
+
+
+def test_a_nonce_does_not_give_away_the_delivery_number() -> None:
+    """A player sees the nonces of the messages they get. Were a nonce a plain function of the
+    delivery number, trying each number would recover it, and the gaps between two of the
+    player's messages would count the messages sent meanwhile to the other side. The nonce is
+    keyed with the game's secret seed: without it, no number can be matched to a nonce."""
+    seed, other_seed = bytes(range(32)), bytes(range(1, 33))
+    assert nonce(seed, "g1:7") == nonce(seed, "g1:7")  # the same on every retry
+    assert nonce(seed, "g1:7") != nonce(other_seed, "g1:7")
+    assert nonce(seed, "g1:7") != nonce(seed, "g1:8")
+    guesses = {hashlib.sha256(f"{prefix}g1:{n}".encode()).hexdigest()[:NONCE_LENGTH]
+               for prefix in ("", "vedette:", "vedette-nonce:") for n in range(1000)}
+    assert nonce(seed, "g1:7") not in guesses
 
 
 async def test_a_message_retried_after_discord_forgot_its_nonce_is_posted_again(
