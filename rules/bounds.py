@@ -26,3 +26,6 @@ MAX_BLOCKED_RADIUS = 10
 #: Characters in the label format, and the widest field it may pad to.
 MAX_LABEL_FORMAT = 40
 MAX_LABEL_WIDTH = 8
+
+#: Characters of a name or a title (at most this many).
+MAX_NAME = 100

@@ -12,13 +12,14 @@ import re
 from string import Formatter
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from rules.bounds import (
     MAX_BOARD_SIDE,
     MAX_LABEL_FORMAT,
     MAX_LABEL_WIDTH,
     MAX_MOVEMENT,
+    MAX_NAME,
     MAX_SHEET_POSITION,
     MAX_SHEET_SIDE,
     MAX_STRENGTH,
@@ -30,6 +31,21 @@ UnitKind = Literal["infantry", "cavalry", "artillery", "leader", "hq", "wagon"]
 Echelon = Literal["army", "corps", "division", "brigade", "regiment", "battery", "other"]
 Formation = Literal["line", "column", "limbered", "unlimbered", "mounted", "dismounted"]
 Light = Literal["day", "twilight", "night"]
+_NOT_PLAIN = re.compile(r"[\\*_`~|\[\]<>#@\n\r]")
+
+
+def _plain_name(v: str) -> str:
+    if _NOT_PLAIN.search(v):
+        raise ValueError("a name is plain text: it may not contain \\ * _ ` ~ | [ ] < > # @ or "
+                         "a line break (Discord reads them as formatting, links or mentions)")
+    return v
+
+
+#: A name or title that players read in the bot's messages: one line of plain text. Discord would
+#: read the characters left out as formatting, a link, a channel or a mention, so a name could
+#: restyle the message around it, or call everyone in the channel.
+PlainName = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValidator(_plain_name)]
+OptionalPlainName = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_plain_name)]
 #: A sheet's position across or down the board (negative ones get their own problem).
 SheetPosition = Annotated[int, Field(le=MAX_SHEET_POSITION)]
 
@@ -65,7 +81,7 @@ class RoadSpec(_Frozen):
     straight run of cells between them."""
 
     kind: str = "road"
-    name: str = ""
+    name: OptionalPlainName = ""
     path: tuple[str, ...] = Field(min_length=2)
 
 
@@ -74,12 +90,12 @@ class HexsideSpec(_Frozen):
     adjacent cells."""
 
     kind: str
-    name: str = ""
+    name: OptionalPlainName = ""
     pairs: tuple[tuple[str, str], ...] = Field(min_length=1)
 
 
 class PlaceSpec(_Frozen):
-    name: str = Field(min_length=1)
+    name: PlainName
     at: str
     kind: str = "place"
 
@@ -124,8 +140,8 @@ class MapSpec(_Frozen):
 
 class SideSpec(_Frozen):
     id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    name: str
-    short: str = ""
+    name: PlainName
+    short: OptionalPlainName = ""
     colour: str = "#444444"
     information: InformationModel | None = None
 
@@ -135,7 +151,7 @@ class CommandSpec(_Frozen):
 
     id: str
     side: str
-    name: str
+    name: PlainName
     echelon: Echelon
     parent: str = ""
     leader: str = ""
@@ -151,8 +167,8 @@ class UnitSpec(_Frozen):
 
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     side: str
-    name: str
-    short: str = ""
+    name: PlainName
+    short: OptionalPlainName = ""
     kind: UnitKind
     echelon: Echelon = "brigade"
     command: str = Field("", description="id of the command (division, corps) it belongs to")
@@ -191,7 +207,7 @@ class TurnSpec(_Frozen):
 
 class ScenarioHeader(_Frozen):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    title: str
+    title: PlainName
     description: str = ""
     ruleset: str
     information: InformationModel = "open"

@@ -239,3 +239,22 @@ def test_sizes_at_the_bounds_load() -> None:
     # Labels padded to 8 characters are allowed (only the places and units no longer match).
     widest = edited(SCENARIO, {'legend = {': 'label = "{sheet}{col:08}{row:08}"\nlegend = {'})
     assert not [p for p in problems(widest) if "map.label" in p]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({'title = "Tiny Skirmish"': 'title = "**Tiny** Skirmish"'}, "scenario.title"),
+        ({'name = "Grey Brigade"': 'name = "Grey @everyone Brigade"'}, "units[4].name"),
+        ({'name = "Grey Brigade"': 'name = "Grey <@123> Brigade"'}, "units[4].name"),
+        ({'short = "G Bde"': 'short = "G_Bde_"'}, "units[4].short"),
+        ({'name = "Grey Brigade"': 'name = """Grey\nBrigade"""'}, "units[4].name"),
+    ],
+)
+def test_names_are_plain_text(change: dict[str, str], field: str) -> None:
+    """Players read every name and title in the bot's messages. A name that Discord would read
+    as formatting or a mention is a problem naming its field, so no message can be restyled or
+    made to call anyone by what a scenario author typed."""
+    found = problems(edited(SCENARIO, change))
+    assert any(p.startswith(f"s.toml: {field}: ") and "a name is plain text" in p
+               for p in found), found
