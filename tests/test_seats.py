@@ -260,11 +260,13 @@ async def test_the_host_takes_a_seat_away_in_public(clubs: Clubs, bot: VedetteBo
     assert await say(clubs, "host unseat", clubs.carol, {"user": bob}, channel=clubs.channel) \
         == ONLY_HOST
     assert "no longer commands Grey Army" in await say(
-        clubs, "host unseat", clubs.alice, {"user": bob, "reason": "left the club"},
-        channel=clubs.channel)
+        clubs, "host unseat", clubs.alice,
+        {"user": bob, "reason": "left the club @everyone **now**"}, channel=clubs.channel)
     await bot.outbox.idle()
+    # The reason is shown as typed: no formatting applied, nobody called.
     assert any(f"{clubs.alice.mention} has taken {bob.mention}'s seat on Grey Army away" in t
-               and "left the club" in t for t in public(clubs))
+               and "left the club @\u200beveryone \\*\\*now\\*\\*" in t
+               for t in public(clubs))
     assert await seated(bot, gid) == {clubs.alice.id: "blue"}
     assert NOT_PLAYING in await say(clubs, "units", bob, {"game": gid})
     assert "you commanded Grey Army" in await say(clubs, "game join", bob, {"side": "blue"},

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from rules.markup import plain
+
 
 class JoinKind(Enum):
     """What a ``/game join`` becomes."""
@@ -94,6 +96,6 @@ def left_announcement(user_id: int, side_name: str) -> str:
 
 
 def unseated_announcement(user_id: int, side_name: str, by: int, reason: str) -> str:
-    why = f" Reason: {reason}" if reason else ""
+    why = f" Reason: {plain(reason)}" if reason else ""
     return (f"**Seat:** {mention(by)} has taken {mention(user_id)}'s seat on {side_name} "
             f"away.{why}")
