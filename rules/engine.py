@@ -65,15 +65,16 @@ START = "start"
 END = "end"
 
 
-def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | None = None
-          ) -> Outcome:
-    """Begin play: announce the dice commitment and open the first phase."""
+def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | None = None,
+          sources_commitment: str = "") -> Outcome:
+    """Begin play: announce the dice commitment (and the commitment to the scenario's and
+    ruleset's texts) and open the first phase."""
     if state.status != "setup":
         raise Refusal("the game has already started")
     out = Outcome(state, dice)
     out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START},
                                host=True, user=user))
-    out.add(ev.GameStarted(seed_sha256=seed_sha256))
+    out.add(ev.GameStarted(seed_sha256=seed_sha256, sources_commitment=sources_commitment))
     _begin_step(out, state.turn, 0)
     if not out.state.acting_sides():
         _advance(out)
@@ -142,9 +143,10 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
     return out
 
 
-def redecide(state: GameState, accepted: ev.CommandAccepted, seed_hex: str, dice: DiceSource
-             ) -> Outcome:
+def redecide(state: GameState, accepted: ev.CommandAccepted, seed_hex: str, dice: DiceSource,
+             *, sources_commitment: str = "") -> Outcome:
     """Decide a logged command again, as the umpire did: the same events must follow.
+    ``sources_commitment`` is what the start commits to for the texts being checked.
 
     Raises ``Refusal`` when the rules refuse it, ``ValueError`` when the log does not hold the
     command in full (a log written before commands were kept)."""
@@ -152,7 +154,7 @@ def redecide(state: GameState, accepted: ev.CommandAccepted, seed_hex: str, dice
         raise ValueError(f"only the kind of the {accepted.kind!r} command was logged")
     if accepted.kind == START:
         return start(state, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest(), dice,
-                     user=accepted.user)
+                     user=accepted.user, sources_commitment=sources_commitment)
     if accepted.kind == END:
         return end(state, seed_hex, str(accepted.command.get("reason", "")), dice,
                    user=accepted.user)

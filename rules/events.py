@@ -63,10 +63,13 @@ class CommandAccepted(GameEvent):
 
 
 class GameStarted(GameEvent):
-    """Play begins at the first phase of the first turn; the dice commitment is made public."""
+    """Play begins at the first phase of the first turn; the dice commitment is made public,
+    and with it the commitment to the scenario and ruleset texts the game is played from (empty
+    in logs written before games were pinned to their texts)."""
 
     type: Literal["game_started"] = "game_started"
     seed_sha256: str
+    sources_commitment: str = ""
 
 
 class PhaseBegan(GameEvent):

@@ -15,6 +15,7 @@ from rules.state import GameState
 from rules.surprise.commands import OrderSurpriseMove
 from rules.view import project
 from storage.store import Store
+from tests.commitments import masked
 from tests.surprise_support import FORCE, ROUTE, SAMPLE_RULESET, Dice, Game, load_ground
 from umpire.maps import MapMaker
 from umpire.messages import messages_for
@@ -64,7 +65,7 @@ async def blue_answer(tmp_path: Path, name: str, grey_at: str, route: str) -> li
                                                                  route=route))).text
         except UmpireError as e:
             answer = f"refused: {e}"
-        sent = [d.text for d in await store.pending_deliveries("g1")
+        sent = [masked(d.text) for d in await store.pending_deliveries("g1")
                 if d.kind == "public" or (d.kind == "player" and d.target == str(BLUE))]
         return [answer, *sent]
 

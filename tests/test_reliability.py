@@ -32,6 +32,7 @@ from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
 from tests import crash_driver
+from tests.commitments import masked
 from umpire import demo
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
@@ -645,7 +646,7 @@ async def test_union_output_does_not_depend_on_an_unseen_confederate_unit(
             assert HIDDEN_UNIT not in state.memory["union"], "the varied unit was sighted"
             assert state.units[HIDDEN_UNIT].cell is not None
             union = {("player", str(crash_driver.UNION)), ("side", "union")}
-            got = [(d.kind, d.target, d.text, d.image_name,
+            got = [(d.kind, d.target, masked(d.text), d.image_name,
                     d.image and (len(d.image), hashlib.sha256(d.image).hexdigest()))
                    for d in await store.pending_deliveries("g1", limit=100_000)
                    if d.kind == "public" or (d.kind, d.target) in union]

@@ -4,6 +4,7 @@ database or in the game record, is caught; an honest game verifies."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import shutil
 import sqlite3
@@ -13,10 +14,16 @@ from typing import Any
 
 import pytest
 
+from rules import events as ev
+from rules.engine import redecide
+from rules.registry import load_all
+from rules.state import initial_state
 from storage.store import Store
+from umpire import catalog
 from umpire.cli import main
 from umpire.demo import run_demo
-from umpire.record import file_name, from_json, from_store, to_json
+from umpire.dice import SeededDice, sources_commitment
+from umpire.record import GameLog, LoggedEvent, file_name, from_json, from_store, to_json
 from umpire.verify import verify, verify_record
 
 Row = tuple[int, str, dict[str, Any], str]
@@ -217,8 +224,6 @@ def test_a_tampered_game_record_is_caught(db: Path, tmp_path: Path,
     assert text.count(brigade) == 1
     head, tail = text.split(brigade)
     assert "strength = 14" in tail
-    import hashlib
-
     data["scenario"]["text"] = head + brigade + tail.replace("strength = 14", "strength = 24", 1)
     data["scenario"]["sha256"] = hashlib.sha256(data["scenario"]["text"].encode()).hexdigest()
     record.write_text(json.dumps(data), encoding="utf-8")
@@ -242,3 +247,87 @@ def test_a_bad_record_file_gets_one_clear_line(tmp_path: Path, content: bytes, w
     assert words in out and out.count("\n") == 1
     assert main(["verify", "--record", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().out
+
+
+def forged_whole(data: dict[str, Any], *, rebind: bool) -> GameLog:
+    """The record of a forger who has the published seed: a straggler table row of the pinned
+    ruleset made kinder, its hash recomputed, and every logged command decided again with the
+    same seed, so that each event follows from the forged texts. With ``rebind`` the start's
+    scenario commitment is recomputed too, as only someone with the seed can."""
+    text = data["ruleset"]["text"]
+    row = '{ roll = "6",   results = ["1", "2", "2", "3", "1"] }'
+    assert text.count(row) == 1
+    data["ruleset"]["text"] = text.replace(row, row.replace('"1", "2", "2", "3", "1"',
+                                                            '"0", "0", "0", "0", "0"'))
+    data["ruleset"]["sha256"] = hashlib.sha256(data["ruleset"]["text"].encode()).hexdigest()
+    log = from_json(json.dumps(data).encode())
+    assert log.sources is not None and log.seed_hex is not None
+    load_all()
+    rules = {str(k): v for k, v in log.rules.items() if isinstance(v, str | int | bool)}
+    state = initial_state(catalog.with_options(catalog.load_sources(log.sources), rules),
+                          log.without)
+    seed = bytes.fromhex(log.seed_hex)
+    binding = sources_commitment(seed, log.sources.scenario_sha256, log.sources.ruleset_sha256)
+    dice = SeededDice(seed, log.game_id)
+    events: list[LoggedEvent] = []
+    for e in log.events:
+        if e.type != "command_accepted":
+            continue
+        accepted = ev.event_from_json(json.dumps(e.payload), e.audience)
+        assert isinstance(accepted, ev.CommandAccepted)
+        outcome = redecide(state, accepted, log.seed_hex, dice,
+                           sources_commitment=binding if rebind else "")
+        for n, x in enumerate(outcome.events):
+            payload = json.loads(ev.event_to_json(x))
+            if x.type == "game_started" and not rebind:  # keep the commitment that was posted
+                payload["sources_commitment"] = next(
+                    o.payload["sources_commitment"] for o in log.events
+                    if o.type == "game_started")
+            events.append(LoggedEvent(state.seq + 1 + n, x.type, x.audience, payload))
+        state = outcome.state
+    assert [e.payload for e in events] != [e.payload for e in log.events]  # results changed
+    return GameLog(log.game_id, log.sources, log.without, log.rules, tuple(events),
+                   log.seed_hex)
+
+
+def test_a_record_forged_whole_after_the_game_is_caught_by_the_start_commitment(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """After the game the seed is public, so anyone can decide every command again with forged
+    tables and get a log that follows the rules. The start message committed to the scenario
+    and ruleset texts (under the seed, which was secret then): a forged record either breaks
+    that commitment, or gives one that differs from the start message everyone saw."""
+    honest = json.loads(asyncio.run(record_of(db)))
+    [posted] = [e["payload"]["sources_commitment"] for e in honest["events"]
+                if e["type"] == "game_started"]
+    assert len(posted) == 64
+    record = tmp_path / "forged.json"
+
+    record.write_bytes(to_json(forged_whole(json.loads(json.dumps(honest)), rebind=False)))
+    assert verify_record(record) == 1
+    out = capsys.readouterr().out
+    assert "the log does not match the rules" in out and "sources_commitment" in out
+
+    record.write_bytes(to_json(forged_whole(json.loads(json.dumps(honest)), rebind=True)))
+    assert verify_record(record) == 0  # consistent with itself...
+    out = capsys.readouterr().out
+    assert f"scenario commitment {posted}" not in out  # ...but not with the start message
+    assert "compare with the start message in the game's channel" in out
+
+    record.write_bytes(json.dumps(honest).encode())
+    assert verify_record(record) == 0
+    assert f"scenario commitment {posted}" in capsys.readouterr().out
+
+
+def test_the_scenario_commitment_hides_the_set_up(db: Path) -> None:
+    """The commitment is posted while the enemy's set-up is secret. It covers the secret seed,
+    so a guess of the scenario's texts cannot be tested against it: the plain hashes of the
+    true texts do not give it."""
+    honest = json.loads(asyncio.run(record_of(db)))
+    [posted] = [e["payload"]["sources_commitment"] for e in honest["events"]
+                if e["type"] == "game_started"]
+    shas = (honest["scenario"]["sha256"], honest["ruleset"]["sha256"])
+    guesses = {hashlib.sha256(f"{a}|{b}".encode()).hexdigest() for a, b in (shas, shas[::-1])}
+    guesses |= {hashlib.sha256((honest["scenario"]["text"] + honest["ruleset"]["text"])
+                               .encode()).hexdigest(), *shas}
+    assert posted not in guesses
+    assert posted == sources_commitment(bytes.fromhex(honest["seed"]), *shas)  # with the seed

@@ -40,6 +40,16 @@ def roll(seed: bytes, game_id: str, seq: int, purpose: str, dice: str) -> int:
     return sum(die(seed, game_id, seq, purpose, k, faces) for k in range(count))
 
 
+def sources_commitment(seed: bytes, scenario_sha256: str, ruleset_sha256: str) -> str:
+    """The public SHA-256 that binds a game to the scenario and ruleset texts it is played from,
+    posted at the start beside the seed's. After the game, a record whose texts were changed
+    (a table edited to fit a result) no longer gives the commitment everyone saw. It covers the
+    secret seed, so until the seed is published it tells nothing about the scenario's hidden
+    parts: no guess of the enemy's set-up can be tested against it."""
+    material = seed + f"|{scenario_sha256}|{ruleset_sha256}".encode()
+    return hashlib.sha256(material).hexdigest()
+
+
 class SeededDice:
     """The dice of one game, as the rules engine calls them."""
 

@@ -52,11 +52,14 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     told = dict(rolls_told or {})
     for e in events:
         match e:
-            case ev.GameStarted(seed_sha256=sha):
+            case ev.GameStarted(seed_sha256=sha, sources_commitment=binding):
+                texts = (f"\nScenario commitment (binds the scenario and ruleset texts this game "
+                         f"is played from): `{binding}`." if binding else "")
                 out.append(Message("public", "", (
                     f"**{plain(after.loaded.scenario.scenario.title)}** has begun.\n"
-                    f"Dice commitment (SHA-256 of the secret seed): `{sha}`. The seed is "
-                    "published when the game ends, so every roll can be checked.")))
+                    f"Dice commitment (SHA-256 of the secret seed): `{sha}`.{texts} The seed is "
+                    "published when the game ends, so every roll can be checked; keep this "
+                    "message to compare with `vedette verify`.")))
             case ev.PhaseBegan(turn=turn, side=side, step=step):
                 phase = after.steps[step]
                 title = plain(phase.title)

@@ -298,9 +298,13 @@ class Umpire:
             if missing:
                 raise UmpireError(f"no one has joined {', '.join(missing)} yet")
             try:
+                sources = await self.store.game_sources(game_id)
+                binding = "" if sources is None else dice.sources_commitment(
+                    game.record.seed, sources.scenario_sha256, sources.ruleset_sha256)
                 outcome = await asyncio.to_thread(
                     start, game.state, dice.commitment(game.record.seed),
-                    dice.SeededDice(game.record.seed, game_id), user=user_id)
+                    dice.SeededDice(game.record.seed, game_id), user=user_id,
+                    sources_commitment=binding)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status="active")

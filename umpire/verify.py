@@ -28,7 +28,7 @@ from rules.state import GameState, initial_state
 from storage.store import Store
 from umpire import catalog
 from umpire.corrections import corrections, words
-from umpire.dice import SeededDice, roll
+from umpire.dice import SeededDice, roll, sources_commitment
 from umpire.record import GameLog, LoggedEvent, RecordError, from_json, from_store
 
 #: Differences listed in full; a tampered log often differs everywhere after the first.
@@ -51,6 +51,10 @@ class Verdict:
     secret: bool = False
     #: Each secret roll told to a side, by the number its message gave it, with its place.
     side_rolls: list[str] = field(default_factory=list)
+    #: The commitments the log says were posted at the start (dice, then scenario texts): a
+    #: record forged whole after the game verifies against itself, so players compare these
+    #: with the start message they saw in the game's channel.
+    commitments: tuple[str, str] = ("", "")
 
     @property
     def ok(self) -> bool:
@@ -84,7 +88,10 @@ def check(log: GameLog) -> Verdict:
         _check_roll_values(events, seed_hex, log.game_id, verdict)
         return verdict
     state = initial_state(loaded, log.without)
-    _readjudicate(state, events, seed_hex, log.game_id, verdict)
+    assert log.sources is not None
+    binding = sources_commitment(bytes.fromhex(seed_hex), log.sources.scenario_sha256,
+                                 log.sources.ruleset_sha256)
+    _readjudicate(state, events, seed_hex, log.game_id, verdict, binding)
     verdict.corrections = [words(state, c, mention=False) for c in corrections(events)]
     return verdict
 
@@ -140,6 +147,8 @@ def _seed(log: GameLog, verdict: Verdict) -> str | None:
         verdict.problems.append("the record's seed is not the one the log published")
     started = [e for e in log.events if e.type == "game_started"]
     commitment = str(started[0].payload.get("seed_sha256")) if started else ""
+    verdict.commitments = (commitment, str(started[0].payload.get("sources_commitment", ""))
+                           if started else "")
     if hashlib.sha256(seed).hexdigest() != commitment:
         verdict.problems.append("the published seed does not match the commitment made at "
                                 "the start")
@@ -165,7 +174,7 @@ def _check_roll_values(events: Sequence[LoggedEvent], seed_hex: str, game_id: st
 
 
 def _readjudicate(state: GameState, events: Sequence[LoggedEvent], seed_hex: str,
-                  game_id: str, verdict: Verdict) -> None:
+                  game_id: str, verdict: Verdict, binding: str) -> None:
     """Decide every logged command again and compare, batch by batch. After a difference the
     check goes on from the next logged command, with the state the rules give."""
     dice = SeededDice(bytes.fromhex(seed_hex), game_id)
@@ -181,7 +190,7 @@ def _readjudicate(state: GameState, events: Sequence[LoggedEvent], seed_hex: str
         try:
             accepted = ev.event_from_json(json.dumps(head.payload), head.audience)
             assert isinstance(accepted, ev.CommandAccepted)
-            outcome = redecide(state, accepted, seed_hex, dice)
+            outcome = redecide(state, accepted, seed_hex, dice, sources_commitment=binding)
         except Refusal as r:
             verdict.problems.append(f"event {head.seq}: the rules refuse the logged command "
                                     f"({head.payload.get('kind')}): {r}")
@@ -327,6 +336,9 @@ def report(verdict: Verdict, *, rolls: bool = False) -> int:
         print(f"game {gid}: commitment matches; all {verdict.rolls} rolls verified; "
               f"{verdict.commands} commands re-adjudicated, and every event of the log is what "
               "the rules give, with no gaps")
+        dice_sha, texts_sha = verdict.commitments
+        print("compare with the start message in the game's channel: dice commitment "
+              f"{dice_sha}, scenario commitment {texts_sha}")
     if verdict.corrections:
         print(f"corrections by the host ({len(verdict.corrections)}):")
         for c in verdict.corrections:
