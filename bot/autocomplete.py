@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +15,7 @@ from discord import app_commands
 from bot.game_choice import game_for_autocomplete
 from rules.scenario import FORMATIONS_BY_KIND
 from umpire import catalog
+from umpire.service import UmpireError
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -109,17 +109,14 @@ async def sides(interaction: Interaction, current: str) -> Choices:
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
-    game = await _bot(interaction).store.get_game(game_id)
-    if game is None:
-        return []
     try:
-        loaded = catalog.load_file(Path(game.scenario_path))
-    except Exception:
+        sides = await _bot(interaction).umpire.sides(game_id)
+    except UmpireError:
         return []
     key = current.strip().lower()
-    return [app_commands.Choice(name=f"{s.name} ({s.id})"[:MAX_VALUE], value=s.id)
-            for s in loaded.scenario.sides
-            if key in s.id.lower() or key in s.name.lower()][:MAX_CHOICES]
+    return [app_commands.Choice(name=f"{name} ({side})"[:MAX_VALUE], value=side)
+            for side, name in sides
+            if key in side.lower() or key in name.lower()][:MAX_CHOICES]
 
 
 async def scenarios(interaction: Interaction, current: str) -> Choices:

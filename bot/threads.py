@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import discord
 
-from umpire import catalog
 from umpire.outbox import DeliveryRejected
 
 log = logging.getLogger("vedette.outbox")
@@ -51,12 +49,9 @@ async def set_mode(bot: VedetteBot, game: GameRecord, chosen: str) -> GameRecord
     return await bot.store.update_game(game.id, options=options)
 
 
-def side_name(game: GameRecord, side: str) -> str:
-    try:
-        loaded = catalog.load_file(Path(game.scenario_path))
-    except Exception:
-        return side
-    return next((s.name for s in loaded.scenario.sides if s.id == side), side)
+async def side_name(bot: VedetteBot, game: GameRecord, side: str) -> str:
+    """The side's name in the scenario the game was pinned to (its id if it has none)."""
+    return dict(await bot.umpire.sides(game.id)).get(side, side)
 
 
 async def _existing(bot: VedetteBot, thread_id: str | None) -> discord.Thread | None:
@@ -111,7 +106,7 @@ async def _create(bot: VedetteBot, game: GameRecord, side: str) -> discord.Threa
     if not isinstance(parent, discord.TextChannel):
         raise DeliveryRejected("the game's channel cannot hold private threads", permanent=True)
     return await parent.create_thread(
-        name=f"{side_name(game, side)} - game {game.id}"[:100],
+        name=f"{await side_name(bot, game, side)} - game {game.id}"[:100],
         type=discord.ChannelType.private_thread, invitable=False,
         auto_archive_duration=ARCHIVE_MINUTES)
 
@@ -148,7 +143,8 @@ async def _sync(bot: VedetteBot, game: GameRecord, side: str, thread: discord.Th
                 newly.append(user_id)
     finally:
         for user_id in newly:
-            await bot.umpire.notify_host(game.id, _unreachable_text(game, side, user_id))
+            await bot.umpire.notify_host(
+                game.id, _unreachable_text(game, await side_name(bot, game, side), user_id))
             bot.outbox.kick(game.id)
         kept = {u: s for u, s in unreachable.items() if s != side}
         kept |= {u: side for u in reported}
@@ -175,8 +171,8 @@ def unreachable_players(game: GameRecord) -> dict[int, str]:
     return {int(u): str(side) for u, side in found.items() if str(u).isdigit()}
 
 
-def _unreachable_text(game: GameRecord, side: str, user_id: int) -> str:
-    return (f"<@{user_id}> ({side_name(game, side)}, game `{game.id}`) could not be added to "
+def _unreachable_text(game: GameRecord, side_name: str, user_id: int) -> str:
+    return (f"<@{user_id}> ({side_name}, game `{game.id}`) could not be added to "
             "the side's private thread: Discord does not know them as a member of the game's "
             "server. Their messages wait in their /inbox. You may take their seat away with "
             "/host unseat.")

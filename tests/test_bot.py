@@ -741,3 +741,30 @@ async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) 
     assert game.options["rules"] == {"surprise_collision": "alternate"}
     state = await bot.umpire.state_for(game.id)
     assert state.loaded.scenario.scenario.options["surprise_collision"] == "alternate"
+
+
+async def test_the_bot_reads_a_games_sides_from_its_pinned_scenario(table: Table,
+                                                                    tmp_path: Path) -> None:
+    """The sides offered by /game join's autocomplete come from the copy of the scenario the
+    game was pinned to: renaming a side in the file, then deleting the file, changes nothing."""
+    folder = tmp_path / "host-scenarios"
+    folder.mkdir()
+    for name in ("tiny.toml", "tiny.ruleset.toml"):
+        (folder / name).write_bytes((FIXTURES / name).read_bytes())
+    async with running(table, scenarios=folder):
+        await say(table, "game create", table.alice, {"scenario": "tiny"}, channel=table.channel)
+
+        async def offered() -> list[tuple[str, str]]:
+            handle = await table.fake.autocomplete("game join", {"side": ""}, focused="side",
+                                                   user=table.bob, channel=table.channel)
+            return [(c["name"], c["value"]) for c in (await handle.response()).choices]
+
+        before = await offered()
+        assert before == [("Blue Army (blue)", "blue"), ("Grey Army (grey)", "grey")]
+        scenario = folder / "tiny.toml"
+        scenario.write_text(scenario.read_text(encoding="utf-8")
+                            .replace('name = "Grey Army"', 'name = "Red Army"'),
+                            encoding="utf-8")
+        assert await offered() == before
+        scenario.unlink()
+        assert await offered() == before

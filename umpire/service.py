@@ -448,6 +448,12 @@ class Umpire:
         return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED
                        and (u.kind in COMBAT_KINDS or not troops_only)})
 
+    async def sides(self, game_id: str) -> list[tuple[str, str]]:
+        """The game's sides, each as its id and its name (public: every player may join one),
+        from the scenario the game was pinned to."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        return [(s, game.state.side_name(s)) for s in game.state.sides]
+
     async def place_names(self, game_id: str) -> list[str]:
         """The scenario's named places: public, printed on every map."""
         game = self._games.get(game_id) or await self._game(game_id)
