@@ -453,6 +453,50 @@ async def test_injected_fault_hits_once(fake: FakeDiscord, scene: Scene, bot: Um
     assert [r.status for r in fake.requests_to("POST", "/channels/*/messages")] == [403, 200]
 
 
+async def test_a_held_response_waits_for_release_after_the_message_is_posted(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    channel = bot.get_channel(scene.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    hold = fake.hold_next("POST", f"/channels/{scene.channel.id}/messages")
+    sending = asyncio.create_task(channel.send("held"))
+    request = await hold.arrived()
+    assert request.json["content"] == "held"
+    # Posted already, but the client has no answer yet.
+    assert [m["content"] for m in fake.messages_in(scene.channel)] == ["held"]
+    await asyncio.sleep(0.05)
+    assert not sending.done()
+    hold.release()
+    sent = await asyncio.wait_for(sending, 5)
+    assert sent.id == int(fake.messages_in(scene.channel)[0]["id"])
+    await channel.send("not held")  # a hold catches one request only
+    assert not fake.holds and fake.held == [hold]
+
+
+async def test_a_request_held_on_its_way_in_can_be_lost_or_let_through(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    channel = bot.get_channel(scene.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    message = await channel.send("first")
+    lost = fake.hold_next("PATCH", "/channels/*/messages/*", acted=False)
+    editing = asyncio.create_task(message.edit(content="lost"))
+    assert (await lost.arrived()).json["content"] == "lost"
+    assert [m["content"] for m in fake.messages_in(scene.channel)] == ["first"]
+    lost.drop()
+    with pytest.raises(discord.HTTPException):
+        await asyncio.wait_for(editing, 30)  # a 503 is not retried
+    assert [m["content"] for m in fake.messages_in(scene.channel)] == ["first"]
+    assert lost.request is not None and lost.request.status == 0
+    through = fake.hold_next("PATCH", "/channels/*/messages/*", acted=False)
+    editing = asyncio.create_task(message.edit(content="second"))
+    await through.arrived()
+    assert [m["content"] for m in fake.messages_in(scene.channel)] == ["first"]
+    through.release()
+    await asyncio.wait_for(editing, 5)
+    assert [m["content"] for m in fake.messages_in(scene.channel)] == ["second"]
+
+
 async def test_too_long_message_is_rejected(
     fake: FakeDiscord, scene: Scene, bot: UmpireBot
 ) -> None:

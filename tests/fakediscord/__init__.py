@@ -3,7 +3,7 @@ discord.py client and no network. See ``server.py`` for an example."""
 
 from .harness import patched_discord, run_client
 from .interactions import CallbackRecord, InteractionHandle
-from .rest import Fault, RecordedFile, RecordedRequest
+from .rest import Fault, Hold, RecordedFile, RecordedRequest
 from .server import FakeDiscord
 from .state import FakeChannel, FakeGuild, FakeRole, FakeUser, World, snowflake
 
@@ -15,6 +15,7 @@ __all__ = [
     "FakeRole",
     "FakeUser",
     "Fault",
+    "Hold",
     "InteractionHandle",
     "RecordedFile",
     "RecordedRequest",

@@ -4,6 +4,7 @@ and ``interactions.py``."""
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import json
 import re
@@ -116,6 +117,59 @@ class Fault:
         return Reply(self.status, {"message": self.message, "code": self.code})
 
 
+class Hold:
+    """The next request matching ``method`` and ``path``, held: the client waits for Discord's
+    answer, as on a slow network, and a test may stop the client in that window. Made by
+    ``FakeDiscord.hold_next``.
+
+    With ``acted`` (the default) Discord acts on the request at once (a message posted, an
+    interaction answered, an edit applied) and only the answer is held until ``release()``.
+    Without, the request is held on its way in: ``release()`` lets it through, ``drop()`` loses
+    it as a connection cut mid-request would (Discord never acts on it; it stays in
+    ``FakeDiscord.requests`` with status 0)."""
+
+    def __init__(self, method: str, path: str | re.Pattern[str], *, acted: bool = True) -> None:
+        self.method = method
+        self.path = path
+        self.acted = acted
+        self.request: RecordedRequest | None = None
+        self.dropped = False
+        self._arrived = asyncio.Event()
+        self._released = asyncio.Event()
+
+    def catches(self, request: RecordedRequest) -> bool:
+        """Whether this hold, not yet used, is for ``request`` (it then takes it)."""
+        if self.request is not None or not request.matches(self.method, self.path):
+            return False
+        self.request = request
+        self._arrived.set()
+        return True
+
+    async def arrived(self, timeout: float = 5.0) -> RecordedRequest:
+        """The held request, once it reached Discord (waiting up to ``timeout``)."""
+        try:
+            await asyncio.wait_for(self._arrived.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"fake Discord: no {self.method} {self.path} request to hold "
+                               f"within {timeout}s") from None
+        assert self.request is not None
+        return self.request
+
+    def release(self) -> None:
+        """Let the request through, or send its answer (to no one, if the client is gone)."""
+        self._released.set()
+
+    def drop(self) -> None:
+        """Lose a request held on its way in (for an ``acted`` one: as ``release``)."""
+        self.dropped = not self.acted
+        self._released.set()
+
+    async def wait(self) -> bool:
+        """Until released or dropped; whether the request goes on."""
+        await self._released.wait()
+        return not self.dropped
+
+
 Handler = Callable[..., Awaitable[Reply]]
 
 
@@ -166,16 +220,27 @@ async def parse_request(request: web.Request, path: str) -> RecordedRequest:
 
 
 async def dispatch(fake: FakeDiscord, router: Router, request: web.Request) -> web.Response:
-    """Entry point for every ``/api/v10/...`` request: record, inject faults, route."""
+    """Entry point for every ``/api/v10/...`` request: record, inject faults, route, and hold
+    the response if a test asked for it."""
     path = "/" + request.match_info["tail"]
     recorded = await parse_request(request, path)
     fake.requests.append(recorded)
+    hold = next((h for h in fake.holds if h.catches(recorded)), None)
+    if hold is not None:
+        fake.holds.remove(hold)
+        fake.held.append(hold)
+        if not hold.acted:
+            fake.notify()
+            if not await hold.wait():
+                return json_response(Reply(503, {"message": "Lost on the way", "code": 0}))
     try:
         reply = await _route(fake, router, request, recorded)
     except DiscordError as exc:
         reply = Reply(exc.status, exc.body())
     recorded.status, recorded.response = reply.status, reply.body
     fake.notify()
+    if hold is not None and hold.acted:
+        await hold.wait()
     return json_response(reply)
 
 

@@ -35,7 +35,7 @@ from .interactions import (  # importing it also registers the interaction route
     command_data,
     interaction_payload,
 )
-from .rest import Fault, RecordedRequest, dispatch
+from .rest import Fault, Hold, RecordedRequest, dispatch
 from .routes import router
 from .state import EPHEMERAL, FakeChannel, FakeGuild, FakeRole, FakeUser, World
 
@@ -69,6 +69,8 @@ class FakeDiscord:
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []  # requests no route knew (answered 404)
         self.faults: list[Fault] = []
+        self.holds: list[Hold] = []  # waiting for their request
+        self.held: list[Hold] = []  # holding a response back (released on stop)
         self.interactions: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self.gateway = Gateway(
@@ -100,6 +102,8 @@ class FakeDiscord:
         return self.base_url
 
     async def stop(self) -> None:
+        for hold in [*self.holds, *self.held]:
+            hold.drop()  # whatever still waits never reaches the world the test looked at
         await self.gateway.close_all(code=1001)
         if self._runner is not None:
             await self._runner.cleanup()
@@ -208,6 +212,19 @@ class FakeDiscord:
         fault = Fault(method.upper(), path, status, code, message, times)
         self.faults.append(fault)
         return fault
+
+    def hold_next(
+        self, method: str, path: str | re.Pattern[str], *, acted: bool = True
+    ) -> Hold:
+        """Holds the next request matching ``method`` and ``path`` (a glob or a compiled
+        regex, as for ``fail_next``) until the returned ``Hold`` is released (or dropped, or
+        the fake stops). With ``acted`` the request is acted on at once (a message posted, an
+        interaction answered) and only the answer waits; without, the request itself waits,
+        and ``drop()`` loses it. ``await hold.arrived()`` waits for the request; a test can
+        then stop the client while it waits for Discord's answer."""
+        hold = Hold(method.upper(), path, acted=acted)
+        self.holds.append(hold)
+        return hold
 
     # ----------------------------------------------------------------- gateway events
 

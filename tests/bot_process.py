@@ -1,0 +1,98 @@
+"""The bot as a process of its own, for the crash tests that kill it with SIGKILL, run as
+``python -m tests.bot_process DB_PATH BASE_URL SCENARIOS_DIR``.
+
+It opens the database file, connects the bot to the fake Discord at ``BASE_URL`` (which the
+test runs) with the test token, prints ``ready`` (flushed) once the bot is ready, and serves
+until it is killed. Nothing here cleans up on purpose: the point is to be stopped without any.
+
+``BotProcess`` is the test's side: it starts the driver, waits for ``ready``, and kills it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from bot.client import VedetteBot
+from storage.store import Store
+from tests.botkit import TOKEN
+from tests.fakediscord import patched_discord, run_client
+from umpire.maps import MapMaker
+from umpire.service import Umpire
+
+ROOT = Path(__file__).resolve().parent.parent
+READY = "ready"
+#: Generous: a fresh interpreter imports discord.py and the rules on a loaded machine.
+START_TIMEOUT = 60.0
+
+
+async def serve(db: Path, base_url: str, scenarios: Path) -> None:
+    """Run the bot on ``db`` against the fake at ``base_url`` until the process is killed."""
+    async with Store.open(db) as store:
+        umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=False))
+        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
+        with patched_discord(base_url):
+            async with run_client(bot, token=TOKEN, timeout=START_TIMEOUT):
+                sys.stdout.write(READY + "\n")
+                sys.stdout.flush()
+                await asyncio.Event().wait()
+
+
+class BotProcess:
+    """The driver in a child process: ``async with BotProcess(...) as bot`` starts it and waits
+    until it is ready; ``await bot.kill()`` sends SIGKILL. Leaving the block kills it too (if
+    still alive), so no test leaves a bot behind. ``log`` keeps its stderr."""
+
+    def __init__(self, db: Path, base_url: str, scenarios: Path, log: Path) -> None:
+        self.args = [str(db), base_url, str(scenarios)]
+        self.log = log
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def __aenter__(self) -> Self:
+        with self.log.open("wb") as stderr:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tests.bot_process", *self.args, cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=stderr)
+        assert self.process.stdout is not None
+        try:
+            line = await asyncio.wait_for(self.process.stdout.readline(), START_TIMEOUT)
+        except TimeoutError:
+            line = b""
+        if line.decode().strip() != READY:
+            await self.kill()
+            raise RuntimeError(f"the bot process did not start:\n{self.log.read_text()}")
+        return self
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind runs in the bot."""
+        assert self.process is not None
+        if self.process.returncode is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+        await asyncio.wait_for(self.process.wait(), 30)
+
+    @property
+    def killed(self) -> bool:
+        return self.process is not None and self.process.returncode == -signal.SIGKILL
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.kill()
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print("usage: python -m tests.bot_process DB_PATH BASE_URL SCENARIOS_DIR",
+              file=sys.stderr)
+        return 2
+    asyncio.run(serve(Path(argv[0]), argv[1], Path(argv[2])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
