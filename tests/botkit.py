@@ -16,6 +16,8 @@ from umpire.service import Umpire
 
 TOKEN = "vedette-test-token"
 EPHEMERAL = 64
+FIXTURES = Path(__file__).parent / "fixtures"
+TINY = "tiny"  # in the catalog: the test bot's scenario folder is tests/fixtures
 
 
 def text_of(message: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ from bot.client import VedetteBot
 from bot.dm_notice import NOTICE
 from storage.records import Recipient
 from storage.store import Store
+from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -31,10 +32,6 @@ from tests.fakediscord import (
 from umpire.maps import MapMaker
 from umpire.service import Umpire
 
-TOKEN = "vedette-test-token"
-FIXTURES = Path(__file__).parent / "fixtures"
-TINY = "tiny"  # in the catalog: the test bot's scenario folder is tests/fixtures
-EPHEMERAL = 64
 MANAGE_GUILD = 1 << 5
 JSON = dict[str, Any]
 

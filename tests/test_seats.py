@@ -16,7 +16,7 @@ import pytest
 from bot.client import VedetteBot
 from storage.records import Recipient
 from storage.store import Store
-from tests.botkit import text_of
+from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN, text_of
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -30,10 +30,6 @@ from umpire import seats
 from umpire.maps import MapMaker
 from umpire.service import Umpire
 
-TOKEN = "vedette-test-token"
-FIXTURES = Path(__file__).parent / "fixtures"
-TINY = "tiny"  # in the catalog: the test bot's scenario folder is tests/fixtures
-EPHEMERAL = 64
 JSON = dict[str, Any]
 ONLY_HOST = "only the game's host can do that"
 NOT_PLAYING = "you are not playing in this game"
