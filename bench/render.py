@@ -21,7 +21,7 @@ from render import clear_cache, render_map
 from render.samples import as_enemy, sample_map, sample_units, sample_view
 from rules.gamemap import GameMap
 from rules.grid import Cell
-from rules.view import SideView
+from rules.view import GHOST, IDENTIFIED, SideView
 
 BUDGET_BOARD_MS = 300.0
 BUDGET_FIRST_MS = 1500.0
@@ -39,8 +39,8 @@ def _views() -> tuple[GameMap, SideView, SideView]:
     in_sight = [u for u in rebels if u.cell in seen]
     lost = [u for u in rebels if u.cell not in seen][:40]
     blocked = frozenset(c for u in in_sight[:10] for c in gm.grid.within(u.cell, 2))
-    side = sample_view(gm, "union", union + as_enemy(in_sight, "identified")
-                       + as_enemy(lost, "ghost", 2), information="hidden", seen=seen,
+    side = sample_view(gm, "union", union + as_enemy(in_sight, IDENTIFIED)
+                       + as_enemy(lost, GHOST, 2), information="hidden", seen=seen,
                        blocked=blocked)
     umpire = sample_view(gm, None, union + rebels)
     return gm, side, umpire

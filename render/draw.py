@@ -19,6 +19,7 @@ from render.style import PAPER, RGB, ROUTE, side_colour
 from render.terrain import TerrainLayer, terrain_layer
 from rules.gamemap import GameMap
 from rules.grid import Cell
+from rules.information import InformationModel
 from rules.view import SideView
 
 #: Cells round ``around`` when a window is asked for without a radius.
@@ -138,7 +139,8 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
     terrain, roads, sides, hilly = features_in(gm, near)
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
                     bool(view.blocked_cells), len(route) > 1,
-                    view.information in ("inverted", "concealed"), view.information == "hidden",
+                    view.information in (InformationModel.INVERTED, InformationModel.CONCEALED),
+                    view.information is InformationModel.HIDDEN,
                     terrain, roads, sides, hilly, tuple(colours.items()))
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),
                       "hexes" if grid.kind == "hex" else "squares")

@@ -10,8 +10,9 @@ import random
 from rules.board import Board, Place
 from rules.gamemap import GameMap, Road, edge
 from rules.grid import Cell, HexGrid, SquareGrid
+from rules.information import InformationModel
 from rules.ruleset import HexsideType, RoadType, Ruleset, TerrainType
-from rules.view import GHOST, IDENTIFIED, MARKER, OWN, SideView, UnitView
+from rules.view import GHOST, IDENTIFIED, MARKER, OWN, SideView, UnitView, ViewLevel
 
 _ALL = ("foot", "horse", "wheeled", "leader")
 
@@ -148,7 +149,7 @@ _FORMATION = {"infantry": ("line", "column"), "cavalry": ("mounted", "dismounted
               "leader": ("mounted",), "wagon": ("column",)}
 
 
-def sample_units(gm: GameMap, side: str, n: int, seed: int, level: str = OWN,
+def sample_units(gm: GameMap, side: str, n: int, seed: int, level: ViewLevel = OWN,
                  cols: tuple[float, float] = (0.0, 1.0)) -> list[UnitView]:
     """``n`` units of ``side`` spread over a band of columns, at most three a cell."""
     rng = random.Random(f"{seed}-{side}")
@@ -178,21 +179,23 @@ def sample_units(gm: GameMap, side: str, n: int, seed: int, level: str = OWN,
 
 
 def sample_view(gm: GameMap, side: str | None, units: list[UnitView], *,
-                information: str = "open", seen: frozenset[Cell] | None = None,
+                information: str = InformationModel.OPEN, seen: frozenset[Cell] | None = None,
                 blocked: frozenset[Cell] = frozenset(), turn: int = 3, time: str = "14:20",
                 light: str = "day") -> SideView:
     names = {"union": "Army of the Potomac", "confederate": "Army of Northern Virginia"}
+    model = InformationModel(information)
     return SideView(
         scenario_id="sample", title="Sample board: a march on the flank", side=side,
         side_name=names.get(side or "", side or "Umpire"), turn=turn, time=time, light=light,
         visibility=20 if light == "day" else 4, phase="Movement and Close Combat Phase",
-        phasing=side, information=information if side else "umpire", units=tuple(units),
-        seen_cells=seen, fog=information in ("inverted", "hidden") and side is not None,
+        phasing=side, information=model if side else InformationModel.UMPIRE,
+        units=tuple(units), seen_cells=seen, fog=model.fog and side is not None,
+        game_map=gm,
         blocked_cells=blocked,
     )
 
 
-def as_enemy(units: list[UnitView], level: str, turn: int | None = None) -> list[UnitView]:
+def as_enemy(units: list[UnitView], level: ViewLevel, turn: int | None = None) -> list[UnitView]:
     """The same units as an enemy knows them at ``level`` (identified, marker or ghost)."""
     out = []
     for n, u in enumerate(units):

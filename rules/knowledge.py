@@ -11,6 +11,7 @@ from typing import Any
 
 from rules import events as ev
 from rules.grid import Cell, HexGrid, SquareGrid
+from rules.information import InformationModel
 from rules.los import SIGHTING_RULES, SightingRule
 from rules.registry import in_force
 from rules.sighting import Presence, SideSighting, full_pass
@@ -18,7 +19,8 @@ from rules.state import GameState
 from rules.turns import visibility
 from rules.units import Unit
 
-__all__ = ["SideSighting", "bits_to_cells", "phase_report", "sight", "sighting_events"]
+__all__ = ["SideSighting", "bits_to_cells", "information_model", "phase_report", "sight",
+           "sighting_events"]
 
 _RULES: dict[int, tuple[object, SightingRule]] = {}
 
@@ -33,6 +35,17 @@ def rule_for(state: GameState) -> SightingRule:
         cached = (gm, SIGHTING_RULES[rule_name](gm))
         _RULES[id(gm)] = cached
     return cached[1]
+
+
+def information_model(state: GameState, viewer: str) -> InformationModel:
+    """The information model under which ``viewer`` sees its enemies at this moment: the
+    scenario's choice for the side, as the rule modules in force may change it (a raid can
+    turn one side's counters face up to the other). Every view, report and rule that depends
+    on the model asks here."""
+    model = state.loaded.scenario.information_for(viewer)
+    for module in in_force(state.modules):
+        model = module.information_model(state, viewer, model)
+    return model
 
 
 def presences(state: GameState) -> list[Presence]:
@@ -120,7 +133,7 @@ def phase_report(state: GameState, side: str) -> str:
     """The end-of-phase report for a side that sees its enemies only by sighting: the enemy
     units in sight, and those lost from sight this turn. Empty when there is nothing to say or
     when the side sees every enemy anyway (open and concealed models)."""
-    if state.loaded.scenario.information_for(side) in ("open", "concealed"):
+    if information_model(state, side).shows_every_enemy:
         return ""
     board = state.loaded.board
     memory = state.memory.get(side, {})

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
+from rules.information import InformationModel
 from rules.units import Unit
 
 if TYPE_CHECKING:
@@ -83,6 +84,12 @@ class RuleModule:
         return True
 
     # -- what a side sees -------------------------------------------------------------------------
+    def information_model(self, state: GameState, viewer: str,
+                          model: InformationModel) -> InformationModel:
+        """The information model under which ``viewer`` sees its enemies now, given the one
+        decided so far (the scenario's, or an earlier module's)."""
+        return model
+
     def appearance(self, state: GameState, viewer: str, unit: Unit) -> Unit:
         """How an enemy unit appears to ``viewer`` (for example where a sham retreat left it)."""
         return unit

@@ -25,12 +25,15 @@ from rules.bounds import (
     MAX_STRENGTH,
     MAX_VISIBILITY,
 )
+from rules.information import InformationModel
 
-InformationModel = Literal["open", "concealed", "inverted", "hidden"]
 UnitKind = Literal["infantry", "cavalry", "artillery", "leader", "hq", "wagon"]
 Echelon = Literal["army", "corps", "division", "brigade", "regiment", "battery", "other"]
 Formation = Literal["line", "column", "limbered", "unlimbered", "mounted", "dismounted"]
 Light = Literal["day", "twilight", "night"]
+
+#: The information models a scenario may choose, as written in its file.
+ScenarioModel = Literal["open", "concealed", "inverted", "hidden"]
 _NOT_PLAIN = re.compile(r"[\\*_`~|\[\]<>#@\n\r]")
 
 
@@ -143,7 +146,7 @@ class SideSpec(_Frozen):
     name: PlainName
     short: OptionalPlainName = ""
     colour: str = "#444444"
-    information: InformationModel | None = None
+    information: ScenarioModel | None = None
 
 
 class CommandSpec(_Frozen):
@@ -210,7 +213,7 @@ class ScenarioHeader(_Frozen):
     title: PlainName
     description: str = ""
     ruleset: str
-    information: InformationModel = "open"
+    information: ScenarioModel = "open"
     modules: tuple[str, ...] = ()
     options: dict[str, str | int | bool] = Field(default_factory=dict)
 
@@ -223,9 +226,10 @@ class Scenario(_Frozen):
     units: tuple[UnitSpec, ...] = Field(min_length=1)
     turns: tuple[TurnSpec, ...] = Field(min_length=1)
 
-    def information_for(self, side: str) -> str:
-        """The information model under which ``side`` sees its enemies."""
+    def information_for(self, side: str) -> InformationModel:
+        """The model the scenario chooses for ``side``; during play the model in force comes
+        from ``rules.knowledge.information_model``, which rule modules may change."""
         for s in self.sides:
             if s.id == side and s.information:
-                return s.information
-        return self.scenario.information
+                return InformationModel(s.information)
+        return InformationModel(self.scenario.information)

@@ -23,10 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
+from rules.board import Board
+from rules.gamemap import GameMap
 from rules.grid import Cell
-from rules.knowledge import SideSighting, bits_to_cells, rule_for, sight
+from rules.information import InformationModel
+from rules.knowledge import SideSighting, bits_to_cells, information_model, rule_for, sight
 from rules.module_api import RuleModule
 from rules.registry import in_force
 from rules.sighting import COMBAT_KINDS, OBSERVER_KINDS, Presence, full_pass
@@ -34,7 +38,24 @@ from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit
 
-OWN, IDENTIFIED, MARKER, GHOST = "own", "identified", "marker", "ghost"
+
+class ViewLevel(StrEnum):
+    """How much of a counter a side is shown."""
+
+    #: One of the side's own units: everything.
+    OWN = "own"
+    #: An enemy unit in full: identity, kind, strength, formation.
+    IDENTIFIED = "identified"
+    #: An enemy unit whose kind shows but not its identity (a released scout, say).
+    ANONYMOUS = "anonymous"
+    #: A counter face down: that something of that side stands there, nothing more.
+    MARKER = "marker"
+    #: Where an enemy unit was last seen, as it looked then.
+    GHOST = "ghost"
+
+
+OWN, IDENTIFIED, ANONYMOUS, MARKER, GHOST = (
+    ViewLevel.OWN, ViewLevel.IDENTIFIED, ViewLevel.ANONYMOUS, ViewLevel.MARKER, ViewLevel.GHOST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +64,7 @@ class UnitView:
 
     ref: str
     side: str
-    level: str
+    level: ViewLevel
     cell: Cell
     name: str = ""
     short: str = ""
@@ -70,14 +91,26 @@ class SideView:
     visibility: int
     phase: str
     phasing: str | None
-    information: str
+    information: InformationModel
     units: tuple[UnitView, ...]
     seen_cells: frozenset[Cell] | None
     fog: bool
+    #: The board and its terrain: public, the same for every side.
+    game_map: GameMap
+    #: Every side's name and colour, by side id: public.
+    side_names: Mapping[str, str] = field(default_factory=dict)
+    side_colours: Mapping[str, str] = field(default_factory=dict)
     reports: tuple[str, ...] = ()
     blocked_cells: frozenset[Cell] = field(default_factory=frozenset)
     #: What the rule modules in force tell this side (its own marches, say), by module name.
     notes: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def board(self) -> Board:
+        return self.game_map.board
+
+    def name_of_side(self, side: str | None) -> str:
+        return self.side_names.get(side or "", side or "")
 
     def own_units(self) -> list[UnitView]:
         return [u for u in self.units if u.level == OWN]
@@ -94,7 +127,7 @@ def project(state: GameState, side: str | None) -> SideView:
     scenario = state.loaded.scenario
     spec = turn_spec(scenario, state.turn)
     step = state.current
-    info = scenario.information_for(side) if side else "umpire"
+    info = information_model(state, side) if side else InformationModel.UMPIRE
     units: list[UnitView] = []
     seen_cells: frozenset[Cell] | None = None
     modules = in_force(state.modules)
@@ -119,17 +152,39 @@ def project(state: GameState, side: str | None) -> SideView:
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
         light=spec.light, visibility=visibility(scenario, state.loaded.ruleset, state.turn),
         phase=step.title, phasing=step.side, information=info, units=tuple(units),
-        seen_cells=seen_cells, fog=info in ("inverted", "hidden"),
+        seen_cells=seen_cells, fog=info.fog,
+        game_map=state.loaded.map, side_names=_side_names(state),
+        side_colours={s.id: s.colour for s in scenario.sides},
         reports=state.reports.get(side, ()) if side else (),
         blocked_cells=blocked, notes=notes,
     )
+
+
+def public_view(state: GameState) -> SideView:
+    """What every side knows: the board, the turn and phase, the sides; no unit at all. Public
+    texts (the channel's) are written from this view only."""
+    scenario = state.loaded.scenario
+    spec = turn_spec(scenario, state.turn)
+    step = state.current
+    return SideView(
+        scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=None,
+        side_name="", turn=state.turn, time=spec.time, light=spec.light,
+        visibility=visibility(scenario, state.loaded.ruleset, state.turn), phase=step.title,
+        phasing=step.side, information=InformationModel.HIDDEN, units=(), seen_cells=frozenset(),
+        fog=True, game_map=state.loaded.map, side_names=_side_names(state),
+        side_colours={s.id: s.colour for s in scenario.sides},
+    )
+
+
+def _side_names(state: GameState) -> dict[str, str]:
+    return {s.id: s.name for s in state.loaded.scenario.sides}
 
 
 def _placed(state: GameState) -> list[Unit]:
     return sorted((u for u in state.units.values() if u.cell is not None), key=lambda u: u.id)
 
 
-def _full(u: Unit, level: str) -> UnitView:
+def _full(u: Unit, level: ViewLevel) -> UnitView:
     assert u.cell is not None
     return UnitView(
         ref=u.id, side=u.side, level=level, cell=u.cell, name=u.name, short=u.short, kind=u.kind,
@@ -138,7 +193,7 @@ def _full(u: Unit, level: str) -> UnitView:
     )
 
 
-def _enemies(state: GameState, side: str, info: str, mine: SideSighting,
+def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSighting,
              modules: list[RuleModule]) -> list[UnitView]:
     out: list[UnitView] = []
     markers: list[UnitView] = []
@@ -152,11 +207,11 @@ def _enemies(state: GameState, side: str, info: str, mine: SideSighting,
             face = module.appearance(state, side, face)
         cell = face.cell
         assert cell is not None
-        if info in ("open", "concealed") or u.id in mine.seen_units:
+        if info.shows_every_enemy or u.id in mine.seen_units:
             out.append(_full(face, IDENTIFIED))
-        elif info == "inverted":
+        elif info is InformationModel.INVERTED:
             markers.append(UnitView(ref="", side=u.side, level=MARKER, cell=cell))
-    if info == "hidden":
+    if info is InformationModel.HIDDEN:
         for uid, m in sorted(memory.items()):
             if not m.in_sight and uid not in mine.seen_units:
                 seen = m.seen

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rules import events as ev
 from rules.board import Board
 from rules.grid import Cell
+from rules.knowledge import information_model
 from rules.markup import plain
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
@@ -82,7 +83,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 out.append(Message("side", audience.removeprefix("side:"),
                                    f"Reinforcements arrive: {names}."))
             case ev.Sighted(side=side, seen=seen, lost=lost):
-                if after.loaded.scenario.information_for(side) in ("open", "concealed"):
+                if information_model(after, side).shows_every_enemy:
                     continue  # the side sees every enemy anyway; sighting is not news
                 parts = []
                 if seen:

@@ -38,7 +38,7 @@ class Knowledge:
 
     def sees_cell(self, cell: Cell) -> bool:
         """Whether an enemy unit standing in ``cell`` would be shown to this side."""
-        if self.view.information in ("open", "concealed"):
+        if self.view.information.shows_every_enemy:
             return True
         return self.view.seen_cells is not None and cell in self.view.seen_cells
 
