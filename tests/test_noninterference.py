@@ -16,9 +16,12 @@ What each model hides from Blue (DESIGN.md, "Information models"):
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,8 +29,9 @@ from rules import commands as cmd
 from rules.information import InformationModel
 from rules.knowledge import sight
 from storage.store import Store
-from tests.botkit import FIXTURES
+from tests.botkit import FIXTURES, TOKEN, private_answer, started_game, text_of
 from tests.commitments import masked
+from tests.fakediscord import FakeDiscord
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
@@ -248,3 +252,86 @@ async def test_under_the_hidden_model_nothing_unseen_reaches_blue(tmp_path: Path
         edits=(("strength = 3", "strength = 2"),), grey_orders=GREY_BUSY,
         unseen=BUSY.unseen)], tag="control")
     assert stronger != base
+
+
+# -- through the bot ---------------------------------------------------------------------------
+#: The inbox's time stamps: the wall clock of this test's run.
+WALL_CLOCK = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC")
+
+
+async def blue_on_discord(tmp_path: Path, name: str, variant: Variant) -> list[str]:
+    """Under the hidden model, through the bot and the local Discord stand-in: every answer
+    Blue's player sees (texts, pictures' bytes, buttons), the autocomplete choices offered while
+    typing, and every DM the bot sends Blue over three turns. Discord's ids are replaced by
+    names, since they differ from one run of the stand-in to the next."""
+    heard: list[str] = []
+    folder = tmp_path / name
+    folder.mkdir()
+    path = scenario(folder, name, InformationModel.HIDDEN, variant)
+    async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake, started_game(
+            fake, folder, path, ("blue", "grey"), seed=SEED, maps=True) as (bot, alice, bob):
+
+        def shown(message: dict[str, Any]) -> str:
+            pictures = [f"{a['filename']} {fake.world.blobs[int(a['id'])].data.hex()}"
+                        for a in message.get("attachments") or []]
+            buttons = [c.get("label") for row in message.get("components") or []
+                       for c in row.get("components") or []]
+            text = text_of(message).replace(str(alice.id), "ALICE").replace(str(bob.id), "BOB")
+            text = WALL_CLOCK.sub("<time>", text)  # when the test runs, not when play happened
+            return " | ".join([masked(text), *pictures, repr(buttons)])
+
+        async def ask(command: str, options: dict[str, Any]) -> None:
+            heard.append(f"/{command} {options}: "
+                         + shown(await private_answer(fake, command, alice, options)))
+
+        async def offered(command: str, options: dict[str, Any], focused: str) -> None:
+            handle = await fake.autocomplete(command, options, focused=focused, user=alice)
+            heard.append(f"{command} {focused} {options}: "
+                         + repr((await handle.response()).choices))
+
+        async def reads() -> None:
+            await bot.outbox.idle()  # the inbox tells what was sent: let the sending finish
+            for command, options in (("units", {}), ("game status", {}), ("log", {}), ("inbox", {}),
+                                     ("map", {}), ("map", {"around": "B0703", "radius": 2})):
+                await ask(command, options)
+            for typed in ("", "Grey", "G"):
+                await offered("move", {"unit": typed, "route": "x"}, "unit")
+                await offered("fire", {"unit": "1st Brigade", "target": typed}, "target")
+            await offered("move", {"unit": "1st Brigade", "route": "B07"}, "route")
+
+        await reads()
+        for unit, route in (("2nd Brigade", "A0106"), ("Grey Brigade", "B0603"),
+                            ("Grey Scouts", "A0603"), ("1st Brigade", "Z9999"),
+                            ("1st Brigade", "B0801")):
+            await ask("move", {"unit": unit, "route": route})
+        await ask("formation", {"unit": "Grey Brigade", "formation": "line"})
+        await ask("done", {})
+        umpire = bot.umpire
+        for command in variant.grey_orders:
+            with contextlib.suppress(UmpireError):
+                await umpire.handle("g1", bob.id, command)
+        while (state := await umpire.state_for("g1")).turn < 3:
+            for side in state.acting_sides():
+                if side == "blue":
+                    await ask("done", {})
+                else:
+                    await umpire.handle("g1", bob.id, cmd.Done())
+        await reads()
+        await bot.outbox.idle()
+        heard += [f"DM {shown(m)}" for m in fake.dms_to(alice)]
+        assert not sight(await umpire.state_for("g1"))["blue"].seen_units & set(variant.unseen)
+    return heard
+
+
+async def test_through_the_bot_nothing_unseen_reaches_blues_player(tmp_path: Path) -> None:
+    """The hidden model's pair of games, played through Discord: Blue's player is answered,
+    offered and sent the very same things, pictures included."""
+    base = await blue_on_discord(tmp_path, "base", BUSY)
+    elsewhere = await blue_on_discord(tmp_path, "elsewhere", ELSEWHERE)
+    assert any("Grey Scouts" in t for t in base) and any(".png" in t for t in base)
+    assert any(t.startswith("DM ") for t in base)
+    assert differs(base, elsewhere) == []
+    assert base == elsewhere
+    control = await blue_on_discord(tmp_path, "control", Variant(
+        edits=(("strength = 3", "strength = 2"),), grey_orders=GREY_BUSY, unseen=BUSY.unseen))
+    assert control != base
