@@ -16,7 +16,7 @@ from rules.board import Board
 from rules.gamemap import GameMap
 from rules.grid import make_grid
 from rules.ruleset import Ruleset, TerrainType
-from rules.sighting import Presence
+from rules.sighting.sighting_pass import Presence
 
 _COST = {"foot": 1.0, "horse": 1.0, "wheeled": 1.0, "leader": 1.0}
 

@@ -25,10 +25,10 @@ from collections.abc import Callable
 from functools import partial
 
 from bench.boards import bench_map, random_forces
-from rules import los
-from rules.los import LineOfSight
-from rules.sighting import Presence, Sighting, full_pass
-from rules.sighting_reference import reference_sighting
+from rules.sighting import geometry, tables
+from rules.sighting.los import LineOfSight
+from rules.sighting.reference import reference_sighting
+from rules.sighting.sighting_pass import Presence, Sighting, full_pass
 
 SEED = 1
 PER_SIDE = 300
@@ -49,9 +49,9 @@ def _timed(fn: Callable[[], object], runs: int) -> list[float]:
 
 
 def _clear_caches() -> None:
-    los.hex_line.cache_clear()
-    los.square_line.cache_clear()
-    los._height_keys.cache_clear()
+    geometry.hex_line.cache_clear()
+    geometry.square_line.cache_clear()
+    tables._height_keys.cache_clear()
 
 
 def _popcount(bits: int) -> int:

@@ -201,7 +201,8 @@ class HexGrid(_Rectangle):
     def line(self, a: Cell, b: Cell) -> list[Cell]:
         """The hexes a straight line from centre to centre passes nearest (Red Blob's cube lerp,
         nudged so that a line along a hexspine picks one side consistently). Sighting uses the
-        exact supercover in ``rules.los`` instead; this is for drawing roads between waypoints."""
+        exact supercover in ``rules.sighting.geometry`` instead; this is for drawing roads
+        between waypoints."""
         ca, cb = self.to_cube(a), self.to_cube(b)
         n = self.distance(a, b)
         if n == 0:

@@ -12,9 +12,10 @@ from typing import Any
 from rules import events as ev
 from rules.grid import Cell, HexGrid, SquareGrid
 from rules.information import InformationModel
-from rules.los import SIGHTING_RULES, SightingRule
 from rules.registry import in_force
-from rules.sighting import Presence, SideSighting, full_pass
+from rules.sighting.registry import DEFAULT_RULE, rule_named
+from rules.sighting.rule import SightingRule
+from rules.sighting.sighting_pass import Presence, SideSighting, full_pass
 from rules.state import GameState
 from rules.turns import visibility
 from rules.units import Unit
@@ -31,8 +32,8 @@ def rule_for(state: GameState) -> SightingRule:
     gm = state.loaded.map
     cached = _RULES.get(id(gm))
     if cached is None or cached[0] is not gm:
-        rule_name = str(state.loaded.scenario.scenario.options.get("sighting", "los"))
-        cached = (gm, SIGHTING_RULES[rule_name](gm))
+        rule_name = str(state.loaded.scenario.scenario.options.get("sighting", DEFAULT_RULE))
+        cached = (gm, rule_named(rule_name)(gm))
         _RULES[id(gm)] = cached
     return cached[1]
 

@@ -105,6 +105,7 @@ class _Checker:
         self._order_of_battle(gm)
         self._turns()
         self._modules()
+        self._sighting()
         return LoadedScenario(self.s, self.r, board, gm)
 
     # -- map ---------------------------------------------------------------------------------
@@ -333,6 +334,14 @@ class _Checker:
         for module, tables in self.r.missing_tables(self.s.scenario.modules).items():
             self.add("tables", f"rule module {module!r} needs table(s) {', '.join(tables)}",
                      file=self.ruleset_file)
+
+    def _sighting(self) -> None:
+        from rules.sighting.registry import DEFAULT_RULE, SIGHTING_RULES
+
+        name = self.s.scenario.options.get("sighting", DEFAULT_RULE)
+        if name not in SIGHTING_RULES:
+            self.add("scenario.options.sighting", f"unknown sighting rule {name!r}; known: "
+                     f"{', '.join(sorted(SIGHTING_RULES))}")
 
 
 def _rows(text: str) -> list[str]:

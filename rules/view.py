@@ -33,7 +33,7 @@ from rules.information import InformationModel
 from rules.knowledge import SideSighting, bits_to_cells, information_model, rule_for, sight
 from rules.module_api import RuleModule
 from rules.registry import in_force
-from rules.sighting import COMBAT_KINDS, OBSERVER_KINDS, Presence, full_pass
+from rules.sighting.sighting_pass import COMBAT_KINDS, OBSERVER_KINDS, Presence, full_pass
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit

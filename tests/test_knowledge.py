@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.knowledge import presences, rule_for, sight
-from rules.sighting import full_pass
+from rules.sighting.sighting_pass import full_pass
 from rules.state import GameState, initial_state, with_units
 from rules.turns import visibility
 from umpire import catalog

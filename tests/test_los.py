@@ -1,4 +1,4 @@
-"""Line of sight (rules.los): the rule on hand-built boards, the exact geometry of sight lines
+"""Line of sight (rules.sighting): the rule on hand-built boards, the exact geometry of sight lines
 against a brute-force polygon check, symmetry, the visibility limit, and the fast tables against
 the plain reference."""
 
@@ -16,8 +16,12 @@ from bench.boards import bench_ruleset, random_map
 from rules.board import Board
 from rules.gamemap import GameMap
 from rules.grid import Cell, HexGrid, SquareGrid, make_grid
-from rules.los import SIGHTING_RULES, LineOfSight, SightingRule, clear_line, sight_line
-from rules.sighting_reference import reference_sees
+from rules.sighting.geometry import sight_line
+from rules.sighting.height import clear_line
+from rules.sighting.los import LineOfSight
+from rules.sighting.reference import reference_sees
+from rules.sighting.registry import SIGHTING_RULES
+from rules.sighting.rule import SightingRule
 
 LEGEND = {".": "clear", "w": "woods", "t": "town"}
 
@@ -401,3 +405,27 @@ def test_line_of_sight_is_symmetric_and_matches_the_reference(
         for j in range(n):
             assert (visible[i] >> j & 1) == (visible[j] >> i & 1)
             assert bool(visible[i] >> j & 1) == reference_sees(gm, i, j, 30)
+
+
+# -- the registry of sighting rules ------------------------------------------------------------
+def test_every_registered_rule_answers_to_its_name_and_sees_its_neighbours() -> None:
+    """A scenario names its sighting rule; each rule is registered under its own name, builds
+    from a map alone and lets adjacent cells see each other."""
+    from rules.sighting.registry import DEFAULT_RULE, rule_named
+
+    game_map = hand_map(FLAT5)
+    assert DEFAULT_RULE in SIGHTING_RULES
+    for name, make in SIGHTING_RULES.items():
+        rule = make(game_map)
+        assert rule.name == name and rule_named(name) is make and rule.game_map is game_map
+        grid = game_map.grid
+        centre = grid.index(Cell(2, 2))
+        for near in grid.neighbours(Cell(2, 2)):
+            assert rule.sees(centre, grid.index(near), 0)
+
+
+def test_an_unknown_sighting_rule_is_a_clear_error() -> None:
+    from rules.sighting.registry import UnknownSightingRule, rule_named
+
+    with pytest.raises(UnknownSightingRule, match="unknown sighting rule 'radar'; known: los"):
+        rule_named("radar")

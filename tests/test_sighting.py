@@ -1,5 +1,6 @@
-"""The sighting pass (rules.sighting): equal to the plain reference on random boards and forces,
-incremental updates equal to a fresh pass, and the blocked cells of a surprise move."""
+"""The sighting pass (rules.sighting.sighting_pass): equal to the plain reference on random
+boards and forces, incremental updates equal to a fresh pass, and the blocked cells of a
+surprise move."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from hypothesis import strategies as st
 from bench.boards import random_forces, random_map
 from rules.gamemap import GameMap
 from rules.grid import Cell
-from rules.los import LineOfSight
-from rules.sighting import Presence, SideSighting, Sighting, full_pass
-from rules.sighting_reference import reference_sighting
+from rules.sighting.los import LineOfSight
+from rules.sighting.reference import reference_sighting
+from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass
 
 KINDS: list[dict[str, str | int]] = [
     {"kind": "hex", "orientation": "flat", "parity": "odd"},

@@ -15,7 +15,7 @@ import contextlib
 
 from rules import commands as cmd
 from rules.combat.commands import Assault, Fire
-from rules.los import clear_line
+from rules.sighting.height import clear_line
 from rules.state import GameState
 from rules.units import Unit
 from rules.view import IDENTIFIED, UnitView, project

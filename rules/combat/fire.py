@@ -29,9 +29,9 @@ from rules.combat.sides import Knowledge, resolve_target
 from rules.engine import Outcome
 from rules.events import side_audience
 from rules.knowledge import sighting_events
-from rules.los import clear_line
 from rules.refusal import Refusal
 from rules.registry import in_force
+from rules.sighting.height import clear_line
 from rules.state import GameState
 from rules.units import Unit
 

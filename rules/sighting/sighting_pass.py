@@ -15,7 +15,7 @@ With more than two sides, "enemy" means any other side.
 
 ``Sighting`` keeps the result and updates it when a unit moves, arrives or leaves, touching only
 what the change can affect; it always equals a fresh pass (``full_pass``) over the same units.
-Cells and sets of cells are board indices and int bitsets, as in ``rules.los``.
+Cells and sets of cells are board indices and int bitsets, as in ``rules.sighting.tables``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from rules.gamemap import GameMap
-from rules.los import SIGHTING_RULES, CellDisks, SightingRule
+from rules.sighting.disks import CellDisks
+from rules.sighting.registry import DEFAULT_RULE, rule_named
+from rules.sighting.rule import SightingRule
 
 #: Kinds of unit that fight (their pickets block surprise moves).
 COMBAT_KINDS = frozenset({"infantry", "cavalry", "artillery"})
@@ -82,9 +84,9 @@ def _bits(mask: int) -> Iterator[int]:
 class Sighting:
     """The sighting of every side for one set of units, kept up to date as units move.
 
-    ``rule`` decides who sees what (``rules.los.LineOfSight`` or another ``SightingRule``);
-    ``blocked_radius`` defaults to the ruleset's. ``sides`` names sides that should have a
-    result even while they have no unit on the map.
+    ``rule`` decides who sees what (``rules.sighting.los.LineOfSight`` or another
+    ``SightingRule``); ``blocked_radius`` defaults to the ruleset's. ``sides`` names sides that
+    should have a result even while they have no unit on the map.
     """
 
     def __init__(
@@ -133,12 +135,12 @@ class Sighting:
         visibility: int,
         units: Iterable[Presence] = (),
         *,
-        rule: str = "los",
+        rule: str = DEFAULT_RULE,
         blocked_radius: int | None = None,
         sides: Iterable[str] = (),
     ) -> Sighting:
-        """A sighting under the rule of that name (see ``rules.los.SIGHTING_RULES``)."""
-        return cls(SIGHTING_RULES[rule](game_map), visibility, units,
+        """A sighting under the rule of that name (see ``rules.sighting.registry``)."""
+        return cls(rule_named(rule)(game_map), visibility, units,
                    blocked_radius=blocked_radius, sides=sides)
 
     # -- queries ---------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """A slow and plain reference for line of sight and the sighting pass: the test oracle.
 
-It applies the same rule as ``rules.los`` (stated there) but shares none of its machinery: each
-sight line is clipped against every cell's polygon with exact rational arithmetic (the
-Cyrus-Beck method), each observer-target pair is judged on its own, and each side's sets are
-built straight from their definitions. The fast code must give exactly the same answers.
+It applies the same rule as ``rules.sighting.los`` (stated there) but shares none of its
+machinery: each sight line is clipped against every cell's polygon with exact rational arithmetic
+(the Cyrus-Beck method), each observer-target pair is judged on its own, and each side's sets
+are built straight from their definitions. The fast code must give exactly the same answers.
 
 Coordinates are exact: hex cells use axial coordinates ``(q, r)`` scaled by 3, in which every
 centre and corner is an integer point; squares use coordinates scaled by 2. Both are linear
@@ -21,7 +21,7 @@ from functools import cache
 
 from rules.gamemap import GameMap
 from rules.grid import Cell, Cube, HexGrid
-from rules.sighting import Presence, SideSighting
+from rules.sighting.sighting_pass import Presence, SideSighting
 
 Point = tuple[int, int]
 

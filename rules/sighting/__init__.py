@@ -1,0 +1,14 @@
+"""Sighting: who sees whom, and which cells stop a surprise march.
+
+* ``rules.sighting.geometry``: the exact shape of a straight sight line between two cells;
+* ``rules.sighting.height``: whether the ground and terrain a line passes block it;
+* ``rules.sighting.disks``: sets of cells within a distance, as bitsets;
+* ``rules.sighting.tables``: every cell's visible cells, precomputed;
+* ``rules.sighting.rule``: what a sighting rule answers (``SightingRule``);
+* ``rules.sighting.los``: the ``los`` rule, straight-line sight with a visibility limit;
+* ``rules.sighting.registry``: the rules a scenario chooses from by name;
+* ``rules.sighting.sighting_pass``: each side's sighting under a rule, kept up to date;
+* ``rules.sighting.reference``: a slow, plain reference of the rule and the pass (a test oracle).
+
+A new sighting rule is a new module here and one line in the registry.
+"""
