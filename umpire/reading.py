@@ -6,9 +6,10 @@ from __future__ import annotations
 from rules.scenario import COMBAT_KINDS
 from rules.state import GameState
 from rules.view import IDENTIFIED, project
-from storage.records import DeliveryRecord, GameRecord, Recipient
+from storage.records import DeliveryRecord, Recipient
 from umpire import seats
 from umpire.answers import Reply, UmpireError
+from umpire.gameref import GameRef, ref_of
 from umpire.messages import turn_heading
 from umpire.repository import Repository
 
@@ -140,7 +141,7 @@ class Reading(Repository):
                                                 limit=last)
         return Reply("\n\n".join(d.text for d in items) or "Nothing has happened yet.")
 
-    async def games_of(self, user_id: int) -> list[GameRecord]:
+    async def games_of(self, user_id: int) -> list[GameRef]:
         """The games a user plays in or hosts that are not over."""
         games = await self.store.games_of_user(user_id)
-        return [g for g in games if g.status != "ended"]
+        return [ref_of(g) for g in games if g.status != "ended"]

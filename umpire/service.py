@@ -7,14 +7,21 @@ player hears that it was accepted. Deliveries wait in the outbox until a transpo
 the demo) sends them and marks them sent.
 
 The work is split by concern: ``umpire.repository`` (loading, snapshots, the cache, committing),
-``umpire.setting_up`` (games and seats), ``umpire.deciding`` (commands), ``umpire.reading``
-(reading for players). ``Umpire`` is the one class the rest of the program uses.
-"""
+``umpire.setting_up`` (games and seats), ``umpire.deciding`` (commands), ``umpire.reading`` (reading
+for players), ``umpire.front`` (what the bot needs beside those, without the seed). ``Umpire`` is
+the one class the rest of the program uses."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from storage.store import Store
 from umpire.answers import Reply, UmpireError
 from umpire.deciding import Deciding
+from umpire.front import Front
+from umpire.maps import MapMaker
 from umpire.reading import Reading
 from umpire.repository import SNAPSHOT_EVERY
 from umpire.setting_up import SettingUp
@@ -22,5 +29,14 @@ from umpire.setting_up import SettingUp
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 
 
-class Umpire(SettingUp, Deciding, Reading):
-    """The umpire of every game in one store: set up, decide, read (see the modules above)."""
+class Umpire(SettingUp, Deciding, Reading, Front):
+    """The umpire of every game in one store: set up, decide, read (see the modules above), and
+    the front end's door (``umpire.front``)."""
+
+    @classmethod
+    @asynccontextmanager
+    async def opened(cls, db: Path, *, scenarios: Path | None = None,
+                     maps: MapMaker | None = None) -> AsyncIterator[Umpire]:
+        """The umpire of the database file ``db``, opened (and checked) here and closed after."""
+        async with Store.open(db) as store:
+            yield cls(store, scenarios=scenarios, maps=maps)
