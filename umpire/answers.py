@@ -16,4 +16,6 @@ class Reply:
     text: str
     image: bytes | None = None
     delivery_ids: tuple[int, ...] = ()
+    #: The request was accepted before (a repeated request id): nothing was applied now.
+    repeated: bool = False
 

@@ -51,7 +51,7 @@ class Deciding(Repository):
         async with self.lock(game_id):
             game = await self._game(game_id)
             if request_id is not None and request_key(request_id) in game.state.requests:
-                return Reply("That order was already accepted.")
+                return Reply("That order was already accepted.", repeated=True)
             host = self._is_host(game, user_id, is_admin)
             if command.host_only and not host:
                 raise UmpireError("only the game's host can do that")
