@@ -65,21 +65,16 @@ def _sync(args: argparse.Namespace) -> int:
 def _backup(args: argparse.Namespace) -> int:
     import asyncio
 
-    from storage.errors import StorageError
-    from storage.store import Store
+    from umpire.front import DatabaseError, backup_database
 
     db: Path = args.db or Settings().db
     if not db.is_file():
         print(f"vedette: no database at {db}", file=sys.stderr)
         return 2
 
-    async def copy() -> Path:
-        async with Store.open(db) as store:
-            return await store.backup(args.out, overwrite=args.overwrite)
-
     try:
-        written = asyncio.run(copy())
-    except StorageError as e:
+        written = asyncio.run(backup_database(db, args.out, overwrite=args.overwrite))
+    except DatabaseError as e:
         print(f"vedette: {e}", file=sys.stderr)
         return 1
     print(f"vedette: {db} backed up to {written}")

@@ -1,4 +1,4 @@
-"""``VedetteBot``: the Discord client holding the umpire and its store.
+"""``VedetteBot``: the Discord client holding the umpire.
 
 At start-up (``setup_hook``, once per login, never on a reconnect) it adds the cogs and the
 buttons that survive restarts, pushes the slash commands to Discord if they changed since the
@@ -42,7 +42,6 @@ class VedetteBot(commands.AutoShardedBot):
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.umpire = umpire
-        self.store = umpire.store
         self.dev_guild = dev_guild
         self.inbox_per_page = inbox_per_page
         self.outbox = Outbox(self, outbox_interval)
@@ -70,7 +69,7 @@ class VedetteBot(commands.AutoShardedBot):
     async def warm_up(self) -> None:
         """Load the games in play into the umpire's memory, so that autocomplete is instant."""
         for status in ("active", "paused", "setup"):
-            for game in await self.store.list_games(status=status):
+            for game in await self.umpire.games(status=status):
                 try:
                     await self.umpire.state_for(game.id)
                 except Exception:
@@ -95,7 +94,7 @@ class VedetteBot(commands.AutoShardedBot):
 
     async def sync_if_changed(self) -> bool:
         """Push the commands if they changed since the last push; say whether it did."""
-        if await self.store.get_state(self._hash_key()) == self.command_hash():
+        if await self.umpire.remembered(self._hash_key()) == self.command_hash():
             log.info("slash commands unchanged; not syncing")
             return False
         await self.sync_now()
@@ -111,6 +110,6 @@ class VedetteBot(commands.AutoShardedBot):
         else:
             synced = await self.tree.sync()
             where = "every server (global; Discord may take a while to show changes)"
-        await self.store.set_state(self._hash_key(), self.command_hash())
+        await self.umpire.remember(self._hash_key(), self.command_hash())
         log.info("synced %d slash commands to %s", len(synced), where)
         return len(synced)

@@ -16,7 +16,7 @@ from bot.errors import Refused
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
-    from storage.records import GameRecord
+    from umpire.gameref import GameRef
 
 Interaction = discord.Interaction[Any]
 
@@ -38,20 +38,20 @@ def home_channel_id(interaction: Interaction) -> int | None:
     return interaction.channel_id
 
 
-async def channel_game(bot: VedetteBot, channel_id: int | None) -> GameRecord | None:
+async def channel_game(bot: VedetteBot, channel_id: int | None) -> GameRef | None:
     """The newest game bound to a channel that is not over."""
     if channel_id is None:
         return None
-    games = [g for g in await bot.store.list_games(channel_id=channel_id) if g.status != "ended"]
+    games = [g for g in await bot.umpire.games(channel_id=channel_id) if g.status != "ended"]
     return games[-1] if games else None
 
 
-async def resolve_game(interaction: Interaction, picked: str | None) -> GameRecord:
+async def resolve_game(interaction: Interaction, picked: str | None) -> GameRef:
     """The game this interaction is about; raises ``Refused`` with a plain explanation."""
     bot = _bot(interaction)
-    game: GameRecord | None
+    game: GameRef | None
     if picked:
-        game = await bot.store.get_game(picked.strip())
+        game = await bot.umpire.game(picked.strip())
         if game is None:
             raise Refused(f"there is no game {picked.strip()[:40]!r}; /game status lists yours")
     else:
@@ -84,7 +84,7 @@ class GameOption(app_commands.Transformer):
     """The ``game:`` option: a game id, offered from the player's own games."""
 
     async def transform(self, interaction: Interaction, value: Any) -> str:
-        game = await _bot(interaction).store.get_game(str(value).strip())
+        game = await _bot(interaction).umpire.game(str(value).strip())
         if game is None:
             raise Refused(f"there is no game {str(value).strip()[:40]!r}; /game status lists "
                           "yours")

@@ -21,7 +21,6 @@ import discord.http
 import yarl
 
 from bot.client import VedetteBot
-from storage.store import Store
 from umpire.maps import MapMaker
 from umpire.service import Umpire
 from umpire.settings import Settings
@@ -45,11 +44,11 @@ def maps_available() -> bool:
         return False
 
 
-def make_umpire(store: Store, settings: Settings) -> Umpire:
+def map_maker() -> MapMaker:
     drawing = maps_available()
     if not drawing:
         log.warning("render.render_map is not available: map pictures are switched off")
-    return Umpire(store, scenarios=settings.scenarios, maps=MapMaker(enabled=drawing))
+    return MapMaker(enabled=drawing)
 
 
 def _logging(settings: Settings) -> None:
@@ -74,10 +73,11 @@ async def _serve(settings: Settings) -> int:
     new = not settings.db.exists()
     # The database is opened (and checked) before Discord is contacted: a database that cannot
     # serve stops the bot with one line (see umpire.cli.main), not after it has logged in.
-    async with Store.open(settings.db) as store:
+    async with Umpire.opened(settings.db, scenarios=settings.scenarios,
+                             maps=map_maker()) as umpire:
         if new:
             log.warning("there was no database at %s: started a new one", settings.db)
-        bot = VedetteBot(make_umpire(store, settings), dev_guild=settings.dev_guild)
+        bot = VedetteBot(umpire, dev_guild=settings.dev_guild)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -112,9 +112,9 @@ def sync_commands(settings: Settings) -> int:
 
 
 async def _sync(settings: Settings) -> tuple[int, str]:
-    async with Store.open(settings.db) as store:
-        bot = VedetteBot(Umpire(store, scenarios=settings.scenarios, maps=MapMaker(False)),
-                         dev_guild=settings.dev_guild, sync_commands=False)
+    async with Umpire.opened(settings.db, scenarios=settings.scenarios,
+                             maps=MapMaker(False)) as umpire:
+        bot = VedetteBot(umpire, dev_guild=settings.dev_guild, sync_commands=False)
         async with bot:
             await bot.login(settings.discord_token)
             count = await bot.sync_now()

@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from bot.transport import DiscordTransport
-from umpire.outbox import DeliveryRejected, drain
+from umpire.outbox import DeliveryRejected
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -93,9 +93,8 @@ class Outbox:
 
     # -- draining --------------------------------------------------------------------------------
     async def drain_all(self, force: bool = False) -> int:
-        pending = await self.bot.store.pending_deliveries(None, limit=BATCH)
         sent = 0
-        for game_id in dict.fromkeys(d.game_id for d in pending):
+        for game_id in await self.bot.umpire.games_with_pending_deliveries(BATCH):
             if self._stop.is_set() and not force:
                 break
             sent += await self.drain_game(game_id, force=force)
@@ -107,12 +106,12 @@ class Outbox:
         if not force and now < when:
             return 0
         async with self.bot.lock(f"outbox:{game_id}"):
-            game = await self.bot.store.get_game(game_id)
+            game = await self.bot.umpire.game(game_id)
             if game is None:
                 return 0
             transport = DiscordTransport(self.bot, game)
             try:
-                sent = await drain(self.bot.store, transport, game_id)
+                sent = await self.bot.umpire.drain(game_id, transport)
             except Exception:
                 log.exception("game %s: draining the outbox failed", game_id)
                 sent = 0

@@ -44,7 +44,7 @@ async def answer(interaction: Interaction, text: str, *, image: bytes | None = N
 async def send_notice(interaction: Interaction) -> None:
     """The DM notice, if this user is owed it (always ephemeral)."""
     bot: VedetteBot = interaction.client
-    text = await dm_notice.take_notice(bot.store, interaction.user.id)
+    text = await dm_notice.take_notice(bot.umpire, interaction.user.id)
     if text is None:
         return
     if interaction.response.is_done():

@@ -24,7 +24,7 @@ log = logging.getLogger("vedette.outbox")
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
-    from storage.records import GameRecord
+    from umpire.gameref import GameRef
 
 DMS = "dms"
 THREADS = "threads"
@@ -35,21 +35,21 @@ UNREACHABLE_OPTION = "thread_unreachable"  # user id -> side: could not be added
 NOT_A_MEMBER = frozenset({10007, 10013})  # unknown member, unknown user
 
 
-def mode(game: GameRecord) -> str:
+def mode(game: GameRef) -> str:
     return THREADS if game.options.get("delivery") == THREADS else DMS
 
 
-def thread_ids(game: GameRecord) -> dict[str, str]:
+def thread_ids(game: GameRef) -> dict[str, str]:
     ids = game.options.get(THREADS_OPTION)
     return {str(k): str(v) for k, v in ids.items()} if isinstance(ids, dict) else {}
 
 
-async def set_mode(bot: VedetteBot, game: GameRecord, chosen: str) -> GameRecord:
+async def set_mode(bot: VedetteBot, game: GameRef, chosen: str) -> GameRef:
     options = {**game.options, "delivery": chosen}
-    return await bot.store.update_game(game.id, options=options)
+    return await bot.umpire.set_game_options(game.id, options)
 
 
-async def side_name(bot: VedetteBot, game: GameRecord, side: str) -> str:
+async def side_name(bot: VedetteBot, game: GameRef, side: str) -> str:
     """The side's name in the scenario the game was pinned to (its id if it has none)."""
     return dict(await bot.umpire.sides(game.id)).get(side, side)
 
@@ -66,13 +66,13 @@ async def _existing(bot: VedetteBot, thread_id: str | None) -> discord.Thread | 
     return channel if isinstance(channel, discord.Thread) else None
 
 
-async def side_thread(bot: VedetteBot, game: GameRecord, side: str
-                      ) -> tuple[discord.Thread, GameRecord]:
+async def side_thread(bot: VedetteBot, game: GameRef, side: str
+                      ) -> tuple[discord.Thread, GameRef]:
     """The side's private thread, made if need be, with exactly the side's seated players in it
     (see ``_sync``); and the game as stored afterwards. Raises ``discord.HTTPException`` when
     Discord fails: then nothing may be posted to the thread."""
     async with bot.lock(f"threads:{game.id}"):
-        game = await bot.store.get_game(game.id) or game
+        game = await bot.umpire.game(game.id) or game
         ids = thread_ids(game)
         thread = await _existing(bot, ids.get(side))
         if thread is None:
@@ -81,13 +81,13 @@ async def side_thread(bot: VedetteBot, game: GameRecord, side: str
             # next try create another thread.
             ids[side] = str(thread.id)
             members = {**_members(game), side: []}
-            game = await bot.store.update_game(game.id, options={
+            game = await bot.umpire.set_game_options(game.id, {
                 **game.options, THREADS_OPTION: ids, MEMBERS_OPTION: members})
         game = await _sync(bot, game, side, thread)
         return thread, game
 
 
-async def sync_side(bot: VedetteBot, game: GameRecord, side: str) -> None:
+async def sync_side(bot: VedetteBot, game: GameRef, side: str) -> None:
     """Bring the side's thread, if it exists, in line with its seats now (after a join, a
     leave, a seat given or taken). A failure is only logged: the thread is brought in line
     again before anything is posted to it."""
@@ -99,7 +99,7 @@ async def sync_side(bot: VedetteBot, game: GameRecord, side: str) -> None:
         log.warning("game %s: could not update %s's private thread: %s", game.id, side, e)
 
 
-async def _create(bot: VedetteBot, game: GameRecord, side: str) -> discord.Thread:
+async def _create(bot: VedetteBot, game: GameRef, side: str) -> discord.Thread:
     if game.channel_id is None:
         raise DeliveryRejected("the game has no channel for threads", permanent=True)
     parent = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
@@ -111,13 +111,13 @@ async def _create(bot: VedetteBot, game: GameRecord, side: str) -> discord.Threa
         auto_archive_duration=ARCHIVE_MINUTES)
 
 
-async def _sync(bot: VedetteBot, game: GameRecord, side: str, thread: discord.Thread
-                ) -> GameRecord:
+async def _sync(bot: VedetteBot, game: GameRef, side: str, thread: discord.Thread
+                ) -> GameRef:
     """Remove from the thread whoever the bot added and no longer holds a seat on the side,
     and add the side's seated players. A player Discord cannot add (not a member of the
     server, or gone) is recorded as unreachable, the host is told once, and that player's
     messages wait in their /inbox. Progress is saved even when Discord fails half way."""
-    seated = [p.user_id for p in await bot.store.players(game.id) if p.side == side]
+    seated = [p.user_id for p in await bot.umpire.players(game.id) if p.side == side]
     members = _members(game)
     # A thread made before the bot kept its member list: its players were added on joining.
     had = set(members.get(side, seated))
@@ -149,13 +149,13 @@ async def _sync(bot: VedetteBot, game: GameRecord, side: str, thread: discord.Th
         kept = {u: s for u, s in unreachable.items() if s != side}
         kept |= {u: side for u in reported}
         if now != had or kept != unreachable or side not in members:
-            game = await bot.store.update_game(game.id, options={
+            game = await bot.umpire.set_game_options(game.id, {
                 **game.options, MEMBERS_OPTION: {**members, side: sorted(now)},
                 UNREACHABLE_OPTION: {str(u): s for u, s in kept.items()}})
     return game
 
 
-def _members(game: GameRecord) -> dict[str, list[int]]:
+def _members(game: GameRef) -> dict[str, list[int]]:
     found = game.options.get(MEMBERS_OPTION)
     if not isinstance(found, dict):
         return {}
@@ -163,7 +163,7 @@ def _members(game: GameRecord) -> dict[str, list[int]]:
             if isinstance(users, list)}
 
 
-def unreachable_players(game: GameRecord) -> dict[int, str]:
+def unreachable_players(game: GameRef) -> dict[int, str]:
     """Seated players who could not be added to their side's thread, and their side."""
     found = game.options.get(UNREACHABLE_OPTION)
     if not isinstance(found, dict):
@@ -171,7 +171,7 @@ def unreachable_players(game: GameRecord) -> dict[int, str]:
     return {int(u): str(side) for u, side in found.items() if str(u).isdigit()}
 
 
-def _unreachable_text(game: GameRecord, side_name: str, user_id: int) -> str:
+def _unreachable_text(game: GameRef, side_name: str, user_id: int) -> str:
     return (f"<@{user_id}> ({side_name}, game `{game.id}`) could not be added to "
             "the side's private thread: Discord does not know them as a member of the game's "
             "server. Their messages wait in their /inbox. You may take their seat away with "

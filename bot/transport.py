@@ -17,55 +17,40 @@ timeout, missing permissions) are transient: the delivery stays pending and the 
 Within one pass, once a destination has failed the later deliveries to it are not tried, so
 that their order is kept and Discord is not hammered.
 
-Every message carries a nonce derived from its delivery, with ``enforce_nonce`` (discord.py
-sets it with any nonce): when a crash falls after Discord accepted a message and before the
-delivery was marked sent, the retry after the restart is answered with the message already
+Every message carries a nonce derived from its delivery by the umpire, with ``enforce_nonce``
+(discord.py sets it with any nonce): when a crash falls after Discord accepted a message and before
+the delivery was marked sent, the retry after the restart is answered with the message already
 posted instead of posting it again, provided it comes within the few minutes Discord remembers
-nonces. Past that, the message is posted again: delivery is at least once (docs/hosting.md).
-"""
+nonces. Past that, the message is posted again: delivery is at least once (docs/hosting.md)."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
-from bot import dm_notice, threads
+from bot import threads
 from bot.messages import build
-from umpire.outbox import DeliveryRejected
+from umpire.outbox import NONCE_LENGTH, DeliveryRejected
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
-    from storage.records import GameRecord
+    from umpire.gameref import GameRef
 
 log = logging.getLogger("vedette.outbox")
 
 DMS_CLOSED = frozenset({50007, 50278})
 GONE = frozenset({10003, 10013, 10008})  # unknown channel, user, message
-NONCE_LENGTH = 25  # Discord's limit
-
-
-def nonce(secret: bytes, key: str) -> str:
-    """The message nonce of a delivery (its key: the same on every retry), keyed with the game's
-    secret seed. The key holds the outbox's delivery number, which counts every delivery of
-    every game, the other side's private messages included; a plain hash of it could be undone
-    by trying each number, and the gaps between a player's own messages would count the
-    enemy's."""
-    digest = hmac.new(secret, f"vedette-nonce:{key}".encode(), hashlib.sha256).hexdigest()
-    return digest[:NONCE_LENGTH]
-
 
 class DiscordTransport:
     """Sends one game's deliveries; make a new one for each pass over the outbox."""
 
-    def __init__(self, bot: VedetteBot, game: GameRecord) -> None:
+    def __init__(self, bot: VedetteBot, game: GameRef) -> None:
         self.bot = bot
         self.game = game
-        self.store = bot.store
+        self.umpire = bot.umpire
         self.failed: dict[str, DeliveryRejected] = {}
         self._nonce: str | None = None  # the delivery being sent
 
@@ -75,7 +60,9 @@ class DiscordTransport:
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "") -> None:
-        self._nonce = nonce(self.game.seed, key) if key else None
+        # The umpire's drain keys each delivery with its nonce (``umpire.outbox.nonce``): the
+        # same on every retry, and keyed with the game's seed, which the bot never holds.
+        self._nonce = key[:NONCE_LENGTH] if key else None
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)
@@ -97,7 +84,7 @@ class DiscordTransport:
 
     async def _to_player(self, user_id: int, text: str, image: bytes | None,
                          image_name: str | None) -> None:
-        player = await self.store.get_player(self.game.id, user_id)
+        player = await self.umpire.player(self.game.id, user_id)
         if player is None:  # a private message never follows a player out of the game
             raise DeliveryRejected("the player has left the game", permanent=True)
         if threads.mode(self.game) != threads.THREADS:
@@ -108,7 +95,7 @@ class DiscordTransport:
         if user_id in unreachable:
             raise DeliveryRejected("not in the side's private thread; kept in /inbox",
                                    permanent=True)
-        seated = [p for p in await self.store.players(self.game.id)
+        seated = [p for p in await self.umpire.players(self.game.id)
                   if p.side == player.side and p.user_id not in unreachable]
         if seated and seated[0].user_id != user_id:
             return  # the side's thread gets one copy: the first seated player's in it
@@ -180,13 +167,13 @@ class DiscordTransport:
             await self._dms_open(dm_user)
 
     async def _dms_closed(self, user_id: int) -> None:
-        player = await self.store.get_player(self.game.id, user_id)
+        player = await self.umpire.player(self.game.id, user_id)
         if player is not None and player.dm_ok:
-            await self.store.set_dm_ok(self.game.id, user_id, False)
-        await dm_notice.dm_failed(self.store, user_id)
+            await self.umpire.set_dm_ok(self.game.id, user_id, False)
+        await self.umpire.dm_failed(user_id)
 
     async def _dms_open(self, user_id: int) -> None:
-        player = await self.store.get_player(self.game.id, user_id)
+        player = await self.umpire.player(self.game.id, user_id)
         if player is not None and not player.dm_ok:
-            await self.store.set_dm_ok(self.game.id, user_id, True)
-        await dm_notice.dm_worked(self.store, user_id)
+            await self.umpire.set_dm_ok(self.game.id, user_id, True)
+        await self.umpire.dm_worked(user_id)

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import pending
 from bot.errors import Refused, report
 from bot.messages import build, image_file
 from bot.replies import send_notice
 from rules import commands as cmd
-from rules.engine import request_key
+from umpire import pending
 from umpire.service import UmpireError
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def _decide(self, interaction: Interaction) -> None:
         bot = _bot(interaction)
         async with bot.lock(f"pending:{self.pending_id}"):
-            move = await pending.load(bot.store, self.pending_id)
+            move = await bot.umpire.pending_move(self.pending_id)
             if move is None or move.game_id != self.game_id:
                 raise Refused("this order is no longer waiting; give it again with /move")
             if move.user_id != interaction.user.id:
@@ -72,7 +71,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if move.status != pending.OPEN:
                 raise Refused(f"this order was already {move.status}")
             if self.action != "ok" and not await _committed(bot, move):
-                await pending.settle(bot.store, move, pending.CANCELLED)
+                await bot.umpire.settle_pending_move(move, pending.CANCELLED)
                 await interaction.response.edit_message(
                     content=f"Cancelled: {move.unit} was not ordered to {move.route}.",
                     embeds=[], attachments=[], view=None)
@@ -88,13 +87,12 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 async def _committed(bot: VedetteBot, move: pending.PendingMove) -> bool:
     """Whether the umpire already accepted this pending order's move (confirmed just before a
     crash that left the order open)."""
-    state = await bot.umpire.state_for(move.game_id)
-    return request_key(pending.request_id(move)) in state.requests
+    return await bot.umpire.accepted(move.game_id, pending.request_id(move))
 
 
 async def _confirm(bot: VedetteBot, move: pending.PendingMove) -> str:
     """Commit a confirmed move, then settle its pending order (in that order: see
-    ``bot.pending``); the words for the player. A Cancel that comes too late (the move was
+    ``umpire.pending``); the words for the player. A Cancel that comes too late (the move was
     committed before a restart) confirms it, since the move is already in the log."""
     # Committed before a restart, and not settled: say so rather than claim a new move.
     done_before = await _committed(bot, move)
@@ -103,9 +101,9 @@ async def _confirm(bot: VedetteBot, move: pending.PendingMove) -> str:
                                         cmd.Move(unit=move.unit, route=move.route),
                                         request_id=pending.request_id(move))
     except UmpireError as e:
-        await pending.settle(bot.store, move, pending.REFUSED)
+        await bot.umpire.settle_pending_move(move, pending.REFUSED)
         return f"Not moved: {e}"
-    await pending.settle(bot.store, move, pending.CONFIRMED)
+    await bot.umpire.settle_pending_move(move, pending.CONFIRMED)
     bot.outbox.kick(move.game_id)
     if done_before:
         return (f"Already ordered: {move.unit} to {move.route} (confirmed before a restart; "

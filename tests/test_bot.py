@@ -139,7 +139,7 @@ def dms(table: Table, user: FakeUser) -> list[JSON]:
 
 
 async def game_id(bot: VedetteBot, table: Table) -> str:
-    games = await bot.store.list_games(channel_id=table.channel.id)
+    games = await bot.umpire.store.list_games(channel_id=table.channel.id)
     return games[-1].id
 
 
@@ -217,7 +217,7 @@ async def test_two_players_play_a_turn_in_private(table: Table, bot: VedetteBot)
         assert not any(s in text for s in secrets), text
     # The channel holds the bot's public posts only: every answer there was ephemeral.
     assert all(not m["flags"] & EPHEMERAL for m in fake.messages_in(table.channel))
-    sent = await bot.store.deliveries_for(gid, Recipient("public", ""))
+    sent = await bot.umpire.store.deliveries_for(gid, Recipient("public", ""))
     assert channel[1:] == [d.text for d in sent]
 
     blue = [text_of(m) for m in dms(table, table.alice)]
@@ -234,7 +234,7 @@ async def test_two_players_play_a_turn_in_private(table: Table, bot: VedetteBot)
                 [attachment] = m["attachments"]
                 assert attachment["filename"].endswith(".png")
                 assert m["embeds"][0]["image"]["url"] == f"attachment://{attachment['filename']}"
-    assert await bot.store.pending_deliveries(gid) == []
+    assert await bot.umpire.store.pending_deliveries(gid) == []
 
 
 async def test_autocomplete_offers_only_your_own_units(table: Table, bot: VedetteBot) -> None:
@@ -286,7 +286,7 @@ async def test_closed_dms_are_explained_once_and_kept_in_the_inbox(
     await say(table, "done", table.alice)
     await play_until(table, bot, gid, "grey")
     assert dms(table, table.bob) == []
-    player = await bot.store.get_player(gid, table.bob.id)
+    player = await bot.umpire.store.get_player(gid, table.bob.id)
     assert player is not None and not player.dm_ok
 
     # bob's next interaction (in the channel) carries the explanation, once, ephemerally.
@@ -315,7 +315,7 @@ async def test_closed_dms_are_explained_once_and_kept_in_the_inbox(
     await say(table, "done", table.alice)
     await play_until(table, bot, gid, "grey")
     assert any("Grey Army Movement Phase" in text_of(m) for m in dms(table, table.bob))
-    player = await bot.store.get_player(gid, table.bob.id)
+    player = await bot.umpire.store.get_player(gid, table.bob.id)
     assert player is not None and player.dm_ok
 
 
@@ -373,7 +373,7 @@ async def test_a_restart_sends_what_waited_and_keeps_buttons_working(table: Tabl
         await say(table, "game start", table.alice, channel=table.channel)
         await play_until(table, bot, gid, "blue")
         assert public(table)[1:] == []
-        assert await bot.store.pending_deliveries(gid)
+        assert await bot.umpire.store.pending_deliveries(gid)
         assert any("Movement Phase" in text_of(m) for m in dms(table, table.alice))
 
         # A march by road is shown first, with Confirm and Cancel.
@@ -393,7 +393,7 @@ async def test_a_restart_sends_what_waited_and_keeps_buttons_working(table: Tabl
 
     async with running(table) as bot:
         await settle(bot)
-        sent = await bot.store.deliveries_for(gid, Recipient("public", ""))
+        sent = await bot.umpire.store.deliveries_for(gid, Recipient("public", ""))
         assert [d.status for d in sent] == ["sent"] * len(sent)
         assert public(table)[1:] == [d.text for d in sent]  # each once, in order
         assert "Dice commitment" in public(table)[1]
@@ -406,7 +406,7 @@ async def test_a_restart_sends_what_waited_and_keeps_buttons_working(table: Tabl
         assert shown["components"] == []
         state = await bot.umpire.state_for(gid)
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0304")
-        assert await bot.store.pending_deliveries(gid) == []
+        assert await bot.umpire.store.pending_deliveries(gid) == []
 
 
 async def test_cancel_leaves_the_unit_where_it_is(table: Table, bot: VedetteBot) -> None:
@@ -516,7 +516,7 @@ async def test_create_takes_catalog_names_only(table: Table, bot: VedetteBot,
     assert answer.startswith("there is no such scenario; choose one of:")
     assert "tiny" in answer and "flank-march" in answer
     assert "/" not in answer and str(tmp_path) not in answer
-    assert await bot.store.list_games() == []
+    assert await bot.umpire.store.list_games() == []
     assert public(table) == []
 
 
@@ -529,7 +529,7 @@ async def test_a_broken_catalog_scenario_is_named_without_its_folder(table: Tabl
     async with running(table, scenarios=folder) as bot:
         answer = await say(table, "game create", table.alice, {"scenario": "broken"},
                            channel=table.channel)
-        assert await bot.store.list_games() == []
+        assert await bot.umpire.store.list_games() == []
     assert "broken.toml: scenario.ruleset" in answer
     assert str(folder) not in answer and "/" not in answer.split("First:")[1]
 
@@ -557,7 +557,7 @@ async def test_a_player_in_two_games_picks_one(table: Table, bot: VedetteBot) ->
     await bot.fetch_channel(annex.id)  # created after the bot connected: not in its cache
     handle = await fake.slash("game create", {"scenario": TINY}, user=table.carol, channel=annex)
     await final(handle)
-    games = await bot.store.list_games(channel_id=annex.id)
+    games = await bot.umpire.store.list_games(channel_id=annex.id)
     second = games[-1].id
     await say(table, "game join", table.alice, {"side": "grey"}, channel=annex)
 
@@ -636,9 +636,9 @@ async def test_dms_refused_for_lack_of_a_shared_server_count_as_closed(
                    message="Cannot send messages to this user (no mutual guilds)")
     await say(table, "game start", table.alice, channel=table.channel)
     await settle(bot)
-    player = await bot.store.get_player(gid, table.alice.id)
+    player = await bot.umpire.store.get_player(gid, table.alice.id)
     assert player is not None and not player.dm_ok
-    [refused] = [d for d in await bot.store.deliveries_for(
+    [refused] = [d for d in await bot.umpire.store.deliveries_for(
         gid, Recipient("player", str(table.alice.id)))]
     assert refused.status == "failed" and "50278" in (refused.last_error or "")
     handle = await fake.slash("units", user=table.alice, channel=table.channel)
@@ -734,7 +734,7 @@ async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) 
                                                     "collision": "alternate"},
                                     user=table.alice, channel=table.channel)
     assert "You host game" in text_of(await final(handle))
-    [game] = await bot.store.list_games(channel_id=table.channel.id)
+    [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
     assert game.options["rules"] == {"surprise_collision": "alternate"}
     state = await bot.umpire.state_for(game.id)
     assert state.loaded.scenario.scenario.options["surprise_collision"] == "alternate"

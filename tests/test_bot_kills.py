@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from bot import pending
 from storage.records import Recipient
 from storage.store import Store
 from tests.bot_process import BotProcess
@@ -42,6 +41,7 @@ from tests.test_bot import (
     text_of,
 )
 from tests.test_bot_restarts import accepted, preview_a_move
+from umpire import pending
 from umpire.maps import MapMaker
 from umpire.service import Umpire
 
@@ -106,7 +106,7 @@ async def test_a_message_discord_posted_before_a_kill_is_posted_once(table: Tabl
 
     async with running(table) as bot:
         await settle(bot)
-        sent = await bot.store.deliveries_for(gid, Recipient("public", ""))
+        sent = await bot.umpire.store.deliveries_for(gid, Recipient("public", ""))
         assert [d.status for d in sent if d.id == waiting[0].id] == ["sent"]
         assert all(d.status == "sent" for d in sent)
     tries = [r for r in table.fake.requests_to("POST", path) if r.json["content"] == text]
@@ -125,10 +125,10 @@ async def test_a_confirm_killed_before_its_deferral_is_applied_once_after_a_rest
     async with running(table) as bot:
         gid = await start_and_reach_blue_movement(table, bot)
         _, preview, confirm, _ = await preview_a_move(table)
-        move = await pending.load(bot.store, confirm.split(":")[-1])
+        move = await pending.load(bot.umpire.store, confirm.split(":")[-1])
         assert move is not None
         request = pending.request_id(move)
-        events = len(await bot.store.events(gid))
+        events = len(await bot.umpire.store.events(gid))
 
     async with bot_process(table, tmp_path, "killed") as child:
         hold = table.fake.hold_next("POST", "/interactions/*/callback")
@@ -151,8 +151,8 @@ async def test_a_confirm_killed_before_its_deferral_is_applied_once_after_a_rest
         await table.fake.wait_for(
             lambda: "Ordered" in text_of(table.fake.world.messages[int(preview["id"])]),
             timeout=WAIT, what="the confirmed preview")
-        assert accepted(await bot.store.events(gid), request) == 1
-        settled = await pending.load(bot.store, move.id)
+        assert accepted(await bot.umpire.store.events(gid), request) == 1
+        settled = await pending.load(bot.umpire.store, move.id)
         assert settled is not None and settled.status == pending.CONFIRMED
     assert await stands_at(table, gid, MOVED)
 
@@ -166,7 +166,7 @@ async def test_a_confirm_killed_before_its_final_edit_is_not_applied_twice(
     async with running(table) as bot:
         gid = await start_and_reach_blue_movement(table, bot)
         _, preview, confirm, _ = await preview_a_move(table)
-        move = await pending.load(bot.store, confirm.split(":")[-1])
+        move = await pending.load(bot.umpire.store, confirm.split(":")[-1])
         assert move is not None
         request = pending.request_id(move)
 
@@ -193,5 +193,5 @@ async def test_a_confirm_killed_before_its_final_edit_is_not_applied_twice(
         again = await table.fake.click(preview, confirm, user=table.alice)
         reply = await final(again)
         assert "already confirmed" in text_of(reply)
-        assert len(await bot.store.events(gid)) == len(events)  # nothing new in the log
+        assert len(await bot.umpire.store.events(gid)) == len(events)  # nothing new in the log
     assert await stands_at(table, gid, MOVED)

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot import pending
-from bot.transport import NONCE_LENGTH, DiscordTransport, nonce
+from bot.transport import DiscordTransport
 from rules import commands as cmd
 from storage.records import Recipient
 from tests.test_bot import (
@@ -28,6 +27,8 @@ from tests.test_bot import (
     table,
     text_of,
 )
+from umpire import pending
+from umpire.outbox import NONCE_LENGTH, nonce
 
 __all__ = ["table"]  # the fixture: a server, its players and the database file
 
@@ -54,7 +55,7 @@ async def test_a_confirm_that_never_reached_the_umpire_is_applied_after_a_restar
     async with running(table) as bot:
         gid = await start_and_reach_blue_movement(table, bot)
         _, preview, confirm, _ = await preview_a_move(table)
-        move = await pending.load(bot.store, confirm.split(":")[-1])
+        move = await pending.load(bot.umpire.store, confirm.split(":")[-1])
         assert move is not None and move.status == pending.OPEN
     async with running(table) as bot:
         state = await bot.umpire.state_for(gid)
@@ -65,8 +66,8 @@ async def test_a_confirm_that_never_reached_the_umpire_is_applied_after_a_restar
             lambda: "Ordered" in text_of(table.fake.world.messages[int(preview["id"])]))
         state = await bot.umpire.state_for(gid)
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0304")
-        assert accepted(await bot.store.events(gid), pending.request_id(move)) == 1
-        settled = await pending.load(bot.store, move.id)
+        assert accepted(await bot.umpire.store.events(gid), pending.request_id(move)) == 1
+        settled = await pending.load(bot.umpire.store, move.id)
         assert settled is not None and settled.status == pending.CONFIRMED
         assert table.fake.world.messages[int(preview["id"])]["components"] == []
 
@@ -82,17 +83,17 @@ async def test_a_confirm_committed_just_before_a_crash_is_not_applied_twice(
     async with running(table) as bot:
         gid = await start_and_reach_blue_movement(table, bot)
         _, preview, confirm, cancel = await preview_a_move(table)
-        move = await pending.load(bot.store, confirm.split(":")[-1])
+        move = await pending.load(bot.umpire.store, confirm.split(":")[-1])
         assert move is not None
         await bot.umpire.handle(gid, move.user_id, cmd.Move(unit=move.unit, route=move.route),
                                 request_id=pending.request_id(move))
         await settle(bot)
     async with running(table) as bot:
-        still = await pending.load(bot.store, move.id)
+        still = await pending.load(bot.umpire.store, move.id)
         assert still is not None and still.status == pending.OPEN  # the crash left it open
         before = await bot.umpire.state_for(gid)
         assert before.units["blue-1"].cell == before.loaded.board.parse("A0304")
-        events = len(await bot.store.events(gid))
+        events = len(await bot.umpire.store.events(gid))
 
         click = await table.fake.click(preview, confirm if button == "confirm" else cancel,
                                        user=table.alice)
@@ -102,9 +103,9 @@ async def test_a_confirm_committed_just_before_a_crash_is_not_applied_twice(
         assert "applied once" in text_of(table.fake.world.messages[int(preview["id"])])
         after = await bot.umpire.state_for(gid)
         assert after.units["blue-1"] == before.units["blue-1"]  # same cell, same MPs left
-        assert len(await bot.store.events(gid)) == events  # nothing new in the log
-        assert accepted(await bot.store.events(gid), pending.request_id(move)) == 1
-        settled = await pending.load(bot.store, move.id)
+        assert len(await bot.umpire.store.events(gid)) == events  # nothing new in the log
+        assert accepted(await bot.umpire.store.events(gid), pending.request_id(move)) == 1
+        settled = await pending.load(bot.umpire.store, move.id)
         assert settled is not None and settled.status == pending.CONFIRMED
         assert table.fake.world.messages[int(preview["id"])]["components"] == []
 
@@ -116,11 +117,14 @@ async def post_without_marking_sent(table: Table, bot: Any, gid: str) -> Any:
     transport, same key) and never marks it sent. Returns the delivery."""
     await bot.outbox.stop()
     table.fake.faults.clear()  # Discord is back
-    (delivery, *_) = [d for d in await bot.store.pending_deliveries(gid) if d.kind == "public"]
-    game = await bot.store.get_game(gid)
+    (delivery, *_) = [d for d in await bot.umpire.store.pending_deliveries(gid)
+                      if d.kind == "public"]
+    game = await bot.umpire.game(gid)
+    record = await bot.umpire.store.get_game(gid)
     await DiscordTransport(bot, game).send(delivery.kind, delivery.target, delivery.text,
                                            delivery.image, delivery.image_name,
-                                           key=f"{delivery.game_id}:{delivery.id}")
+                                           key=nonce(record.seed,
+                                                     f"{delivery.game_id}:{delivery.id}"))
     return delivery
 
 
@@ -147,14 +151,14 @@ async def test_a_message_posted_just_before_a_crash_is_not_posted_twice(table: T
     posts = len(table.fake.requests_to("POST", path))
     async with running(table) as bot:
         await settle(bot)
-        sent = await bot.store.deliveries_for(gid, Recipient("public", ""))
+        sent = await bot.umpire.store.deliveries_for(gid, Recipient("public", ""))
         assert all(d.status == "sent" for d in sent)
         assert public(table).count(delivery.text) == 1  # sent again, posted once
         assert len(table.fake.requests_to("POST", path)) > posts  # it was sent again
         nonces = [r.json.get("nonce") for r in table.fake.requests_to("POST", path)
                   if r.json and r.json.get("content") == delivery.text]
         # Every try (failed ones while Discord was down included) carried the same nonce.
-        record = await bot.store.get_game(gid)
+        record = await bot.umpire.store.get_game(gid)
         assert record is not None
         assert len(nonces) >= 3 and set(nonces) == {nonce(record.seed, f"{gid}:{delivery.id}")}
 

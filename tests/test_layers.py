@@ -15,6 +15,8 @@ FORBIDDEN: dict[str, set[str]] = {
     "storage": {"umpire", "bot", "render", "discord", "PIL"},
     "render": {"storage", "umpire", "bot", "discord", "aiosqlite"},
     "umpire": {"bot", "discord"},
+    # The bot reaches games, seats, pending orders and the outbox through the umpire only.
+    "bot": {"storage", "aiosqlite", "sqlite3"},
 }
 
 

@@ -114,7 +114,7 @@ async def create(clubs: Clubs, bot: VedetteBot, *, threads: bool = False,
     given) join grey, in that order."""
     await final(await clubs.fake.slash("game create", {"scenario": TINY}, user=clubs.alice,
                                        channel=clubs.channel))
-    [game] = await bot.store.list_games(channel_id=clubs.channel.id)
+    [game] = await bot.umpire.store.list_games(channel_id=clubs.channel.id)
     if threads:
         await say(clubs, "game options", clubs.alice, {"delivery": "threads"},
                   channel=clubs.channel)
@@ -152,7 +152,7 @@ async def next_turn(clubs: Clubs, bot: VedetteBot, gid: str, side: str,
 
 
 async def seated(bot: VedetteBot, gid: str) -> dict[int, str]:
-    return {p.user_id: p.side for p in await bot.store.players(gid)}
+    return {p.user_id: p.side for p in await bot.umpire.store.players(gid)}
 
 
 # -- after the start, no player changes side ---------------------------------------------------
@@ -174,7 +174,7 @@ async def test_a_player_who_left_can_come_back_to_their_side_only(
     assert "you commanded Grey Army in this game" in refused
     assert await seated(bot, gid) == {clubs.alice.id: "blue"}
     assert NOT_PLAYING in await say(clubs, "units", bob, {"game": gid})
-    assert await bot.store.seat_request(gid, bob.id) is None
+    assert await bot.umpire.store.seat_request(gid, bob.id) is None
 
     # The host cannot seat him on blue either, even had he asked for it.
     assert "has not asked for a seat" in await say(
@@ -280,7 +280,7 @@ async def test_before_the_start_only_members_of_the_server_join(
     from_dm = await say(clubs, "game join", eve, {"side": "blue", "game": gid})
     assert "only members of its server can join" in from_dm
     assert eve.id not in await seated(bot, gid)
-    assert await bot.store.seat_request(gid, eve.id) is None
+    assert await bot.umpire.store.seat_request(gid, eve.id) is None
     # A member of the server may join from a DM (Discord confirms the membership) or from
     # another server they are also in.
     assert "You command Grey Army" in await say(clubs, "game join", clubs.carol,
@@ -383,13 +383,13 @@ async def test_a_player_who_cannot_be_added_to_the_thread_reads_the_inbox(
     # Each of grey's messages reached the thread once (via bob's copy)...
     orders = [text_of(m) for m in fake.messages_in(grey.id) if "Your orders" in text_of(m)]
     assert orders
-    mine = await bot.store.deliveries_for(gid, Recipient("player", str(clubs.carol.id)))
-    bobs = await bot.store.deliveries_for(gid, Recipient("player", str(clubs.bob.id)))
+    mine = await bot.umpire.store.deliveries_for(gid, Recipient("player", str(clubs.carol.id)))
+    bobs = await bot.umpire.store.deliveries_for(gid, Recipient("player", str(clubs.bob.id)))
     assert len(orders) == sum("Your orders" in d.text for d in bobs)
     # ... and carol's copies wait in her /inbox, marked as such.
     assert mine and all(d.status == "failed" and "/inbox" in (d.last_error or "") for d in mine)
     assert "Your orders, please" in await say(clubs, "inbox", clubs.carol, {"game": gid})
-    assert await bot.store.pending_deliveries(gid) == []
+    assert await bot.umpire.store.pending_deliveries(gid) == []
 
 
 # -- host commands --------------------------------------------------------------------------------
@@ -418,7 +418,7 @@ async def test_messages_queued_before_a_leave_never_reach_the_leaver(
     fake.fail_next("POST", f"/channels/{dm.id}/messages", status=503, times=10**6)
     await start(clubs, bot, gid)
     await play_until(clubs, bot, gid, "grey", {"blue": clubs.alice, "grey": clubs.bob})
-    waiting = [d for d in await bot.store.pending_deliveries(gid)
+    waiting = [d for d in await bot.umpire.store.pending_deliveries(gid)
                if d.target == str(clubs.bob.id)]
     assert any("Your orders" in d.text for d in waiting)  # they could not go out yet
     await say(clubs, "game leave", clubs.bob, channel=clubs.channel)
@@ -426,7 +426,7 @@ async def test_messages_queued_before_a_leave_never_reach_the_leaver(
     await bot.outbox.idle()
     assert fake.dms_to(clubs.bob) == []
     for d in waiting:
-        after = await bot.store.get_delivery(d.id)
+        after = await bot.umpire.store.get_delivery(d.id)
         assert after is not None and after.status == "failed"
         assert "left the game" in (after.last_error or "")
 

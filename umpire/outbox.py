@@ -3,9 +3,23 @@ accepted it, so a failure or a restart leads to a retry, never to a loss."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import Protocol
 
 from storage.store import Store
+
+NONCE_LENGTH = 25  # Discord's limit on a message nonce
+
+
+def nonce(secret: bytes, key: str) -> str:
+    """The key a delivery is sent with when the game's secret is given: the same on every retry,
+    keyed with the game's secret seed. The plain key holds the outbox's delivery number, which
+    counts every delivery of every game, the other side's private messages included; a plain
+    hash of it could be undone by trying each number, and the gaps between a player's own
+    messages would count the enemy's."""
+    digest = hmac.new(secret, f"vedette-nonce:{key}".encode(), hashlib.sha256).hexdigest()
+    return digest[:NONCE_LENGTH]
 
 
 class DeliveryRejected(Exception):
@@ -24,8 +38,10 @@ class Transport(Protocol):
 
 
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
-                limit: int = 100) -> int:
-    """Send pending deliveries in order; return how many were sent."""
+                limit: int = 100, *, secret: bytes | None = None) -> int:
+    """Send pending deliveries in order; return how many were sent. With the game's ``secret``
+    each delivery's key is its ``nonce``, which a transport may show (as Discord's message
+    nonce) without giving the delivery number away."""
     sent = 0
     while True:
         batch = await store.pending_deliveries(game_id, limit=limit)
@@ -34,8 +50,9 @@ async def drain(store: Store, transport: Transport, game_id: str | None = None,
         progressed = False
         for d in batch:
             try:
+                key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
-                                     key=f"{d.game_id}:{d.id}")
+                                     key=nonce(secret, key) if secret is not None else key)
             except DeliveryRejected as e:
                 await store.mark_failed(d.id, str(e), e.permanent)
                 continue

@@ -11,7 +11,7 @@ from bot.errors import Refused
 from bot.game_choice import resolve_game
 
 if TYPE_CHECKING:
-    from storage.records import GameRecord
+    from umpire.gameref import GameRef
 
 Interaction = discord.Interaction[Any]
 
@@ -23,18 +23,18 @@ T = TypeVar("T")
 NOT_HOST = "only the game's host can do that"
 
 
-def is_admin(interaction: Interaction, game: GameRecord) -> bool:
+def is_admin(interaction: Interaction, game: GameRef) -> bool:
     """Discord's Manage Server permission in the game's own server stands in for the host."""
     return (interaction.guild_id is not None and interaction.guild_id == game.guild_id
             and interaction.permissions.manage_guild)
 
 
-def require_host(interaction: Interaction, game: GameRecord) -> None:
+def require_host(interaction: Interaction, game: GameRef) -> None:
     if interaction.user.id != game.host_user_id and not is_admin(interaction, game):
         raise Refused(NOT_HOST)
 
 
-async def in_game_server(interaction: Interaction, game: GameRecord) -> bool:
+async def in_game_server(interaction: Interaction, game: GameRef) -> bool:
     """Whether the user is a member of the game's server: they asked in it, or Discord finds
     them among its members (a DM, or another server). A game with no server has no members."""
     if game.guild_id is None:

@@ -98,7 +98,9 @@ class CombatCog(commands.Cog):
     async def _give(self, interaction: Interaction, game: str | None,
                     command: GameCommand) -> None:
         record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.handle(record.id, interaction.user.id, command)
+        # The interaction's id: an interaction delivered again is answered, never applied twice.
+        reply = await self.bot.umpire.handle(record.id, interaction.user.id, command,
+                                             request_id=str(interaction.id))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)
 

@@ -70,7 +70,7 @@ class GameCog(commands.GroupCog, group_name="game",
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
             without=without, options=options, catalog_only=True)
-        game = await self.bot.store.list_games(channel_id=channel.id, status="setup")
+        game = await self.bot.umpire.games(channel_id=channel.id, status="setup")
         game_id = game[-1].id if game else "?"
         interaction.extras["game_id"] = game_id
         await answer(interaction, f"You host game `{game_id}`. Before /game start you may choose "

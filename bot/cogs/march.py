@@ -42,6 +42,7 @@ FORCE_HELP = ("Your units and commands, separated by commas; a command means it 
 ROUTE_HELP = ("The detailed route: waypoints (labels or places), 'road' before a waypoint to "
               "follow the road there, e.g. 'road Old Church A1210'")
 MARCH_HELP = "Which of your surprise moves (needed only if you have several)"
+ALREADY_CHOSEN = "That detour choice was already made with these buttons; it counts once."
 
 
 def _bot(interaction: Interaction) -> VedetteBot:
@@ -120,13 +121,28 @@ class DetourButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.defer()
             reply = await bot.umpire.handle(
                 self.game_id, interaction.user.id,
-                ChooseDetour(march=self.march, attempt=self.choice == "try"))
+                ChooseDetour(march=self.march, attempt=self.choice == "try"),
+                request_id=detour_request_id(interaction, self.march))
             bot.outbox.kick(self.game_id)
+            if reply.repeated:  # the message already shows what was chosen: keep it
+                await interaction.followup.send(ALREADY_CHOSEN, ephemeral=True)
+                return
             await interaction.edit_original_response(content=reply.text[:2000], embeds=[],
                                                      attachments=[], view=None)
             await send_notice(interaction)
         except Exception as e:
             await report(interaction, e)
+
+
+def detour_request_id(interaction: Interaction, march: str) -> str:
+    """The request id of a choice made with the buttons of one message: the same for both
+    buttons and every click on them (a double click, a click on each, an interaction delivered
+    again), so that one message's buttons choose once. Buttons with no message (never sent by
+    Discord) fall back to the interaction's own id."""
+    message = interaction.message
+    if message is None:
+        return str(interaction.id)
+    return f"detour:{message.id}:{march}"
 
 
 def detour_view(game_id: str, pending: tuple[PendingDetour, ...]) -> discord.ui.View | None:
@@ -158,7 +174,9 @@ class MarchCog(commands.GroupCog, group_name="march",
                     command: GameCommand) -> None:
         await thinking(interaction)
         game_record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.handle(game_record.id, interaction.user.id, command)
+        # The interaction's id: an interaction delivered again is answered, never applied twice.
+        reply = await self.bot.umpire.handle(game_record.id, interaction.user.id, command,
+                                             request_id=str(interaction.id))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(game_record.id)
 

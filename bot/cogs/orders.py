@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete as ac
-from bot import pending
 from bot.cogs import Interaction, in_servers_and_dms, resolve_game
 from bot.errors import Refused
 from bot.game_choice import GameArg
@@ -52,7 +51,7 @@ class OrdersCog(commands.Cog):
         user = interaction.user.id
         plan = await plan_move(self.bot.umpire, record.id, user, unit, route)
         if plan is not None:
-            waiting = await pending.save(self.bot.store, record.id, user, unit, route)
+            waiting = await self.bot.umpire.save_pending_move(record.id, user, unit, route)
             await answer(interaction, plan.text, image=plan.image, image_name="route.png",
                          view=confirm_view(record.id, waiting.id))
             return

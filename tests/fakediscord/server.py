@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any, Self
@@ -309,6 +310,20 @@ class FakeDiscord:
         guild = self.world.guild_of(channel) if channel else None
         data = command_data(self.world, command, options, guild=guild, focused=focused)
         return await self.send_interaction(AUTOCOMPLETE, data, user=user, channel=channel)
+
+    async def resend(self, handle: InteractionHandle) -> InteractionHandle:
+        """The same interaction (same id, same data, same user) delivered to the bot again, as
+        when the gateway replays an event after a resume; it gets a fresh token so that the bot
+        can answer it, and a handle of its own."""
+        if not self.gateway.is_connected(handle.channel.guild_id):
+            raise RuntimeError("no gateway connection: is the client connected?")
+        payload = dict(handle.payload, token=secrets.token_urlsafe(48))
+        again = InteractionHandle(self, payload, user=handle.user, channel=handle.channel,
+                                  message_id=handle.component_message_id)
+        self.interactions_by_token[again.token] = again
+        await self.gateway.dispatch("INTERACTION_CREATE", payload,
+                                    guild_id=handle.channel.guild_id)
+        return again
 
     async def click(
         self,

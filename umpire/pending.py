@@ -1,6 +1,7 @@
 """Orders waiting for the player's confirmation, kept in the database so that their Confirm and
-Cancel buttons work after a restart. A button's custom id carries the game id and the pending
-order's id; the order itself (unit and route) is stored under that id.
+Cancel buttons work after a restart (the bot reaches them through ``Umpire.save_pending_move``,
+``Umpire.pending_move`` and ``Umpire.settle_pending_move``). A button's custom id carries the game
+id and the pending order's id; the order itself (unit and route) is stored under that id.
 
 A confirmed order is committed through the umpire with a request id derived from the pending
 order (``request_id``) *before* the pending order is settled: a crash between the two leaves it
@@ -13,10 +14,8 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from storage.store import Store
+from storage.store import Store
 
 OPEN = "open"
 CONFIRMED = "confirmed"

@@ -1,0 +1,121 @@
+"""Deciding commands: the start, a player's or the host's command, the host's end of the
+game. Each takes the game's lock, asks the rules engine (off the event loop) and commits the
+outcome before it answers, so an accepted command is durable before the player hears of it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rules import commands as cmd
+from rules import engine
+from rules import events as ev
+from rules.engine import Outcome, Refusal, decide, request_key, start
+from rules.state import GameState
+from storage.records import GameStatus
+from umpire import dice
+from umpire.answers import Reply, UmpireError
+from umpire.repository import Repository
+
+
+class Deciding(Repository):
+    """Commands decided by the rules engine and committed."""
+
+    # -- playing ---------------------------------------------------------------------------------
+    async def start(self, game_id: str, user_id: int, *, is_admin: bool = False) -> Reply:
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, user_id, is_admin)
+            sides = {p.side for p in await self.store.players(game_id)}
+            missing = [s for s in game.state.sides if s not in sides]
+            if missing:
+                raise UmpireError(f"no one has joined {', '.join(missing)} yet")
+            try:
+                sources = await self.store.game_sources(game_id)
+                binding = "" if sources is None else dice.sources_commitment(
+                    game.record.seed, sources.scenario_sha256, sources.ruleset_sha256)
+                outcome = await asyncio.to_thread(
+                    start, game.state, dice.commitment(game.record.seed),
+                    dice.SeededDice(game.record.seed, game_id), user=user_id,
+                    sources_commitment=binding)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
+            ids = await self._commit(game, outcome, status="active")
+            return Reply("The game has started.", delivery_ids=ids)
+
+    async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
+                     is_admin: bool = False, request_id: str | None = None) -> Reply:
+        """Decide one command from a player (or the host) and store what follows.
+
+        ``request_id`` (a Discord interaction id, a script's step) makes the command idempotent:
+        a request already accepted is answered without being applied again."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            if request_id is not None and request_key(request_id) in game.state.requests:
+                return Reply("That order was already accepted.", repeated=True)
+            host = self._is_host(game, user_id, is_admin)
+            if command.host_only and not host:
+                raise UmpireError("only the game's host can do that")
+            player = await self.store.get_player(game_id, user_id)
+            if player is None and not (host and command.host_only):
+                raise UmpireError("you are not playing in this game; join a side first")
+            side = player.side if player else ""
+            try:
+                # Deciding includes sighting: CPU work, kept off the event loop.
+                outcome = await asyncio.to_thread(
+                    decide, game.state, side, command,
+                    dice.SeededDice(game.record.seed, game_id), host, request_id, user=user_id)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
+            status: GameStatus | None = None
+            # The end, and the seed, go into the same transaction as the command that played
+            # the last phase: a crash cannot leave a finished game unended.
+            if engine.end_if_over(outcome, game.record.seed.hex()):
+                status = "ended"
+            ids = await self._commit(game, outcome, status=status)
+            return Reply(_acknowledge(game.state, command, outcome, side),
+                         delivery_ids=ids)
+
+    async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
+                       reason: str = "") -> Reply:
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, user_id, is_admin)
+            try:
+                outcome = engine.end(game.state, game.record.seed.hex(),
+                                     reason or "The host has ended the game.",
+                                     dice.SeededDice(game.record.seed, game.record.id),
+                                     user=user_id)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
+            ids = await self._commit(game, outcome, status="ended")
+            return Reply("The game is over; the seed and the full map are posted.",
+                         delivery_ids=ids)
+
+
+def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome,
+                 side: str = "") -> str:
+    """The reply to the commanding player, from their own side's events only."""
+    board = state.loaded.board
+    for e in outcome.events:
+        if isinstance(e, ev.UnitMoved):
+            unit = outcome.state.units[e.unit]
+            end = board.describe(unit.cell) if unit.cell else "?"
+            text = (f"{unit.name} moved {len(e.path)} cell(s) to {end}, spending {e.mp:g} MP "
+                    f"({unit.mp_left:g} left).")
+            return text + (f" It stopped: {e.stopped}." if e.stopped else "")
+        if isinstance(e, ev.UnitHalted):
+            return (f"{outcome.state.units[e.unit].name} {e.reason} and halts where it "
+                    "stands for the rest of this phase.")
+        if isinstance(e, ev.FormationChanged):
+            return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
+    if isinstance(command, cmd.Done):
+        return "Noted: your side has finished this phase."
+    if isinstance(command, cmd.Correct):
+        return ("Done: the correction is logged. The game's channel is told that you made one "
+                "(not what), and the end of the game lists it in full.")
+    for e in outcome.events:  # a rule module's order: the first report to the side
+        if side and e.audience == ev.side_audience(side):
+            text = e.report(outcome.state)
+            if text:
+                return text
+    return "Done."

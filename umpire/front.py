@@ -1,0 +1,107 @@
+"""What a front end (the Discord bot) needs beside commands and reads, so that it never touches
+the store itself: games as ``GameRef``s (never the seed), the players' seats and whether DMs reach
+them, orders waiting for a confirmation, the outbox, and a few values it remembers across
+restarts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from storage.errors import StorageError as DatabaseError
+from storage.records import GameStatus, PlayerRecord
+from storage.store import Store
+from umpire import dm_notice, outbox, pending
+from umpire.answers import UmpireError
+from umpire.gameref import GameRef, ref_of
+from umpire.outbox import Transport
+from umpire.pending import PendingMove
+from umpire.repository import Repository
+
+__all__ = ["DatabaseError", "Front", "backup_database"]
+
+
+class Front(Repository):
+    """The front end's door into the umpire."""
+
+    # -- games -----------------------------------------------------------------------------------
+    async def game(self, game_id: str) -> GameRef | None:
+        """The game ``game_id``, or ``None`` if there is none."""
+        record = await self.store.get_game(game_id)
+        return None if record is None else ref_of(record)
+
+    async def games(self, *, channel_id: int | None = None, status: GameStatus | None = None
+                    ) -> list[GameRef]:
+        """The games bound to a channel and/or in one status, oldest first."""
+        return [ref_of(g) for g in await self.store.list_games(channel_id=channel_id,
+                                                               status=status)]
+
+    async def set_game_options(self, game_id: str, options: Mapping[str, Any]) -> GameRef:
+        """Replace the game's options (the front end's own: delivery mode, threads)."""
+        return ref_of(await self.store.update_game(game_id, options=dict(options)))
+
+    async def players(self, game_id: str) -> list[PlayerRecord]:
+        """The game's seated players."""
+        return await self.store.players(game_id)
+
+    async def set_dm_ok(self, game_id: str, user_id: int, ok: bool) -> None:
+        """Record whether direct messages reach this player."""
+        await self.store.set_dm_ok(game_id, user_id, ok)
+
+    async def accepted(self, game_id: str, request_id: str) -> bool:
+        """Whether the umpire has accepted a command with this request id in this game."""
+        from rules.engine import request_key
+
+        return request_key(request_id) in (await self._game(game_id)).state.requests
+
+    # -- direct messages -------------------------------------------------------------------------
+    async def dm_failed(self, user_id: int) -> None:
+        await dm_notice.dm_failed(self.store, user_id)
+
+    async def dm_worked(self, user_id: int) -> None:
+        await dm_notice.dm_worked(self.store, user_id)
+
+    async def take_dm_notice(self, user_id: int) -> bool:
+        """Whether this user is owed the closed-DMs notice (then it counts as told)."""
+        return await dm_notice.take_notice(self.store, user_id)
+
+    # -- orders waiting for a confirmation -------------------------------------------------------
+    async def save_pending_move(self, game_id: str, user_id: int, unit: str, route: str
+                                ) -> PendingMove:
+        return await pending.save(self.store, game_id, user_id, unit, route)
+
+    async def pending_move(self, pending_id: str) -> PendingMove | None:
+        return await pending.load(self.store, pending_id)
+
+    async def settle_pending_move(self, move: PendingMove, status: str) -> None:
+        await pending.settle(self.store, move, status)
+
+    # -- the outbox ------------------------------------------------------------------------------
+    async def games_with_pending_deliveries(self, limit: int = 500) -> list[str]:
+        """The games with deliveries waiting, in the order of their oldest one."""
+        waiting = await self.store.pending_deliveries(None, limit=limit)
+        return list(dict.fromkeys(d.game_id for d in waiting))
+
+    async def drain(self, game_id: str, transport: Transport) -> int:
+        """Send the game's pending deliveries through ``transport``; how many were sent. Each
+        delivery's key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed."""
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise UmpireError(f"there is no game {game_id[:40]!r}")
+        return await outbox.drain(self.store, transport, game_id, secret=record.seed)
+
+    # -- remembered values -----------------------------------------------------------------------
+    async def remembered(self, key: str) -> str | None:
+        """A value the front end asked to keep (such as the hash of its pushed commands)."""
+        return await self.store.get_state(f"front:{key}")
+
+    async def remember(self, key: str, value: str) -> None:
+        await self.store.set_state(f"front:{key}", value)
+
+
+async def backup_database(db: Path, out: Path, *, overwrite: bool = False) -> Path:
+    """Copy the database consistently (even while the bot runs); the file written. Raises
+    ``DatabaseError`` when the copy cannot be made."""
+    async with Store.open(db) as store:
+        return await store.backup(out, overwrite=overwrite)

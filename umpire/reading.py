@@ -1,0 +1,147 @@
+"""Reading a game for its players: maps, status, units, names for autocomplete, inbox and log.
+Every read for a player starts from what their side may know."""
+
+from __future__ import annotations
+
+from rules.scenario import COMBAT_KINDS
+from rules.state import GameState
+from rules.view import IDENTIFIED, project
+from storage.records import DeliveryRecord, Recipient
+from umpire import seats
+from umpire.answers import Reply, UmpireError
+from umpire.gameref import GameRef, ref_of
+from umpire.messages import turn_heading
+from umpire.repository import Repository
+
+
+class Reading(Repository):
+    """What players (and the umpire's own tools) read of a game."""
+
+    # -- reading ---------------------------------------------------------------------------------
+    async def state_for(self, game_id: str) -> GameState:
+        """The current state, for the umpire's own tools (never shown to a player as is)."""
+        return (await self._game(game_id)).state
+
+    async def side_of(self, game_id: str, user_id: int) -> str:
+        player = await self.store.get_player(game_id, user_id)
+        if player is None:
+            raise UmpireError("you are not playing in this game; join a side first")
+        return player.side
+
+    async def my_map(self, game_id: str, user_id: int, around: str | None = None,
+                     radius: int | None = None) -> Reply:
+        game = await self._game(game_id)
+        side = await self.side_of(game_id, user_id)
+        try:
+            png = await self.maps.side_map(game.state, side, around=around, radius=radius)
+        except ValueError as e:
+            raise UmpireError(str(e)) from None
+        return Reply(f"{game.state.side_name(side)}, turn {game.state.turn}.", image=png)
+
+    async def status(self, game_id: str, user_id: int, *, in_server: bool = False,
+                     is_admin: bool = False) -> Reply:
+        """The game's status: scenario, turn, phase, who is still to act, players, requests to
+        join. Told to its players and host, and to members of its server (``in_server``, which
+        the bot checks); a game made outside Discord has no server."""
+        game = await self._game(game_id)
+        state = game.state
+        players = await self.store.players(game_id)
+        if (game.record.guild_id is not None and not in_server
+                and not self._is_host(game, user_id, is_admin)
+                and all(p.user_id != user_id for p in players)):
+            raise UmpireError(seats.NOT_SEEN)
+        seated = {s: [p.user_id for p in players if p.side == s] for s in state.sides}
+        lines = [f"**{state.loaded.scenario.scenario.title}** (game `{game_id}`, {state.status})"]
+        if state.status in ("active", "paused"):
+            lines.append(f"{turn_heading(state, state.turn)}; {state.current.title}"
+                         + (f" ({state.side_name(state.current.side)})"
+                            if state.current.side else ""))
+            waiting = ", ".join(state.side_name(s) for s in state.acting_sides())
+            lines.append(f"Waiting for: {waiting or 'nobody'}")
+        for side in state.sides:
+            who = ", ".join(f"<@{u}>" for u in seated[side]) or "nobody yet"
+            lines.append(f"{state.side_name(side)} ({side}): {who}")
+        asking = await self.store.seat_requests(game_id)
+        if asking:
+            lines.append("Asking the host for a seat: " + ", ".join(
+                f"{seats.mention(r.user_id)} ({r.side})" for r in asking))
+        return Reply("\n".join(lines))
+
+    async def units_text(self, game_id: str, user_id: int) -> Reply:
+        """The player's own units: where they are, formation, strength (and stragglers), morale
+        when not normal, and MPs left."""
+        game = await self._game(game_id)
+        side = await self.side_of(game_id, user_id)
+        board = game.state.loaded.board
+        lines = []
+        for u in sorted(game.state.units_of(side), key=lambda u: u.name):
+            where = board.describe(u.cell) if u.cell else (
+                f"arrives turn {u.arrives_turn}" if u.arrives_turn else "off the map")
+            strength = f", {u.strength} SP" if u.combat else ""
+            if u.stragglers:
+                strength += f" and {u.stragglers} straggling"
+            morale = f", {u.morale}" if u.morale != "normal" else ""
+            lines.append(f"{u.name} ({u.kind}{strength}, {u.formation}{morale}) at {where}; "
+                         f"{u.mp_left:g} MP left")
+        return Reply("\n".join(lines) or "You have no units.")
+
+    async def unit_names(self, game_id: str, user_id: int) -> list[str]:
+        """Names of the player's own units, for autocomplete (never an enemy's)."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None:
+            return []
+        return sorted(u.name for u in game.state.units_of(player.side))
+
+    async def visible_enemy_names(self, game_id: str, user_id: int, *,
+                                  troops_only: bool = True) -> list[str]:
+        """Names of the enemy units (``troops_only``: combat units) the player's side sees
+        identified now, for autocomplete; read through ``rules.view.project``, so never a unit
+        the side does not see."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None or game.state.status not in ("active", "paused"):
+            return []
+        view = project(game.state, player.side)
+        return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED
+                       and (u.kind in COMBAT_KINDS or not troops_only)})
+
+    async def sides(self, game_id: str) -> list[tuple[str, str]]:
+        """The game's sides, each as its id and its name (public: every player may join one),
+        from the scenario the game was pinned to."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        return [(s, game.state.side_name(s)) for s in game.state.sides]
+
+    async def place_names(self, game_id: str) -> list[str]:
+        """The scenario's named places: public, printed on every map."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        return sorted(p.name for p in game.loaded.board.places)
+
+    async def inbox(self, game_id: str, user_id: int, page: int = 0, per_page: int = 5
+                    ) -> tuple[list[DeliveryRecord], int]:
+        """Messages to this player and their side, newest first, a page at a time; and the
+        number of pages."""
+        side = await self.side_of(game_id, user_id)
+        who = (Recipient("player", str(user_id)), Recipient("side", side))
+        total = await self.store.count_deliveries_for(game_id, *who)
+        pages = max(1, -(-total // per_page))
+        page = max(0, min(page, pages - 1))
+        offset = max(0, total - (page + 1) * per_page)
+        limit = min(per_page, total - page * per_page)
+        items = await self.store.deliveries_for(game_id, *who, offset=offset, limit=max(0, limit))
+        return list(reversed(items)), pages
+
+    async def log_text(self, game_id: str, user_id: int, last: int = 15) -> Reply:
+        """The recent public announcements and this side's own reports, oldest first."""
+        side = await self.side_of(game_id, user_id)
+        who = (Recipient("public", ""), Recipient("player", str(user_id)),
+               Recipient("side", side))
+        total = await self.store.count_deliveries_for(game_id, *who)
+        items = await self.store.deliveries_for(game_id, *who, offset=max(0, total - last),
+                                                limit=last)
+        return Reply("\n\n".join(d.text for d in items) or "Nothing has happened yet.")
+
+    async def games_of(self, user_id: int) -> list[GameRef]:
+        """The games a user plays in or hosts that are not over."""
+        games = await self.store.games_of_user(user_id)
+        return [ref_of(g) for g in games if g.status != "ended"]

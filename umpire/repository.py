@@ -1,0 +1,199 @@
+"""The repository of games: loading a game (its latest snapshot plus the events after it), the
+cache of loaded games, the per-game locks, and committing a decided outcome with the deliveries
+it implies in one transaction (a snapshot every ``SNAPSHOT_EVERY`` events).
+
+Nothing here decides a command or words a reply for a player: ``umpire.deciding`` decides,
+``umpire.reading`` reads for players, ``umpire.setting_up`` sets games up; ``umpire.service``
+puts them together as the ``Umpire``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules import events as ev
+from rules.engine import Outcome
+from rules.loader import LoadedScenario
+from rules.problems import FileProblems
+from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
+from storage.errors import ConcurrencyError
+from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent
+from storage.store import Store
+from umpire import catalog, record
+from umpire.answers import UmpireError
+from umpire.corrections import corrections, end_of_game_text
+from umpire.maps import MapMaker
+from umpire.messages import Message, messages_for
+from umpire.record import LoggedEvent
+
+SNAPSHOT_EVERY = 50
+
+
+@dataclass
+class LiveGame:
+    """A loaded game: its record, its pinned scenario and its current state."""
+
+    record: GameRecord
+    loaded: LoadedScenario
+    state: GameState
+    #: How many secret rolls each side has been told (their numbers in the roll messages).
+    rolls_told: dict[str, int] | None = None
+
+
+class Repository:
+    """Games loaded from the store, cached, and committed back to it."""
+
+    def __init__(self, store: Store, *, scenarios: Path | None = None,
+                 maps: MapMaker | None = None) -> None:
+        self.store = store
+        self.scenarios = scenarios
+        self.maps = maps or MapMaker()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._games: dict[str, LiveGame] = {}
+
+    # -- loading ---------------------------------------------------------------------------------
+    def lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _game(self, game_id: str) -> LiveGame:
+        """The game's current state: cached, or the latest snapshot plus the events after it."""
+        found = await self.store.game_and_last_seq(game_id)
+        if found is None:
+            raise UmpireError(f"there is no game {game_id[:40]!r}")
+        record, last = found
+        cached = self._games.get(game_id)
+        if cached is not None and cached.state.seq == last:
+            cached.record = record
+            return cached
+        loaded = await self._loaded(record)
+        state = await self.load_state(game_id, loaded, _without(record))
+        game = LiveGame(record, loaded, state)
+        self._games[game_id] = game
+        return game
+
+    async def load_state(self, game_id: str, loaded: LoadedScenario,
+                         without: tuple[str, ...] = ()) -> GameState:
+        snap = await self.store.latest_snapshot(game_id)
+        state = (initial_state(loaded, without) if snap is None
+                 else from_snapshot(loaded, snap.payload, without))
+        records = await self.store.events(game_id, after_seq=state.seq)
+        return replay(state, (ev.event_from_json(json.dumps(r.payload), r.audience)
+                              for r in records))
+
+    async def replay_all(self, game_id: str) -> GameState:
+        """The state from every event since the start, ignoring snapshots (for checks)."""
+        record = await self.store.get_game(game_id)
+        assert record is not None
+        loaded = await self._loaded(record)
+        records = await self.store.events(game_id)
+        return replay(initial_state(loaded, _without(record)),
+                      (ev.event_from_json(json.dumps(r.payload), r.audience) for r in records))
+
+    # -- committing ------------------------------------------------------------------------------
+    async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None
+                      ) -> tuple[int, ...]:
+        before, after = game.state, outcome.state
+        if game.rolls_told is None:
+            counts = await self.store.count_events(game.record.id, "die_rolled")
+            game.rolls_told = {a.removeprefix("side:"): n for a, n in counts.items()
+                               if a.startswith("side:")}
+        messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
+        deliveries = await self._address(game, after, messages)
+        if status == "ended":
+            deliveries.append(await self._record_delivery(game, outcome))
+        snapshot = None
+        if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:
+            snapshot = to_snapshot(after)
+        new_events = [NewEvent(type=e.type, payload=json.loads(ev.event_to_json(e)),
+                               audience=e.audience) for e in outcome.events]
+        updates = GameUpdate(status=status) if status else None
+        try:
+            ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
+                                          snapshot=snapshot, game_updates=updates)
+        except ConcurrencyError:
+            self._games.pop(game.record.id, None)
+            raise UmpireError("the game changed meanwhile; please try again") from None
+        game.state = after
+        for e in outcome.events:
+            if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
+                side = e.audience.removeprefix("side:")
+                game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
+        return tuple(ids)
+
+    async def _record_delivery(self, game: LiveGame, outcome: Outcome) -> NewDelivery:
+        """The game record (with the events that end the game) and the list of the host's
+        corrections, posted publicly in the same transaction as the end."""
+        first = game.state.seq + 1
+        events = [LoggedEvent(e.seq, e.type, e.audience, e.payload)
+                  for e in await self.store.events(game.record.id)]
+        events += [LoggedEvent(first + n, e.type, e.audience, json.loads(ev.event_to_json(e)))
+                   for n, e in enumerate(outcome.events)]
+        log = record.build(game.record, await self.store.game_sources(game.record.id), events)
+        text = end_of_game_text(outcome.state, game.record.id, log.seed_hex,
+                                corrections(events))
+        return NewDelivery("public", "", text, record.to_json(log),
+                           record.file_name(game.record.id))
+
+    async def _address(self, game: LiveGame, state: GameState, messages: list[Message]
+                       ) -> list[NewDelivery]:
+        """Address each message: public to the channel, a side's to each of its players (or,
+        with none seated, to the side's inbox), the host's to the host."""
+        players = await self.store.players(game.record.id)
+        out: list[NewDelivery] = []
+        images: dict[str, bytes | None] = {}
+        for m in messages:
+            image = None
+            if m.map_for is not None:
+                if m.map_for not in images:
+                    images[m.map_for] = await self.maps.side_map(
+                        state, None if m.map_for == "umpire" else m.map_for)
+                image = images[m.map_for]
+            name = f"{m.map_for}-turn-{state.turn:02d}.png" if image else None
+            if m.kind == "side":
+                seated = [p for p in players if p.side == m.target]
+                if not seated:
+                    out.append(NewDelivery("side", m.target, m.text, image, name))
+                for p in seated:
+                    out.append(NewDelivery("player", str(p.user_id), m.text, image, name))
+            elif m.kind == "host":
+                out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
+            else:
+                out.append(NewDelivery("public", "", m.text, image, name))
+        return out
+
+    async def _loaded(self, record: GameRecord) -> LoadedScenario:
+        """The game's scenario from the copy stored when it was created, with the rule options
+        chosen then. Only a game created before copies were stored reads its file."""
+        sources = await self.store.game_sources(record.id)
+        try:
+            loaded = (catalog.load_sources(sources) if sources is not None
+                      else catalog.load_file(Path(record.scenario_path)))
+        except (FileProblems, ValueError) as e:
+            raise UmpireError(f"game {record.id}'s scenario cannot be loaded: {e}") from None
+        return catalog.with_options(loaded, _options(record))
+
+    # -- hosts -----------------------------------------------------------------------------------
+    @staticmethod
+    def _is_host(game: LiveGame, user_id: int, is_admin: bool) -> bool:
+        return is_admin or game.record.host_user_id == user_id
+
+    def _require_host(self, game: LiveGame, user_id: int, is_admin: bool) -> None:
+        if not self._is_host(game, user_id, is_admin):
+            raise UmpireError("only the game's host can do that")
+
+
+def _options(record: GameRecord) -> dict[str, str | int | bool]:
+    """The rule options chosen when the game was created."""
+    rules = record.options.get("rules")
+    return {str(k): v for k, v in rules.items() if isinstance(v, str | int | bool)} \
+        if isinstance(rules, dict) else {}
+
+
+def _without(record: GameRecord) -> tuple[str, ...]:
+    """Rule modules the group chose to play without (a game option set at creation)."""
+    return tuple(str(m) for m in record.options.get("without", []))
+
+

@@ -1,0 +1,191 @@
+"""Setting games up: creating one from a scenario, seats (joining, leaving, the host seating
+and unseating players), and messages to the host that no command caused."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+
+from rules.markup import plain
+from rules.modules import RuleNotImplemented, require_playable
+from rules.problems import FileProblems
+from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
+from umpire import catalog, dice, seats
+from umpire.answers import Reply, UmpireError
+from umpire.repository import Repository
+
+
+class SettingUp(Repository):
+    """Creating games and managing their seats."""
+
+    # -- setting up ------------------------------------------------------------------------------
+    async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,
+                          channel_id: int | None = None, game_id: str | None = None,
+                          without: tuple[str, ...] = (), seed: bytes | None = None,
+                          options: Mapping[str, str | int | bool] | None = None,
+                          catalog_only: bool = False) -> Reply:
+        """Create a game from a scenario. ``catalog_only`` takes a catalog name only, never a
+        path (for requests from server members). ``without`` names rule modules the group chooses to
+        play without (a game option); every other module in force must be playable. ``options``
+        are rule options chosen for this game, laid over the scenario's own (such as
+        ``surprise_collision``). ``seed`` is for replaying a known game in tests; games normally
+        get a fresh secret seed."""
+        try:
+            path = (catalog.find_named if catalog_only else catalog.find)(scenario,
+                                                                          self.scenarios)
+            # The game is pinned to the texts read now; it never reads the files again.
+            sources = catalog.read_sources(path)
+            loaded = catalog.load_sources(sources)
+            require_playable([m for m in loaded.scenario.scenario.modules if m not in without])
+        except FileNotFoundError as e:
+            raise UmpireError(str(e)) from None
+        except FileProblems as e:
+            raise UmpireError(f"the scenario has {len(e.problems)} problem(s); run "
+                              f"`vedette scenario check` on it. First: "
+                              f"{catalog.without_folders(e.problems[0])}") from None
+        except RuleNotImplemented as e:
+            raise UmpireError(str(e)) from None
+        if channel_id is not None and await self.store.list_games(channel_id=channel_id,
+                                                                  status="setup") + \
+                await self.store.list_games(channel_id=channel_id, status="active"):
+            raise UmpireError("this channel already has a game; end it first")
+        gid = game_id or "g" + secrets.token_hex(3)
+        record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
+                            host_user_id=host_user_id, seed=seed or dice.new_seed(),
+                            guild_id=guild_id,
+                            channel_id=channel_id,
+                            options={"without": list(without),
+                                     **({"rules": dict(options)} if options else {})})
+        await self.store.create_game(record, sources)
+        sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
+        return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "
+                     f"{sides}. "
+                     "Players join with /game join; the host starts with /game start.")
+
+    async def join(self, game_id: str, user_id: int, side: str, *,
+                   in_server: bool = False) -> Reply:
+        """Seat the user on ``side`` before the start; after it, ask the host for that seat
+        (see ``umpire.seats``). ``in_server``: the user is a member of the game's server (the
+        bot checks); a game made outside Discord has no server and needs no such check."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            state = game.state
+            if side not in state.sides:
+                raise UmpireError(f"no side {side[:30]!r}; sides: {', '.join(state.sides)}")
+            player = await self.store.get_player(game_id, user_id)
+            former = (await self.store.former_side(game_id, user_id)
+                      if seats.started(state.status) else None)
+            decision = seats.decide_join(
+                state.status, side, seated=player.side if player else None,
+                former=former, server_game=game.record.guild_id is not None,
+                in_server=in_server)
+            if decision.kind is None:
+                held = state.side_name((player.side if player else former) or side)
+                raise UmpireError(decision.refusal.format(held=held))
+            name = state.side_name(side)
+            if decision.kind is seats.JoinKind.REQUEST:
+                text = seats.request_to_host(game_id, user_id, side, name, in_server=in_server,
+                                             former=former is not None)
+                ids = await self.store.request_seat(game_id, user_id, side, [
+                    NewDelivery("host", str(game.record.host_user_id), text)])
+                return Reply(f"The game has started, so the host decides: your request to "
+                             f"command {name} in game `{game_id}` has been sent to the host. "
+                             "When you are seated, it is announced in the game's channel.",
+                             delivery_ids=tuple(ids))
+            if player is None:
+                await self.store.add_player(game_id, user_id, side, dm_ok=True)
+            elif player.side != side:
+                await self.store.set_side(game_id, user_id, side)
+            return Reply(f"You command {name} in game `{game_id}`.")
+
+    async def leave(self, game_id: str, user_id: int) -> Reply:
+        """Leave the game (or withdraw a request to join). Leaving a started game is announced
+        in its channel, and the player may only ever come back to the side they held."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            state = game.state
+            player = await self.store.get_player(game_id, user_id)
+            if not seats.started(state.status) or player is None:
+                if await self.store.remove_player(game_id, user_id):
+                    return Reply("You have left the game.")
+                if await self.store.seat_request(game_id, user_id) is not None:
+                    await self.store.unseat_player(game_id, user_id, remember=False)
+                    return Reply("Your request to join has been withdrawn.")
+                raise UmpireError("you are not in that game")
+            text = seats.left_announcement(user_id, state.side_name(player.side))
+            ids = await self.store.unseat_player(game_id, user_id, remember=True,
+                                                 deliveries=[NewDelivery("public", "", text)])
+            return Reply("You have left the game; it is announced in the game's channel. "
+                         f"You may come back only to {state.side_name(player.side)}, if the "
+                         "host seats you again.", delivery_ids=tuple(ids))
+
+    async def seat(self, game_id: str, actor_id: int, user_id: int, side: str, *,
+                   is_admin: bool = False) -> Reply:
+        """The host accepts a user's request to join the started game on ``side``; the seat is
+        announced in the game's channel."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, actor_id, is_admin)
+            state = game.state
+            if not seats.started(state.status):
+                raise UmpireError(seats.OVER if state.status == "ended" else
+                                  "before the start, players join with /game join themselves")
+            if await self.store.get_player(game_id, user_id) is not None:
+                raise UmpireError(f"{seats.mention(user_id)} is already playing; sides cannot "
+                                  "be changed once the game has started")
+            request = await self.store.seat_request(game_id, user_id)
+            if request is None:
+                raise UmpireError(f"{seats.mention(user_id)} has not asked for a seat; they ask "
+                                  "with /game join")
+            if request.side != side:
+                raise UmpireError(f"{seats.mention(user_id)} asked to command "
+                                  f"{state.side_name(request.side)} ({request.side}), not "
+                                  f"{side[:30]!r}")
+            former = await self.store.former_side(game_id, user_id)
+            if former is not None and former != side:  # a request is checked when made too
+                raise UmpireError(f"{seats.mention(user_id)} may only come back to "
+                                  f"{state.side_name(former)}")
+            name = state.side_name(side)
+            ids = await self.store.seat_player(game_id, user_id, side, deliveries=[
+                NewDelivery("public", "", seats.seated_announcement(user_id, name, actor_id))])
+            return Reply(f"{seats.mention(user_id)} now commands {name}; it is announced in "
+                         "the game's channel.", delivery_ids=tuple(ids))
+
+    async def unseat(self, game_id: str, actor_id: int, user_id: int, reason: str = "", *,
+                     is_admin: bool = False) -> Reply:
+        """The host takes a player's seat away (announced in the game's channel), or refuses a
+        request to join. After the start, the player may only come back to the same side."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            self._require_host(game, actor_id, is_admin)
+            state = game.state
+            if state.status == "ended":
+                raise UmpireError(seats.OVER)
+            player = await self.store.get_player(game_id, user_id)
+            if player is None:
+                if await self.store.seat_request(game_id, user_id) is None:
+                    raise UmpireError(f"{seats.mention(user_id)} is not in this game")
+                await self.store.unseat_player(game_id, user_id, remember=False)
+                return Reply(f"{seats.mention(user_id)}'s request to join is refused.")
+            name = state.side_name(player.side)
+            text = seats.unseated_announcement(user_id, name, actor_id, reason)
+            ids = await self.store.unseat_player(
+                game_id, user_id, remember=seats.started(state.status),
+                deliveries=[NewDelivery("public", "", text)])
+            return Reply(f"{seats.mention(user_id)} no longer commands {name}; it is announced "
+                         "in the game's channel.", delivery_ids=tuple(ids))
+
+    async def seat_requests(self, game_id: str) -> list[SeatRequest]:
+        return await self.store.seat_requests(game_id)
+
+    async def notify_host(self, game_id: str, text: str) -> tuple[int, ...]:
+        """Queue a message to the game's host that no command caused (a transport's report)."""
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise UmpireError(f"there is no game {game_id[:40]!r}")
+        return tuple(await self.store.queue_deliveries(
+            game_id, [NewDelivery("host", str(record.host_user_id), text)]))
+
+    async def player(self, game_id: str, user_id: int) -> PlayerRecord | None:
+        return await self.store.get_player(game_id, user_id)
+
