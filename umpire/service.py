@@ -86,7 +86,7 @@ class Umpire:
         """The game's current state: cached, or the latest snapshot plus the events after it."""
         found = await self.store.game_and_last_seq(game_id)
         if found is None:
-            raise UmpireError(f"there is no game {game_id[:40]!r}")
+            raise UmpireError(wording.no_such_game(game_id))
         record, last = found
         cached = self._games.get(game_id)
         if cached is not None and cached.state.seq == last:
@@ -280,7 +280,7 @@ class Umpire:
         """Queue a message to the game's host that no command caused (a transport's report)."""
         record = await self.store.get_game(game_id)
         if record is None:
-            raise UmpireError(f"there is no game {game_id[:40]!r}")
+            raise UmpireError(wording.no_such_game(game_id))
         return tuple(await self.store.queue_deliveries(
             game_id, [NewDelivery("host", str(record.host_user_id), text)]))
 
@@ -318,13 +318,13 @@ class Umpire:
         async with self.lock(game_id):
             game = await self._game(game_id)
             if request_id is not None and request_key(request_id) in game.state.requests:
-                return Reply("That order was already accepted.")
+                return Reply(wording.ALREADY_ACCEPTED)
             host = self._is_host(game, user_id, is_admin)
             if command.host_only and not host:
-                raise UmpireError("only the game's host can do that")
+                raise UmpireError(wording.HOST_ONLY)
             player = await self.store.get_player(game_id, user_id)
             if player is None and not (host and command.host_only):
-                raise UmpireError("you are not playing in this game; join a side first")
+                raise UmpireError(wording.NOT_PLAYING)
             side = player.side if player else ""
             try:
                 # Deciding includes sighting: CPU work, kept off the event loop.
@@ -486,7 +486,7 @@ class Umpire:
                                           snapshot=snapshot, game_updates=updates)
         except ConcurrencyError:
             self._games.pop(game.record.id, None)
-            raise UmpireError("the game changed meanwhile; please try again") from None
+            raise UmpireError(wording.CHANGED_MEANWHILE) from None
         game.state = after
         for e in outcome.events:
             if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
@@ -553,7 +553,7 @@ class Umpire:
 
     def _require_host(self, game: _Game, user_id: int, is_admin: bool) -> None:
         if not self._is_host(game, user_id, is_admin):
-            raise UmpireError("only the game's host can do that")
+            raise UmpireError(wording.HOST_ONLY)
 
 
 def _options(record: GameRecord) -> dict[str, str | int | bool]:
