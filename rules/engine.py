@@ -17,7 +17,7 @@ from rules import commands as cmd
 from rules import events as ev
 from rules.board import LabelError
 from rules.grid import Cell
-from rules.knowledge import phase_report, sighting_events
+from rules.knowledge import information_model, phase_report, sighting_events
 from rules.markup import plain
 from rules.module_api import RuleModule
 from rules.movement import MoveError, StopHook, move_along
@@ -26,6 +26,7 @@ from rules.registry import in_force, owner_of
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState, apply
 from rules.units import Unit
+from rules.view import project
 
 #: Derives a die roll from the log position of its event and its purpose.
 DiceSource = Callable[[int, str, str], int]
@@ -303,7 +304,9 @@ def _advance(out: Outcome) -> None:
             module.on_step_end(out)
         state = out.state
         for side in state.sides:
-            text = phase_report(state, side)
+            # A side that sees every enemy gets no report: skip working out its view.
+            text = ("" if information_model(state, side).shows_every_enemy
+                    else phase_report(project(state, side)))
             if text:
                 out.add(ev.Told(audience=ev.side_audience(side), text=text))
         nxt = state.step + 1
@@ -366,7 +369,7 @@ def _host(out: Outcome, command: cmd.Command) -> None:
                 raise Refusal(f"no unit has the id {name[:60]!r}")
             fixed = _check_correction(state, unit, changes)
             out.add(ev.UnitCorrected(audience="umpire", unit=unit.id, changes=fixed,
-                                     reason=reason))
+                                     reason=reason, name=unit.name, side=unit.side))
             out.add(ev.Told(audience=ev.side_audience(unit.side),
                             text=f"The umpire corrected {plain(unit.name)}: {plain(reason)}"))
             _update_sighting(out)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
-    from rules.state import GameState
+    from rules.view import SideView
 
 CellRef = tuple[int, int]
 
@@ -30,9 +30,12 @@ class GameEvent(BaseModel):
     audience: str = "public"
     type: str
 
-    def report(self, state: GameState) -> str:
-        """What this event tells its audience, in words (empty: nothing to say). Rule modules'
-        events override it; the core's events are worded by the umpire."""
+    def report(self, view: SideView) -> str:
+        """What this event tells its audience, in words (empty: nothing to say), written from
+        ``view`` alone: the audience side's view just after the event, or the public view for a
+        public event. What the words need that the view does not hold travels in the event's
+        own fields, addressed to that audience. Rule modules' events override it; the core's
+        events are worded by the umpire."""
         return ""
 
     @classmethod
@@ -160,6 +163,9 @@ class UnitCorrected(GameEvent):
     unit: str
     changes: dict[str, Any]
     reason: str
+    #: The unit's name and side when corrected, for the words (empty in older logs).
+    name: str = ""
+    side: str = ""
 
 
 class GamePaused(GameEvent):

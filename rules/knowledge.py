@@ -7,7 +7,7 @@ module turns the game state into its inputs, and the change since the side's mem
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules.grid import Cell, HexGrid, SquareGrid
@@ -19,6 +19,9 @@ from rules.sighting.sighting_pass import Presence, SideSighting, full_pass
 from rules.state import GameState
 from rules.turns import visibility
 from rules.units import Unit
+
+if TYPE_CHECKING:
+    from rules.view import SideView
 
 __all__ = ["SideSighting", "bits_to_cells", "information_model", "phase_report", "sight",
            "sighting_events"]
@@ -130,21 +133,20 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
     return out
 
 
-def phase_report(state: GameState, side: str) -> str:
-    """The end-of-phase report for a side that sees its enemies only by sighting: the enemy
-    units in sight, and those lost from sight this turn. Empty when there is nothing to say or
-    when the side sees every enemy anyway (open and concealed models)."""
-    if information_model(state, side).shows_every_enemy:
+def phase_report(view: SideView) -> str:
+    """The end-of-phase report for a side that sees its enemies only by sighting, from its own
+    view: the enemy units in sight, and those lost from sight this turn, as its memory holds
+    them. Empty when there is nothing to say or when the side sees every enemy anyway (open and
+    concealed models)."""
+    if view.information.shows_every_enemy:
         return ""
-    board = state.loaded.board
-    memory = state.memory.get(side, {})
-    in_sight = sorted((m.seen.get("name", uid), board.label(m.cell))
-                      for uid, m in memory.items() if m.in_sight)
-    lost = sorted((m.seen.get("name", uid), board.label(m.cell))
-                  for uid, m in memory.items() if not m.in_sight and m.turn == state.turn)
+    board = view.board
+    in_sight = sorted((u.name, board.label(u.cell)) for u in view.remembered(in_sight=True))
+    lost = sorted((u.name, board.label(u.cell)) for u in view.remembered(in_sight=False)
+                  if u.last_seen_turn == view.turn)
     if not in_sight and not lost:
         return ""
-    lines = [f"**End of the {state.current.title}**: what your troops saw."]
+    lines = [f"**End of the {view.phase}**: what your troops saw."]
     if in_sight:
         lines.append("In sight: " + "; ".join(f"{n} at {c}" for n, c in in_sight))
     if lost:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from rules.announcements import waiting_for
 from rules.board import Board
 from rules.gamemap import GameMap
 from rules.grid import Cell
@@ -75,6 +76,25 @@ class UnitView:
     morale: str = ""
     last_seen_turn: int | None = None
     mp_left: float | None = None
+    #: Strength points straggling: told for the side's own units only.
+    stragglers: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class OffMapUnit:
+    """One of the side's own units that is not on the map: arriving later (``arrives_turn``), or
+    gone from it."""
+
+    ref: str
+    name: str
+    kind: str
+    combat: bool
+    strength: int
+    stragglers: int
+    formation: str
+    morale: str
+    mp_left: float
+    arrives_turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +124,16 @@ class SideView:
     blocked_cells: frozenset[Cell] = field(default_factory=frozenset)
     #: What the rule modules in force tell this side (its own marches, say), by module name.
     notes: Mapping[str, Any] = field(default_factory=dict)
+    #: The day of the turn (the turn track is public).
+    day: int = 0
+    #: The side's memory of the enemy: each unit it has sighted, as last seen, where and in
+    #: which turn (``last_seen_turn``); ``IDENTIFIED`` while in sight, ``GHOST`` once lost.
+    memory: tuple[UnitView, ...] = ()
+    #: The side's own units not on the map (reinforcements to come, units gone).
+    off_map: tuple[OffMapUnit, ...] = ()
+    #: The sides everyone may know are still to act in this phase; ``None`` when that is not
+    #: told (a phase played at once: ``rules.announcements.waiting_for``).
+    waiting_for: tuple[str, ...] | None = ()
 
     @property
     def board(self) -> Board:
@@ -120,6 +150,14 @@ class SideView:
 
     def at(self, cell: Cell) -> list[UnitView]:
         return [u for u in self.units if u.cell == cell]
+
+    def remembered(self, *, in_sight: bool) -> list[UnitView]:
+        """The enemy units in the side's memory that are in sight now (or lost from sight)."""
+        return [u for u in self.memory if (u.level != GHOST) == in_sight]
+
+    def unit(self, ref: str) -> UnitView | None:
+        """The counter ``ref`` in this view, if the side has it in view."""
+        return next((u for u in self.units if u.ref == ref), None)
 
 
 def project(state: GameState, side: str | None) -> SideView:
@@ -156,7 +194,9 @@ def project(state: GameState, side: str | None) -> SideView:
         game_map=state.loaded.map, side_names=_side_names(state),
         side_colours={s.id: s.colour for s in scenario.sides},
         reports=state.reports.get(side, ()) if side else (),
-        blocked_cells=blocked, notes=notes,
+        blocked_cells=blocked, notes=notes, day=spec.day,
+        memory=_memory(state, side) if side else (),
+        off_map=_off_map(state, side) if side else (), waiting_for=waiting_for(state),
     )
 
 
@@ -172,7 +212,8 @@ def public_view(state: GameState) -> SideView:
         visibility=visibility(scenario, state.loaded.ruleset, state.turn), phase=step.title,
         phasing=step.side, information=InformationModel.HIDDEN, units=(), seen_cells=frozenset(),
         fog=True, game_map=state.loaded.map, side_names=_side_names(state),
-        side_colours={s.id: s.colour for s in scenario.sides},
+        side_colours={s.id: s.colour for s in scenario.sides}, day=spec.day,
+        waiting_for=waiting_for(state),
     )
 
 
@@ -190,6 +231,7 @@ def _full(u: Unit, level: ViewLevel) -> UnitView:
         ref=u.id, side=u.side, level=level, cell=u.cell, name=u.name, short=u.short, kind=u.kind,
         echelon=u.echelon, strength=u.strength, formation=u.formation, morale=u.morale,
         mp_left=u.mp_left if level == OWN else None,
+        stragglers=u.stragglers if level == OWN else 0,
     )
 
 
@@ -252,3 +294,26 @@ def blocked_as_known(state: GameState, side: str, enemies: list[UnitView]) -> fr
     passed = full_pass(rule_for(state), vis, known,
                        blocked_radius=state.loaded.ruleset.blocked_radius, sides=(side,))
     return bits_to_cells(passed[side].blocked_cells, gm.grid)
+
+
+def _memory(state: GameState, side: str) -> tuple[UnitView, ...]:
+    """The side's memory of enemy units as counters, sorted by ref: what it saw, never more."""
+    out = []
+    for uid, m in sorted(state.memory.get(side, {}).items()):
+        seen = m.seen
+        out.append(UnitView(
+            ref=uid, side=str(seen.get("side", "")), level=IDENTIFIED if m.in_sight else GHOST,
+            cell=m.cell, name=str(seen.get("name", uid)), short=str(seen.get("short", "")),
+            kind=str(seen.get("kind", "")), echelon=str(seen.get("echelon", "")),
+            strength=seen.get("strength"), formation=str(seen.get("formation", "")),
+            last_seen_turn=m.turn,
+        ))
+    return tuple(out)
+
+
+def _off_map(state: GameState, side: str) -> tuple[OffMapUnit, ...]:
+    return tuple(
+        OffMapUnit(ref=u.id, name=u.name, kind=u.kind, combat=u.combat, strength=u.strength,
+                   stragglers=u.stragglers, formation=u.formation, morale=u.morale,
+                   mp_left=u.mp_left, arrives_turn=u.arrives_turn)
+        for u in sorted(state.units_of(side), key=lambda u: u.id) if u.cell is None)

@@ -16,6 +16,7 @@ from rules.grid import Cell
 from rules.loader import LoadedScenario, load
 from rules.state import GameState, initial_state, with_units
 from rules.surprise import records as rec
+from rules.view import project, public_view
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SCENARIO = FIXTURES / "surprise.toml"
@@ -128,7 +129,10 @@ class Game:
         out = []
         for e in self.events[since:]:
             if e.audience in (f"side:{side}", "public"):
-                text = e.report(self.state)
+                # Worded from the audience's view, as the umpire words it.
+                view = public_view(self.state) if e.audience == "public" else project(
+                    self.state, side)
+                text = e.report(view)
                 if text:
                     out.append(text)
         return out

@@ -17,6 +17,7 @@ import pytest
 
 from bot.client import VedetteBot
 from bot.dm_notice import NOTICE
+from rules.announcements import announces_finished
 from storage.records import Recipient
 from storage.store import Store
 from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN
@@ -738,6 +739,19 @@ async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) 
     assert game.options["rules"] == {"surprise_collision": "alternate"}
     state = await bot.umpire.state_for(game.id)
     assert state.loaded.scenario.scenario.options["surprise_collision"] == "alternate"
+
+
+async def test_create_takes_the_announce_finished_option(table: Table, bot: VedetteBot) -> None:
+    """Off unless the host asks: then each side's finish in a phase played at once is
+    announced again (ruling INFO-9)."""
+    handle = await table.fake.slash("game create", {"scenario": "flank-march",
+                                                    "announce_finished": True},
+                                    user=table.alice, channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    [game] = await bot.store.list_games(channel_id=table.channel.id)
+    assert game.options["rules"] == {"announce_finished": True}
+    state = await bot.umpire.state_for(game.id)
+    assert announces_finished(state.loaded.scenario.scenario.options)
 
 
 async def test_the_bot_reads_a_games_sides_from_its_pinned_scenario(table: Table,

@@ -19,6 +19,7 @@ from rules.module_api import RuleModule
 from rules.registry import MODULES, register
 from rules.state import GameState
 from rules.units import Unit
+from rules.view import project
 from tests.combat_support import Dice, at_step, change, clear_field, field, of_type, place, run
 
 
@@ -339,7 +340,7 @@ def test_sham_result_looks_ordinary_to_the_firer(fire_ready: GameState, shield: 
     assert record[0]["retreat_to"] is not None
     told = of_type(sham.events, cev.FireReceived)[0]
     assert told.shield == "sham" and told.audience == "side:confederate"
-    assert "secretly ignores" in told.report(sham.state)
+    assert "secretly ignores" in told.report(project(sham.state, "confederate"))
     assert ledger.attacks(sham.state)[0]["shield"] == "sham"
 
 
@@ -349,7 +350,8 @@ def test_ignored_attack_rolls_nothing(fire_ready: GameState, shield: _Shield) ->
     out = run(shielded, "union", Fire(units=("Union Brigade",), target="Rebel Brigade"), Dice())
     assert not of_type(out.events, ev.DieRolled)
     assert out.state.units["c-inf"] == fire_ready.units["c-inf"]
-    assert "has no effect" in of_type(out.events, cev.FireResolved)[0].report(out.state)
+    assert "has no effect" in of_type(out.events, cev.FireResolved)[0].report(
+        project(out.state, "union"))
     assert ledger.attacks(out.state)[0]["shield"] == "ignored"
 
 

@@ -8,11 +8,10 @@ import asyncio
 
 from rules import commands as cmd
 from rules import engine
-from rules import events as ev
-from rules.engine import Outcome, Refusal, decide, request_key, start
-from rules.state import GameState
+from rules.engine import Refusal, decide, request_key, start
+from rules.view import project
 from storage.records import GameStatus
-from umpire import dice
+from umpire import dice, wording
 from umpire.answers import Reply, UmpireError
 from umpire.repository import Repository
 
@@ -51,13 +50,13 @@ class Deciding(Repository):
         async with self.lock(game_id):
             game = await self._game(game_id)
             if request_id is not None and request_key(request_id) in game.state.requests:
-                return Reply("That order was already accepted.", repeated=True)
+                return Reply(wording.ALREADY_ACCEPTED, repeated=True)
             host = self._is_host(game, user_id, is_admin)
             if command.host_only and not host:
-                raise UmpireError("only the game's host can do that")
+                raise UmpireError(wording.HOST_ONLY)
             player = await self.store.get_player(game_id, user_id)
             if player is None and not (host and command.host_only):
-                raise UmpireError("you are not playing in this game; join a side first")
+                raise UmpireError(wording.NOT_PLAYING)
             side = player.side if player else ""
             try:
                 # Deciding includes sighting: CPU work, kept off the event loop.
@@ -72,8 +71,8 @@ class Deciding(Repository):
             if engine.end_if_over(outcome, game.record.seed.hex()):
                 status = "ended"
             ids = await self._commit(game, outcome, status=status)
-            return Reply(_acknowledge(game.state, command, outcome, side),
-                         delivery_ids=ids)
+            return Reply(wording.acknowledgement(project(outcome.state, side or None), command,
+                                                 outcome.events), delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:
@@ -91,31 +90,3 @@ class Deciding(Repository):
             return Reply("The game is over; the seed and the full map are posted.",
                          delivery_ids=ids)
 
-
-def _acknowledge(state: GameState, command: cmd.Command, outcome: Outcome,
-                 side: str = "") -> str:
-    """The reply to the commanding player, from their own side's events only."""
-    board = state.loaded.board
-    for e in outcome.events:
-        if isinstance(e, ev.UnitMoved):
-            unit = outcome.state.units[e.unit]
-            end = board.describe(unit.cell) if unit.cell else "?"
-            text = (f"{unit.name} moved {len(e.path)} cell(s) to {end}, spending {e.mp:g} MP "
-                    f"({unit.mp_left:g} left).")
-            return text + (f" It stopped: {e.stopped}." if e.stopped else "")
-        if isinstance(e, ev.UnitHalted):
-            return (f"{outcome.state.units[e.unit].name} {e.reason} and halts where it "
-                    "stands for the rest of this phase.")
-        if isinstance(e, ev.FormationChanged):
-            return f"{outcome.state.units[e.unit].name} is now in {e.formation}."
-    if isinstance(command, cmd.Done):
-        return "Noted: your side has finished this phase."
-    if isinstance(command, cmd.Correct):
-        return ("Done: the correction is logged. The game's channel is told that you made one "
-                "(not what), and the end of the game lists it in full.")
-    for e in outcome.events:  # a rule module's order: the first report to the side
-        if side and e.audience == ev.side_audience(side):
-            text = e.report(outcome.state)
-            if text:
-                return text
-    return "Done."

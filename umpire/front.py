@@ -12,7 +12,7 @@ from typing import Any
 from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
 from storage.store import Store
-from umpire import dm_notice, outbox, pending
+from umpire import dm_notice, outbox, pending, wording
 from umpire.answers import UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.outbox import Transport
@@ -88,7 +88,7 @@ class Front(Repository):
         delivery's key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed."""
         record = await self.store.get_game(game_id)
         if record is None:
-            raise UmpireError(f"there is no game {game_id[:40]!r}")
+            raise UmpireError(wording.no_such_game(game_id))
         return await outbox.drain(self.store, transport, game_id, secret=record.seed)
 
     # -- remembered values -----------------------------------------------------------------------

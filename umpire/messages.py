@@ -9,16 +9,18 @@ written and never formats the message or mentions anyone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rules import events as ev
+from rules.announcements import finish_is_public
 from rules.board import Board
 from rules.grid import Cell
-from rules.knowledge import information_model
 from rules.markup import plain
-from rules.state import GameState
-from rules.turns import turn_spec, visibility
+from rules.state import GameState, apply
+from rules.view import SideView, project, public_view
+from umpire.wording import turn_heading
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,68 +34,71 @@ class Message:
     map_for: str | None = None
 
 
-def turn_heading(state: GameState, turn: int) -> str:
-    spec = turn_spec(state.loaded.scenario, turn)
-    vis = visibility(state.loaded.scenario, state.loaded.ruleset, turn)
-    return (f"Turn {turn} - {spec.time}, day {spec.day}, {spec.light}; visibility {vis} hexes")
+class _Views:
+    """The views a batch's words are written from, each worked out once: a side's view after
+    the batch, and the public view (no unit at all) for what everyone is told."""
+
+    def __init__(self, after: GameState) -> None:
+        self.after = after
+        self._sides: dict[str, SideView] = {}
+        self.public = public_view(after)
+
+    def of(self, side: str) -> SideView:
+        if side not in self._sides:
+            self._sides[side] = project(self.after, side)
+        return self._sides[side]
+
+    def for_audience(self, audience: str) -> SideView:
+        return self.public if audience == "public" else self.of(audience.removeprefix("side:"))
 
 
 def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                  game_id: str = "", rolls_told: Mapping[str, int] | None = None
                  ) -> list[Message]:
-    """The messages a batch of events gives rise to, in order.
+    """The messages a batch of events gives rise to, in order, each worded from the view of
+    its audience: the addressed side's view after the batch, or the public view.
 
     A secret roll's words name the game and the roll's place among the rolls told to that side
     (``rolls_told``: how many each side was told before this batch), so that it can be found
     in the log when the game is over. Not its place in the whole log: that would count the
     other side's hidden events."""
     out: list[Message] = []
-    board = after.loaded.board
+    views = _Views(after)
     user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
     told = dict(rolls_told or {})
+    # The turn sequence as it stood at each event: a phase's words are those of its moment.
+    now = before
     for e in events:
+        now = apply(now, e)
         match e:
             case ev.GameStarted(seed_sha256=sha, sources_commitment=binding):
-                texts = (f"\nScenario commitment (binds the scenario and ruleset texts this game "
-                         f"is played from): `{binding}`." if binding else "")
-                out.append(Message("public", "", (
-                    f"**{plain(after.loaded.scenario.scenario.title)}** has begun.\n"
-                    f"Dice commitment (SHA-256 of the secret seed): `{sha}`.{texts} The seed is "
-                    "published when the game ends, so every roll can be checked; keep this "
-                    "message to compare with `vedette verify`.")))
-            case ev.PhaseBegan(turn=turn, side=side, step=step):
-                phase = after.steps[step]
-                title = plain(phase.title)
-                whose = f"{plain(after.side_name(side))} " if side else ""
+                out.append(Message("public", "", started_text(views.public, sha, binding)))
+            case ev.PhaseBegan(step=step):
+                phase = public_view(now)
+                acting = now.steps[step].acting(now.sides)
                 if step == 0:
-                    out.append(Message("public", "", f"**{turn_heading(after, turn)}**"))
-                if not phase.acting(after.sides):
+                    out.append(Message("public", "", f"**{turn_heading(phase)}**"))
+                if not acting:
                     continue  # a phase nobody acts in passes without a word
-                out.append(Message("public", "", f"{whose}{title} (turn {turn})"))
-                for acting in phase.acting(after.sides):
-                    out.append(Message("side", acting, f"Your orders, please: {whose}"
-                                       f"{title}, turn {turn}.", map_for=acting))
+                out.append(Message("public", "", phase_text(phase)))
+                for side in acting:
+                    out.append(Message("side", side, orders_text(phase), map_for=side))
             case ev.SideDone(side=side) if before.current.side is None:
-                # Only news while other sides are still at it; otherwise the next phase says so.
-                out.append(Message("public", "", f"{plain(after.side_name(side))} has finished "
-                                   f"the {plain(before.current.title)}."))
+                # Only news while other sides are still at it (otherwise the next phase says
+                # so), and only when the game asks for it: in a phase played at once, who
+                # finished first is the others' information (ruling INFO-9).
+                if finish_is_public(before):
+                    out.append(Message("public", "", finished_text(views.public, side,
+                                                                   before.current.title)))
+                elif not now.acting_sides():
+                    out.append(Message("public", "", phase_over_text(before.current.title)))
             case ev.UnitsArrived(units=ids, audience=audience):
-                names = "; ".join(
-                    f"{plain(after.units[i].name)} at {_at(board, _cell(after, i))}" for i in ids)
-                out.append(Message("side", audience.removeprefix("side:"),
-                                   f"Reinforcements arrive: {names}."))
+                side = audience.removeprefix("side:")
+                out.append(Message("side", side, arrivals_text(views.of(side), ids)))
             case ev.Sighted(side=side, seen=seen, lost=lost):
-                if information_model(after, side).shows_every_enemy:
-                    continue  # the side sees every enemy anyway; sighting is not news
-                parts = []
-                if seen:
-                    parts.append("Your troops sight: " + "; ".join(
-                        f"{plain(str(w['name']))} ({w['kind']}, {w['strength']}) at "
-                        f"{_at(board, Cell(*w['cell']))}" for w in seen.values()))
-                if lost:
-                    parts.append("Lost from sight: " + "; ".join(
-                        _ghost_name(after, side, uid) for uid in lost))
-                out.append(Message("side", side, "\n".join(parts)))
+                text = sighted_text(views.of(side), seen, lost)
+                if text:
+                    out.append(Message("side", side, text))
             case ev.Told(text=text, audience=audience):
                 if audience == "public":
                     out.append(Message("public", "", text))
@@ -107,20 +112,12 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 word = "paused" if paused else "resumed"
                 out.append(Message("public", "", f"The host has {word} the game."
                                    + (f" {plain(reason)}" if reason else "")))
-            case ev.UnitCorrected(unit=uid, changes=changes, reason=reason):
-                out.append(Message("host", "", "Correction logged for "
-                                   f"{plain(after.units[uid].name)}: {plain(str(changes))} "
-                                   f"({plain(reason)})"))
-                # Everyone hears that it was made and by whom, never what or where (the unit
-                # may be hidden from the other side), nor its place in the log (which counts
-                # the other side's hidden events). The game's end lists it in full.
-                by = f"<@{user}>" if user is not None else "the host"
-                out.append(Message("public", "", (
-                    f"**Correction**: {by} corrected a unit of "
-                    f"{plain(after.side_name(after.units[uid].side))} by hand. "
-                    "Every correction is listed in full when the game ends.")))
-            case ev.GameEvent() if (text := e.report(after)) and e.audience != "umpire":
-                # A rule module's event, worded by the module for its own audience.
+            case ev.UnitCorrected():
+                out.append(Message("host", "", correction_for_host(e)))
+                out.append(Message("public", "", correction_text(views.public, e, user)))
+            case ev.GameEvent() if e.audience != "umpire" and (
+                    text := e.report(views.for_audience(e.audience))):
+                # A rule module's event, worded by the module from its audience's view.
                 kind = "public" if e.audience == "public" else "side"
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
                                    else "", text))
@@ -130,6 +127,81 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
                     map_for="umpire"))
     return out
+
+
+# -- the words, each from one view -----------------------------------------------------------------
+def started_text(view: SideView, sha: str, binding: str) -> str:
+    texts = (f"\nScenario commitment (binds the scenario and ruleset texts this game "
+             f"is played from): `{binding}`." if binding else "")
+    return (f"**{plain(view.title)}** has begun.\n"
+            f"Dice commitment (SHA-256 of the secret seed): `{sha}`.{texts} The seed is "
+            "published when the game ends, so every roll can be checked; keep this "
+            "message to compare with `vedette verify`.")
+
+
+def _whose(view: SideView) -> str:
+    return f"{plain(view.name_of_side(view.phasing))} " if view.phasing else ""
+
+
+def phase_text(view: SideView) -> str:
+    """The channel's announcement of the phase the public view stands in."""
+    return f"{_whose(view)}{plain(view.phase)} (turn {view.turn})"
+
+
+def orders_text(view: SideView) -> str:
+    return f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
+
+
+def finished_text(view: SideView, side: str, phase: str) -> str:
+    """A side's finish, told to everyone (only under ``announce_finished``)."""
+    return f"{plain(view.name_of_side(side))} has finished the {plain(phase)}."
+
+
+def phase_over_text(phase: str) -> str:
+    """The end of a phase played at once, told to everyone without saying who finished when."""
+    return f"Every side has finished the {plain(phase)}."
+
+
+def arrivals_text(view: SideView, ids: Iterable[str]) -> str:
+    """Reinforcements, as their own side's view shows them on the map."""
+    parts = []
+    for ref in ids:
+        unit = view.unit(ref)
+        parts.append(f"{plain(unit.name)} at {_at(view.board, unit.cell)}" if unit
+                     else plain(ref))
+    return f"Reinforcements arrive: {'; '.join(parts)}."
+
+
+def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
+                 lost: Iterable[str]) -> str:
+    """What the side's troops sighted (as the event records it) and lost from sight (as the
+    side's memory holds them). Empty when the side sees every enemy anyway."""
+    if view.information.shows_every_enemy:
+        return ""  # the side sees every enemy anyway; sighting is not news
+    parts = []
+    if seen:
+        parts.append("Your troops sight: " + "; ".join(
+            f"{plain(str(w['name']))} ({w['kind']}, {w['strength']}) at "
+            f"{_at(view.board, Cell(*w['cell']))}" for w in seen.values()))
+    lost = list(lost)
+    if lost:
+        parts.append("Lost from sight: " + "; ".join(_ghost_name(view, uid) for uid in lost))
+    return "\n".join(parts)
+
+
+def correction_for_host(e: ev.UnitCorrected) -> str:
+    """The host's note of a correction: the host sees the game whole."""
+    return (f"Correction logged for {plain(e.name or e.unit)}: {plain(str(e.changes))} "
+            f"({plain(e.reason)})")
+
+
+def correction_text(view: SideView, e: ev.UnitCorrected, user: int | None) -> str:
+    """Everyone hears that a correction was made and by whom, never what or where (the unit
+    may be hidden from the other side), nor its place in the log (which counts the other
+    side's hidden events). The game's end lists it in full."""
+    by = f"<@{user}>" if user is not None else "the host"
+    return (f"**Correction**: {by} corrected a unit of {plain(view.name_of_side(e.side))} by "
+            "hand. Every correction is listed in full when the game ends.")
 
 
 def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None) -> str:
@@ -148,21 +220,14 @@ def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None) -> 
     return text
 
 
-def _cell(state: GameState, uid: str) -> Cell:
-    cell = state.units[uid].cell
-    assert cell is not None
-    return cell
-
-
 def _at(board: Board, cell: Cell) -> str:
     """A cell as players speak of it (``Board.describe``), the place's name made plain."""
     place = board.place_at(cell)
     return f"{board.label(cell)} ({plain(place.name)})" if place else board.label(cell)
 
 
-def _ghost_name(state: GameState, side: str, uid: str) -> str:
-    m = state.memory.get(side, {}).get(uid)
+def _ghost_name(view: SideView, uid: str) -> str:
+    m = next((u for u in view.memory if u.ref == uid), None)
     if m is None:
         return "an enemy unit"
-    name = plain(str(m.seen.get("name", "an enemy unit")))
-    return f"{name}, last seen at {state.loaded.board.label(m.cell)}"
+    return f"{plain(m.name)}, last seen at {view.board.label(m.cell)}"

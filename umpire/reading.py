@@ -3,14 +3,12 @@ Every read for a player starts from what their side may know."""
 
 from __future__ import annotations
 
-from rules.scenario import COMBAT_KINDS
 from rules.state import GameState
-from rules.view import IDENTIFIED, project
+from rules.view import project, public_view
 from storage.records import DeliveryRecord, Recipient
-from umpire import seats
+from umpire import seats, wording
 from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
-from umpire.messages import turn_heading
 from umpire.repository import Repository
 
 
@@ -25,7 +23,7 @@ class Reading(Repository):
     async def side_of(self, game_id: str, user_id: int) -> str:
         player = await self.store.get_player(game_id, user_id)
         if player is None:
-            raise UmpireError("you are not playing in this game; join a side first")
+            raise UmpireError(wording.NOT_PLAYING)
         return player.side
 
     async def my_map(self, game_id: str, user_id: int, around: str | None = None,
@@ -36,7 +34,7 @@ class Reading(Repository):
             png = await self.maps.side_map(game.state, side, around=around, radius=radius)
         except ValueError as e:
             raise UmpireError(str(e)) from None
-        return Reply(f"{game.state.side_name(side)}, turn {game.state.turn}.", image=png)
+        return Reply(wording.map_caption(project(game.state, side)), image=png)
 
     async def status(self, game_id: str, user_id: int, *, in_server: bool = False,
                      is_admin: bool = False) -> Reply:
@@ -51,39 +49,16 @@ class Reading(Repository):
                 and all(p.user_id != user_id for p in players)):
             raise UmpireError(seats.NOT_SEEN)
         seated = {s: [p.user_id for p in players if p.side == s] for s in state.sides}
-        lines = [f"**{state.loaded.scenario.scenario.title}** (game `{game_id}`, {state.status})"]
-        if state.status in ("active", "paused"):
-            lines.append(f"{turn_heading(state, state.turn)}; {state.current.title}"
-                         + (f" ({state.side_name(state.current.side)})"
-                            if state.current.side else ""))
-            waiting = ", ".join(state.side_name(s) for s in state.acting_sides())
-            lines.append(f"Waiting for: {waiting or 'nobody'}")
-        for side in state.sides:
-            who = ", ".join(f"<@{u}>" for u in seated[side]) or "nobody yet"
-            lines.append(f"{state.side_name(side)} ({side}): {who}")
         asking = await self.store.seat_requests(game_id)
-        if asking:
-            lines.append("Asking the host for a seat: " + ", ".join(
-                f"{seats.mention(r.user_id)} ({r.side})" for r in asking))
-        return Reply("\n".join(lines))
+        return Reply(wording.status_text(public_view(state), game_id, state.status, seated,
+                                         [(r.user_id, r.side) for r in asking]))
 
     async def units_text(self, game_id: str, user_id: int) -> Reply:
         """The player's own units: where they are, formation, strength (and stragglers), morale
         when not normal, and MPs left."""
         game = await self._game(game_id)
         side = await self.side_of(game_id, user_id)
-        board = game.state.loaded.board
-        lines = []
-        for u in sorted(game.state.units_of(side), key=lambda u: u.name):
-            where = board.describe(u.cell) if u.cell else (
-                f"arrives turn {u.arrives_turn}" if u.arrives_turn else "off the map")
-            strength = f", {u.strength} SP" if u.combat else ""
-            if u.stragglers:
-                strength += f" and {u.stragglers} straggling"
-            morale = f", {u.morale}" if u.morale != "normal" else ""
-            lines.append(f"{u.name} ({u.kind}{strength}, {u.formation}{morale}) at {where}; "
-                         f"{u.mp_left:g} MP left")
-        return Reply("\n".join(lines) or "You have no units.")
+        return Reply(wording.units_text(project(game.state, side)))
 
     async def unit_names(self, game_id: str, user_id: int) -> list[str]:
         """Names of the player's own units, for autocomplete (never an enemy's)."""
@@ -91,7 +66,7 @@ class Reading(Repository):
         player = await self.store.get_player(game_id, user_id)
         if player is None:
             return []
-        return sorted(u.name for u in game.state.units_of(player.side))
+        return wording.own_unit_names(project(game.state, player.side))
 
     async def visible_enemy_names(self, game_id: str, user_id: int, *,
                                   troops_only: bool = True) -> list[str]:
@@ -102,9 +77,8 @@ class Reading(Repository):
         player = await self.store.get_player(game_id, user_id)
         if player is None or game.state.status not in ("active", "paused"):
             return []
-        view = project(game.state, player.side)
-        return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED
-                       and (u.kind in COMBAT_KINDS or not troops_only)})
+        return wording.visible_enemy_names(project(game.state, player.side),
+                                           troops_only=troops_only)
 
     async def sides(self, game_id: str) -> list[tuple[str, str]]:
         """The game's sides, each as its id and its name (public: every player may join one),
@@ -139,7 +113,7 @@ class Reading(Repository):
         total = await self.store.count_deliveries_for(game_id, *who)
         items = await self.store.deliveries_for(game_id, *who, offset=max(0, total - last),
                                                 limit=last)
-        return Reply("\n\n".join(d.text for d in items) or "Nothing has happened yet.")
+        return Reply(wording.log_text(d.text for d in items))
 
     async def games_of(self, user_id: int) -> list[GameRef]:
         """The games a user plays in or hosts that are not over."""

@@ -22,7 +22,7 @@ from rules.state import GameState, from_snapshot, initial_state, replay, to_snap
 from storage.errors import ConcurrencyError
 from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent
 from storage.store import Store
-from umpire import catalog, record
+from umpire import catalog, record, wording
 from umpire.answers import UmpireError
 from umpire.corrections import corrections, end_of_game_text
 from umpire.maps import MapMaker
@@ -62,7 +62,7 @@ class Repository:
         """The game's current state: cached, or the latest snapshot plus the events after it."""
         found = await self.store.game_and_last_seq(game_id)
         if found is None:
-            raise UmpireError(f"there is no game {game_id[:40]!r}")
+            raise UmpireError(wording.no_such_game(game_id))
         record, last = found
         cached = self._games.get(game_id)
         if cached is not None and cached.state.seq == last:
@@ -115,7 +115,7 @@ class Repository:
                                           snapshot=snapshot, game_updates=updates)
         except ConcurrencyError:
             self._games.pop(game.record.id, None)
-            raise UmpireError("the game changed meanwhile; please try again") from None
+            raise UmpireError(wording.CHANGED_MEANWHILE) from None
         game.state = after
         for e in outcome.events:
             if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
@@ -182,7 +182,7 @@ class Repository:
 
     def _require_host(self, game: LiveGame, user_id: int, is_admin: bool) -> None:
         if not self._is_host(game, user_id, is_admin):
-            raise UmpireError("only the game's host can do that")
+            raise UmpireError(wording.HOST_ONLY)
 
 
 def _options(record: GameRecord) -> dict[str, str | int | bool]:

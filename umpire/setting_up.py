@@ -10,7 +10,7 @@ from rules.markup import plain
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
-from umpire import catalog, dice, seats
+from umpire import catalog, dice, seats, wording
 from umpire.answers import Reply, UmpireError
 from umpire.repository import Repository
 
@@ -182,7 +182,7 @@ class SettingUp(Repository):
         """Queue a message to the game's host that no command caused (a transport's report)."""
         record = await self.store.get_game(game_id)
         if record is None:
-            raise UmpireError(f"there is no game {game_id[:40]!r}")
+            raise UmpireError(wording.no_such_game(game_id))
         return tuple(await self.store.queue_deliveries(
             game_id, [NewDelivery("host", str(record.host_user_id), text)]))
 

@@ -15,6 +15,7 @@ from bot.cogs import Interaction, in_game_server, is_admin, require_host, resolv
 from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
+from rules.announcements import ANNOUNCE_FINISHED
 from rules.modules import KNOWN_MODULES, playable_modules
 from umpire import catalog
 
@@ -55,18 +56,27 @@ class GameCog(commands.GroupCog, group_name="game",
     @app_commands.describe(scenario="A scenario shipped with Vedette or installed by the bot's "
                                     "owner",
                            collision="Surprise move: when two hidden marches meet, the first "
-                                     "started completes (default), or they alternate 6 MPs")
+                                     "started completes (default), or they alternate 6 MPs",
+                           announce_finished="Announce in the channel each side that finishes a "
+                                             "phase played at once (default: only the phase's "
+                                             "end)")
     @app_commands.autocomplete(scenario=ac.scenarios)
     async def create(self, interaction: Interaction,
                      scenario: app_commands.Range[str, 1, 200],
-                     collision: Literal["first", "alternate"] | None = None) -> None:
+                     collision: Literal["first", "alternate"] | None = None,
+                     announce_finished: bool | None = None) -> None:
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             raise Refused("create a game in a text channel of your server: that channel becomes "
                           "the game's public channel")
         await thinking(interaction)
         without = switched_off(self.bot, scenario)
-        options = {"surprise_collision": collision} if collision else None
+        chosen: dict[str, str | int | bool] = {}
+        if collision:
+            chosen["surprise_collision"] = collision
+        if announce_finished is not None:
+            chosen[ANNOUNCE_FINISHED] = announce_finished
+        options = chosen or None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
             without=without, options=options, catalog_only=True)

@@ -16,9 +16,10 @@ from pydantic import Field
 
 from rules.events import CellRef, GameEvent
 from rules.grid import Cell
+from rules.reporting import unit_name
 
 if TYPE_CHECKING:
-    from rules.state import GameState
+    from rules.view import SideView
 
 
 def _mods(modifiers: dict[str, int]) -> str:
@@ -68,11 +69,11 @@ class FireResolved(GameEvent):
     meaning: str = ""
     seen: tuple[str, ...] = ()
 
-    def report(self, state: GameState) -> str:
-        names = " and ".join(state.units[u].name for u in self.firers)
+    def report(self, view: SideView) -> str:
+        names = " and ".join(unit_name(view, u) for u in self.firers)
         cell = Cell(*self.cell)
-        where = state.loaded.board.describe(cell)
-        at = "" if self.target.endswith(state.loaded.board.label(cell)) else f"{where}, "
+        where = view.board.describe(cell)
+        at = "" if self.target.endswith(view.board.label(cell)) else f"{where}, "
         band = f", {self.band} range" if self.band else ""
         head = (f"**Fire**: {names} fired at {self.target} ({at}"
                 f"{_plural(self.distance, 'hex')}{band}); fire strength {self.strength}, "
@@ -100,9 +101,11 @@ class FireReceived(GameEvent):
     meaning: str = ""
     outcome: tuple[str, ...] = ()
     shield: str = ""
+    #: The unit's name, which its side knows (the fire may have taken it off the map).
+    name: str = ""
 
-    def report(self, state: GameState) -> str:
-        name = state.units[self.unit].name
+    def report(self, view: SideView) -> str:
+        name = unit_name(view, self.unit, self.name)
         if self.shield == "ignored":
             return f"**Under fire**: {name} was fired on by {self.firers}, and ignores it."
         head = (f"**Under fire**: {name} was fired on by {self.firers}: **{self.result}** "
@@ -132,8 +135,8 @@ class CloseCombatResolved(GameEvent):
     outcome: tuple[str, ...] = ()
     shield: str = ""
 
-    def report(self, state: GameState) -> str:
-        where = state.loaded.board.describe(Cell(*self.cell))
+    def report(self, view: SideView) -> str:
+        where = view.board.describe(Cell(*self.cell))
         attackers = " and ".join(self.attackers)
         defenders = " and ".join(self.defenders) or "nobody"
         if self.viewpoint == "attacker":
@@ -163,8 +166,8 @@ class AttackIgnored(GameEvent):
     units: tuple[str, ...]
     attackers: str
 
-    def report(self, state: GameState) -> str:
-        names = " and ".join(state.units[u].name for u in self.units)
+    def report(self, view: SideView) -> str:
+        names = " and ".join(unit_name(view, u) for u in self.units)
         return f"**Assaulted**: {names} ignore the attack by {self.attackers}."
 
 
@@ -224,15 +227,19 @@ class StragglersChecked(GameEvent):
     unit: str
     points: int
     reason: str = ""
+    #: The unit as its side knows it after the check (it may have left the map).
+    name: str = ""
+    present: int = 0
+    straggling: int = 0
 
-    def report(self, state: GameState) -> str:
-        u = state.units[self.unit]
+    def report(self, view: SideView) -> str:
         why = f" after {self.reason}" if self.reason else ""
         if not self.points:
             return ""  # the secret roll's own message says so
         verb = "straggles" if self.points == 1 else "straggle"
-        return (f"Straggler check{why}: {_plural(self.points, 'strength point')} of {u.name} "
-                f"{verb} ({u.strength} present, {u.stragglers} straggling).")
+        return (f"Straggler check{why}: {_plural(self.points, 'strength point')} of "
+                f"{unit_name(view, self.unit, self.name)} {verb} ({self.present} present, "
+                f"{self.straggling} straggling).")
 
 
 class StragglersRecovered(GameEvent):
@@ -242,10 +249,11 @@ class StragglersRecovered(GameEvent):
     unit: str
     points: int
 
-    def report(self, state: GameState) -> str:
-        u = state.units[self.unit]
-        return (f"{u.name} recovers {_plural(self.points, 'straggler')} "
-                f"({u.strength} present, {u.stragglers} still straggling).")
+    def report(self, view: SideView) -> str:
+        u = view.unit(self.unit)
+        present, straggling = (u.strength or 0, u.stragglers) if u else (0, 0)
+        return (f"{unit_name(view, self.unit)} recovers {_plural(self.points, 'straggler')} "
+                f"({present} present, {straggling} still straggling).")
 
 
 class RallyAttempted(GameEvent):
@@ -257,8 +265,8 @@ class RallyAttempted(GameEvent):
     before: str
     after: str
 
-    def report(self, state: GameState) -> str:
-        name = state.units[self.unit].name
+    def report(self, view: SideView) -> str:
+        name = unit_name(view, self.unit)
         if self.after == self.before:
             return f"**Rally**: {name} fails to rally and stays {self.before}."
         return f"**Rally**: {name} rallies from {self.before} to {self.after}."

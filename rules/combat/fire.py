@@ -109,7 +109,7 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
         out.add(attack(shield))
         out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
                                  firers=Knowledge(state, hit.side).describe(firers),
-                                 shield=shield))
+                                 shield=shield, name=hit.name))
         out.add(resolved(seen=("the fire has no effect",)))
         return
     purpose = f"fire by {', '.join(f.id for f in firers)} at {target.label}"
@@ -143,7 +143,8 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
         out.add(e)
     out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
                              firers=hit_side.describe(firers), result=code, meaning=meaning,
-                             outcome=tuple(fate.phrases(state, hit_side)), shield=shield))
+                             outcome=tuple(fate.phrases(state, hit_side)), shield=shield,
+                             name=hit.name))
     if target.identified:
         out.add(resolved(roll=roll, modifiers=mods, result=code, meaning=meaning,
                          seen=tuple(fate.phrases(state, know))))

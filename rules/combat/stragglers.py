@@ -28,7 +28,9 @@ def straggler_check(out: Outcome, unit: Unit, column: str, reason: str) -> int:
                        table="straggler", column=column, modifiers=mods)
     points = max(0, min(unit.strength, int(code))) if code.strip().lstrip("-").isdigit() else 0
     out.add(cev.StragglersChecked(audience=audience, unit=unit.id, points=points,
-                                  reason=reason))
+                                  reason=reason, name=unit.name,
+                                  present=unit.strength - points,
+                                  straggling=unit.stragglers + points))
     return points
 
 

@@ -90,6 +90,7 @@ def forced_march_stragglers(out: Outcome, march_id: str) -> None:
         count = min(count, max(0, unit.strength - already))
         if count:
             out.add(sev.StragglersNoted(audience=side_audience(side), march=march_id,
+                                        name=rec.name_of(out.state, march_id),
                                         unit=unit.id, count=count))
 
 
@@ -111,7 +112,8 @@ def movement_phase_begins(out: Outcome, side: str) -> None:
                 added = turn_allowance(out.state, record)
                 forced_march_stragglers(out, march_id)
                 out.add(sev.MPsAccumulated(
-                    audience=audience, march=march_id, attempt=int(record["attempts"]) + 1,
+                    audience=audience, march=march_id,
+                    name=rec.name_of(out.state, march_id), attempt=int(record["attempts"]) + 1,
                     added=added, total=float(record["accumulated_mp"]) + added))
             else:
                 exe.begin(out, march_id, "discovered")
@@ -125,6 +127,7 @@ def reverse_step(out: Outcome, march_id: str) -> None:
     audience = side_audience(side)
     if not accumulation_roll(out, march_id):
         out.add(sev.MarchTriggered(audience=audience, march=march_id,
+                                   name=rec.name_of(out.state, march_id),
                                    cause="it was discovered while reversing"))
         exe.begin(out, march_id, "reverse_discovered")
         return
@@ -132,7 +135,9 @@ def reverse_step(out: Outcome, march_id: str) -> None:
     removed = min(saved, turn_allowance(out.state, record))
     forced_march_stragglers(out, march_id)
     out.add(sev.MPsReversed(audience=audience, march=march_id,
+                            name=rec.name_of(out.state, march_id),
                             attempt=int(record["attempts"]) + 1, removed=removed,
                             total=saved - removed))
     if saved - removed <= 0:
-        out.add(sev.MarchEnded(audience=audience, march=march_id, outcome=rec.CANCELLED))
+        out.add(sev.MarchEnded(audience=audience, march=march_id,
+                               name=rec.name_of(out.state, march_id), outcome=rec.CANCELLED))

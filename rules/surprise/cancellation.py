@@ -67,6 +67,7 @@ def decide_cancel(out: Outcome, side: str, command: CancelSurpriseMove) -> None:
     audience = side_audience(side)
     if record["status"] == rec.SENT:
         out.add(sev.OrderLost(audience=audience, march=march_id,
+                              name=rec.name_of(out.state, march_id),
                               why="countermanded before it was accepted; the force never acted "
                                   "on it"))
         return
@@ -90,13 +91,15 @@ def decide_cancel(out: Outcome, side: str, command: CancelSurpriseMove) -> None:
             out.add(sev.InitiativeFailed(audience=audience, leader=leader.id,
                                          what=f"change the orders of {record['name']}"))
             return
-        out.add(sev.CancelSent(audience=audience, march=march_id, mode=command.mode,
+        out.add(sev.CancelSent(audience=audience, march=march_id,
+                               name=rec.name_of(out.state, march_id), mode=command.mode,
                                arrives_turn=state.turn, distance_mp=0.0, by_initiative=True))
         accept_cancel(out, march_id)
         return
     saved = float(record["accumulated_mp"])
     _, mp, delay = order_distance(state, side, list(record["units"]), extra_mp=saved)
-    out.add(sev.CancelSent(audience=audience, march=march_id, mode=command.mode,
+    out.add(sev.CancelSent(audience=audience, march=march_id,
+                           name=rec.name_of(out.state, march_id), mode=command.mode,
                            arrives_turn=state.turn + delay, distance_mp=round(mp, 2)))
 
 
@@ -104,9 +107,11 @@ def accept_cancel(out: Outcome, march_id: str) -> None:
     record = rec.march(out.state, march_id)
     side = str(record["side"])
     mode = str(record["cancel"]["mode"])
-    out.add(sev.CancelAccepted(audience=side_audience(side), march=march_id, mode=mode))
+    out.add(sev.CancelAccepted(audience=side_audience(side), march=march_id,
+                               name=rec.name_of(out.state, march_id), mode=mode))
     if mode == "reverse" and float(record["accumulated_mp"]) <= 0:
         out.add(sev.MarchEnded(audience=side_audience(side), march=march_id,
+                               name=rec.name_of(out.state, march_id),
                                outcome=rec.CANCELLED))
 
 
@@ -120,6 +125,7 @@ def cancel_acceptance(out: Outcome) -> None:
         side = str(record["side"])
         if record["status"] not in (rec.ACCUMULATING,):
             out.add(sev.CancelLost(audience=side_audience(side), march=march_id,
+                                   name=rec.name_of(out.state, march_id),
                                    why="they come too late: the march has been triggered"))
             continue
         result = acceptance_roll(out, side, list(record["units"]),
@@ -128,4 +134,5 @@ def cancel_acceptance(out: Outcome) -> None:
             accept_cancel(out, march_id)
         elif result == "R":
             out.add(sev.CancelLost(audience=side_audience(side), march=march_id,
+                                   name=rec.name_of(out.state, march_id),
                                    why="they are refused and lost; the march goes on"))

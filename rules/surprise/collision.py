@@ -99,8 +99,10 @@ def begin_with_collisions(out: Outcome, march_id: str, kind: str, interactive: b
         for other in others:
             other_id = str(other["id"])
             audience = side_audience(str(other["side"]))
-            out.add(sev.CollisionNoted(audience=audience, march=other_id, mode=FIRST))
-            out.add(sev.MarchEnded(audience=audience, march=other_id, outcome=rec.COLLIDED,
+            out.add(sev.CollisionNoted(audience=audience, march=other_id,
+                                       name=rec.name_of(out.state, other_id), mode=FIRST))
+            out.add(sev.MarchEnded(audience=audience, march=other_id,
+                                   name=rec.name_of(out.state, other_id), outcome=rec.COLLIDED,
                                    lost_mp=float(other["accumulated_mp"])))
         exe.start_run(out, march_id, kind, interactive)
         exe.advance(out, march_id)
@@ -108,8 +110,10 @@ def begin_with_collisions(out: Outcome, march_id: str, kind: str, interactive: b
     other_id = str(others[0]["id"])
     mine = rec.march(state, march_id)
     out.add(sev.CollisionNoted(audience=side_audience(str(mine["side"])), march=march_id,
+                               name=rec.name_of(out.state, march_id),
                                mode=ALTERNATE))
     out.add(sev.CollisionNoted(audience=side_audience(str(others[0]["side"])), march=other_id,
+                               name=rec.name_of(out.state, other_id),
                                mode=ALTERNATE))
     exe.start_run(out, march_id, kind, False)
     exe.start_run(out, other_id, "collision", False)

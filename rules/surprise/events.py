@@ -7,33 +7,38 @@ the side whose unit triggered the march.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import Field
 
 from rules.events import GameEvent
+from rules.reporting import unit_name
 from rules.surprise import records as rec
 
 if TYPE_CHECKING:
-    from rules.state import GameState
+    from rules.view import SideView
 
 Ref = list[int]
 
 
-def _name(state: GameState, march_id: str) -> str:
-    try:
-        return str(rec.march(state, march_id)["name"])
-    except KeyError:
-        return march_id
+class _OfAMarch(Protocol):
+    @property
+    def march(self) -> str: ...
+    @property
+    def name(self) -> str: ...
 
 
-def _unit(state: GameState, unit_id: str) -> str:
-    unit = state.units.get(unit_id)
-    return unit.name if unit else unit_id
+def _name(event: _OfAMarch) -> str:
+    """The march's name as the event carries it (its own side named it)."""
+    return event.name or event.march
 
 
-def _where(state: GameState, cell: Ref) -> str:
-    return state.loaded.board.describe(rec.cell_of(cell))
+def _unit(view: SideView, unit_id: str) -> str:
+    return unit_name(view, unit_id)
+
+
+def _where(view: SideView, cell: Ref) -> str:
+    return view.board.describe(rec.cell_of(cell))
 
 
 def _mp(value: float) -> str:
@@ -45,15 +50,17 @@ class MarchOrdered(GameEvent):
 
     type: Literal["surprise_ordered"] = "surprise_ordered"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     record: dict[str, Any]
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         r = self.record
-        units = ", ".join(_unit(state, u) for u in r["units"])
+        units = ", ".join(_unit(view, u) for u in r["units"])
         if r.get("by_initiative"):
             how = "taken on by initiative"
         elif r.get("hq"):
-            how = (f"sent from {_unit(state, r['hq'])}, {r['distance_mp']:g} MP away: it "
+            how = (f"sent from {_unit(view, r['hq'])}, {r['distance_mp']:g} MP away: it "
                    f"reaches the force in turn {r['arrives_turn']}")
         else:
             how = "given in person: it is rolled for at the end of this Command Phase"
@@ -65,10 +72,12 @@ class MarchOrdered(GameEvent):
 class MarchAccepted(GameEvent):
     type: Literal["surprise_accepted"] = "surprise_accepted"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     turn: int
 
-    def report(self, state: GameState) -> str:
-        return (f"Surprise move {_name(state, self.march)}: the order is accepted. The force stays "
+    def report(self, view: SideView) -> str:
+        return (f"Surprise move {_name(self)}: the order is accepted. The force stays "
                 "in place and saves its MPs from your next movement phase on.")
 
 
@@ -77,10 +86,12 @@ class OrderLost(GameEvent):
 
     type: Literal["surprise_order_lost"] = "surprise_order_lost"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     why: str
 
-    def report(self, state: GameState) -> str:
-        return f"Surprise move {_name(state, self.march)}: {self.why}."
+    def report(self, view: SideView) -> str:
+        return f"Surprise move {_name(self)}: {self.why}."
 
 
 class InitiativeTried(GameEvent):
@@ -96,32 +107,36 @@ class InitiativeFailed(GameEvent):
     leader: str
     what: str
 
-    def report(self, state: GameState) -> str:
-        return (f"{_unit(state, self.leader)} does not take the initiative to {self.what} "
+    def report(self, view: SideView) -> str:
+        return (f"{_unit(view, self.leader)} does not take the initiative to {self.what} "
                 "this turn.")
 
 
 class MPsAccumulated(GameEvent):
     type: Literal["surprise_accumulated"] = "surprise_accumulated"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     attempt: int
     added: float
     total: float
 
-    def report(self, state: GameState) -> str:
-        return (f"Surprise move {_name(state, self.march)} passes its accumulation roll (turn "
+    def report(self, view: SideView) -> str:
+        return (f"Surprise move {_name(self)} passes its accumulation roll (turn "
                 f"{self.attempt} of the march): +{_mp(self.added)}, {_mp(self.total)} saved.")
 
 
 class MPsReversed(GameEvent):
     type: Literal["surprise_reversed"] = "surprise_reversed"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     attempt: int
     removed: float
     total: float
 
-    def report(self, state: GameState) -> str:
-        return (f"Surprise move {_name(state, self.march)} unwinds {_mp(self.removed)} unseen; "
+    def report(self, view: SideView) -> str:
+        return (f"Surprise move {_name(self)} unwinds {_mp(self.removed)} unseen; "
                 f"{_mp(self.total)} still saved.")
 
 
@@ -130,22 +145,26 @@ class StragglersNoted(GameEvent):
 
     type: Literal["surprise_stragglers"] = "surprise_stragglers"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     unit: str
     count: int = Field(ge=0)
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         if not self.count:
             return ""
-        return (f"{_unit(state, self.unit)} loses {self.count} strength point(s) to straggling "
+        return (f"{_unit(view, self.unit)} loses {self.count} strength point(s) to straggling "
                 "on the forced march (taken off when the march is revealed).")
 
 
 class ExecutionQueued(GameEvent):
     type: Literal["surprise_execution_queued"] = "surprise_execution_queued"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
 
-    def report(self, state: GameState) -> str:
-        return (f"Surprise move {_name(state, self.march)} will be set off at the start of your "
+    def report(self, view: SideView) -> str:
+        return (f"Surprise move {_name(self)} will be set off at the start of your "
                 "next movement phase, instead of rolling.")
 
 
@@ -154,10 +173,12 @@ class MarchTriggered(GameEvent):
 
     type: Literal["surprise_triggered"] = "surprise_triggered"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     cause: str
 
-    def report(self, state: GameState) -> str:
-        return (f"**Surprise move {_name(state, self.march)} is triggered**: {self.cause}. At the "
+    def report(self, view: SideView) -> str:
+        return (f"**Surprise move {_name(self)} is triggered**: {self.cause}. At the "
                 "start of your next movement phase it must spend half its saved MPs along its "
                 "route, without this turn's allowance; the rest are lost.")
 
@@ -170,8 +191,8 @@ class TriggerAnnounced(GameEvent):
     unit: str
     how: str
 
-    def report(self, state: GameState) -> str:
-        unit = _unit(state, self.unit)
+    def report(self, view: SideView) -> str:
+        unit = _unit(view, self.unit)
         return f"Your {unit} {self.how}: **an enemy surprise move is triggered.**"
 
 
@@ -180,31 +201,35 @@ class MarchBegun(GameEvent):
 
     type: Literal["surprise_march_begun"] = "surprise_march_begun"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     kind: str
     run: dict[str, Any]
     formations: dict[str, str] = Field(default_factory=dict)
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         why = {"voluntary": "set off as you ordered",
                "discovered": "discovered (failed accumulation roll): it marches at once",
                "triggered": "triggered: it spends half its saved MPs",
                "collision": "set off by a collision with an enemy surprise move",
                "reverse_discovered": "discovered while reversing: it spends half its saved MPs",
                }.get(self.kind, self.kind)
-        return (f"**Surprise move {_name(state, self.march)}**: {why}. Budget "
+        return (f"**Surprise move {_name(self)}**: {why}. Budget "
                 f"{_mp(float(self.run['budget']))}.")
 
 
 class DetourOffered(GameEvent):
     type: Literal["surprise_detour_offered"] = "surprise_detour_offered"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     cell: Ref
     detour: list[Ref]
 
-    def report(self, state: GameState) -> str:
-        way = ", ".join(state.loaded.board.label(rec.cell_of(c)) for c in self.detour)
-        return (f"Surprise move {_name(state, self.march)}: the head of the column is about to "
-                f"enter a blocked hex, {_where(state, self.cell)}. The ranking leader may try his "
+    def report(self, view: SideView) -> str:
+        way = ", ".join(view.board.label(rec.cell_of(c)) for c in self.detour)
+        return (f"Surprise move {_name(self)}: the head of the column is about to "
+                f"enter a blocked hex, {_where(view, self.cell)}. The ranking leader may try his "
                 f"initiative to go round by {way}. Choose with /march status (buttons): try, or "
                 "march on. (Finishing the phase marches on.)")
 
@@ -212,19 +237,21 @@ class DetourOffered(GameEvent):
 class DetourResolved(GameEvent):
     type: Literal["surprise_detour_resolved"] = "surprise_detour_resolved"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     cell: Ref
     taken: bool
     detour: list[Ref] = Field(default_factory=list)
     #: False when the phase ended unanswered: later blocked hexes are entered without asking.
     interactive: bool = True
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         if self.taken:
-            way = ", ".join(state.loaded.board.label(rec.cell_of(c)) for c in self.detour)
-            return (f"Surprise move {_name(state, self.march)} goes round "
-                    f"{_where(state, self.cell)} by {way}.")
-        return (f"Surprise move {_name(state, self.march)} marches into the blocked hex "
-                f"{_where(state, self.cell)}.")
+            way = ", ".join(view.board.label(rec.cell_of(c)) for c in self.detour)
+            return (f"Surprise move {_name(self)} goes round "
+                    f"{_where(view, self.cell)} by {way}.")
+        return (f"Surprise move {_name(self)} marches into the blocked hex "
+                f"{_where(view, self.cell)}.")
 
 
 class ColumnMarched(GameEvent):
@@ -232,16 +259,18 @@ class ColumnMarched(GameEvent):
 
     type: Literal["surprise_column_marched"] = "surprise_column_marched"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     moves: dict[str, list[Ref]]
     run: dict[str, Any]
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         lead = self.run["order"][0] if self.run.get("order") else ""
-        unit = state.units.get(lead)
-        where = state.loaded.board.describe(unit.cell) if unit and unit.cell else "?"
+        unit = view.unit(lead)
+        where = view.board.describe(unit.cell) if unit else "?"
         moved = sum(1 for p in self.moves.values() if p)
-        text = (f"Surprise move {_name(state, self.march)}: {moved} unit(s) marched; the head "
-                f"({_unit(state, lead)}) is at {where} after {_mp(float(self.run['spent']))}.")
+        text = (f"Surprise move {_name(self)}: {moved} unit(s) marched; the head "
+                f"({_unit(view, lead)}) is at {where} after {_mp(float(self.run['spent']))}.")
         if self.run.get("stopped"):
             text += f" It stopped: {self.run['stopped']}."
         return text
@@ -250,34 +279,38 @@ class ColumnMarched(GameEvent):
 class MarchEnded(GameEvent):
     type: Literal["surprise_march_ended"] = "surprise_march_ended"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     outcome: str
     lost_mp: float = 0.0
     rest: bool = False
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         lost = (f" The {_mp(self.lost_mp)} its head did not spend are lost."
                 if self.lost_mp > 0 else "")
         after = (" Its units count as having moved in your next movement phase."
                  if self.rest else "")
         tail = (" From now on the force follows its orders in the normal way."
                 if self.outcome == rec.EXECUTED else "")
-        return (f"Surprise move {_name(state, self.march)}: "
+        return (f"Surprise move {_name(self)}: "
                 f"{rec.STATUS_WORDS.get(self.outcome, self.outcome)}.{lost}{after}{tail}")
 
 
 class CancelSent(GameEvent):
     type: Literal["surprise_cancel_sent"] = "surprise_cancel_sent"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     mode: str
     arrives_turn: int
     distance_mp: float
     by_initiative: bool = False
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         what = "execute the march as it stands" if self.mode == "execute" else "reverse it"
         if self.by_initiative:
-            return f"New orders for {_name(state, self.march)} taken by initiative: {what}."
-        return (f"New orders for surprise move {_name(state, self.march)} ({what}) sent: "
+            return f"New orders for {_name(self)} taken by initiative: {what}."
+        return (f"New orders for surprise move {_name(self)} ({what}) sent: "
                 f"{self.distance_mp:g} MP to travel, counting its saved MPs; they reach it in "
                 f"turn {self.arrives_turn}. Until they are accepted the march goes on.")
 
@@ -285,23 +318,27 @@ class CancelSent(GameEvent):
 class CancelAccepted(GameEvent):
     type: Literal["surprise_cancel_accepted"] = "surprise_cancel_accepted"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     mode: str
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         if self.mode == "execute":
-            return (f"New orders accepted: surprise move {_name(state, self.march)} will be "
+            return (f"New orders accepted: surprise move {_name(self)} will be "
                     "carried out as it stands at the start of your next movement phase.")
-        return (f"New orders accepted: surprise move {_name(state, self.march)} reverses, "
+        return (f"New orders accepted: surprise move {_name(self)} reverses, "
                 "unwinding its saved MPs with an accumulation roll each movement phase.")
 
 
 class CancelLost(GameEvent):
     type: Literal["surprise_cancel_lost"] = "surprise_cancel_lost"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     why: str
 
-    def report(self, state: GameState) -> str:
-        return f"New orders for surprise move {_name(state, self.march)}: {self.why}."
+    def report(self, view: SideView) -> str:
+        return f"New orders for surprise move {_name(self)}: {self.why}."
 
 
 class ShamRecorded(GameEvent):
@@ -310,14 +347,16 @@ class ShamRecorded(GameEvent):
 
     type: Literal["surprise_sham"] = "surprise_sham"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     unit: str
     cell: Ref
     marker: str = ""
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         shown = f" marked {self.marker}" if self.marker else ""
-        return (f"Sham result on {_unit(state, self.unit)}: the enemy sees it{shown} at "
-                f"{_where(state, self.cell)}. Nothing is really lost; the sham goes when the "
+        return (f"Sham result on {_unit(view, self.unit)}: the enemy sees it{shown} at "
+                f"{_where(view, self.cell)}. Nothing is really lost; the sham goes when the "
                 "march begins.")
 
 
@@ -327,14 +366,16 @@ class CollisionNoted(GameEvent):
 
     type: Literal["surprise_collision"] = "surprise_collision"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
     mode: str
 
-    def report(self, state: GameState) -> str:
+    def report(self, view: SideView) -> str:
         if self.mode == "first":
-            return (f"Surprise move {_name(state, self.march)} crosses the route of an enemy "
+            return (f"Surprise move {_name(self)} crosses the route of an enemy "
                     "surprise move that started first: yours is cancelled and its saved MPs "
                     "are lost.")
-        return (f"Surprise move {_name(state, self.march)} crosses the route of an enemy "
+        return (f"Surprise move {_name(self)} crosses the route of an enemy "
                 "surprise move: the two columns march in turns, 6 MPs at a time.")
 
 
@@ -343,9 +384,11 @@ class ForceRested(GameEvent):
 
     type: Literal["surprise_rested"] = "surprise_rested"
     march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
 
-    def report(self, state: GameState) -> str:
-        return (f"Surprise move {_name(state, self.march)}: its units marched in the enemy's "
+    def report(self, view: SideView) -> str:
+        return (f"Surprise move {_name(self)}: its units marched in the enemy's "
                 "phase and may not move again in this one.")
 
 

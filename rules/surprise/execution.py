@@ -152,6 +152,7 @@ def start_run(out: Outcome, march_id: str, kind: str, interactive: bool) -> None
     record = rec.march(out.state, march_id)
     run, formations = plan(out.state, record, kind, interactive)
     out.add(sev.MarchBegun(audience=side_audience(str(record["side"])), march=march_id,
+                           name=rec.name_of(out.state, march_id),
                            kind=kind, run=run, formations=formations))
 
 
@@ -308,6 +309,7 @@ def _flush(out: Outcome, march_id: str, run: dict[str, Any]) -> None:
     record = rec.march(out.state, march_id)
     moves = place_column(out.state, record, run)
     out.add(sev.ColumnMarched(audience=side_audience(str(record["side"])), march=march_id,
+                              name=rec.name_of(out.state, march_id),
                               moves=moves, run=run))
     for e in sighting_events(out.state):
         out.add(e)
@@ -336,11 +338,13 @@ def advance(out: Outcome, march_id: str, limit: float | None = None) -> str:
         cell = rec.ref(rec.cell_of(run["path"][0]))
         route = [rec.ref(c) for c in detour]
         if why == "ask":
-            out.add(sev.DetourOffered(audience=side_audience(side), march=march_id, cell=cell,
+            out.add(sev.DetourOffered(audience=side_audience(side), march=march_id,
+                                      name=rec.name_of(out.state, march_id), cell=cell,
                                       detour=route))
             return PAUSED
         taken = try_detour(out, march_id)
-        out.add(sev.DetourResolved(audience=side_audience(side), march=march_id, cell=cell,
+        out.add(sev.DetourResolved(audience=side_audience(side), march=march_id,
+                                   name=rec.name_of(out.state, march_id), cell=cell,
                                    taken=taken, detour=route if taken else []))
 
 
@@ -366,6 +370,7 @@ def choose_detour(out: Outcome, march_id: str, attempt: bool) -> None:
     side = str(record["side"])
     taken = try_detour(out, march_id) if attempt else False
     out.add(sev.DetourResolved(audience=side_audience(side), march=march_id,
+                               name=rec.name_of(out.state, march_id),
                                cell=list(run["pending"]), taken=taken,
                                detour=list(run["detour"]) if taken else []))
     advance(out, march_id)
@@ -379,6 +384,7 @@ def finish(out: Outcome, march_id: str) -> None:
     rest = run.get("kind") == "collision"
     lost = max(0.0, float(run.get("budget", 0.0)) - float(run.get("spent", 0.0)))
     out.add(sev.MarchEnded(audience=side_audience(str(record["side"])), march=march_id,
+                           name=rec.name_of(out.state, march_id),
                            outcome=rec.EXECUTED, lost_mp=round(lost, 2), rest=rest))
 
 
@@ -397,6 +403,7 @@ def settle_pending(out: Outcome, march_id: str) -> None:
     record = rec.march(out.state, march_id)
     side = str(record["side"])
     out.add(sev.DetourResolved(audience=side_audience(side), march=march_id,
+                               name=rec.name_of(out.state, march_id),
                                cell=list(record["run"]["pending"]), taken=False, interactive=False))
     advance(out, march_id)
 

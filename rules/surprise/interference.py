@@ -44,6 +44,7 @@ def trigger(out: Outcome, march_id: str, by: Unit, near: Unit, how: str) -> None
     record = rec.march(out.state, march_id)
     owner = str(record["side"])
     out.add(sev.MarchTriggered(audience=side_audience(owner), march=march_id,
+                               name=rec.name_of(out.state, march_id),
                                cause=f"an enemy unit {how} {near.name}"))
     out.add(sev.TriggerAnnounced(audience=side_audience(by.side), side=by.side, unit=by.id,
                                  how=_their_words(out.state, by, how)))
@@ -120,6 +121,7 @@ def record_sham(out: Outcome, target_id: str, cell: Cell | None = None, marker: 
     where = cell if cell is not None else unit.cell
     assert where is not None
     out.add(sev.ShamRecorded(audience=side_audience(str(record["side"])), march=str(record["id"]),
+                             name=rec.name_of(out.state, str(record["id"])),
                              unit=target_id, cell=rec.ref(where), marker=marker))
 
 

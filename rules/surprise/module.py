@@ -119,7 +119,8 @@ def _execute(out: Outcome, side: str, command: ExecuteSurpriseMove) -> None:
                       f"{rec.STATUS_WORDS.get(str(record['status']), record['status'])}")
     if record["execute_queued"]:
         raise Refusal(f"surprise move {record['name']} is already set to go")
-    out.add(sev.ExecutionQueued(audience=f"side:{side}", march=str(record["id"])))
+    out.add(sev.ExecutionQueued(audience=f"side:{side}", march=str(record["id"]),
+                                name=str(record["name"])))
 
 
 def _detour(out: Outcome, side: str, command: ChooseDetour) -> None:

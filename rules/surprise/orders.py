@@ -224,7 +224,8 @@ def decide_order(out: Outcome, side: str, command: OrderSurpriseMove) -> None:
                                          what=f"take on surprise move {name}"))
             return
         out.add(sev.MarchOrdered(audience=side_audience(side), march=march_id, record=record))
-        out.add(sev.MarchAccepted(audience=side_audience(side), march=march_id, turn=state.turn))
+        out.add(sev.MarchAccepted(audience=side_audience(side), march=march_id,
+                                  name=rec.name_of(out.state, march_id), turn=state.turn))
         return
     hq, mp, delay = order_distance(state, side, ids)
     record.update(hq=hq, distance_mp=round(mp, 2), arrives_turn=state.turn + delay)
@@ -242,8 +243,10 @@ def end_of_command_phase(out: Outcome) -> None:
         result = acceptance_roll(out, side, list(m["units"]), f"surprise move {m['name']}")
         if result == "A":
             out.add(sev.MarchAccepted(audience=side_audience(side), march=str(m["id"]),
+                                      name=rec.name_of(out.state, str(m["id"])),
                                       turn=out.state.turn))
         elif result == "R":
             out.add(sev.OrderLost(audience=side_audience(side), march=str(m["id"]),
+                                  name=rec.name_of(out.state, str(m["id"])),
                                   why="the order is refused and lost; send it again"))
     cancel_acceptance(out)

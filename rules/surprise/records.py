@@ -90,6 +90,11 @@ def march(state: GameState, march_id: str) -> Mapping[str, Any]:
     return found
 
 
+def name_of(state: GameState, march_id: str) -> str:
+    """The march's name, as its own side gave it (events carry it for their reports)."""
+    return str(march(state, march_id)["name"])
+
+
 def side_marches(state: GameState, side: str, statuses: Iterable[str] | None = None
                  ) -> list[Mapping[str, Any]]:
     wanted = None if statuses is None else frozenset(statuses)

@@ -1,0 +1,25 @@
+"""Words the rule modules' reports share, read from the audience's view only.
+
+A report (``GameEvent.report``) is written from a ``SideView``: the side's own counters, what it
+sees of the enemy, the board. These helpers look a counter up in that view; a unit the view does
+not hold (one just eliminated, say) is named by what the event itself carries.
+"""
+
+from __future__ import annotations
+
+from rules.grid import Cell
+from rules.view import SideView
+
+
+def unit_name(view: SideView, ref: str, given: str = "") -> str:
+    """The name the event gives (``given``), else the name of the counter ``ref`` in the view,
+    else ``ref`` itself (a unit the view does not show is never looked up anywhere else)."""
+    if given:
+        return given
+    found = view.unit(ref)
+    return found.name if found is not None and found.name else ref
+
+
+def describe(view: SideView, cell: Cell) -> str:
+    """A cell as players speak of it: its printed label and the name of a place there."""
+    return view.board.describe(cell)

@@ -1,0 +1,148 @@
+"""The words a player reads when asking about a game, written from their side's view only.
+
+Every text here is a function of a ``SideView`` (the player's side's, or the public one for what
+everyone may read) and of what the umpire's own records say in public (who is seated, who asks
+for a seat): never of the game state. What a view does not hold cannot be worded, so nothing a
+side may not know can reach it through these texts. ``umpire.service`` only fetches the view and
+hands the words back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from rules import commands as cmd
+from rules import events as ev
+from rules.scenario import COMBAT_KINDS
+from rules.view import IDENTIFIED, SideView
+
+# -- refusals --------------------------------------------------------------------------------------
+#: The same answer whoever asks, so that it tells nothing about the game.
+NOT_PLAYING = "you are not playing in this game; join a side first"
+HOST_ONLY = "only the game's host can do that"
+ALREADY_ACCEPTED = "That order was already accepted."
+CHANGED_MEANWHILE = "the game changed meanwhile; please try again"
+
+
+def no_such_game(game_id: str) -> str:
+    return f"there is no game {game_id[:40]!r}"
+
+
+# -- the turn --------------------------------------------------------------------------------------
+def turn_heading(view: SideView) -> str:
+    """The turn as the turn track gives it: clock time, day, light and visibility (public)."""
+    return (f"Turn {view.turn} - {view.time}, day {view.day}, {view.light}; visibility "
+            f"{view.visibility} hexes")
+
+
+def waiting_text(view: SideView) -> str:
+    """Who is still to give orders, as far as everyone may know."""
+    if view.waiting_for is None:
+        return ("Waiting for: the end of the phase (every side gives its orders at once; who "
+                "has finished is not announced)")
+    waiting = ", ".join(view.name_of_side(s) for s in view.waiting_for)
+    return f"Waiting for: {waiting or 'nobody'}"
+
+
+def status_text(view: SideView, game_id: str, status: str,
+                seated: Mapping[str, Sequence[int]], asking: Iterable[tuple[int, str]]) -> str:
+    """The game's status from the public view: scenario, turn, phase, who is still to act (as
+    far as that is told), each side's players, and who asks the host for a seat."""
+    lines = [f"**{view.title}** (game `{game_id}`, {status})"]
+    if status in ("active", "paused"):
+        lines.append(f"{turn_heading(view)}; {view.phase}"
+                     + (f" ({view.name_of_side(view.phasing)})" if view.phasing else ""))
+        lines.append(waiting_text(view))
+    for side, users in seated.items():
+        who = ", ".join(f"<@{u}>" for u in users) or "nobody yet"
+        lines.append(f"{view.name_of_side(side)} ({side}): {who}")
+    asked = [f"<@{user}> ({side})" for user, side in asking]
+    if asked:
+        lines.append("Asking the host for a seat: " + ", ".join(asked))
+    return "\n".join(lines)
+
+
+# -- the side's own forces -------------------------------------------------------------------------
+def units_text(view: SideView) -> str:
+    """The side's own units: where they are, formation, strength (and stragglers), morale when
+    not normal, and MPs left; those not on the map say when they arrive."""
+    rows: list[tuple[str, str]] = []
+    for u in view.own_units():
+        strength = f", {u.strength} SP" if u.kind in COMBAT_KINDS else ""
+        rows.append((u.name, _unit_line(u.name, u.kind, strength, u.stragglers, u.formation,
+                                        u.morale, view.board.describe(u.cell), u.mp_left or 0)))
+    for o in view.off_map:
+        where = f"arrives turn {o.arrives_turn}" if o.arrives_turn else "off the map"
+        strength = f", {o.strength} SP" if o.combat else ""
+        rows.append((o.name, _unit_line(o.name, o.kind, strength, o.stragglers, o.formation,
+                                        o.morale, where, o.mp_left)))
+    lines = [line for _, line in sorted(rows, key=lambda r: r[0])]
+    return "\n".join(lines) or "You have no units."
+
+
+def _unit_line(name: str, kind: str, strength: str, stragglers: int, formation: str,
+               morale: str, where: str, mp_left: float) -> str:
+    if stragglers:
+        strength += f" and {stragglers} straggling"
+    shown = f", {morale}" if morale != "normal" else ""
+    return f"{name} ({kind}{strength}, {formation}{shown}) at {where}; {mp_left:g} MP left"
+
+
+def own_unit_names(view: SideView) -> list[str]:
+    """Names of the side's own units (on the map or not), for autocomplete."""
+    return sorted([u.name for u in view.own_units()] + [o.name for o in view.off_map])
+
+
+def visible_enemy_names(view: SideView, *, troops_only: bool = True) -> list[str]:
+    """Names of the enemy units (``troops_only``: combat units) the side sees identified now."""
+    return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED
+                   and (u.kind in COMBAT_KINDS or not troops_only)})
+
+
+def map_caption(view: SideView) -> str:
+    return f"{view.side_name}, turn {view.turn}."
+
+
+def log_text(texts: Iterable[str]) -> str:
+    """The messages a player has received (public and their side's), oldest first."""
+    return "\n\n".join(texts) or "Nothing has happened yet."
+
+
+# -- answers to orders -----------------------------------------------------------------------------
+def acknowledgement(view: SideView, command: cmd.Command, events: Iterable[ev.Event]) -> str:
+    """The reply to the commanding player, from their own side's view after the command and the
+    events addressed to their side only."""
+    events = list(events)
+    for e in events:
+        if isinstance(e, ev.UnitMoved):
+            unit = view.unit(e.unit)
+            end = view.board.describe(unit.cell) if unit else "?"
+            name = unit.name if unit else e.unit
+            left = f"{unit.mp_left:g}" if unit and unit.mp_left is not None else "?"
+            text = (f"{name} moved {len(e.path)} cell(s) to {end}, spending {e.mp:g} MP "
+                    f"({left} left).")
+            return text + (f" It stopped: {e.stopped}." if e.stopped else "")
+        if isinstance(e, ev.UnitHalted):
+            return (f"{_own_name(view, e.unit)} {e.reason} and halts where it stands for the "
+                    "rest of this phase.")
+        if isinstance(e, ev.FormationChanged):
+            return f"{_own_name(view, e.unit)} is now in {e.formation}."
+    if isinstance(command, cmd.Done):
+        return "Noted: your side has finished this phase."
+    if isinstance(command, cmd.Correct):
+        return ("Done: the correction is logged. The game's channel is told that you made one "
+                "(not what), and the end of the game lists it in full.")
+    if view.side:
+        mine = ev.side_audience(view.side)
+        for e in events:  # a rule module's order: the first report to the side
+            if e.audience == mine:
+                text = e.report(view)
+                if text:
+                    return text
+    return "Done."
+
+
+def _own_name(view: SideView, ref: str) -> str:
+    unit = view.unit(ref)
+    return unit.name if unit else ref
+
