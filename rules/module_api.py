@@ -15,7 +15,10 @@ from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.information import InformationModel
+from rules.notes import ModuleNote
+from rules.overlay import Ground, Overlay
 from rules.units import Unit
+from rules.view_types import UnitView
 
 if TYPE_CHECKING:
     from rules.engine import Outcome
@@ -94,9 +97,17 @@ class RuleModule:
         """How an enemy unit appears to ``viewer`` (for example where a sham retreat left it)."""
         return unit
 
-    def view_notes(self, state: GameState, side: str) -> Mapping[str, Any]:
-        """Module data for the side's view (its own marches, say). Only what the side may know."""
-        return {}
+    def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
+        """This module's typed note for the side's view (its own marches, say), or ``None``.
+        Only what the side may know."""
+        return None
+
+    def overlay(self, note: ModuleNote | None, enemies: tuple[UnitView, ...],
+                ground: Ground) -> Overlay:
+        """What this module draws on the side's map (its own routes, the cells it can tell are
+        blocked), from the module's own note for the side, the enemy counters in the side's
+        view and the public ground only: no game state, so nothing the side does not know."""
+        return Overlay()
 
 
 def data_of(state: GameState, module: str) -> Mapping[str, Any]:

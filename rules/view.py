@@ -14,17 +14,16 @@ hidden        identified while sighted; once lost from sight, as a ghost where l
 ============  ===============================================================================
 
 Nothing in a view depends on enemy state the side does not see: markers carry no identity and are
-numbered by where they stand, ghosts come from the side's own memory, and the blocked cells shown
-to a side on a surprise move are worked out from the enemy counters in its view
-(``blocked_as_known``), never from where the enemy really is.
+numbered by where they stand, ghosts come from the side's own memory, and the map's overlay (the
+side's own routes, the blocked cells shown to a side on a surprise move) is worked out by the
+modules from their note for the side, the enemy counters in its view and the public ground
+(``RuleModule.overlay``), never from where the enemy really is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any
 
 from rules.board import Board
 from rules.gamemap import GameMap
@@ -32,49 +31,16 @@ from rules.grid import Cell
 from rules.information import InformationModel
 from rules.knowledge import SideSighting, bits_to_cells, information_model, rule_for, sight
 from rules.module_api import RuleModule
+from rules.notes import ModuleNote
+from rules.overlay import Ground, Overlay, Route
 from rules.registry import in_force
-from rules.sighting import COMBAT_KINDS, OBSERVER_KINDS, Presence, full_pass
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit
+from rules.view_types import ANONYMOUS, GHOST, IDENTIFIED, MARKER, OWN, UnitView, ViewLevel
 
-
-class ViewLevel(StrEnum):
-    """How much of a counter a side is shown."""
-
-    #: One of the side's own units: everything.
-    OWN = "own"
-    #: An enemy unit in full: identity, kind, strength, formation.
-    IDENTIFIED = "identified"
-    #: An enemy unit whose kind shows but not its identity (a released scout, say).
-    ANONYMOUS = "anonymous"
-    #: A counter face down: that something of that side stands there, nothing more.
-    MARKER = "marker"
-    #: Where an enemy unit was last seen, as it looked then.
-    GHOST = "ghost"
-
-
-OWN, IDENTIFIED, ANONYMOUS, MARKER, GHOST = (
-    ViewLevel.OWN, ViewLevel.IDENTIFIED, ViewLevel.ANONYMOUS, ViewLevel.MARKER, ViewLevel.GHOST)
-
-
-@dataclass(frozen=True, slots=True)
-class UnitView:
-    """A counter as a side knows it. Fields the side does not know are empty."""
-
-    ref: str
-    side: str
-    level: ViewLevel
-    cell: Cell
-    name: str = ""
-    short: str = ""
-    kind: str = ""
-    echelon: str = ""
-    strength: int | None = None
-    formation: str = ""
-    morale: str = ""
-    last_seen_turn: int | None = None
-    mp_left: float | None = None
+__all__ = ["ANONYMOUS", "GHOST", "IDENTIFIED", "MARKER", "OWN", "SideView", "UnitView",
+           "ViewLevel", "project", "public_view"]
 
 
 @dataclass(frozen=True)
@@ -101,9 +67,12 @@ class SideView:
     side_names: Mapping[str, str] = field(default_factory=dict)
     side_colours: Mapping[str, str] = field(default_factory=dict)
     reports: tuple[str, ...] = ()
+    #: The cells the side can tell are blocked (the modules' overlay).
     blocked_cells: frozenset[Cell] = field(default_factory=frozenset)
     #: What the rule modules in force tell this side (its own marches, say), by module name.
-    notes: Mapping[str, Any] = field(default_factory=dict)
+    notes: Mapping[str, ModuleNote] = field(default_factory=dict)
+    #: The side's own routes drawn on its map (the modules' overlay, or a planned move).
+    routes: tuple[Route, ...] = ()
 
     @property
     def board(self) -> Board:
@@ -131,22 +100,25 @@ def project(state: GameState, side: str | None) -> SideView:
     units: list[UnitView] = []
     seen_cells: frozenset[Cell] | None = None
     modules = in_force(state.modules)
-    notes: dict[str, Any] = {}
-    blocked: frozenset[Cell] = frozenset()
+    notes: dict[str, ModuleNote] = {}
+    overlay = Overlay()
     if side is None:
         units = [_full(u, OWN) for u in _placed(state)]
     else:
         mine = sight(state)[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
-        enemies = _enemies(state, side, info, mine, modules)
+        enemies = tuple(_enemies(state, side, info, mine, modules))
         units += enemies
+        ground = Ground(side, state.loaded.map, visibility(scenario, state.loaded.ruleset,
+                                                           state.turn),
+                        rule_for(state), state.loaded.ruleset.blocked_radius)
         for module in modules:
             note = module.view_notes(state, side)
-            if note:
+            if note is not None:
                 notes[module.name] = note
-                if note.get("show_blocked"):
-                    blocked = blocked_as_known(state, side, enemies)
+            # The overlay sees the module's note, the enemy counters and the public ground only.
+            overlay |= module.overlay(note, enemies, ground)
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
@@ -156,7 +128,7 @@ def project(state: GameState, side: str | None) -> SideView:
         game_map=state.loaded.map, side_names=_side_names(state),
         side_colours={s.id: s.colour for s in scenario.sides},
         reports=state.reports.get(side, ()) if side else (),
-        blocked_cells=blocked, notes=notes,
+        blocked_cells=overlay.blocked, notes=notes, routes=overlay.routes,
     )
 
 
@@ -229,26 +201,3 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
         for n, m in enumerate(markers)
     ]
     return out
-
-
-def blocked_as_known(state: GameState, side: str, enemies: list[UnitView]) -> frozenset[Cell]:
-    """The cells a side can tell are blocked for its surprise marches, from the enemy counters in
-    its own view only (ruling INFO-7): those at or within the blocked radius of a counter that
-    may be a combat unit, and those a counter that may be an observer sees under the turn's
-    visibility. A sighted unit or a ghost is what it was seen to be; a blank marker may be
-    anything, so it counts as both. Under the open model this is the truth; under the others it
-    is the side's best knowledge, and the umpire still stops a march where it really is
-    blocked."""
-    gm = state.loaded.map
-    known = [
-        Presence(
-            unit_id=f"{n}:{u.ref}", side=u.side or "enemy", cell=gm.idx(u.cell),
-            combat=u.level == MARKER or u.kind in COMBAT_KINDS,
-            observer=u.level == MARKER or u.kind in OBSERVER_KINDS,
-        )
-        for n, u in enumerate(enemies) if gm.grid.contains(u.cell)
-    ]
-    vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
-    passed = full_pass(rule_for(state), vis, known,
-                       blocked_radius=state.loaded.ruleset.blocked_radius, sides=(side,))
-    return bits_to_cells(passed[side].blocked_cells, gm.grid)

@@ -27,6 +27,7 @@ from rules.route import RouteError, expand, parse_route
 from rules.state import GameState
 from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
+from rules.view import project
 from storage.store import Store
 from umpire.demo_combat import fight
 from umpire.dice import commitment
@@ -262,5 +263,5 @@ def reachable_route(state: GameState, order: Order) -> str | None:
 
 def _draw_turn(state: GameState, out: Path, turn: int) -> None:
     for side in PLAYERS:
-        (out / side / f"turn-{turn:02d}.png").write_bytes(draw_side_map(state, side))
-    (out / "umpire" / f"turn-{turn:02d}.png").write_bytes(draw_side_map(state, None))
+        (out / side / f"turn-{turn:02d}.png").write_bytes(draw_side_map(project(state, side)))
+    (out / "umpire" / f"turn-{turn:02d}.png").write_bytes(draw_side_map(project(state, None)))

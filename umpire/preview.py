@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rules.board import LabelError
 from rules.engine import Refusal, own_unit
+from rules.overlay import Route
 from rules.route import RouteError, expand, parse_route
 from umpire.service import Umpire, UmpireError
 
@@ -73,9 +74,9 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
         middle = path[len(path) // 2]
         radius = max(3, max(gm.grid.distance(middle, c) for c in (mine.cell, *path)) + 2)
         try:
+            planned = Route((mine.cell, *path), f"{mine.name}: planned move")
             image = await umpire.maps.side_map(state, side, around=board.label(middle),
-                                               radius=radius, route=[mine.cell, *path],
-                                               route_note=f"{mine.name}: planned move")
+                                               radius=radius, routes=(planned,))
         except ValueError:
             image = None
     return MovePlan(mine.name, board.label(mine.cell), labels, by_road, text, image)

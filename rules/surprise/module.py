@@ -10,6 +10,8 @@ from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.module_api import RuleModule
+from rules.notes import ModuleNote
+from rules.overlay import Ground, Overlay
 from rules.refusal import Refusal
 from rules.state import GameState, with_units
 from rules.surprise import accumulation, cancellation, execution, interference, notes, orders
@@ -23,6 +25,7 @@ from rules.surprise.commands import (
     OrderSurpriseMove,
 )
 from rules.units import Unit
+from rules.view_types import UnitView
 
 if TYPE_CHECKING:
     from rules.engine import Outcome
@@ -105,8 +108,13 @@ class SurpriseMove(RuleModule):
     def appearance(self, state: GameState, viewer: str, unit: Unit) -> Unit:
         return interference.appearance(state, viewer, unit)
 
-    def view_notes(self, state: GameState, side: str) -> Mapping[str, Any]:
+    def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
         return notes.view_notes(state, side)
+
+    def overlay(self, note: ModuleNote | None, enemies: tuple[UnitView, ...],
+                ground: Ground) -> Overlay:
+        return notes.overlay(note if isinstance(note, notes.SurpriseNote) else None, enemies,
+                             ground)
 
 
 def _execute(out: Outcome, side: str, command: ExecuteSurpriseMove) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
+from enum import StrEnum
 from typing import Any
 
 from rules.grid import Cell
@@ -28,18 +29,33 @@ from rules.state import GameState, with_module_data
 
 MODULE = "surprise_move"
 
-#: The order is on its way to the force, or waiting for acceptance.
-SENT = "sent"
-#: Accepted: the force stays put and saves MPs, rolling each movement phase.
-ACCUMULATING = "accumulating"
-#: The enemy triggered it: half the MPs are spent at the start of the owner's next movement phase.
-TRIGGERED = "triggered"
-#: A new order was accepted and the owner chose to unwind the saved MPs.
-REVERSING = "reversing"
-#: The column is marching (possibly waiting for the owner's detour choice).
-RUNNING = "running"
-#: Finished states.
-EXECUTED, CANCELLED, LOST, COLLIDED = "executed", "cancelled", "lost", "collided"
+
+class MarchState(StrEnum):
+    """Where a surprise march's order stands."""
+
+    #: The order is on its way to the force, or waiting for acceptance.
+    SENT = "sent"
+    #: Accepted: the force stays put and saves MPs, rolling each movement phase.
+    ACCUMULATING = "accumulating"
+    #: The enemy triggered it: half the MPs are spent at the start of the owner's next movement
+    #: phase.
+    TRIGGERED = "triggered"
+    #: A new order was accepted and the owner chose to unwind the saved MPs.
+    REVERSING = "reversing"
+    #: The column is marching (possibly waiting for the owner's detour choice).
+    RUNNING = "running"
+    #: Finished states.
+    EXECUTED = "executed"
+    CANCELLED = "cancelled"
+    LOST = "lost"
+    COLLIDED = "collided"
+
+
+SENT, ACCUMULATING, TRIGGERED, REVERSING, RUNNING = (
+    MarchState.SENT, MarchState.ACCUMULATING, MarchState.TRIGGERED, MarchState.REVERSING,
+    MarchState.RUNNING)
+EXECUTED, CANCELLED, LOST, COLLIDED = (
+    MarchState.EXECUTED, MarchState.CANCELLED, MarchState.LOST, MarchState.COLLIDED)
 
 #: The force is under an accepted surprise order: it stays in place, and enemy moves near it or
 #: attacks on it count.
@@ -47,7 +63,7 @@ ACCEPTED = frozenset({ACCUMULATING, TRIGGERED, REVERSING})
 #: Still doing something.
 OPEN = ACCEPTED | {SENT, RUNNING}
 
-STATUS_WORDS = {
+STATUS_WORDS: dict[str, str] = {
     SENT: "order on its way / awaiting acceptance",
     ACCUMULATING: "accumulating MPs in place",
     TRIGGERED: "triggered by the enemy: half its MPs go at the start of your next movement phase",
