@@ -6,8 +6,9 @@ shows a flag on a staff and a leader a star instead. The short name is printed a
 and the strength below, when the view knows them. A unit deployed (line, unlimbered, dismounted) has
 a broad card, one in a road formation (column, limbered) a tall one.
 
-An enemy known only as a marker is a blank card in its side's colour with a question mark; a ghost
-is its last sighting, faded, with the turn it was last seen (``T3``).
+An enemy known only as a marker is a blank card in its side's colour with a question mark; an
+anonymous one shows its arm and formation with a question mark for its name and no strength; a
+ghost is its last sighting, faded, with the turn it was last seen (``T3``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from render.style import INK, PAPER, RGB, centred_text, fit_font, font, mix, on
 from rules.grid import Cell
-from rules.view import GHOST, MARKER, OWN, UnitView
+from rules.view import ANONYMOUS, GHOST, MARKER, OWN, UnitView
 
 #: The ground of a morale marker on a counter.
 MORALE_RED: RGB = (170, 30, 30)
@@ -35,7 +36,7 @@ GHOST_ALPHA = 0.8
 STACK_SHOWN = 3
 
 _KIND_ORDER = {"infantry": 0, "cavalry": 1, "artillery": 2, "hq": 3, "leader": 4, "wagon": 5}
-_LEVEL_ORDER = {OWN: 0, "identified": 0, MARKER: 1, GHOST: 2}
+_LEVEL_ORDER = {OWN: 0, "identified": 0, ANONYMOUS: 0, MARKER: 1, GHOST: 2}
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,10 @@ class Look:
 def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "") -> Look:
     if u.level == MARKER:
         return Look(MARKER, "", "", None, "", None, colour, scale)
+    if u.level == ANONYMOUS or (u.level == GHOST and not u.name and not u.short):
+        # Its kind and formation show, its identity does not: a question mark for the name.
+        return Look(u.level, u.kind, "?", None, u.formation,
+                    u.last_seen_turn if u.level == GHOST else None, colour, scale)
     short = u.short
     if not short or (u.name.startswith(short) and len(short) < len(u.name)):
         short = abbreviate(u.name) or short

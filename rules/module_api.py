@@ -97,6 +97,11 @@ class RuleModule:
         """How an enemy unit appears to ``viewer`` (for example where a sham retreat left it)."""
         return unit
 
+    def shows_anonymous(self, state: GameState, viewer: str, unit: Unit) -> bool:
+        """Whether the enemy ``unit`` shows to ``viewer`` as anonymous: its kind and formation
+        seen, its identity (name, strength, echelon, morale) not (a released scout, say)."""
+        return False
+
     def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
         """This module's typed note for the side's view (its own marches, say), or ``None``.
         Only what the side may know."""

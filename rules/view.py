@@ -23,13 +23,20 @@ modules from their note for the side, the enemy counters in its view and the pub
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules.board import Board
 from rules.gamemap import GameMap
 from rules.grid import Cell
 from rules.information import InformationModel
-from rules.knowledge import SideSighting, bits_to_cells, information_model, rule_for, sight
+from rules.knowledge import (
+    SideSighting,
+    bits_to_cells,
+    information_model,
+    rule_for,
+    shows_anonymous,
+    sight,
+)
 from rules.module_api import RuleModule
 from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay, Route
@@ -169,6 +176,8 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
              modules: list[RuleModule]) -> list[UnitView]:
     out: list[UnitView] = []
     markers: list[UnitView] = []
+    anonymous: list[UnitView] = []
+    anonymous_ghosts: list[UnitView] = []
     memory = state.memory.get(side, {})
     for u in _placed(state):
         if u.side == side:
@@ -180,13 +189,23 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
         cell = face.cell
         assert cell is not None
         if info.shows_every_enemy or u.id in mine.seen_units:
-            out.append(_full(face, IDENTIFIED))
+            if shows_anonymous(state, side, face):
+                anonymous.append(UnitView(ref="", side=face.side, level=ANONYMOUS, cell=cell,
+                                          kind=face.kind, formation=face.formation))
+            else:
+                out.append(_full(face, IDENTIFIED))
         elif info is InformationModel.INVERTED:
             markers.append(UnitView(ref="", side=u.side, level=MARKER, cell=cell))
     if info is InformationModel.HIDDEN:
         for uid, m in sorted(memory.items()):
             if not m.in_sight and uid not in mine.seen_units:
                 seen = m.seen
+                if seen.get("anonymous"):
+                    anonymous_ghosts.append(UnitView(
+                        ref="", side=str(seen.get("side", "")), level=GHOST, cell=m.cell,
+                        kind=str(seen.get("kind", "")),
+                        formation=str(seen.get("formation", "")), last_seen_turn=m.turn))
+                    continue
                 out.append(UnitView(
                     ref=uid, side=str(seen.get("side", "")), level=GHOST, cell=m.cell,
                     name=str(seen.get("name", "")), short=str(seen.get("short", "")),
@@ -194,10 +213,17 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
                     strength=seen.get("strength"), formation=str(seen.get("formation", "")),
                     last_seen_turn=m.turn,
                 ))
-    # Markers are named by where they stand, so that nothing hidden orders or names them.
-    markers.sort(key=lambda m: (m.cell.row, m.cell.col, m.side))
-    out += [
-        UnitView(ref=f"marker-{n + 1}", side=m.side, level=MARKER, cell=m.cell)
-        for n, m in enumerate(markers)
-    ]
+    # Markers and anonymous counters are named and ordered by what shows of them and where they
+    # stand, so that nothing hidden (which unit it is) orders or names them.
+    out += _numbered(anonymous, "anonymous")
+    out += _numbered(anonymous_ghosts, "ghost")
+    out += _numbered(markers, "marker")
     return out
+
+
+def _numbered(counters: list[UnitView], prefix: str) -> list[UnitView]:
+    """Counters without an identity, ordered by where they stand and what shows, and named
+    ``<prefix>-<n>`` in that order."""
+    ordered = sorted(counters, key=lambda u: (u.cell.row, u.cell.col, u.side, u.kind,
+                                              u.formation, u.last_seen_turn or 0))
+    return [replace(u, ref=f"{prefix}-{n + 1}") for n, u in enumerate(ordered)]

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rules import events as ev
 from rules.board import Board
 from rules.grid import Cell
-from rules.knowledge import information_model
+from rules.knowledge import information_model, known_name, known_order
 from rules.markup import plain
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
@@ -87,12 +88,15 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     continue  # the side sees every enemy anyway; sighting is not news
                 parts = []
                 if seen:
+                    # Anonymous units by what shows of them, never by who they are.
                     parts.append("Your troops sight: " + "; ".join(
-                        f"{plain(str(w['name']))} ({w['kind']}, {w['strength']}) at "
-                        f"{_at(board, Cell(*w['cell']))}" for w in seen.values()))
+                        f"{plain(known_name(w))} ({_what(w)}) at "
+                        f"{_at(board, Cell(*w['cell']))}"
+                        for w in _identified_first(list(seen.values()))))
                 if lost:
                     parts.append("Lost from sight: " + "; ".join(
-                        _ghost_name(after, side, uid) for uid in lost))
+                        _ghost_name(after, side, uid)
+                        for uid in _lost_in_order(after, e.side, lost)))
                 out.append(Message("side", side, "\n".join(parts)))
             case ev.Told(text=text, audience=audience):
                 if audience == "public":
@@ -160,9 +164,32 @@ def _at(board: Board, cell: Cell) -> str:
     return f"{board.label(cell)} ({plain(place.name)})" if place else board.label(cell)
 
 
+def _what(seen: Mapping[str, object]) -> str:
+    """The kind and, when it was made out, the strength of a sighted unit."""
+    strength = seen.get("strength")
+    return f"{seen['kind']}, {strength}" if strength is not None else str(seen["kind"])
+
+
+def _identified_first(seen: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Sighted units as the event lists them, anonymous ones last, by what shows of them."""
+    return ([w for w in seen if not w.get("anonymous")]
+            + sorted((w for w in seen if w.get("anonymous")), key=known_order))
+
+
+def _lost_in_order(state: GameState, side: str, lost: tuple[str, ...]) -> list[str]:
+    """Units lost from sight as the event lists them, anonymous ones last, by what showed."""
+    memory = state.memory.get(side, {})
+
+    def anonymous(uid: str) -> bool:
+        return uid in memory and bool(memory[uid].seen.get("anonymous"))
+
+    return ([u for u in lost if not anonymous(u)]
+            + sorted((u for u in lost if anonymous(u)), key=lambda u: known_order(memory[u].seen)))
+
+
 def _ghost_name(state: GameState, side: str, uid: str) -> str:
     m = state.memory.get(side, {}).get(uid)
     if m is None:
         return "an enemy unit"
-    name = plain(str(m.seen.get("name", "an enemy unit")))
+    name = plain(known_name(m.seen))
     return f"{name}, last seen at {state.loaded.board.label(m.cell)}"
