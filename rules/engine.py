@@ -18,6 +18,7 @@ from rules import events as ev
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import phase_report, sighting_events
+from rules.markers import draw_marker_id
 from rules.markup import plain
 from rules.module_api import RuleModule
 from rules.movement import MoveError, StopHook, move_along
@@ -39,10 +40,27 @@ class Outcome:
     dice: DiceSource
     events: list[ev.Event] = field(default_factory=list)
     finished: bool = False
+    #: Marker ids drawn by ``new_marker_id`` and not yet placed, by side.
+    drawn_marker_ids: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, event: ev.Event) -> None:
         self.events.append(event)
         self.state = apply(self.state, event)
+        if isinstance(event, ev.MarkerPlaced | ev.MarkerSplit):
+            placed = {event.marker} if isinstance(event, ev.MarkerPlaced) else set(event.into)
+            for ids in self.drawn_marker_ids.values():
+                ids[:] = [i for i in ids if i not in placed]
+
+    def new_marker_id(self, side: str) -> str:
+        """A fresh id for a marker of ``side``, drawn from the game's dice
+        (``rules.markers.draw_marker_id``). Ids drawn here and not yet placed are kept apart,
+        so that two draws before the events that place them (a split) give two ids."""
+        pending = self.drawn_marker_ids.setdefault(side, [])
+        taken = [*self.state.markers, *(i for ids in self.drawn_marker_ids.values() for i in ids)]
+        ordinal = self.state.markers_drawn.get(side, 0) + len(pending)
+        mid = draw_marker_id(self.dice, side, ordinal, taken)
+        pending.append(mid)
+        return mid
 
     def roll(self, purpose: str, dice: str, audience: str, *, table: str = "", column: str = "",
              modifiers: dict[str, int] | None = None) -> tuple[int, str]:

@@ -16,6 +16,7 @@ from typing import Any
 from rules import events as ev
 from rules.grid import Cell
 from rules.loader import LoadedScenario
+from rules.markers import Marker, sorted_markers
 from rules.modules import available_actions
 from rules.scenario import FORMATIONS_BY_KIND
 from rules.turns import Step
@@ -49,6 +50,10 @@ class GameState:
     modules: tuple[str, ...] = ()
     module_data: Mapping[str, Any] = field(default_factory=dict)
     seq: int = 0
+    #: The markers on the map, by id (``rules.markers``); what is under them is module data.
+    markers: Mapping[str, Marker] = field(default_factory=dict)
+    #: How many marker ids each side has drawn in the whole game (the key of its next draw).
+    markers_drawn: Mapping[str, int] = field(default_factory=dict)
 
     # -- reading the state ---------------------------------------------------------------------
     @property
@@ -78,6 +83,10 @@ class GameState:
 
     def enemies_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side != side]
+
+    def markers_list(self) -> tuple[Marker, ...]:
+        """Every marker on the map, sorted by id."""
+        return sorted_markers(self.markers.values())
 
     def side_name(self, side: str) -> str:
         for s in self.loaded.scenario.sides:
@@ -157,6 +166,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return replace(state, status="ended")
         case ev.DieRolled():
             return state
+        case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit():
+            return _fold_marker(state, event)
     from rules.registry import in_force  # the modules in force fold their own events
 
     for module in in_force(state.modules):
@@ -178,6 +189,46 @@ def with_units(state: GameState, changed: Mapping[str, Unit]) -> GameState:
     units = dict(state.units)
     units.update(changed)
     return replace(state, units=MappingProxyType(units))
+
+
+def _fold_marker(state: GameState, event: ev.Event) -> GameState:
+    """The state after a marker event. A log that places an id twice or names a marker that is
+    not on the map is corrupt: it is refused rather than folded into a wrong state."""
+    markers = dict(state.markers)
+    drawn = dict(state.markers_drawn)
+
+    def fresh(mid: str, side: str) -> None:
+        if mid in markers:
+            raise ValueError(f"marker {mid} is already on the map")
+        drawn[side] = drawn.get(side, 0) + 1
+
+    def existing(mid: str) -> Marker:
+        if mid not in markers:
+            raise ValueError(f"no marker {mid} is on the map")
+        return markers[mid]
+
+    match event:
+        case ev.MarkerPlaced(marker=mid, side=side, cell=cell):
+            fresh(mid, side)
+            markers[mid] = Marker(mid, side, Cell(*cell), state.turn)
+        case ev.MarkerMoved(marker=mid, path=path):
+            if path:
+                markers[mid] = existing(mid).moved_to(Cell(*path[-1]), state.turn, state.step)
+        case ev.MarkerRemoved(marker=mid):
+            existing(mid)
+            del markers[mid]
+        case ev.MarkerSplit(marker=mid, into=into, cells=cells):
+            old = existing(mid)
+            del markers[mid]
+            if into[0] == into[1] or mid in into:
+                raise ValueError(f"marker {mid} must split into two markers with new ids")
+            for new_id, cell in zip(into, cells, strict=True):
+                fresh(new_id, old.side)
+                # The halves keep the phase the old marker moved in: splitting is no new move.
+                markers[new_id] = Marker(new_id, old.side, Cell(*cell), state.turn,
+                                         old.moved_phase)
+    return replace(state, markers=MappingProxyType(markers),
+                   markers_drawn=MappingProxyType(drawn))
 
 
 def _remember(state: GameState, side: str, seen: Mapping[str, Mapping[str, Any]],
@@ -230,6 +281,8 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
         "reports": {side: list(r) for side, r in state.reports.items()},
         "requests": sorted(state.requests),
         "module_data": dict(state.module_data),
+        "markers": [_marker_json(m) for m in state.markers_list()],
+        "markers_drawn": dict(state.markers_drawn),
     }
 
 
@@ -251,7 +304,21 @@ def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any],
         reports=MappingProxyType({s: tuple(r) for s, r in data["reports"].items()}),
         requests=frozenset(data.get("requests", ())),
         module_data=MappingProxyType(dict(data.get("module_data", {}))),
+        markers=MappingProxyType({m["id"]: _marker_from_json(m)
+                                  for m in data.get("markers", ())}),
+        markers_drawn=MappingProxyType(dict(data.get("markers_drawn", {}))),
     )
+
+
+def _marker_json(m: Marker) -> dict[str, Any]:
+    return {"id": m.id, "side": m.side, "cell": list(m.cell), "created_turn": m.created_turn,
+            "moved_phase": list(m.moved_phase) if m.moved_phase is not None else None}
+
+
+def _marker_from_json(d: Mapping[str, Any]) -> Marker:
+    moved = d["moved_phase"]
+    return Marker(d["id"], d["side"], Cell(*d["cell"]), d["created_turn"],
+                  (int(moved[0]), int(moved[1])) if moved is not None else None)
 
 
 def _unit_json(u: Unit) -> dict[str, Any]:
