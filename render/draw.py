@@ -13,7 +13,7 @@ import io
 from PIL import Image
 
 from render import overlay
-from render.counters import by_cell, draw_stack
+from render.counters import by_cell, draw_stack, marker_counters
 from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
 from render.legend import LegendKey, legend, title_bar
 from render.style import PAPER, RGB, ROUTE, side_colour
@@ -76,7 +76,7 @@ def window_scale(radius: int) -> int:
 
 def colours_for(view: SideView) -> dict[str, RGB]:
     given = dict(view.side_colours)
-    sides = {u.side for u in view.units}
+    sides = {u.side for u in view.units} | {m.side for m in view.markers}
     if view.side is not None:
         sides.add(view.side)
     sides |= set(given or {})
@@ -120,7 +120,8 @@ def render_image(view: SideView, *, around: Cell | None = None, radius: int | No
             overlay.route(im, lay, box, cells, ROUTE)
     lift = scale * counter_drop(grid)
     size = counter_scale(grid, scale)
-    stacks = [(c, st) for c, st in by_cell(view.units).items()
+    counters = [*view.units, *marker_counters(view.markers)]
+    stacks = [(c, st) for c, st in by_cell(counters).items()
               if grid.contains(c) and lay.touches(c, box)]
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
     markers = {m.name: m.marker for m in gm.ruleset.combat.morale_states if m.marker}

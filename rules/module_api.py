@@ -15,6 +15,7 @@ from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.information import InformationModel
+from rules.markers import Marker
 from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay
 from rules.units import Unit
@@ -101,6 +102,12 @@ class RuleModule:
         """Whether the enemy ``unit`` shows to ``viewer`` as anonymous: its kind and formation
         seen, its identity (name, strength, echelon, morale) not (a released scout, say)."""
         return False
+
+    def marker_contents(self, state: GameState, side: str, marker: Marker
+                        ) -> tuple[str, ...] | None:
+        """The ids of the units under one of ``side``'s own markers (empty for a decoy), or
+        ``None`` if this module did not make it. Asked for the owner's view only."""
+        return None
 
     def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
         """This module's typed note for the side's view (its own marches, say), or ``None``.

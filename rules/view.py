@@ -37,6 +37,7 @@ from rules.knowledge import (
     shows_anonymous,
     sight,
 )
+from rules.markers import Marker
 from rules.module_api import RuleModule
 from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay, Route
@@ -44,10 +45,19 @@ from rules.registry import in_force
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit
-from rules.view_types import ANONYMOUS, GHOST, IDENTIFIED, MARKER, OWN, UnitView, ViewLevel
+from rules.view_types import (
+    ANONYMOUS,
+    GHOST,
+    IDENTIFIED,
+    MARKER,
+    OWN,
+    MarkerView,
+    UnitView,
+    ViewLevel,
+)
 
-__all__ = ["ANONYMOUS", "GHOST", "IDENTIFIED", "MARKER", "OWN", "SideView", "UnitView",
-           "ViewLevel", "project", "public_view"]
+__all__ = ["ANONYMOUS", "GHOST", "IDENTIFIED", "MARKER", "OWN", "MarkerView", "SideView",
+           "UnitView", "ViewLevel", "project", "public_view"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,9 @@ class SideView:
     notes: Mapping[str, ModuleNote] = field(default_factory=dict)
     #: The side's own routes drawn on its map (the modules' overlay, or a planned move).
     routes: tuple[Route, ...] = ()
+    #: The markers the side knows of, sorted by id: its own with what is under them, the
+    #: enemy's as markers only.
+    markers: tuple[MarkerView, ...] = ()
 
     @property
     def board(self) -> Board:
@@ -109,14 +122,18 @@ def project(state: GameState, side: str | None) -> SideView:
     modules = in_force(state.modules)
     notes: dict[str, ModuleNote] = {}
     overlay = Overlay()
+    markers: tuple[MarkerView, ...] = ()
     if side is None:
         units = [_full(u, OWN) for u in _placed(state)]
+        markers = tuple(_marker_view(state, m, _contents(state, m, modules))
+                        for m in state.markers_list())
     else:
         mine = sight(state)[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
         enemies = tuple(_enemies(state, side, info, mine, modules))
         units += enemies
+        markers = _markers(state, side, info, seen_cells, modules)
         ground = Ground(side, state.loaded.map, visibility(scenario, state.loaded.ruleset,
                                                            state.turn),
                         rule_for(state), state.loaded.ruleset.blocked_radius)
@@ -135,7 +152,7 @@ def project(state: GameState, side: str | None) -> SideView:
         game_map=state.loaded.map, side_names=_side_names(state),
         side_colours={s.id: s.colour for s in scenario.sides},
         reports=state.reports.get(side, ()) if side else (),
-        blocked_cells=overlay.blocked, notes=notes, routes=overlay.routes,
+        blocked_cells=overlay.blocked, notes=notes, routes=overlay.routes, markers=markers,
     )
 
 
@@ -163,13 +180,47 @@ def _placed(state: GameState) -> list[Unit]:
     return sorted((u for u in state.units.values() if u.cell is not None), key=lambda u: u.id)
 
 
-def _full(u: Unit, level: ViewLevel) -> UnitView:
-    assert u.cell is not None
+def _full(u: Unit, level: ViewLevel, cell: Cell | None = None) -> UnitView:
+    """The unit in full, where it stands (or at ``cell``: the marker it is under)."""
+    where = cell or u.cell
+    assert where is not None
     return UnitView(
-        ref=u.id, side=u.side, level=level, cell=u.cell, name=u.name, short=u.short, kind=u.kind,
+        ref=u.id, side=u.side, level=level, cell=where, name=u.name, short=u.short, kind=u.kind,
         echelon=u.echelon, strength=u.strength, formation=u.formation, morale=u.morale,
         mp_left=u.mp_left if level == OWN else None,
     )
+
+
+def _markers(state: GameState, side: str, info: InformationModel, seen: frozenset[Cell],
+             modules: list[RuleModule]) -> tuple[MarkerView, ...]:
+    """The markers ``side`` knows of: every one of its own, with what is under it; an enemy
+    marker as a marker only, where the side's model shows every enemy or its troops see the
+    marker's cell (ruling INFO-9)."""
+    out = []
+    for m in state.markers_list():
+        if m.side == side:
+            out.append(_marker_view(state, m, _contents(state, m, modules)))
+        elif info.shows_every_enemy or m.cell in seen:
+            out.append(_marker_view(state, m, None))
+    return tuple(out)
+
+
+def _contents(state: GameState, marker: Marker, modules: list[RuleModule]
+              ) -> tuple[UnitView, ...]:
+    """What is under a marker, as its owner sees it (empty for a decoy)."""
+    for module in modules:
+        ids = module.marker_contents(state, marker.side, marker)
+        if ids is not None:
+            return tuple(_full(state.units[i], OWN, marker.cell) for i in sorted(ids)
+                         if i in state.units)
+    return ()
+
+
+def _marker_view(state: GameState, m: Marker, contents: tuple[UnitView, ...] | None
+                 ) -> MarkerView:
+    return MarkerView(id=m.id, side=m.side, cell=m.cell, created_turn=m.created_turn,
+                      moved_this_phase=m.moved_during(state.turn, state.step),
+                      contents=contents)
 
 
 def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSighting,

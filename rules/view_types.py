@@ -51,3 +51,23 @@ class UnitView:
     mp_left: float | None = None
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerView:
+    """A marker on the map as a side knows it: its public face (id, side, cell, the turn it was
+    placed, whether it moved this phase) and, for the side's own markers only, what is under it
+    (``contents``: the units, empty for a decoy; ``None`` for an enemy marker, whose contents the
+    side does not know)."""
+
+    id: str
+    side: str
+    cell: Cell
+    created_turn: int
+    moved_this_phase: bool
+    contents: tuple[UnitView, ...] | None = None
+
+    @property
+    def own(self) -> bool:
+        """Whether the viewing side knows what is under it (its own marker)."""
+        return self.contents is not None

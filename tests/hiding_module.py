@@ -1,0 +1,78 @@
+"""A rule module for tests only: it hides a side's units inside markers and shows chosen enemy
+units as anonymous, by what its data says. Tests register it (the ``hiding`` fixture) and put it
+in force in a state by hand; no scenario can name it.
+
+Its data (``module_data["test_hiding"]``)::
+
+    {"anonymous": ["grey-1", ...], "contents": {"<marker id>": ["blue-1", ...]}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+
+import pytest
+
+from rules import events as ev
+from rules.grid import Cell
+from rules.markers import Marker
+from rules.module_api import RuleModule, data_of
+from rules.registry import MODULES, register
+from rules.state import GameState, apply, with_module_data, with_units
+from rules.units import Unit
+
+NAME = "test_hiding"
+
+
+class Hiding(RuleModule):
+    """Units under markers and anonymous enemies, as the test's data says."""
+
+    name = NAME
+
+    def shows_anonymous(self, state: GameState, viewer: str, unit: Unit) -> bool:
+        return unit.side != viewer and unit.id in data_of(state, NAME).get("anonymous", ())
+
+    def marker_contents(self, state: GameState, side: str, marker: Marker
+                        ) -> tuple[str, ...] | None:
+        contents: Mapping[str, Sequence[str]] = data_of(state, NAME).get("contents", {})
+        if marker.id not in contents:
+            return None
+        return tuple(contents[marker.id])
+
+
+@pytest.fixture
+def hiding() -> Iterator[Hiding]:
+    """The module, registered for the test and taken away after it."""
+    module = Hiding()
+    register(module)
+    try:
+        yield module
+    finally:
+        MODULES.pop(NAME, None)
+
+
+def in_force(state: GameState, **data: object) -> GameState:
+    """The state with the module in force and ``data`` as its data."""
+    state = replace(state, modules=(*state.modules, NAME) if NAME not in state.modules
+                    else state.modules)
+    return with_module_data(state, NAME, dict(data))
+
+
+def off_map(unit: Unit) -> Unit:
+    """The unit taken off the map (it is inside a marker)."""
+    return replace(unit, cell=None)
+
+
+def with_markers(state: GameState, side: str, where: Mapping[str, Cell],
+                 contents: Mapping[str, Sequence[str]], anonymous: Sequence[str] = ()
+                 ) -> GameState:
+    """``side``'s markers placed (id: cell) with the module in force; the units named in
+    ``contents`` go under them (off the map)."""
+    for mid, cell in where.items():
+        state = apply(state, ev.MarkerPlaced(audience="public", marker=mid, side=side,
+                                             cell=(cell.col, cell.row)))
+    hidden = {u for ids in contents.values() for u in ids}
+    state = with_units(state, {u: off_map(state.units[u]) for u in sorted(hidden)})
+    return in_force(state, anonymous=list(anonymous),
+                    contents={m: list(ids) for m, ids in contents.items()})
