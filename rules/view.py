@@ -134,6 +134,9 @@ def project(state: GameState, side: str | None) -> SideView:
         enemies = tuple(_enemies(state, side, info, mine, modules))
         units += enemies
         markers = _markers(state, side, info, seen_cells, modules)
+        # An enemy marker may hide anything: to the overlay it is a blank counter (INFO-10).
+        counters = enemies + tuple(UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER,
+                                            cell=m.cell) for m in markers if m.side != side)
         ground = Ground(side, state.loaded.map, visibility(scenario, state.loaded.ruleset,
                                                            state.turn),
                         rule_for(state), state.loaded.ruleset.blocked_radius)
@@ -142,7 +145,7 @@ def project(state: GameState, side: str | None) -> SideView:
             if note is not None:
                 notes[module.name] = note
             # The overlay sees the module's note, the enemy counters and the public ground only.
-            overlay |= module.overlay(note, enemies, ground)
+            overlay |= module.overlay(note, counters, ground)
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,

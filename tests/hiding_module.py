@@ -4,25 +4,40 @@ in force in a state by hand; no scenario can name it.
 
 Its data (``module_data["test_hiding"]``)::
 
-    {"anonymous": ["grey-1", ...], "contents": {"<marker id>": ["blue-1", ...]}}
+    {"anonymous": ["grey-1", ...], "contents": {"<marker id>": ["blue-1", ...]},
+     "blocked_for": ["grey", ...]}
+
+A side named in ``blocked_for`` gets a note saying so, and its map the cells it can tell are
+blocked (``rules.blocked.blocked_as_known``), as a side on a surprise move does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
 
 from rules import events as ev
+from rules.blocked import blocked_as_known
 from rules.grid import Cell
 from rules.markers import Marker
 from rules.module_api import RuleModule, data_of
+from rules.notes import ModuleNote
+from rules.overlay import Ground, Overlay
 from rules.registry import MODULES, register
 from rules.state import GameState, apply, with_module_data, with_units
 from rules.units import Unit
+from rules.view_types import UnitView
 
 NAME = "test_hiding"
+
+
+@dataclass(frozen=True)
+class HidingNote(ModuleNote):
+    """The side's map shows the cells it can tell are blocked."""
+
+    show_blocked: bool
 
 
 class Hiding(RuleModule):
@@ -39,6 +54,15 @@ class Hiding(RuleModule):
         if marker.id not in contents:
             return None
         return tuple(contents[marker.id])
+
+    def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
+        return HidingNote(True) if side in data_of(state, NAME).get("blocked_for", ()) else None
+
+    def overlay(self, note: ModuleNote | None, enemies: tuple[UnitView, ...],
+                ground: Ground) -> Overlay:
+        if isinstance(note, HidingNote) and note.show_blocked:
+            return Overlay(blocked=blocked_as_known(ground, enemies))
+        return Overlay()
 
 
 @pytest.fixture
@@ -65,8 +89,8 @@ def off_map(unit: Unit) -> Unit:
 
 
 def with_markers(state: GameState, side: str, where: Mapping[str, Cell],
-                 contents: Mapping[str, Sequence[str]], anonymous: Sequence[str] = ()
-                 ) -> GameState:
+                 contents: Mapping[str, Sequence[str]], anonymous: Sequence[str] = (),
+                 blocked_for: Sequence[str] = ()) -> GameState:
     """``side``'s markers placed (id: cell) with the module in force; the units named in
     ``contents`` go under them (off the map)."""
     for mid, cell in where.items():
@@ -75,4 +99,5 @@ def with_markers(state: GameState, side: str, where: Mapping[str, Cell],
     hidden = {u for ids in contents.values() for u in ids}
     state = with_units(state, {u: off_map(state.units[u]) for u in sorted(hidden)})
     return in_force(state, anonymous=list(anonymous),
-                    contents={m: list(ids) for m, ids in contents.items()})
+                    contents={m: list(ids) for m, ids in contents.items()},
+                    blocked_for=list(blocked_for))

@@ -66,9 +66,11 @@ CONTENTS: dict[str, Mapping[str, Sequence[str]]] = {
 
 
 def marked(model: str, contents: Mapping[str, Sequence[str]]) -> GameState:
+    """Blue's two markers holding ``contents``; Grey's map shows the cells it can tell are
+    blocked (as on a surprise move), so the overlay is compared too."""
     state = tiny(model)
     where = {m: cell(state, label) for m, label in MARKERS.items()}
-    return with_markers(state, "blue", where, contents)
+    return with_markers(state, "blue", where, contents, blocked_for=["grey"])
 
 
 @pytest.mark.parametrize("model", ["concealed", "open", "hidden"])
@@ -93,6 +95,9 @@ def test_a_side_sees_its_own_markers_contents_and_the_enemys_as_markers() -> Non
     # The units under the markers are off the map: nobody's troops sight them.
     assert not {"blue-1", "blue-2"} & set(sight(state)["grey"].seen_units)
     assert all(not m.moved_this_phase and m.created_turn == state.turn for m in grey.markers)
+    # To the blocked hexes Grey is shown, an enemy marker may hide troops that fight and see.
+    assert {first.cell, second.cell} <= grey.blocked_cells
+    assert blue.blocked_cells == frozenset()
 
 
 def test_an_enemy_marker_out_of_sight_is_not_shown_under_the_hidden_model() -> None:
