@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from types import MappingProxyType
 
 import pytest
 
@@ -55,7 +56,7 @@ def _comparable(view: SideView) -> tuple[object, ...]:
 
 # -- markers ------------------------------------------------------------------------------------
 
-MARKERS = {FIRST: "A0304", SECOND: "A0505"}
+MARKERS = {FIRST: "B0302", SECOND: "B0505"}
 #: What is under Blue's two markers: which unit under which, and which is the decoy.
 CONTENTS: dict[str, Mapping[str, Sequence[str]]] = {
     "one each": {FIRST: ["blue-1"], SECOND: ["blue-2"]},
@@ -95,9 +96,17 @@ def test_a_side_sees_its_own_markers_contents_and_the_enemys_as_markers() -> Non
     # The units under the markers are off the map: nobody's troops sight them.
     assert not {"blue-1", "blue-2"} & set(sight(state)["grey"].seen_units)
     assert all(not m.moved_this_phase and m.created_turn == state.turn for m in grey.markers)
-    # To the blocked hexes Grey is shown, an enemy marker may hide troops that fight and see.
-    assert {first.cell, second.cell} <= grey.blocked_cells
     assert blue.blocked_cells == frozenset()
+
+
+def test_an_enemy_marker_blocks_as_if_it_could_fight_and_see() -> None:
+    """In the twilight no Blue unit on the map blocks the markers' cells; the markers do."""
+    state = replace(marked("concealed", CONTENTS["second a decoy"]), turn=3)
+    grey = project(state, "grey")
+    cells = {m.cell for m in grey.markers}
+    assert len(cells) == 2 and cells <= grey.blocked_cells
+    without = project(replace(state, markers=MappingProxyType({})), "grey")
+    assert not cells & without.blocked_cells
 
 
 def test_an_enemy_marker_out_of_sight_is_not_shown_under_the_hidden_model() -> None:
