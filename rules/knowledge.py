@@ -16,6 +16,7 @@ from rules.los import SIGHTING_RULES, SightingRule
 from rules.registry import in_force
 from rules.sighting import Presence, SideSighting, full_pass
 from rules.state import GameState
+from rules.status import GameStatus
 from rules.turns import visibility
 from rules.units import Unit
 
@@ -102,7 +103,7 @@ def seen_payload(u: Unit) -> dict[str, Any]:
 
 def sighting_events(state: GameState) -> list[ev.Sighted]:
     """For each side whose sight of the enemy changed, the ``Sighted`` event recording it."""
-    if state.status == "setup":
+    if state.status == GameStatus.SETUP:
         return []
     now = sight(state)
     modules = in_force(state.modules)

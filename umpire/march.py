@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.state import GameState
+from rules.surprise.records import MarchState
 from rules.view import project
 from umpire.service import Umpire
 
@@ -47,7 +48,7 @@ def describe(m: Mapping[str, Any]) -> str:
     labels = list(m["route_labels"])
     shown = " > ".join(labels[:MAX_LABELS]) + (" > ..." if len(labels) > MAX_LABELS else "")
     lines.append(f"Route: {m['route']}" + (f" ({shown})" if shown else "") + ".")
-    if m["status"] == "sent":
+    if m["status"] == MarchState.SENT:
         lines.append(f"The order reaches the force in turn {m['arrives_turn']}, then is rolled "
                      "for at the end of each Command Phase.")
     else:
