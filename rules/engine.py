@@ -18,6 +18,7 @@ from rules import events as ev
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import phase_report, sighting_events
+from rules.location import Arriving
 from rules.markers import draw_marker_id
 from rules.markup import plain
 from rules.module_api import RuleModule
@@ -26,7 +27,9 @@ from rules.refusal import Refusal as Refusal  # re-exported: callers catch it fr
 from rules.registry import in_force, owner_of
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState, apply
+from rules.status import GameStatus
 from rules.units import Unit
+from rules.words import STACKING_KINDS
 
 #: Derives a die roll from the log position of its event and its purpose.
 DiceSource = Callable[[int, str, str], int]
@@ -87,7 +90,7 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
           sources_commitment: str = "") -> Outcome:
     """Begin play: announce the dice commitment (and the commitment to the scenario's and
     ruleset's texts) and open the first phase."""
-    if state.status != "setup":
+    if state.status != GameStatus.SETUP:
         raise Refusal("the game has already started")
     out = Outcome(state, dice)
     out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START},
@@ -102,7 +105,7 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
 def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
         user: int | None = None) -> Outcome:
     """The host ends the game: the seed is revealed so that every roll can be checked."""
-    if state.status == "ended":
+    if state.status == GameStatus.ENDED:
         raise Refusal("the game is already over")
     out = Outcome(state, dice)
     out.add(ev.CommandAccepted(audience="umpire", kind=END, command={"kind": END,
@@ -115,7 +118,7 @@ def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
 def end_if_over(out: Outcome, seed_hex: str) -> bool:
     """When the command played the last phase, the game ends in the same batch of events, with
     the seed: a finished game can never be left unended."""
-    if out.finished and out.state.status != "ended":
+    if out.finished and out.state.status != GameStatus.ENDED:
         out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=LAST_TURN_PLAYED))
     return out.finished
 
@@ -140,11 +143,11 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             raise Refusal("only the game's host can do that")
         _host(out, command)
         return out
-    if state.status == "setup":
+    if state.status == GameStatus.SETUP:
         raise Refusal("the game has not started yet")
-    if state.status == "paused":
+    if state.status == GameStatus.PAUSED:
         raise Refusal("the game is paused by the host")
-    if state.status == "ended":
+    if state.status == GameStatus.ENDED:
         raise Refusal("the game is over")
     match command:
         case cmd.Move():
@@ -243,7 +246,7 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
         enemy_cells |= module.closed_cells(state, side)
     friends: dict[Cell, int] = {}
     for u in state.units_of(side):
-        if u.cell is not None and u.id != unit.id and (u.combat or u.kind == "wagon"):
+        if u.cell is not None and u.id != unit.id and u.kind in STACKING_KINDS:
             friends[u.cell] = friends.get(u.cell, 0) + 1
     try:
         result = move_along(gm, unit, path, enemy_at=lambda c: c in enemy_cells,
@@ -344,7 +347,7 @@ def _begin_step(out: Outcome, turn: int, step: int) -> None:
     if step == 0:
         arriving: dict[str, list[str]] = {}
         for u in out.state.units.values():
-            if u.arrives_turn is not None and u.arrives_turn <= turn and u.cell is None:
+            if isinstance(u.location, Arriving) and u.location.turn <= turn:
                 arriving.setdefault(u.side, []).append(u.id)
         for side, ids in arriving.items():
             out.add(ev.UnitsArrived(audience=ev.side_audience(side), units=tuple(sorted(ids))))
@@ -363,13 +366,13 @@ def _host(out: Outcome, command: cmd.Command) -> None:
     state = out.state
     match command:
         case cmd.Pause(paused=paused, reason=reason):
-            if state.status not in ("active", "paused"):
+            if not state.status.in_play:
                 raise Refusal("only a game in play can be paused or resumed")
-            if (state.status == "paused") == paused:
+            if (state.status == GameStatus.PAUSED) == paused:
                 raise Refusal("the game is already " + ("paused" if paused else "running"))
             out.add(ev.GamePaused(audience="public", paused=paused, reason=reason))
         case cmd.ForceEndPhase():
-            if state.status != "active":
+            if state.status != GameStatus.ACTIVE:
                 raise Refusal("the game is not in play")
             for side in state.acting_sides():
                 out.add(ev.SideDone(audience="public", side=side))
@@ -377,7 +380,7 @@ def _host(out: Outcome, command: cmd.Command) -> None:
         case cmd.Correct(unit=name, changes=changes, reason=reason):
             # Only in play: before the start there is nothing to correct (the scenario is), and
             # after the end the seed is public, so a correction could only rewrite the result.
-            if state.status not in ("active", "paused"):
+            if not state.status.in_play:
                 raise Refusal("corrections can only be made while the game is in play")
             unit = state.units.get(name)
             if unit is None:

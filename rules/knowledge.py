@@ -17,6 +17,7 @@ from rules.los import SIGHTING_RULES, SightingRule
 from rules.registry import in_force
 from rules.sighting import Presence, SideSighting, full_pass
 from rules.state import GameState
+from rules.status import GameStatus
 from rules.turns import visibility
 from rules.units import Unit
 
@@ -132,7 +133,7 @@ def known_order(seen: Mapping[str, Any]) -> tuple[int, str, int, int]:
 
 def sighting_events(state: GameState) -> list[ev.Sighted]:
     """For each side whose sight of the enemy changed, the ``Sighted`` event recording it."""
-    if state.status == "setup":
+    if state.status == GameStatus.SETUP:
         return []
     now = sight(state)
     modules = in_force(state.modules)

@@ -87,6 +87,12 @@ class RuleModule:
         checks the distance from enemy units itself)."""
         return True
 
+    # -- where units count ------------------------------------------------------------------------
+    def counted_cell(self, state: GameState, unit: Unit, cell: Cell | None) -> Cell | None:
+        """Where the unit counts as standing (``rules.counting.counts_at``), given the cell
+        decided so far (its own on the map, its marker's inside one, else ``None``)."""
+        return cell
+
     # -- what a side sees -------------------------------------------------------------------------
     def information_model(self, state: GameState, viewer: str,
                           model: InformationModel) -> InformationModel:

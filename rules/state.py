@@ -9,19 +9,36 @@ fold of its events.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
 
 from rules import events as ev
 from rules.grid import Cell
 from rules.loader import LoadedScenario
+from rules.location import (
+    Arriving,
+    Location,
+    OnMap,
+    Withdrawn,
+    legacy_location,
+    location_from_json,
+    location_json,
+)
 from rules.markers import Marker, sorted_markers
 from rules.modules import available_actions
-from rules.scenario import FORMATIONS_BY_KIND
+from rules.status import GameStatus
 from rules.turns import Step
 from rules.turns import steps as _steps
-from rules.units import DEFAULT_MOVEMENT_CLASS, Command, Unit
+from rules.units import Command, Unit
+from rules.words import (
+    DEFAULT_MOVEMENT_CLASS,
+    FORMATIONS_BY_KIND,
+    Echelon,
+    Formation,
+    MovementClass,
+    UnitKind,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +60,7 @@ class GameState:
     turn: int = 1
     step: int = 0
     done: frozenset[str] = frozenset()
-    status: str = "setup"
+    status: GameStatus = GameStatus.SETUP
     memory: Mapping[str, Mapping[str, Memory]] = field(default_factory=dict)
     reports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     requests: frozenset[str] = frozenset()
@@ -74,7 +91,7 @@ class GameState:
 
     def acting_sides(self) -> tuple[str, ...]:
         """Sides that still have to act in the current step."""
-        if self.status != "active":
+        if self.status != GameStatus.ACTIVE:
             return ()
         return tuple(s for s in self.current.acting(self.sides) if s not in self.done)
 
@@ -99,22 +116,28 @@ def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> Game
     """The game as the scenario sets it up, before the first event; ``without`` names rule
     modules the players chose to leave out."""
     board = loaded.board
+    withdrawn = set(loaded.scenario.withdrawn_units())
     units: dict[str, Unit] = {}
     for spec in loaded.scenario.units:
         mclass = spec.movement_class or DEFAULT_MOVEMENT_CLASS[spec.kind]
         movement = spec.movement
         if movement is None:
-            movement = loaded.ruleset.movement_allowance.get(mclass, 0)  # type: ignore[call-overload]
-        cell = board.parse(spec.at) if spec.at else None
-        arrives_at = board.parse(spec.arrives.at) if spec.arrives else None
+            movement = loaded.ruleset.movement_allowance.get(mclass, 0)
+        location: Location
+        if spec.id in withdrawn:
+            location = Withdrawn()
+        elif spec.arrives is not None:
+            location = Arriving(spec.arrives.turn, board.parse(spec.arrives.at))
+        else:
+            location = OnMap(board.parse(spec.at))
         units[spec.id] = Unit(
             id=spec.id, side=spec.side, name=spec.name, short=spec.short or spec.name[:10],
             kind=spec.kind, echelon=spec.echelon, command=spec.command, strength=spec.strength,
             movement_class=mclass, movement=movement,
-            formation=spec.formation or FORMATIONS_BY_KIND[spec.kind][0],
-            cell=cell, initiative=spec.initiative, command_range=spec.command_range,
-            tags=spec.tags, arrives_turn=spec.arrives.turn if spec.arrives else None,
-            arrives_at=arrives_at,
+            formation=Formation(spec.formation) if spec.formation
+            else FORMATIONS_BY_KIND[spec.kind][0],
+            location=location, initiative=spec.initiative, command_range=spec.command_range,
+            tags=spec.tags,
         )
     commands = {c.id: Command.from_spec(c) for c in loaded.scenario.commands}
     sides = tuple(s.id for s in loaded.scenario.sides)
@@ -134,7 +157,7 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.CommandAccepted(request=request):
             return replace(state, requests=state.requests | {request}) if request else state
         case ev.GameStarted():
-            return replace(state, status="active")
+            return replace(state, status=GameStatus.ACTIVE)
         case ev.PhaseBegan(turn=turn, step=step):
             fresh = {k: u.fresh() for k, u in state.units.items()}
             return replace(state, turn=turn, step=step, done=frozenset(),
@@ -142,10 +165,7 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.SideDone(side=side):
             return replace(state, done=state.done | {side})
         case ev.UnitsArrived(units=ids):
-            return with_units(state, {
-                i: replace(state.units[i], cell=state.units[i].arrives_at, arrives_turn=None)
-                for i in ids
-            })
+            return with_units(state, {i: _arrived(state.units[i]) for i in ids})
         case ev.UnitMoved(unit=uid, path=path, mp=mp):
             unit = state.units[uid]
             return with_units(state, {uid: unit.moved_to(Cell(*path[-1]), mp)})
@@ -153,7 +173,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             unit = state.units[uid]
             return with_units(state, {uid: replace(unit, mp_spent=float(unit.movement))})
         case ev.FormationChanged(unit=uid, formation=formation, mp=mp):
-            return with_units(state, {uid: state.units[uid].with_formation(formation, mp)})
+            return with_units(state, {uid: state.units[uid].with_formation(Formation(formation),
+                                                                          mp)})
         case ev.Sighted(side=side, seen=seen, lost=lost):
             return _remember(state, side, seen, lost)
         case ev.Told(text=text, audience=audience):
@@ -161,9 +182,9 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.UnitCorrected(unit=uid, changes=changes):
             return with_units(state, {uid: _corrected(state.units[uid], changes)})
         case ev.GamePaused(paused=paused):
-            return replace(state, status="paused" if paused else "active")
+            return replace(state, status=GameStatus.PAUSED if paused else GameStatus.ACTIVE)
         case ev.GameEnded():
-            return replace(state, status="ended")
+            return replace(state, status=GameStatus.ENDED)
         case ev.DieRolled():
             return state
         case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit():
@@ -257,12 +278,24 @@ def _tell(state: GameState, audience: str, text: str) -> GameState:
 CORRECTABLE = ("cell", "strength", "stragglers", "formation", "morale")
 
 
+def _arrived(unit: Unit) -> Unit:
+    """A reinforcement on the map at its arrival cell (one not arriving stays where it is)."""
+    return unit.placed(unit.location.cell) if isinstance(unit.location, Arriving) else unit
+
+
 def _corrected(unit: Unit, changes: Mapping[str, Any]) -> Unit:
+    """The unit as the host corrected it. A cell of ``None`` takes it off the map: it is then
+    withdrawn (ruling CORE-11)."""
     fields: dict[str, Any] = {}
     for key, value in changes.items():
         if key not in CORRECTABLE:
             raise ValueError(f"{key!r} cannot be corrected")
-        fields[key] = Cell(*value) if key == "cell" and value is not None else value
+        if key == "cell":
+            fields["location"] = OnMap(Cell(*value)) if value is not None else Withdrawn()
+        elif key == "formation":
+            fields[key] = Formation(value)
+        else:
+            fields[key] = value
     return replace(unit, **fields)
 
 
@@ -299,7 +332,7 @@ def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any],
     }
     return replace(
         base, turn=data["turn"], step=data["step"], done=frozenset(data["done"]),
-        status=data["status"], seq=data["seq"], units=MappingProxyType(units),
+        status=GameStatus(data["status"]), seq=data["seq"], units=MappingProxyType(units),
         memory=MappingProxyType(memory),
         reports=MappingProxyType({s: tuple(r) for s, r in data["reports"].items()}),
         requests=frozenset(data.get("requests", ())),
@@ -322,19 +355,23 @@ def _marker_from_json(d: Mapping[str, Any]) -> Marker:
 
 
 def _unit_json(u: Unit) -> dict[str, Any]:
-    d = asdict(u)
-    for key in ("cell", "arrives_at"):
-        d[key] = list(d[key]) if d[key] is not None else None
+    d = {f.name: getattr(u, f.name) for f in fields(u)}
+    d["location"] = location_json(u.location)
     d["tags"] = list(u.tags)
     return d
 
 
 def _unit_from_json(d: Mapping[str, Any]) -> Unit:
-    fields = dict(d)
-    for key in ("cell", "arrives_at"):
-        fields[key] = Cell(*fields[key]) if fields[key] is not None else None
-    fields["tags"] = tuple(fields["tags"])
-    return Unit(**fields)
+    data = dict(d)
+    if "location" in data:
+        location = location_from_json(data.pop("location"))
+    else:  # a snapshot from before units had a location
+        location = legacy_location(data.pop("cell"), data.pop("arrives_turn", None),
+                                   data.pop("arrives_at", None))
+    data.update(location=location, tags=tuple(data["tags"]), kind=UnitKind(data["kind"]),
+                echelon=Echelon(data["echelon"]), formation=Formation(data["formation"]),
+                movement_class=MovementClass(data["movement_class"]))
+    return Unit(**data)
 
 
 def with_module_data(state: GameState, module: str, data: Mapping[str, Any]) -> GameState:

@@ -37,6 +37,7 @@ from rules.knowledge import (
     shows_anonymous,
     sight,
 )
+from rules.location import InMarker
 from rules.markers import Marker
 from rules.module_api import RuleModule
 from rules.notes import ModuleNote
@@ -210,13 +211,17 @@ def _markers(state: GameState, side: str, info: InformationModel, seen: frozense
 
 def _contents(state: GameState, marker: Marker, modules: list[RuleModule]
               ) -> tuple[UnitView, ...]:
-    """What is under a marker, as its owner sees it (empty for a decoy)."""
+    """What is under a marker, as its owner sees it (empty for a decoy): what the module that
+    made it says, or else the side's units whose location is inside it."""
     for module in modules:
         ids = module.marker_contents(state, marker.side, marker)
         if ids is not None:
             return tuple(_full(state.units[i], OWN, marker.cell) for i in sorted(ids)
                          if i in state.units)
-    return ()
+    inside = InMarker(marker.id)
+    return tuple(_full(u, OWN, marker.cell) for u in sorted(state.units.values(),
+                                                             key=lambda u: u.id)
+                 if u.side == marker.side and u.location == inside)
 
 
 def _marker_view(state: GameState, m: Marker, contents: tuple[UnitView, ...] | None

@@ -21,6 +21,7 @@ import pytest
 from rules import events as ev
 from rules.blocked import blocked_as_known
 from rules.grid import Cell
+from rules.location import InMarker
 from rules.markers import Marker
 from rules.module_api import RuleModule, data_of
 from rules.notes import ModuleNote
@@ -83,9 +84,9 @@ def in_force(state: GameState, **data: object) -> GameState:
     return with_module_data(state, NAME, dict(data))
 
 
-def off_map(unit: Unit) -> Unit:
-    """The unit taken off the map (it is inside a marker)."""
-    return replace(unit, cell=None)
+def under(unit: Unit, marker_id: str) -> Unit:
+    """The unit taken off the map, inside a marker."""
+    return replace(unit, location=InMarker(marker_id))
 
 
 def with_markers(state: GameState, side: str, where: Mapping[str, Cell],
@@ -96,8 +97,8 @@ def with_markers(state: GameState, side: str, where: Mapping[str, Cell],
     for mid, cell in where.items():
         state = apply(state, ev.MarkerPlaced(audience="public", marker=mid, side=side,
                                              cell=(cell.col, cell.row)))
-    hidden = {u for ids in contents.values() for u in ids}
-    state = with_units(state, {u: off_map(state.units[u]) for u in sorted(hidden)})
+    state = with_units(state, {u: under(state.units[u], mid)
+                               for mid, ids in contents.items() for u in ids})
     return in_force(state, anonymous=list(anonymous),
                     contents={m: list(ids) for m, ids in contents.items()},
                     blocked_for=list(blocked_for))

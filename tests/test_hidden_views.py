@@ -17,7 +17,7 @@ from rules.knowledge import phase_report, sight, sighting_events
 from rules.state import GameState, apply, initial_state, with_units
 from rules.view import ANONYMOUS, GHOST, SideView, project
 from tests.conftest import load_tiny
-from tests.hiding_module import hiding, in_force, with_markers
+from tests.hiding_module import hiding, in_force, under, with_markers
 from umpire.maps import draw_side_map
 from umpire.messages import messages_for
 
@@ -109,6 +109,18 @@ def test_an_enemy_marker_blocks_as_if_it_could_fight_and_see() -> None:
     assert not cells & without.blocked_cells
 
 
+def test_units_located_in_a_marker_are_its_contents_when_no_module_says_otherwise() -> None:
+    state = tiny("concealed")
+    state = apply(state, ev.MarkerPlaced(audience="public", marker=FIRST, side="blue",
+                                         cell=(3, 4)))
+    state = with_units(state, {"blue-1": under(state.units["blue-1"], FIRST)})
+    (mine,) = project(state, "blue").markers
+    assert mine.contents is not None and [u.ref for u in mine.contents] == ["blue-1"]
+    (theirs,) = project(state, "grey").markers
+    assert theirs.contents is None
+    assert "blue-1" not in {u.ref for u in project(state, "grey").units}
+
+
 def test_an_enemy_marker_out_of_sight_is_not_shown_under_the_hidden_model() -> None:
     state = replace(marked("hidden", CONTENTS["one each"]), turn=3)  # twilight: short sight
     grey = project(state, "grey")
@@ -134,8 +146,8 @@ def two_greys(state: GameState, first: str, second: str, **changes: object) -> G
     sight at ``first`` and ``second``; ``changes`` alter the first brigade."""
     grey = state.units["grey-1"]
     other = replace(grey, id="grey-2", name="Grey Guards", short="GG", strength=3)
-    units = {"grey-1": replace(grey, cell=cell(state, first), **changes),  # type: ignore[arg-type]
-             "grey-2": replace(other, cell=cell(state, second))}
+    units = {"grey-1": replace(grey, **changes).placed(cell(state, first)),  # type: ignore[arg-type]
+             "grey-2": other.placed(cell(state, second))}
     return with_units(state, units)
 
 
@@ -174,8 +186,8 @@ def test_who_an_anonymous_unit_is_never_reaches_the_viewer(model: str) -> None:
     for case, s in states.items():
         remembered = sighted(s)
         gone = with_units(replace(remembered, turn=3), {
-            "grey-1": replace(remembered.units["grey-1"], cell=cell(s, "B0704")),
-            "grey-2": replace(remembered.units["grey-2"], cell=cell(s, "B0703"))})
+            "grey-1": remembered.units["grey-1"].placed(cell(s, "B0704")),
+            "grey-2": remembered.units["grey-2"].placed(cell(s, "B0703"))})
         later[case] = everything(gone, "blue")
     assert len(set(later.values())) == 1
     if model == "hidden":

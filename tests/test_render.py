@@ -249,6 +249,8 @@ def _tiny_state(model: str):  # type: ignore[no-untyped-def]
 
 def _moved(state, uid: str, **changes):  # type: ignore[no-untyped-def]
     units = dict(state.units)
+    if "cell" in changes:  # a unit's cell is where its location puts it
+        units[uid] = units[uid].placed(changes.pop("cell"))
     units[uid] = replace(units[uid], **changes)
     return replace(state, units=MappingProxyType(units))
 

@@ -15,6 +15,7 @@ from rules.board import LabelError
 from rules.engine import Refusal, own_unit
 from rules.overlay import Route
 from rules.route import RouteError, expand, parse_route
+from rules.status import GameStatus
 from umpire.service import Umpire, UmpireError
 
 #: Routes entering more cells than this are shown before they are given.
@@ -44,7 +45,7 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     state = await umpire.state_for(game_id)
     side = await umpire.side_of(game_id, user_id)
     step = state.current
-    if (state.status != "active" or not step.allows("move")
+    if (state.status != GameStatus.ACTIVE or not step.allows("move")
             or side not in step.acting(state.sides) or side in state.done):
         return None
     try:

@@ -21,12 +21,13 @@ from rules import engine
 from rules import events as ev
 from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
+from rules.location import Arriving
 from rules.markup import plain
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
-from rules.scenario import COMBAT_KINDS
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from rules.view import IDENTIFIED, project
+from rules.words import COMBAT_KINDS
 from storage.errors import ConcurrencyError
 from storage.records import (
     DeliveryRecord,
@@ -145,8 +146,8 @@ class Umpire:
         except RuleNotImplemented as e:
             raise UmpireError(str(e)) from None
         if channel_id is not None and await self.store.list_games(channel_id=channel_id,
-                                                                  status="setup") + \
-                await self.store.list_games(channel_id=channel_id, status="active"):
+                                                                  status=GameStatus.SETUP) + \
+                await self.store.list_games(channel_id=channel_id, status=GameStatus.ACTIVE):
             raise UmpireError("this channel already has a game; end it first")
         gid = game_id or "g" + secrets.token_hex(3)
         record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
@@ -227,7 +228,7 @@ class Umpire:
             self._require_host(game, actor_id, is_admin)
             state = game.state
             if not seats.started(state.status):
-                raise UmpireError(seats.OVER if state.status == "ended" else
+                raise UmpireError(seats.OVER if state.status == GameStatus.ENDED else
                                   "before the start, players join with /game join themselves")
             if await self.store.get_player(game_id, user_id) is not None:
                 raise UmpireError(f"{seats.mention(user_id)} is already playing; sides cannot "
@@ -258,7 +259,7 @@ class Umpire:
             game = await self._game(game_id)
             self._require_host(game, actor_id, is_admin)
             state = game.state
-            if state.status == "ended":
+            if state.status == GameStatus.ENDED:
                 raise UmpireError(seats.OVER)
             player = await self.store.get_player(game_id, user_id)
             if player is None:
@@ -307,7 +308,7 @@ class Umpire:
                     sources_commitment=binding)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self._commit(game, outcome, status="active")
+            ids = await self._commit(game, outcome, status=GameStatus.ACTIVE)
             return Reply("The game has started.", delivery_ids=ids)
 
     async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
@@ -338,7 +339,7 @@ class Umpire:
             # The end, and the seed, go into the same transaction as the command that played
             # the last phase: a crash cannot leave a finished game unended.
             if engine.end_if_over(outcome, game.record.seed.hex()):
-                status = "ended"
+                status = GameStatus.ENDED
             ids = await self._commit(game, outcome, status=status)
             return Reply(_acknowledge(game.state, command, outcome, side),
                          delivery_ids=ids)
@@ -355,7 +356,7 @@ class Umpire:
                                      user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self._commit(game, outcome, status="ended")
+            ids = await self._commit(game, outcome, status=GameStatus.ENDED)
             return Reply("The game is over; the seed and the full map are posted.",
                          delivery_ids=ids)
 
@@ -394,7 +395,7 @@ class Umpire:
             raise UmpireError(seats.NOT_SEEN)
         seated = {s: [p.user_id for p in players if p.side == s] for s in state.sides}
         lines = [f"**{state.loaded.scenario.scenario.title}** (game `{game_id}`, {state.status})"]
-        if state.status in ("active", "paused"):
+        if state.status.in_play:
             lines.append(f"{turn_heading(state, state.turn)}; {state.current.title}"
                          + (f" ({state.side_name(state.current.side)})"
                             if state.current.side else ""))
@@ -418,7 +419,8 @@ class Umpire:
         lines = []
         for u in sorted(game.state.units_of(side), key=lambda u: u.name):
             where = board.describe(u.cell) if u.cell else (
-                f"arrives turn {u.arrives_turn}" if u.arrives_turn else "off the map")
+                f"arrives turn {u.location.turn}" if isinstance(u.location, Arriving)
+                else "off the map")
             strength = f", {u.strength} SP" if u.combat else ""
             if u.stragglers:
                 strength += f" and {u.stragglers} straggling"
@@ -442,7 +444,7 @@ class Umpire:
         the side does not see."""
         game = self._games.get(game_id) or await self._game(game_id)
         player = await self.store.get_player(game_id, user_id)
-        if player is None or game.state.status not in ("active", "paused"):
+        if player is None or not game.state.status.in_play:
             return []
         view = project(game.state, player.side)
         return sorted({u.name for u in view.enemy_units() if u.level == IDENTIFIED
@@ -486,7 +488,7 @@ class Umpire:
     async def games_of(self, user_id: int) -> list[GameRecord]:
         """The games a user plays in or hosts that are not over."""
         games = await self.store.games_of_user(user_id)
-        return [g for g in games if g.status != "ended"]
+        return [g for g in games if g.status != GameStatus.ENDED]
 
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: _Game, outcome: Outcome, status: GameStatus | None = None
@@ -498,7 +500,7 @@ class Umpire:
                                if a.startswith("side:")}
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
         deliveries = await self._address(game, after, messages)
-        if status == "ended":
+        if status == GameStatus.ENDED:
             deliveries.append(await self._record_delivery(game, outcome))
         snapshot = None
         if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:

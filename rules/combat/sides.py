@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.refusal import Refusal
-from rules.scenario import COMBAT_KINDS
 from rules.state import GameState
 from rules.units import Unit
 from rules.view import ANONYMOUS, GHOST, IDENTIFIED, MARKER, SideView, UnitView, project
+from rules.words import COMBAT_KINDS
 
 
 class Knowledge:

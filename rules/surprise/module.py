@@ -26,6 +26,7 @@ from rules.surprise.commands import (
 )
 from rules.units import Unit
 from rules.view_types import UnitView
+from rules.words import Formation
 
 if TYPE_CHECKING:
     from rules.engine import Outcome
@@ -167,7 +168,8 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             m = marches[mid]
             units = _revealed(state, m)
             for uid, formation in formations.items():
-                units[uid] = replace(units.get(uid, state.units[uid]), formation=formation)
+                units[uid] = replace(units.get(uid, state.units[uid]),
+                                     formation=Formation(formation))
             m.update(status=rec.RUNNING, run=dict(run), execute_queued=False, cancel=None,
                      shams={}, stragglers={})
         case sev.DetourOffered(march=mid) | sev.DetourResolved(march=mid):
@@ -177,8 +179,8 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             for uid in run.get("order", []):
                 unit = state.units[uid]
                 cells = moves.get(uid)
-                cell = rec.cell_of(cells[-1]) if cells else unit.cell
-                units[uid] = replace(unit, cell=cell, mp_spent=float(unit.movement))
+                moved = unit.placed(rec.cell_of(cells[-1])) if cells else unit
+                units[uid] = replace(moved, mp_spent=float(unit.movement))
         case sev.MarchEnded(march=mid, outcome=outcome, rest=rest):
             m = marches[mid]
             units = _revealed(state, m)

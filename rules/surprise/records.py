@@ -29,25 +29,27 @@ from rules.state import GameState, with_module_data
 
 MODULE = "surprise_move"
 
-
 class MarchState(StrEnum):
-    """Where a surprise march's order stands."""
+    """Where a march's order stands (a record's ``status``)."""
 
     #: The order is on its way to the force, or waiting for acceptance.
     SENT = "sent"
     #: Accepted: the force stays put and saves MPs, rolling each movement phase.
     ACCUMULATING = "accumulating"
-    #: The enemy triggered it: half the MPs are spent at the start of the owner's next movement
-    #: phase.
+    #: The enemy triggered it: half the MPs are spent at the start of the owner's next
+    #: movement phase.
     TRIGGERED = "triggered"
     #: A new order was accepted and the owner chose to unwind the saved MPs.
     REVERSING = "reversing"
     #: The column is marching (possibly waiting for the owner's detour choice).
     RUNNING = "running"
-    #: Finished states.
+    #: Finished: carried out.
     EXECUTED = "executed"
+    #: Finished: called off by a new order.
     CANCELLED = "cancelled"
+    #: Finished: the order never arrived or was refused.
     LOST = "lost"
+    #: Finished: cancelled by a collision with another surprise move.
     COLLIDED = "collided"
 
 
@@ -59,10 +61,12 @@ EXECUTED, CANCELLED, LOST, COLLIDED = (
 
 #: The force is under an accepted surprise order: it stays in place, and enemy moves near it or
 #: attacks on it count.
-ACCEPTED = frozenset({ACCUMULATING, TRIGGERED, REVERSING})
+ACCEPTED: frozenset[MarchState] = frozenset({ACCUMULATING, TRIGGERED, REVERSING})
 #: Still doing something.
-OPEN = ACCEPTED | {SENT, RUNNING}
+OPEN: frozenset[MarchState] = ACCEPTED | {SENT, RUNNING}
 
+#: What each state is called in a march's description (keyed by the words, so a record's
+#: stored status reads it directly).
 STATUS_WORDS: dict[str, str] = {
     SENT: "order on its way / awaiting acceptance",
     ACCUMULATING: "accumulating MPs in place",
@@ -106,19 +110,25 @@ def march(state: GameState, march_id: str) -> Mapping[str, Any]:
     return found
 
 
-def side_marches(state: GameState, side: str, statuses: Iterable[str] | None = None
+def state_of(record: Mapping[str, Any]) -> MarchState:
+    """Where a march record's order stands."""
+    return MarchState(record["status"])
+
+
+def side_marches(state: GameState, side: str, statuses: Iterable[MarchState] | None = None
                  ) -> list[Mapping[str, Any]]:
     wanted = None if statuses is None else frozenset(statuses)
     return [m for m in marches(state)
-            if m["side"] == side and (wanted is None or m["status"] in wanted)]
+            if m["side"] == side and (wanted is None or state_of(m) in wanted)]
 
 
-def march_of_unit(state: GameState, unit_id: str, statuses: Iterable[str] = ACCEPTED | {RUNNING}
+def march_of_unit(state: GameState, unit_id: str,
+                  statuses: Iterable[MarchState] = ACCEPTED | {RUNNING}
                   ) -> Mapping[str, Any] | None:
     """The march holding a unit (among those in ``statuses``), if any."""
     wanted = frozenset(statuses)
     for m in marches(state):
-        if m["status"] in wanted and unit_id in m["units"]:
+        if state_of(m) in wanted and unit_id in m["units"]:
             return m
     return None
 
