@@ -58,22 +58,22 @@ def main(argv: list[str] | None = None) -> int:
     gm, side, umpire = _views()
     clear_cache()
     t = time.perf_counter()
-    png = render_map(gm, side)
+    png = render_map(side)
     first_ms = (time.perf_counter() - t) * 1000.0
-    board = [_ms(lambda: render_map(gm, side)) for _ in range(runs)]
-    umpire_ms = [_ms(lambda: render_map(gm, umpire)) for _ in range(3)]
+    board = [_ms(lambda: render_map(side)) for _ in range(runs)]
+    umpire_ms = [_ms(lambda: render_map(umpire)) for _ in range(3)]
     centre = Cell(gm.grid.width // 3, gm.grid.height // 2)
-    window_first_ms = _ms(functools.partial(render_map, gm, side, around=centre, radius=12))
+    window_first_ms = _ms(functools.partial(render_map, side, around=centre, radius=12))
     windows = []
     for k in range(runs):
         at = Cell((centre.col + 5 * k) % gm.grid.width, (centre.row + 3 * k) % gm.grid.height)
-        windows.append(_ms(functools.partial(render_map, gm, side, around=at, radius=12)))
-    window_png = render_map(gm, side, around=centre, radius=12)
+        windows.append(_ms(functools.partial(render_map, side, around=at, radius=12)))
+    window_png = render_map(side, around=centre, radius=12)
     if args and args[0] == "--save":
         out = Path(args[1] if len(args) > 1 else ".")
         (out / "bench-board.png").write_bytes(png)
         (out / "bench-window.png").write_bytes(window_png)
-        (out / "bench-umpire.png").write_bytes(render_map(gm, umpire))
+        (out / "bench-umpire.png").write_bytes(render_map(umpire))
     result = {
         "board_ms_median": round(statistics.median(board), 1),
         "first_ms": round(first_ms, 1),

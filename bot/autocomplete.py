@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.game_choice import game_for_autocomplete
-from rules.scenario import FORMATIONS_BY_KIND
+from rules.words import FORMATIONS_BY_KIND
 from umpire import catalog
 from umpire.service import UmpireError
 
@@ -26,7 +26,7 @@ Choices = list[app_commands.Choice[str]]
 MAX_CHOICES = 25
 MAX_VALUE = 100
 ROUTE_WORDS = ("road",)
-FORMATIONS = sorted({f for kinds in FORMATIONS_BY_KIND.values() for f in kinds})
+FORMATIONS = sorted({str(f) for kinds in FORMATIONS_BY_KIND.values() for f in kinds})
 
 log = logging.getLogger("vedette.bot")
 

@@ -27,6 +27,7 @@ from bot.cogs.orders import OrdersCog
 from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
 from bot.views import INBOX_PER_PAGE, InboxButton, MoveButton
+from rules.status import GameStatus
 from umpire.service import Umpire
 
 log = logging.getLogger("vedette.bot")
@@ -68,7 +69,7 @@ class VedetteBot(commands.AutoShardedBot):
 
     async def warm_up(self) -> None:
         """Load the games in play into the umpire's memory, so that autocomplete is instant."""
-        for status in ("active", "paused", "setup"):
+        for status in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.SETUP):
             for game in await self.umpire.games(status=status):
                 try:
                     await self.umpire.state_for(game.id)

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Refused
+from rules.status import GameStatus
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -42,7 +43,8 @@ async def channel_game(bot: VedetteBot, channel_id: int | None) -> GameRef | Non
     """The newest game bound to a channel that is not over."""
     if channel_id is None:
         return None
-    games = [g for g in await bot.umpire.games(channel_id=channel_id) if g.status != "ended"]
+    games = [g for g in await bot.umpire.games(channel_id=channel_id)
+             if g.status != GameStatus.ENDED]
     return games[-1] if games else None
 
 

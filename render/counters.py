@@ -6,8 +6,11 @@ shows a flag on a staff and a leader a star instead. The short name is printed a
 and the strength below, when the view knows them. A unit deployed (line, unlimbered, dismounted) has
 a broad card, one in a road formation (column, limbered) a tall one.
 
-An enemy known only as a marker is a blank card in its side's colour with a question mark; a ghost
-is its last sighting, faded, with the turn it was last seen (``T3``).
+An enemy known only as a marker is a blank card in its side's colour with a question mark; an
+anonymous one shows its arm and formation with a question mark for its name and no strength; a
+ghost is its last sighting, faded, with the turn it was last seen (``T3``). A marker on the map
+(a map object of its own) is a card in its side's colour with its id; its owner's card also says
+how many units are under it, or that it is a decoy.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from render.style import INK, PAPER, RGB, centred_text, fit_font, font, mix, on
 from rules.grid import Cell
-from rules.view import GHOST, MARKER, OWN, UnitView
+from rules.view import ANONYMOUS, GHOST, MARKER, OWN, MarkerView, UnitView
 
 #: The ground of a morale marker on a counter.
 MORALE_RED: RGB = (170, 30, 30)
@@ -35,7 +38,7 @@ GHOST_ALPHA = 0.8
 STACK_SHOWN = 3
 
 _KIND_ORDER = {"infantry": 0, "cavalry": 1, "artillery": 2, "hq": 3, "leader": 4, "wagon": 5}
-_LEVEL_ORDER = {OWN: 0, "identified": 0, MARKER: 1, GHOST: 2}
+_LEVEL_ORDER = {OWN: 0, "identified": 0, ANONYMOUS: 0, MARKER: 1, GHOST: 2}
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,12 @@ class Look:
 
 def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "") -> Look:
     if u.level == MARKER:
-        return Look(MARKER, "", "", None, "", None, colour, scale)
+        # A blank marker, or a marker object with its id (and, for its owner, what is under it).
+        return Look(MARKER, u.kind, u.short, u.strength, "", None, colour, scale)
+    if u.level == ANONYMOUS or (u.level == GHOST and not u.name and not u.short):
+        # Its kind and formation show, its identity does not: a question mark for the name.
+        return Look(u.level, u.kind, "?", None, u.formation,
+                    u.last_seen_turn if u.level == GHOST else None, colour, scale)
     short = u.short
     if not short or (u.name.startswith(short) and len(short) < len(u.name)):
         short = abbreviate(u.name) or short
@@ -165,7 +173,16 @@ def draw_counter(look: Look) -> Image.Image:
     if look.level == MARKER:
         d.rectangle([0, 0, w - 1, h - 1], fill=colour, outline=mix(colour, INK, 0.5), width=1)
         d.rectangle([3, 3, w - 4, h - 4], outline=mix(colour, PAPER, 0.35), width=1)
-        centred_text(d, w / 2, h / 2, "?", font(round(h * 0.55), True), on(colour))
+        if not look.short:
+            centred_text(d, w / 2, h / 2, "?", font(round(h * 0.55), True), on(colour))
+            return im
+        size = max(7, round(look.scale * 0.24))
+        text, f = fit_font(look.short, w - 6, size)
+        centred_text(d, w / 2, h * 0.34, text, f, on(colour))
+        if look.kind == OWN_MARKER:  # what is under it, for its owner only
+            under = "decoy" if not look.strength else f"{look.strength} under"
+            text, f = fit_font(under, w - 6, max(6, round(size * 0.85)))
+            centred_text(d, w / 2, h * 0.72, text, f, on(colour))
         return im
     ink = INK
     if look.level == GHOST:  # a faded picture: paler colours, grey print, see-through
@@ -258,6 +275,20 @@ def stack_order(units: Iterable[UnitView]) -> list[UnitView]:
         _LEVEL_ORDER.get(u.level, 3), _KIND_ORDER.get(u.kind, 6), -(u.strength or 0),
         u.side, u.ref,
     ))
+
+
+#: The kind a marker object's counter carries in its owner's picture.
+OWN_MARKER = "own marker"
+
+
+def marker_counters(markers: Iterable[MarkerView]) -> list[UnitView]:
+    """Markers as counters to stack with the units: the marker's id on a card in its side's
+    colour; the owner's card also says what is under it (how many units, or a decoy). An enemy
+    marker's card shows nothing more than its public face."""
+    return [UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER, cell=m.cell, short=m.id,
+                     kind=OWN_MARKER if m.contents is not None else "",
+                     strength=len(m.contents) if m.contents is not None else None)
+            for m in markers]
 
 
 def by_cell(units: Iterable[UnitView]) -> dict[Cell, list[UnitView]]:

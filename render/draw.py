@@ -1,8 +1,9 @@
 """``render_map``: one side's picture of the map, as PNG bytes.
 
-The picture is a pure function of its arguments: the same map, view and options give the same
-bytes (no timestamps or other varying metadata are written), and nothing but the ``SideView``
-says where units are.
+The picture is a pure function of its arguments: the same view and window give the same bytes (no
+timestamps or other varying metadata are written). Nothing but the ``SideView`` goes in: the map,
+the sides' colours, the counters, the fog, the blocked cells and the side's own routes are all in
+it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import io
 from PIL import Image
 
 from render import overlay
-from render.counters import by_cell, draw_stack
+from render.counters import by_cell, draw_stack, marker_counters
 from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
 from render.legend import LegendKey, legend, title_bar
 from render.style import PAPER, RGB, ROUTE, side_colour
@@ -30,19 +31,15 @@ MIN_WIDTH = 520
 PNG_LEVEL = 1
 
 
-def render_map(gm: GameMap, view: SideView, *, around: Cell | None = None,
-               radius: int | None = None, side_colours: dict[str, str] | None = None,
-               route: list[Cell] | None = None, route_note: str = "") -> bytes:
-    """Draw ``view`` on ``gm`` and return PNG bytes.
+def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None
+               ) -> bytes:
+    """Draw ``view`` on its own map (``view.game_map``) and return PNG bytes.
 
     The whole board, or with ``around`` a window of ``radius`` cells (default 8) round that cell,
-    zoomed in and with every cell labelled. ``side_colours`` maps side ids to ``#rrggbb``.
-    ``route`` (with ``route_note``) is an own hidden-march route, drawn dashed; the caller shows it
-    to its own side only.
+    zoomed in and with every cell labelled. Sides are drawn in ``view.side_colours``; the view's
+    own routes (``view.routes``) are drawn dashed, each with its note at its end.
     """
-    im = render_image(gm, view, around=around, radius=radius, side_colours=side_colours,
-                      route=route, route_note=route_note)
-    return encode(im)
+    return encode(render_image(view, around=around, radius=radius))
 
 
 def encode(im: Image.Image) -> bytes:
@@ -77,8 +74,9 @@ def window_scale(radius: int) -> int:
     return WINDOW_SCALES[2]
 
 
-def colours_for(view: SideView, given: dict[str, str] | None) -> dict[str, RGB]:
-    sides = {u.side for u in view.units}
+def colours_for(view: SideView) -> dict[str, RGB]:
+    given = dict(view.side_colours)
+    sides = {u.side for u in view.units} | {m.side for m in view.markers}
     if view.side is not None:
         sides.add(view.side)
     sides |= set(given or {})
@@ -96,11 +94,11 @@ def map_box(gm: GameMap, around: Cell | None, radius: int | None) -> tuple[Terra
     return layer, (0, 0, layer.layout.width, layer.layout.height)
 
 
-def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
-                 radius: int | None = None, side_colours: dict[str, str] | None = None,
-                 route: list[Cell] | None = None, route_note: str = "") -> Image.Image:
+def render_image(view: SideView, *, around: Cell | None = None, radius: int | None = None
+                 ) -> Image.Image:
     """``render_map`` before PNG encoding."""
-    colours = colours_for(view, side_colours)
+    gm = view.game_map
+    colours = colours_for(view)
     grid = gm.grid
     layer, box = map_box(gm, around, radius)
     lay = layer.layout
@@ -113,15 +111,17 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
         board = gm.board
         overlay.fog(im, layer.fogged, lay, box,
                     (c for c in near if c not in seen and board.on_a_sheet(c)))
-    route = [c for c in route or () if grid.contains(c)]
+    routes = [([c for c in r.cells if grid.contains(c)], r.note) for r in view.routes]
     if view.blocked_cells:
         overlay.blocked(im, lay, box, (c for c in view.blocked_cells if grid.contains(c)))
     own = colours.get(view.side or "", ROUTE)
-    if len(route) > 1:
-        overlay.route(im, lay, box, route, ROUTE)
+    for cells, _ in routes:
+        if len(cells) > 1:
+            overlay.route(im, lay, box, cells, ROUTE)
     lift = scale * counter_drop(grid)
     size = counter_scale(grid, scale)
-    stacks = [(c, st) for c, st in by_cell(view.units).items()
+    counters = [*view.units, *marker_counters(view.markers)]
+    stacks = [(c, st) for c, st in by_cell(counters).items()
               if grid.contains(c) and lay.touches(c, box)]
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
     markers = {m.name: m.marker for m in gm.ruleset.combat.morale_states if m.marker}
@@ -129,8 +129,9 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
         x, y = lay.centre(c)
         draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, size, view.side, markers)
     overlay.place_names(im, lay, box, gm.board)
-    if route and route_note:
-        overlay.route_note(im, lay, box, route[-1], route_note, ROUTE)
+    for cells, note in routes:
+        if cells and note:
+            overlay.route_note(im, lay, box, cells[-1], note, ROUTE)
 
     width = max(im.width, MIN_WIDTH)
     enemy = next((colours[s] for s in sorted(colours) if s != view.side), (110, 110, 110))
@@ -138,7 +139,7 @@ def render_image(gm: GameMap, view: SideView, *, around: Cell | None = None,
         own = next(iter(colours.values()), (110, 110, 110))
     terrain, roads, sides, hilly = features_in(gm, near)
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
-                    bool(view.blocked_cells), len(route) > 1,
+                    bool(view.blocked_cells), any(len(cells) > 1 for cells, _ in routes),
                     view.information in (InformationModel.INVERTED, InformationModel.CONCEALED),
                     view.information is InformationModel.HIDDEN,
                     terrain, roads, sides, hilly, tuple(colours.items()))

@@ -7,11 +7,13 @@ Range is counted in cells, through any terrain (ruling CMD-1).
 
 from __future__ import annotations
 
+from rules.counting import counts_at
 from rules.state import GameState
 from rules.units import Unit, subordinates
+from rules.words import Echelon
 
 
-def command_range(state: GameState, leader: Unit, echelon: str) -> int:
+def command_range(state: GameState, leader: Unit, echelon: Echelon) -> int:
     if leader.command_range is not None:
         return leader.command_range
     return state.loaded.ruleset.command_range.get(echelon, 0)
@@ -26,17 +28,22 @@ def leader_of(state: GameState, unit: Unit) -> Unit | None:
 
 
 def in_command(state: GameState, unit: Unit) -> bool:
-    """Whether the unit is within command range of its command's leader."""
-    if unit.cell is None:
+    """Whether the unit is within command range of its command's leader, both measured from
+    where they count (``rules.counting.counts_at``: a unit inside a marker, from the marker)."""
+    here = counts_at(state, unit)
+    if here is None:
         return False
     command = state.commands.get(unit.command)
     leader = leader_of(state, unit)
-    if command is None or leader is None or leader.cell is None:
+    if command is None or leader is None:
+        return False
+    there = counts_at(state, leader)
+    if there is None:
         return False
     if leader.id == unit.id:
         return True
     grid = state.loaded.map.grid
-    return grid.distance(leader.cell, unit.cell) <= command_range(state, leader, command.echelon)
+    return grid.distance(there, here) <= command_range(state, leader, command.echelon)
 
 
 def force(state: GameState, command_id: str) -> list[Unit]:

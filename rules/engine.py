@@ -18,6 +18,8 @@ from rules import events as ev
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import information_model, phase_report, sighting_events
+from rules.location import Arriving
+from rules.markers import draw_marker_id
 from rules.markup import plain
 from rules.module_api import RuleModule
 from rules.movement import MoveError, StopHook, move_along
@@ -25,8 +27,10 @@ from rules.refusal import Refusal as Refusal  # re-exported: callers catch it fr
 from rules.registry import in_force, owner_of
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState, apply
+from rules.status import GameStatus
 from rules.units import Unit
 from rules.view import project
+from rules.words import STACKING_KINDS
 
 #: Derives a die roll from the log position of its event and its purpose.
 DiceSource = Callable[[int, str, str], int]
@@ -40,10 +44,27 @@ class Outcome:
     dice: DiceSource
     events: list[ev.Event] = field(default_factory=list)
     finished: bool = False
+    #: Marker ids drawn by ``new_marker_id`` and not yet placed, by side.
+    drawn_marker_ids: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, event: ev.Event) -> None:
         self.events.append(event)
         self.state = apply(self.state, event)
+        if isinstance(event, ev.MarkerPlaced | ev.MarkerSplit):
+            placed = {event.marker} if isinstance(event, ev.MarkerPlaced) else set(event.into)
+            for ids in self.drawn_marker_ids.values():
+                ids[:] = [i for i in ids if i not in placed]
+
+    def new_marker_id(self, side: str) -> str:
+        """A fresh id for a marker of ``side``, drawn from the game's dice
+        (``rules.markers.draw_marker_id``). Ids drawn here and not yet placed are kept apart,
+        so that two draws before the events that place them (a split) give two ids."""
+        pending = self.drawn_marker_ids.setdefault(side, [])
+        taken = [*self.state.markers, *(i for ids in self.drawn_marker_ids.values() for i in ids)]
+        ordinal = self.state.markers_drawn.get(side, 0) + len(pending)
+        mid = draw_marker_id(self.dice, side, ordinal, taken)
+        pending.append(mid)
+        return mid
 
     def roll(self, purpose: str, dice: str, audience: str, *, table: str = "", column: str = "",
              modifiers: dict[str, int] | None = None) -> tuple[int, str]:
@@ -70,7 +91,7 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
           sources_commitment: str = "") -> Outcome:
     """Begin play: announce the dice commitment (and the commitment to the scenario's and
     ruleset's texts) and open the first phase."""
-    if state.status != "setup":
+    if state.status != GameStatus.SETUP:
         raise Refusal("the game has already started")
     out = Outcome(state, dice)
     out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START},
@@ -85,7 +106,7 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
 def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
         user: int | None = None) -> Outcome:
     """The host ends the game: the seed is revealed so that every roll can be checked."""
-    if state.status == "ended":
+    if state.status == GameStatus.ENDED:
         raise Refusal("the game is already over")
     out = Outcome(state, dice)
     out.add(ev.CommandAccepted(audience="umpire", kind=END, command={"kind": END,
@@ -98,7 +119,7 @@ def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
 def end_if_over(out: Outcome, seed_hex: str) -> bool:
     """When the command played the last phase, the game ends in the same batch of events, with
     the seed: a finished game can never be left unended."""
-    if out.finished and out.state.status != "ended":
+    if out.finished and out.state.status != GameStatus.ENDED:
         out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=LAST_TURN_PLAYED))
     return out.finished
 
@@ -123,11 +144,11 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             raise Refusal("only the game's host can do that")
         _host(out, command)
         return out
-    if state.status == "setup":
+    if state.status == GameStatus.SETUP:
         raise Refusal("the game has not started yet")
-    if state.status == "paused":
+    if state.status == GameStatus.PAUSED:
         raise Refusal("the game is paused by the host")
-    if state.status == "ended":
+    if state.status == GameStatus.ENDED:
         raise Refusal("the game is over")
     match command:
         case cmd.Move():
@@ -226,7 +247,7 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
         enemy_cells |= module.closed_cells(state, side)
     friends: dict[Cell, int] = {}
     for u in state.units_of(side):
-        if u.cell is not None and u.id != unit.id and (u.combat or u.kind == "wagon"):
+        if u.cell is not None and u.id != unit.id and u.kind in STACKING_KINDS:
             friends[u.cell] = friends.get(u.cell, 0) + 1
     try:
         result = move_along(gm, unit, path, enemy_at=lambda c: c in enemy_cells,
@@ -329,7 +350,7 @@ def _begin_step(out: Outcome, turn: int, step: int) -> None:
     if step == 0:
         arriving: dict[str, list[str]] = {}
         for u in out.state.units.values():
-            if u.arrives_turn is not None and u.arrives_turn <= turn and u.cell is None:
+            if isinstance(u.location, Arriving) and u.location.turn <= turn:
                 arriving.setdefault(u.side, []).append(u.id)
         for side, ids in arriving.items():
             out.add(ev.UnitsArrived(audience=ev.side_audience(side), units=tuple(sorted(ids))))
@@ -348,13 +369,13 @@ def _host(out: Outcome, command: cmd.Command) -> None:
     state = out.state
     match command:
         case cmd.Pause(paused=paused, reason=reason):
-            if state.status not in ("active", "paused"):
+            if not state.status.in_play:
                 raise Refusal("only a game in play can be paused or resumed")
-            if (state.status == "paused") == paused:
+            if (state.status == GameStatus.PAUSED) == paused:
                 raise Refusal("the game is already " + ("paused" if paused else "running"))
             out.add(ev.GamePaused(audience="public", paused=paused, reason=reason))
         case cmd.ForceEndPhase():
-            if state.status != "active":
+            if state.status != GameStatus.ACTIVE:
                 raise Refusal("the game is not in play")
             for side in state.acting_sides():
                 out.add(ev.SideDone(audience="public", side=side))
@@ -362,7 +383,7 @@ def _host(out: Outcome, command: cmd.Command) -> None:
         case cmd.Correct(unit=name, changes=changes, reason=reason):
             # Only in play: before the start there is nothing to correct (the scenario is), and
             # after the end the seed is public, so a correction could only rewrite the result.
-            if state.status not in ("active", "paused"):
+            if not state.status.in_play:
                 raise Refusal("corrections can only be made while the game is in play")
             unit = state.units.get(name)
             if unit is None:

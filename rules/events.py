@@ -182,6 +182,43 @@ class GameEnded(GameEvent):
     reason: str = ""
 
 
+class MarkerPlaced(GameEvent):
+    """A marker is put on the map (by the rule module that keeps its contents). It says
+    nothing of what is under it."""
+
+    type: Literal["marker_placed"] = "marker_placed"
+    marker: str
+    side: str
+    cell: CellRef
+
+
+class MarkerMoved(GameEvent):
+    """A marker stepped along ``path`` (cells entered, in order)."""
+
+    type: Literal["marker_moved"] = "marker_moved"
+    marker: str
+    path: tuple[CellRef, ...]
+
+
+class MarkerRemoved(GameEvent):
+    """A marker is taken off the map (revealed, dissolved, or found to be a decoy)."""
+
+    type: Literal["marker_removed"] = "marker_removed"
+    marker: str
+    reason: str = ""
+
+
+class MarkerSplit(GameEvent):
+    """One marker becomes two, each with a fresh id (so that neither is known for the old one),
+    standing in ``cells`` (in the order of ``into``). Where the contents went is the module's
+    data, folded from its own event."""
+
+    type: Literal["marker_split"] = "marker_split"
+    marker: str
+    into: tuple[str, str]
+    cells: tuple[CellRef, CellRef]
+
+
 #: Any event (core or from a rule module).
 Event = GameEvent
 

@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 
 from rules.board import Board
 from rules.grid import Cell, HexGrid, SquareGrid
-from rules.ruleset import MovementClass, Ruleset
-
-#: Formations that may use road movement (the series' "column" family).
-ROAD_FORMATIONS: frozenset[str] = frozenset({"column", "limbered", "mounted"})
+from rules.ruleset import Ruleset
+from rules.words import ROAD_FORMATIONS, Formation, MovementClass
 
 
 def edge(a: int, b: int) -> tuple[int, int]:
@@ -84,7 +82,7 @@ class GameMap:
         ]
 
     def step_cost(
-        self, a: Cell, b: Cell, movement_class: MovementClass, formation: str
+        self, a: Cell, b: Cell, movement_class: MovementClass, formation: Formation
     ) -> float | None:
         """MPs to step from ``a`` into adjacent ``b``, or ``None`` when the step is not allowed.
 
@@ -95,7 +93,8 @@ class GameMap:
         if not self.enterable(b):
             return None
         road = self.road_between(a, b)
-        if road is not None and (formation in ROAD_FORMATIONS or movement_class == "leader"):
+        if road is not None and (formation in ROAD_FORMATIONS
+                                 or movement_class == MovementClass.LEADER):
             return self.ruleset.roads[road].cost
         side = self.hexside_between(a, b)
         extra = 0.0

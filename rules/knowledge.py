@@ -7,6 +7,7 @@ module turns the game state into its inputs, and the change since the side's mem
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
@@ -17,14 +18,15 @@ from rules.sighting.registry import DEFAULT_RULE, rule_named
 from rules.sighting.rule import SightingRule
 from rules.sighting.sighting_pass import Presence, SideSighting, full_pass
 from rules.state import GameState
+from rules.status import GameStatus
 from rules.turns import visibility
 from rules.units import Unit
 
 if TYPE_CHECKING:
     from rules.view import SideView
 
-__all__ = ["SideSighting", "bits_to_cells", "information_model", "phase_report", "sight",
-           "sighting_events"]
+__all__ = ["SideSighting", "bits_to_cells", "information_model", "known_name", "known_order",
+           "phase_report", "shows_anonymous", "sight", "sighting_events"]
 
 _RULES: dict[int, tuple[object, SightingRule]] = {}
 
@@ -96,17 +98,46 @@ def bits_to_cells(bits: int, grid: HexGrid | SquareGrid) -> frozenset[Cell]:
     return frozenset(out)
 
 
-def seen_payload(u: Unit) -> dict[str, Any]:
-    """What a side's troops make out of an enemy unit they sight."""
+def shows_anonymous(state: GameState, viewer: str, unit: Unit) -> bool:
+    """Whether an enemy unit shows to ``viewer`` as anonymous (its kind, not its identity): the
+    one place that asks the modules in force (``RuleModule.shows_anonymous``). The view, the
+    side's memory and every word built from it follow this answer."""
+    return any(m.shows_anonymous(state, viewer, unit) for m in in_force(state.modules))
+
+
+def seen_payload(u: Unit, anonymous: bool = False) -> dict[str, Any]:
+    """What a side's troops make out of an enemy unit they sight: everything on its counter, or,
+    for an ``anonymous`` one, where it stands, its side, kind and formation, and no more."""
     assert u.cell is not None
+    if anonymous:
+        return {"cell": [u.cell.col, u.cell.row], "side": u.side, "name": "", "short": "",
+                "kind": u.kind, "echelon": "", "strength": None, "formation": u.formation,
+                "anonymous": True}
     return {"cell": [u.cell.col, u.cell.row], "side": u.side, "name": u.name, "short": u.short,
             "kind": u.kind, "echelon": u.echelon, "strength": u.strength,
             "formation": u.formation}
 
 
+def known_name(seen: Mapping[str, Any]) -> str:
+    """How a side names an enemy unit from what its troops made out of it (a sighting payload):
+    its name, or for one seen only as anonymous, its kind ("an unidentified cavalry unit")."""
+    name = str(seen.get("name") or "")
+    if name and not seen.get("anonymous"):
+        return name
+    kind = str(seen.get("kind") or "")
+    return f"an unidentified {kind} unit" if kind else "an unidentified enemy unit"
+
+
+def known_order(seen: Mapping[str, Any]) -> tuple[int, str, int, int]:
+    """A sort key for enemy units by what a side knows of them: identified ones first (their
+    names are known), anonymous ones by what shows and where (never by who they are)."""
+    cell = seen.get("cell") or (0, 0)
+    return (1 if seen.get("anonymous") else 0, known_name(seen), int(cell[1]), int(cell[0]))
+
+
 def sighting_events(state: GameState) -> list[ev.Sighted]:
     """For each side whose sight of the enemy changed, the ``Sighted`` event recording it."""
-    if state.status == "setup":
+    if state.status == GameStatus.SETUP:
         return []
     now = sight(state)
     modules = in_force(state.modules)
@@ -121,7 +152,7 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
             face = state.units[uid]
             for module in modules:
                 face = module.appearance(state, side, face)
-            payload = seen_payload(face)
+            payload = seen_payload(face, shows_anonymous(state, side, face))
             m = memory.get(uid)
             if m is None or not m.in_sight or dict(m.seen) != payload:
                 seen[uid] = payload

@@ -18,7 +18,8 @@ from rules.gamemap import GameMap, Road, edge
 from rules.grid import Cell, make_grid
 from rules.problems import FileProblems, Problem, from_validation_error
 from rules.ruleset import Ruleset
-from rules.scenario import MapSpec, Scenario
+from rules.scenario import WITHDRAWN_OPTION, MapSpec, Scenario
+from rules.words import COMBAT_KINDS, DEFAULT_MOVEMENT_CLASS, LEADER_KINDS, STACKING_KINDS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -275,7 +276,7 @@ class _Checker:
                 leader = units.get(f.leader)
                 if leader is None:
                     self.add(f"{fld}.leader", f"leader {f.leader!r} is not a unit")
-                elif leader.kind not in ("leader", "hq"):
+                elif leader.kind not in LEADER_KINDS:
                     self.add(f"{fld}.leader", f"leader {f.leader!r} is a {leader.kind}, "
                              "not a leader or HQ")
         self._no_cycles(commands)
@@ -288,24 +289,38 @@ class _Checker:
                 self.add(f"{fld}.command", f"command {u.command!r} does not exist")
             elif u.command and commands[u.command].side != u.side:
                 self.add(f"{fld}.command", f"command {u.command!r} belongs to another side")
-            if u.kind in ("infantry", "cavalry", "artillery") and u.strength == 0:
+            if u.kind in COMBAT_KINDS and u.strength == 0:
                 self.add(f"{fld}.strength", f"a {u.kind} unit needs a strength above 0")
-            mclass = u.movement_class or _default_class(u.kind)
+            mclass = u.movement_class or DEFAULT_MOVEMENT_CLASS[u.kind]
             if u.movement is None and mclass not in self.r.movement_allowance:
                 self.add(f"{fld}.movement", f"no movement given and the ruleset has no allowance "
-                         f"for class {mclass!r}")
+                         f"for class '{mclass}'")
             where = u.at or (u.arrives.at if u.arrives else "")
             cell = self._cell(gm.board, where, f"{fld}.{'at' if u.at else 'arrives.at'}")
             if cell is not None:
                 if not gm.enterable(cell):
                     self.add(f"{fld}.at", f"{where} ({gm.terrain_at(cell)}) cannot be entered")
-                elif u.at and u.kind in ("infantry", "cavalry", "artillery", "wagon"):
+                elif u.at and u.kind in STACKING_KINDS:
                     occupancy[cell] += 1
                     if occupancy[cell] > self.r.stacking_limit:
                         self.add(f"{fld}.at", f"more than {self.r.stacking_limit} units start in "
                                  f"{where} (the ruleset's stacking limit)")
             if u.arrives and u.arrives.turn > max(t.turn for t in self.s.turns):
                 self.add(f"{fld}.arrives.turn", f"turn {u.arrives.turn} is after the last turn")
+        self._withdrawn(units)
+
+    def _withdrawn(self, units: dict[str, Any]) -> None:
+        """The option ``withdrawn`` names units taken out of play before the start."""
+        option = self.s.scenario.options.get(WITHDRAWN_OPTION)
+        if option is None:
+            return
+        fld = f"scenario.options.{WITHDRAWN_OPTION}"
+        if not isinstance(option, str):
+            self.add(fld, "a list of unit ids in one string, separated by commas or spaces")
+            return
+        unknown = [uid for uid in self.s.withdrawn_units() if uid not in units]
+        if unknown:
+            self.add(fld, f"not units of this scenario: {', '.join(unknown)}")
 
     def _no_cycles(self, commands: dict[str, Any]) -> None:
         for fid in commands:
@@ -350,8 +365,3 @@ def _rows(text: str) -> list[str]:
     lines = text.strip("\n").split("\n")
     return [line.strip().rstrip("|") for line in lines]
 
-
-def _default_class(kind: str) -> str:
-    """The movement class a kind of unit has when the scenario does not say."""
-    return {"infantry": "foot", "cavalry": "horse", "artillery": "wheeled",
-            "leader": "leader", "hq": "leader", "wagon": "wheeled"}[kind]

@@ -15,7 +15,11 @@ from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.information import InformationModel
+from rules.markers import Marker
+from rules.notes import ModuleNote
+from rules.overlay import Ground, Overlay
 from rules.units import Unit
+from rules.view_types import UnitView
 
 if TYPE_CHECKING:
     from rules.engine import Outcome
@@ -83,6 +87,12 @@ class RuleModule:
         checks the distance from enemy units itself)."""
         return True
 
+    # -- where units count ------------------------------------------------------------------------
+    def counted_cell(self, state: GameState, unit: Unit, cell: Cell | None) -> Cell | None:
+        """Where the unit counts as standing (``rules.counting.counts_at``), given the cell
+        decided so far (its own on the map, its marker's inside one, else ``None``)."""
+        return cell
+
     # -- what a side sees -------------------------------------------------------------------------
     def information_model(self, state: GameState, viewer: str,
                           model: InformationModel) -> InformationModel:
@@ -94,9 +104,28 @@ class RuleModule:
         """How an enemy unit appears to ``viewer`` (for example where a sham retreat left it)."""
         return unit
 
-    def view_notes(self, state: GameState, side: str) -> Mapping[str, Any]:
-        """Module data for the side's view (its own marches, say). Only what the side may know."""
-        return {}
+    def shows_anonymous(self, state: GameState, viewer: str, unit: Unit) -> bool:
+        """Whether the enemy ``unit`` shows to ``viewer`` as anonymous: its kind and formation
+        seen, its identity (name, strength, echelon, morale) not (a released scout, say)."""
+        return False
+
+    def marker_contents(self, state: GameState, side: str, marker: Marker
+                        ) -> tuple[str, ...] | None:
+        """The ids of the units under one of ``side``'s own markers (empty for a decoy), or
+        ``None`` if this module did not make it. Asked for the owner's view only."""
+        return None
+
+    def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
+        """This module's typed note for the side's view (its own marches, say), or ``None``.
+        Only what the side may know."""
+        return None
+
+    def overlay(self, note: ModuleNote | None, enemies: tuple[UnitView, ...],
+                ground: Ground) -> Overlay:
+        """What this module draws on the side's map (its own routes, the cells it can tell are
+        blocked), from the module's own note for the side, the enemy counters in the side's
+        view and the public ground only: no game state, so nothing the side does not know."""
+        return Overlay()
 
 
 def data_of(state: GameState, module: str) -> Mapping[str, Any]:

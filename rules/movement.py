@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from rules.gamemap import GameMap
 from rules.grid import Cell
-from rules.ruleset import MovementClass
 from rules.units import Unit
+from rules.words import STACKING_KINDS
 
 #: After the unit enters a cell: a reason to stop there, or ``None`` to go on.
 StopHook = Callable[[Unit, Cell], str | None]
@@ -87,7 +87,7 @@ def check_order(gm: GameMap, unit: Unit, path: Sequence[Cell],
     here = unit.cell
     spent = 0.0
     costs: list[float] = []
-    mclass: MovementClass = unit.movement_class  # type: ignore[assignment]
+    mclass = unit.movement_class
     for n, cell in enumerate(path, start=1):
         if not board.on_a_sheet(cell):
             raise MoveError(f"step {n} (from {board.describe(here)}): leaves the map")
@@ -119,7 +119,7 @@ def check_order(gm: GameMap, unit: Unit, path: Sequence[Cell],
 def stacks(unit: Unit) -> bool:
     """Whether the unit counts towards the stacking limit (combat units and wagons do, leaders
     and HQs do not: ruling CORE-4)."""
-    return unit.combat or unit.kind == "wagon"
+    return unit.kind in STACKING_KINDS
 
 
 def has_room(gm: GameMap, cell: Cell, friendly_count: Callable[[Cell], int]) -> bool:
@@ -153,7 +153,7 @@ def path_cost(gm: GameMap, unit: Unit, start: Cell, path: Sequence[Cell]) -> flo
     """MPs the whole path would cost, or ``None`` if a step cannot be taken at all."""
     total = 0.0
     here = start
-    mclass: MovementClass = unit.movement_class  # type: ignore[assignment]
+    mclass = unit.movement_class
     for cell in path:
         if not gm.grid.adjacent(here, cell):
             return None

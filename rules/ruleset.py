@@ -14,9 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rules.bounds import MAX_BLOCKED_RADIUS, MAX_MOVEMENT, MAX_VISIBILITY
 from rules.combat.config import CombatRules
 from rules.tables import Table
-
-MovementClass = Literal["foot", "horse", "wheeled", "leader"]
-MOVEMENT_CLASSES: tuple[MovementClass, ...] = ("foot", "horse", "wheeled", "leader")
+from rules.words import Formation, MovementClass
 
 #: Tables each rule module needs from the ruleset.
 MODULE_TABLES: dict[str, tuple[str, ...]] = {
@@ -51,13 +49,13 @@ class TerrainType(_Frozen):
     @model_validator(mode="after")
     def _every_class_has_a_cost(self) -> TerrainType:
         if self.enterable:
-            missing = [m for m in MOVEMENT_CLASSES if m not in self.cost]
+            missing = [m for m in MovementClass if m not in self.cost]
             if missing:
                 raise ValueError(f"cost is missing for movement classes: {', '.join(missing)}")
         return self
 
-    def cost_for(self, movement_class: MovementClass, formation: str) -> float:
-        if formation == "line" and movement_class in self.line_cost:
+    def cost_for(self, movement_class: MovementClass, formation: Formation) -> float:
+        if formation == Formation.LINE and movement_class in self.line_cost:
             return self.line_cost[movement_class]
         return self.cost[movement_class]
 

@@ -26,10 +26,11 @@ from rules.bounds import (
     MAX_VISIBILITY,
 )
 from rules.information import InformationModel
+from rules.words import FORMATIONS_BY_KIND, Echelon, MovementClass, UnitKind
 
-UnitKind = Literal["infantry", "cavalry", "artillery", "leader", "hq", "wagon"]
-Echelon = Literal["army", "corps", "division", "brigade", "regiment", "battery", "other"]
-Formation = Literal["line", "column", "limbered", "unlimbered", "mounted", "dismounted"]
+#: The scenario option naming units taken out of play before the start (``rules.location``).
+WITHDRAWN_OPTION = "withdrawn"
+
 Light = Literal["day", "twilight", "night"]
 
 #: The information models a scenario may choose, as written in its file.
@@ -51,18 +52,6 @@ PlainName = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValida
 OptionalPlainName = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_plain_name)]
 #: A sheet's position across or down the board (negative ones get their own problem).
 SheetPosition = Annotated[int, Field(le=MAX_SHEET_POSITION)]
-
-COMBAT_KINDS: frozenset[str] = frozenset({"infantry", "cavalry", "artillery"})
-
-#: Formations each kind of unit may take; the first is its default.
-FORMATIONS_BY_KIND: dict[str, tuple[str, ...]] = {
-    "infantry": ("column", "line"),
-    "cavalry": ("mounted", "dismounted"),
-    "artillery": ("limbered", "unlimbered"),
-    "leader": ("mounted",),
-    "hq": ("mounted",),
-    "wagon": ("column",),
-}
 
 
 class _Frozen(BaseModel):
@@ -173,10 +162,10 @@ class UnitSpec(_Frozen):
     name: PlainName
     short: OptionalPlainName = ""
     kind: UnitKind
-    echelon: Echelon = "brigade"
+    echelon: Echelon = Echelon.BRIGADE
     command: str = Field("", description="id of the command (division, corps) it belongs to")
     strength: int = Field(0, ge=0, le=MAX_STRENGTH)
-    movement_class: Literal["foot", "horse", "wheeled", "leader"] | None = None
+    movement_class: MovementClass | None = None
     movement: int | None = Field(None, ge=0, le=MAX_MOVEMENT)
     at: str = ""
     arrives: ArrivalSpec | None = None
@@ -225,6 +214,14 @@ class Scenario(_Frozen):
     commands: tuple[CommandSpec, ...] = ()
     units: tuple[UnitSpec, ...] = Field(min_length=1)
     turns: tuple[TurnSpec, ...] = Field(min_length=1)
+
+    def withdrawn_units(self) -> tuple[str, ...]:
+        """The units the option ``withdrawn`` takes out of play (ids separated by commas or
+        spaces; the loader checks that each is a unit)."""
+        option = self.scenario.options.get(WITHDRAWN_OPTION, "")
+        if not isinstance(option, str):
+            return ()
+        return tuple(dict.fromkeys(option.replace(",", " ").split()))
 
     def information_for(self, side: str) -> InformationModel:
         """The model the scenario chooses for ``side``; during play the model in force comes

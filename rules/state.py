@@ -9,18 +9,36 @@ fold of its events.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
 
 from rules import events as ev
 from rules.grid import Cell
 from rules.loader import LoadedScenario
+from rules.location import (
+    Arriving,
+    Location,
+    OnMap,
+    Withdrawn,
+    legacy_location,
+    location_from_json,
+    location_json,
+)
+from rules.markers import Marker, sorted_markers
 from rules.modules import available_actions
-from rules.scenario import FORMATIONS_BY_KIND
+from rules.status import GameStatus
 from rules.turns import Step
 from rules.turns import steps as _steps
-from rules.units import DEFAULT_MOVEMENT_CLASS, Command, Unit
+from rules.units import Command, Unit
+from rules.words import (
+    DEFAULT_MOVEMENT_CLASS,
+    FORMATIONS_BY_KIND,
+    Echelon,
+    Formation,
+    MovementClass,
+    UnitKind,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +60,17 @@ class GameState:
     turn: int = 1
     step: int = 0
     done: frozenset[str] = frozenset()
-    status: str = "setup"
+    status: GameStatus = GameStatus.SETUP
     memory: Mapping[str, Mapping[str, Memory]] = field(default_factory=dict)
     reports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     requests: frozenset[str] = frozenset()
     modules: tuple[str, ...] = ()
     module_data: Mapping[str, Any] = field(default_factory=dict)
     seq: int = 0
+    #: The markers on the map, by id (``rules.markers``); what is under them is module data.
+    markers: Mapping[str, Marker] = field(default_factory=dict)
+    #: How many marker ids each side has drawn in the whole game (the key of its next draw).
+    markers_drawn: Mapping[str, int] = field(default_factory=dict)
 
     # -- reading the state ---------------------------------------------------------------------
     @property
@@ -69,7 +91,7 @@ class GameState:
 
     def acting_sides(self) -> tuple[str, ...]:
         """Sides that still have to act in the current step."""
-        if self.status != "active":
+        if self.status != GameStatus.ACTIVE:
             return ()
         return tuple(s for s in self.current.acting(self.sides) if s not in self.done)
 
@@ -78,6 +100,10 @@ class GameState:
 
     def enemies_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side != side]
+
+    def markers_list(self) -> tuple[Marker, ...]:
+        """Every marker on the map, sorted by id."""
+        return sorted_markers(self.markers.values())
 
     def side_name(self, side: str) -> str:
         for s in self.loaded.scenario.sides:
@@ -90,22 +116,28 @@ def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> Game
     """The game as the scenario sets it up, before the first event; ``without`` names rule
     modules the players chose to leave out."""
     board = loaded.board
+    withdrawn = set(loaded.scenario.withdrawn_units())
     units: dict[str, Unit] = {}
     for spec in loaded.scenario.units:
         mclass = spec.movement_class or DEFAULT_MOVEMENT_CLASS[spec.kind]
         movement = spec.movement
         if movement is None:
-            movement = loaded.ruleset.movement_allowance.get(mclass, 0)  # type: ignore[call-overload]
-        cell = board.parse(spec.at) if spec.at else None
-        arrives_at = board.parse(spec.arrives.at) if spec.arrives else None
+            movement = loaded.ruleset.movement_allowance.get(mclass, 0)
+        location: Location
+        if spec.id in withdrawn:
+            location = Withdrawn()
+        elif spec.arrives is not None:
+            location = Arriving(spec.arrives.turn, board.parse(spec.arrives.at))
+        else:
+            location = OnMap(board.parse(spec.at))
         units[spec.id] = Unit(
             id=spec.id, side=spec.side, name=spec.name, short=spec.short or spec.name[:10],
             kind=spec.kind, echelon=spec.echelon, command=spec.command, strength=spec.strength,
             movement_class=mclass, movement=movement,
-            formation=spec.formation or FORMATIONS_BY_KIND[spec.kind][0],
-            cell=cell, initiative=spec.initiative, command_range=spec.command_range,
-            tags=spec.tags, arrives_turn=spec.arrives.turn if spec.arrives else None,
-            arrives_at=arrives_at,
+            formation=Formation(spec.formation) if spec.formation
+            else FORMATIONS_BY_KIND[spec.kind][0],
+            location=location, initiative=spec.initiative, command_range=spec.command_range,
+            tags=spec.tags,
         )
     commands = {c.id: Command.from_spec(c) for c in loaded.scenario.commands}
     sides = tuple(s.id for s in loaded.scenario.sides)
@@ -125,7 +157,7 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.CommandAccepted(request=request):
             return replace(state, requests=state.requests | {request}) if request else state
         case ev.GameStarted():
-            return replace(state, status="active")
+            return replace(state, status=GameStatus.ACTIVE)
         case ev.PhaseBegan(turn=turn, step=step):
             fresh = {k: u.fresh() for k, u in state.units.items()}
             return replace(state, turn=turn, step=step, done=frozenset(),
@@ -133,10 +165,7 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.SideDone(side=side):
             return replace(state, done=state.done | {side})
         case ev.UnitsArrived(units=ids):
-            return with_units(state, {
-                i: replace(state.units[i], cell=state.units[i].arrives_at, arrives_turn=None)
-                for i in ids
-            })
+            return with_units(state, {i: _arrived(state.units[i]) for i in ids})
         case ev.UnitMoved(unit=uid, path=path, mp=mp):
             unit = state.units[uid]
             return with_units(state, {uid: unit.moved_to(Cell(*path[-1]), mp)})
@@ -144,7 +173,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             unit = state.units[uid]
             return with_units(state, {uid: replace(unit, mp_spent=float(unit.movement))})
         case ev.FormationChanged(unit=uid, formation=formation, mp=mp):
-            return with_units(state, {uid: state.units[uid].with_formation(formation, mp)})
+            return with_units(state, {uid: state.units[uid].with_formation(Formation(formation),
+                                                                          mp)})
         case ev.Sighted(side=side, seen=seen, lost=lost):
             return _remember(state, side, seen, lost)
         case ev.Told(text=text, audience=audience):
@@ -152,11 +182,13 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.UnitCorrected(unit=uid, changes=changes):
             return with_units(state, {uid: _corrected(state.units[uid], changes)})
         case ev.GamePaused(paused=paused):
-            return replace(state, status="paused" if paused else "active")
+            return replace(state, status=GameStatus.PAUSED if paused else GameStatus.ACTIVE)
         case ev.GameEnded():
-            return replace(state, status="ended")
+            return replace(state, status=GameStatus.ENDED)
         case ev.DieRolled():
             return state
+        case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit():
+            return _fold_marker(state, event)
     from rules.registry import in_force  # the modules in force fold their own events
 
     for module in in_force(state.modules):
@@ -178,6 +210,46 @@ def with_units(state: GameState, changed: Mapping[str, Unit]) -> GameState:
     units = dict(state.units)
     units.update(changed)
     return replace(state, units=MappingProxyType(units))
+
+
+def _fold_marker(state: GameState, event: ev.Event) -> GameState:
+    """The state after a marker event. A log that places an id twice or names a marker that is
+    not on the map is corrupt: it is refused rather than folded into a wrong state."""
+    markers = dict(state.markers)
+    drawn = dict(state.markers_drawn)
+
+    def fresh(mid: str, side: str) -> None:
+        if mid in markers:
+            raise ValueError(f"marker {mid} is already on the map")
+        drawn[side] = drawn.get(side, 0) + 1
+
+    def existing(mid: str) -> Marker:
+        if mid not in markers:
+            raise ValueError(f"no marker {mid} is on the map")
+        return markers[mid]
+
+    match event:
+        case ev.MarkerPlaced(marker=mid, side=side, cell=cell):
+            fresh(mid, side)
+            markers[mid] = Marker(mid, side, Cell(*cell), state.turn)
+        case ev.MarkerMoved(marker=mid, path=path):
+            if path:
+                markers[mid] = existing(mid).moved_to(Cell(*path[-1]), state.turn, state.step)
+        case ev.MarkerRemoved(marker=mid):
+            existing(mid)
+            del markers[mid]
+        case ev.MarkerSplit(marker=mid, into=into, cells=cells):
+            old = existing(mid)
+            del markers[mid]
+            if into[0] == into[1] or mid in into:
+                raise ValueError(f"marker {mid} must split into two markers with new ids")
+            for new_id, cell in zip(into, cells, strict=True):
+                fresh(new_id, old.side)
+                # The halves keep the phase the old marker moved in: splitting is no new move.
+                markers[new_id] = Marker(new_id, old.side, Cell(*cell), state.turn,
+                                         old.moved_phase)
+    return replace(state, markers=MappingProxyType(markers),
+                   markers_drawn=MappingProxyType(drawn))
 
 
 def _remember(state: GameState, side: str, seen: Mapping[str, Mapping[str, Any]],
@@ -206,12 +278,24 @@ def _tell(state: GameState, audience: str, text: str) -> GameState:
 CORRECTABLE = ("cell", "strength", "stragglers", "formation", "morale")
 
 
+def _arrived(unit: Unit) -> Unit:
+    """A reinforcement on the map at its arrival cell (one not arriving stays where it is)."""
+    return unit.placed(unit.location.cell) if isinstance(unit.location, Arriving) else unit
+
+
 def _corrected(unit: Unit, changes: Mapping[str, Any]) -> Unit:
+    """The unit as the host corrected it. A cell of ``None`` takes it off the map: it is then
+    withdrawn (ruling CORE-11)."""
     fields: dict[str, Any] = {}
     for key, value in changes.items():
         if key not in CORRECTABLE:
             raise ValueError(f"{key!r} cannot be corrected")
-        fields[key] = Cell(*value) if key == "cell" and value is not None else value
+        if key == "cell":
+            fields["location"] = OnMap(Cell(*value)) if value is not None else Withdrawn()
+        elif key == "formation":
+            fields[key] = Formation(value)
+        else:
+            fields[key] = value
     return replace(unit, **fields)
 
 
@@ -230,6 +314,8 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
         "reports": {side: list(r) for side, r in state.reports.items()},
         "requests": sorted(state.requests),
         "module_data": dict(state.module_data),
+        "markers": [_marker_json(m) for m in state.markers_list()],
+        "markers_drawn": dict(state.markers_drawn),
     }
 
 
@@ -246,28 +332,46 @@ def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any],
     }
     return replace(
         base, turn=data["turn"], step=data["step"], done=frozenset(data["done"]),
-        status=data["status"], seq=data["seq"], units=MappingProxyType(units),
+        status=GameStatus(data["status"]), seq=data["seq"], units=MappingProxyType(units),
         memory=MappingProxyType(memory),
         reports=MappingProxyType({s: tuple(r) for s, r in data["reports"].items()}),
         requests=frozenset(data.get("requests", ())),
         module_data=MappingProxyType(dict(data.get("module_data", {}))),
+        markers=MappingProxyType({m["id"]: _marker_from_json(m)
+                                  for m in data.get("markers", ())}),
+        markers_drawn=MappingProxyType(dict(data.get("markers_drawn", {}))),
     )
 
 
+def _marker_json(m: Marker) -> dict[str, Any]:
+    return {"id": m.id, "side": m.side, "cell": list(m.cell), "created_turn": m.created_turn,
+            "moved_phase": list(m.moved_phase) if m.moved_phase is not None else None}
+
+
+def _marker_from_json(d: Mapping[str, Any]) -> Marker:
+    moved = d["moved_phase"]
+    return Marker(d["id"], d["side"], Cell(*d["cell"]), d["created_turn"],
+                  (int(moved[0]), int(moved[1])) if moved is not None else None)
+
+
 def _unit_json(u: Unit) -> dict[str, Any]:
-    d = asdict(u)
-    for key in ("cell", "arrives_at"):
-        d[key] = list(d[key]) if d[key] is not None else None
+    d = {f.name: getattr(u, f.name) for f in fields(u)}
+    d["location"] = location_json(u.location)
     d["tags"] = list(u.tags)
     return d
 
 
 def _unit_from_json(d: Mapping[str, Any]) -> Unit:
-    fields = dict(d)
-    for key in ("cell", "arrives_at"):
-        fields[key] = Cell(*fields[key]) if fields[key] is not None else None
-    fields["tags"] = tuple(fields["tags"])
-    return Unit(**fields)
+    data = dict(d)
+    if "location" in data:
+        location = location_from_json(data.pop("location"))
+    else:  # a snapshot from before units had a location
+        location = legacy_location(data.pop("cell"), data.pop("arrives_turn", None),
+                                   data.pop("arrives_at", None))
+    data.update(location=location, tags=tuple(data["tags"]), kind=UnitKind(data["kind"]),
+                echelon=Echelon(data["echelon"]), formation=Formation(data["formation"]),
+                movement_class=MovementClass(data["movement_class"]))
+    return Unit(**data)
 
 
 def with_module_data(state: GameState, module: str, data: Mapping[str, Any]) -> GameState:

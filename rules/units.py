@@ -10,42 +10,52 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.grid import Cell
-from rules.scenario import COMBAT_KINDS, FORMATIONS_BY_KIND, CommandSpec
-
-DEFAULT_MOVEMENT_CLASS: dict[str, str] = {
-    "infantry": "foot", "cavalry": "horse", "artillery": "wheeled",
-    "leader": "leader", "hq": "leader", "wagon": "wheeled",
-}
+from rules.location import Location, OnMap
+from rules.scenario import CommandSpec
+from rules.words import (
+    COMBAT_KINDS,
+    FORMATIONS_BY_KIND,
+    LEADER_KINDS,
+    Echelon,
+    Formation,
+    MovementClass,
+    UnitKind,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """One counter: who it is, where it stands, in what formation and strength.
+    """One counter: who it is, where it is, in what formation and strength.
 
-    ``cell`` is ``None`` while the unit has not arrived yet (``arrives_turn``) or after it has
-    left the map. ``mp_spent`` counts the movement points used in the current phase.
+    ``location`` says where the unit is (``rules.location``): on the map, arriving, inside a
+    marker, eliminated or withdrawn. ``mp_spent`` counts the movement points used in the
+    current phase.
     """
 
     id: str
     side: str
     name: str
     short: str
-    kind: str
-    echelon: str
+    kind: UnitKind
+    echelon: Echelon
     command: str
     strength: int
-    movement_class: str
+    movement_class: MovementClass
     movement: int
-    formation: str
-    cell: Cell | None
+    formation: Formation
+    location: Location
     stragglers: int = 0
     morale: str = "normal"
     initiative: int | None = None
     command_range: int | None = None
     tags: tuple[str, ...] = ()
-    arrives_turn: int | None = None
-    arrives_at: Cell | None = None
     mp_spent: float = 0.0
+
+    @property
+    def cell(self) -> Cell | None:
+        """The cell the unit stands in when it is on the map, else ``None`` (a unit inside a
+        marker counts where the marker stands: ``rules.counting.counts_at``)."""
+        return self.location.cell if isinstance(self.location, OnMap) else None
 
     @property
     def combat(self) -> bool:
@@ -55,18 +65,18 @@ class Unit:
     @property
     def observer(self) -> bool:
         """Combat units and leaders (and HQs, which carry their commander) can see."""
-        return self.kind != "wagon"
+        return self.kind != UnitKind.WAGON
 
     @property
     def on_map(self) -> bool:
-        return self.cell is not None
+        return isinstance(self.location, OnMap)
 
     @property
     def is_leader(self) -> bool:
-        return self.kind in ("leader", "hq")
+        return self.kind in LEADER_KINDS
 
     @property
-    def formations(self) -> tuple[str, ...]:
+    def formations(self) -> tuple[Formation, ...]:
         """The formations this kind of unit may take."""
         return FORMATIONS_BY_KIND[self.kind]
 
@@ -74,10 +84,14 @@ class Unit:
     def mp_left(self) -> float:
         return self.movement - self.mp_spent
 
-    def moved_to(self, cell: Cell, mp: float) -> Unit:
-        return replace(self, cell=cell, mp_spent=self.mp_spent + mp)
+    def placed(self, cell: Cell) -> Unit:
+        """The unit standing in ``cell`` (on the map, wherever it was before)."""
+        return replace(self, location=OnMap(cell))
 
-    def with_formation(self, formation: str, mp: float = 0.0) -> Unit:
+    def moved_to(self, cell: Cell, mp: float) -> Unit:
+        return replace(self, location=OnMap(cell), mp_spent=self.mp_spent + mp)
+
+    def with_formation(self, formation: Formation, mp: float = 0.0) -> Unit:
         return replace(self, formation=formation, mp_spent=self.mp_spent + mp)
 
     def fresh(self) -> Unit:
@@ -92,7 +106,7 @@ class Command:
     id: str
     side: str
     name: str
-    echelon: str
+    echelon: Echelon
     parent: str
     leader: str
 

@@ -14,76 +14,57 @@ hidden        identified while sighted; once lost from sight, as a ghost where l
 ============  ===============================================================================
 
 Nothing in a view depends on enemy state the side does not see: markers carry no identity and are
-numbered by where they stand, ghosts come from the side's own memory, and the blocked cells shown
-to a side on a surprise move are worked out from the enemy counters in its view
-(``blocked_as_known``), never from where the enemy really is.
+numbered by where they stand, ghosts come from the side's own memory, and the map's overlay (the
+side's own routes, the blocked cells shown to a side on a surprise move) is worked out by the
+modules from their note for the side, the enemy counters in its view and the public ground
+(``RuleModule.overlay``), never from where the enemy really is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from rules.announcements import waiting_for
 from rules.board import Board
 from rules.gamemap import GameMap
 from rules.grid import Cell
 from rules.information import InformationModel
-from rules.knowledge import SideSighting, bits_to_cells, information_model, rule_for, sight
+from rules.knowledge import (
+    SideSighting,
+    bits_to_cells,
+    information_model,
+    known_name,
+    known_order,
+    rule_for,
+    shows_anonymous,
+    sight,
+)
+from rules.location import InMarker, Location
+from rules.markers import Marker
 from rules.module_api import RuleModule
+from rules.notes import ModuleNote
+from rules.overlay import Ground, Overlay, Route
 from rules.registry import in_force
-from rules.sighting.sighting_pass import COMBAT_KINDS, OBSERVER_KINDS, Presence, full_pass
 from rules.state import GameState
 from rules.turns import turn_spec, visibility
 from rules.units import Unit
-
-
-class ViewLevel(StrEnum):
-    """How much of a counter a side is shown."""
-
-    #: One of the side's own units: everything.
-    OWN = "own"
-    #: An enemy unit in full: identity, kind, strength, formation.
-    IDENTIFIED = "identified"
-    #: An enemy unit whose kind shows but not its identity (a released scout, say).
-    ANONYMOUS = "anonymous"
-    #: A counter face down: that something of that side stands there, nothing more.
-    MARKER = "marker"
-    #: Where an enemy unit was last seen, as it looked then.
-    GHOST = "ghost"
-
-
-OWN, IDENTIFIED, ANONYMOUS, MARKER, GHOST = (
-    ViewLevel.OWN, ViewLevel.IDENTIFIED, ViewLevel.ANONYMOUS, ViewLevel.MARKER, ViewLevel.GHOST)
-
-
-@dataclass(frozen=True, slots=True)
-class UnitView:
-    """A counter as a side knows it. Fields the side does not know are empty."""
-
-    ref: str
-    side: str
-    level: ViewLevel
-    cell: Cell
-    name: str = ""
-    short: str = ""
-    kind: str = ""
-    echelon: str = ""
-    strength: int | None = None
-    formation: str = ""
-    morale: str = ""
-    last_seen_turn: int | None = None
-    mp_left: float | None = None
-    #: Strength points straggling: told for the side's own units only.
-    stragglers: int = 0
+from rules.view_types import (
+    ANONYMOUS,
+    GHOST,
+    IDENTIFIED,
+    MARKER,
+    OWN,
+    MarkerView,
+    UnitView,
+    ViewLevel,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class OffMapUnit:
-    """One of the side's own units that is not on the map: arriving later (``arrives_turn``), or
-    gone from it."""
+    """One of the side's own units that is not on the map: arriving later, under one of the
+    side's markers, or gone from it (``location``)."""
 
     ref: str
     name: str
@@ -94,7 +75,11 @@ class OffMapUnit:
     formation: str
     morale: str
     mp_left: float
-    arrives_turn: int | None = None
+    location: Location
+
+
+__all__ = ["ANONYMOUS", "GHOST", "IDENTIFIED", "MARKER", "OWN", "MarkerView", "OffMapUnit",
+           "SideView", "UnitView", "ViewLevel", "project", "public_view"]
 
 
 @dataclass(frozen=True)
@@ -121,13 +106,20 @@ class SideView:
     side_names: Mapping[str, str] = field(default_factory=dict)
     side_colours: Mapping[str, str] = field(default_factory=dict)
     reports: tuple[str, ...] = ()
+    #: The cells the side can tell are blocked (the modules' overlay).
     blocked_cells: frozenset[Cell] = field(default_factory=frozenset)
     #: What the rule modules in force tell this side (its own marches, say), by module name.
-    notes: Mapping[str, Any] = field(default_factory=dict)
+    notes: Mapping[str, ModuleNote] = field(default_factory=dict)
+    #: The side's own routes drawn on its map (the modules' overlay, or a planned move).
+    routes: tuple[Route, ...] = ()
+    #: The markers the side knows of, sorted by id: its own with what is under them, the
+    #: enemy's as markers only.
+    markers: tuple[MarkerView, ...] = ()
     #: The day of the turn (the turn track is public).
     day: int = 0
     #: The side's memory of the enemy: each unit it has sighted, as last seen, where and in
     #: which turn (``last_seen_turn``); ``IDENTIFIED`` while in sight, ``GHOST`` once lost.
+    #: A unit seen only as anonymous is remembered without its name.
     memory: tuple[UnitView, ...] = ()
     #: The side's own units not on the map (reinforcements to come, units gone).
     off_map: tuple[OffMapUnit, ...] = ()
@@ -169,22 +161,32 @@ def project(state: GameState, side: str | None) -> SideView:
     units: list[UnitView] = []
     seen_cells: frozenset[Cell] | None = None
     modules = in_force(state.modules)
-    notes: dict[str, Any] = {}
-    blocked: frozenset[Cell] = frozenset()
+    notes: dict[str, ModuleNote] = {}
+    overlay = Overlay()
+    markers: tuple[MarkerView, ...] = ()
     if side is None:
         units = [_full(u, OWN) for u in _placed(state)]
+        markers = tuple(_marker_view(state, m, _contents(state, m, modules))
+                        for m in state.markers_list())
     else:
         mine = sight(state)[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
-        enemies = _enemies(state, side, info, mine, modules)
+        enemies = tuple(_enemies(state, side, info, mine, modules))
         units += enemies
+        markers = _markers(state, side, info, seen_cells, modules)
+        # An enemy marker may hide anything: to the overlay it is a blank counter (INFO-10).
+        counters = enemies + tuple(UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER,
+                                            cell=m.cell) for m in markers if m.side != side)
+        ground = Ground(side, state.loaded.map, visibility(scenario, state.loaded.ruleset,
+                                                           state.turn),
+                        rule_for(state), state.loaded.ruleset.blocked_radius)
         for module in modules:
             note = module.view_notes(state, side)
-            if note:
+            if note is not None:
                 notes[module.name] = note
-                if note.get("show_blocked"):
-                    blocked = blocked_as_known(state, side, enemies)
+            # The overlay sees the module's note, the enemy counters and the public ground only.
+            overlay |= module.overlay(note, counters, ground)
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
@@ -194,8 +196,8 @@ def project(state: GameState, side: str | None) -> SideView:
         game_map=state.loaded.map, side_names=_side_names(state),
         side_colours={s.id: s.colour for s in scenario.sides},
         reports=state.reports.get(side, ()) if side else (),
-        blocked_cells=blocked, notes=notes, day=spec.day,
-        memory=_memory(state, side) if side else (),
+        blocked_cells=overlay.blocked, notes=notes, routes=overlay.routes, markers=markers,
+        day=spec.day, memory=_memory(state, side) if side else (),
         off_map=_off_map(state, side) if side else (), waiting_for=waiting_for(state),
     )
 
@@ -225,20 +227,60 @@ def _placed(state: GameState) -> list[Unit]:
     return sorted((u for u in state.units.values() if u.cell is not None), key=lambda u: u.id)
 
 
-def _full(u: Unit, level: ViewLevel) -> UnitView:
-    assert u.cell is not None
+def _full(u: Unit, level: ViewLevel, cell: Cell | None = None) -> UnitView:
+    """The unit in full, where it stands (or at ``cell``: the marker it is under)."""
+    where = cell or u.cell
+    assert where is not None
     return UnitView(
-        ref=u.id, side=u.side, level=level, cell=u.cell, name=u.name, short=u.short, kind=u.kind,
+        ref=u.id, side=u.side, level=level, cell=where, name=u.name, short=u.short, kind=u.kind,
         echelon=u.echelon, strength=u.strength, formation=u.formation, morale=u.morale,
         mp_left=u.mp_left if level == OWN else None,
         stragglers=u.stragglers if level == OWN else 0,
     )
 
 
+def _markers(state: GameState, side: str, info: InformationModel, seen: frozenset[Cell],
+             modules: list[RuleModule]) -> tuple[MarkerView, ...]:
+    """The markers ``side`` knows of: every one of its own, with what is under it; an enemy
+    marker as a marker only, where the side's model shows every enemy or its troops see the
+    marker's cell (ruling INFO-9)."""
+    out = []
+    for m in state.markers_list():
+        if m.side == side:
+            out.append(_marker_view(state, m, _contents(state, m, modules)))
+        elif info.shows_every_enemy or m.cell in seen:
+            out.append(_marker_view(state, m, None))
+    return tuple(out)
+
+
+def _contents(state: GameState, marker: Marker, modules: list[RuleModule]
+              ) -> tuple[UnitView, ...]:
+    """What is under a marker, as its owner sees it (empty for a decoy): what the module that
+    made it says, or else the side's units whose location is inside it."""
+    for module in modules:
+        ids = module.marker_contents(state, marker.side, marker)
+        if ids is not None:
+            return tuple(_full(state.units[i], OWN, marker.cell) for i in sorted(ids)
+                         if i in state.units)
+    inside = InMarker(marker.id)
+    return tuple(_full(u, OWN, marker.cell) for u in sorted(state.units.values(),
+                                                             key=lambda u: u.id)
+                 if u.side == marker.side and u.location == inside)
+
+
+def _marker_view(state: GameState, m: Marker, contents: tuple[UnitView, ...] | None
+                 ) -> MarkerView:
+    return MarkerView(id=m.id, side=m.side, cell=m.cell, created_turn=m.created_turn,
+                      moved_this_phase=m.moved_during(state.turn, state.step),
+                      contents=contents)
+
+
 def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSighting,
              modules: list[RuleModule]) -> list[UnitView]:
     out: list[UnitView] = []
     markers: list[UnitView] = []
+    anonymous: list[UnitView] = []
+    anonymous_ghosts: list[UnitView] = []
     memory = state.memory.get(side, {})
     for u in _placed(state):
         if u.side == side:
@@ -250,13 +292,23 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
         cell = face.cell
         assert cell is not None
         if info.shows_every_enemy or u.id in mine.seen_units:
-            out.append(_full(face, IDENTIFIED))
+            if shows_anonymous(state, side, face):
+                anonymous.append(UnitView(ref="", side=face.side, level=ANONYMOUS, cell=cell,
+                                          kind=face.kind, formation=face.formation))
+            else:
+                out.append(_full(face, IDENTIFIED))
         elif info is InformationModel.INVERTED:
             markers.append(UnitView(ref="", side=u.side, level=MARKER, cell=cell))
     if info is InformationModel.HIDDEN:
         for uid, m in sorted(memory.items()):
             if not m.in_sight and uid not in mine.seen_units:
                 seen = m.seen
+                if seen.get("anonymous"):
+                    anonymous_ghosts.append(UnitView(
+                        ref="", side=str(seen.get("side", "")), level=GHOST, cell=m.cell,
+                        kind=str(seen.get("kind", "")),
+                        formation=str(seen.get("formation", "")), last_seen_turn=m.turn))
+                    continue
                 out.append(UnitView(
                     ref=uid, side=str(seen.get("side", "")), level=GHOST, cell=m.cell,
                     name=str(seen.get("name", "")), short=str(seen.get("short", "")),
@@ -264,56 +316,44 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
                     strength=seen.get("strength"), formation=str(seen.get("formation", "")),
                     last_seen_turn=m.turn,
                 ))
-    # Markers are named by where they stand, so that nothing hidden orders or names them.
-    markers.sort(key=lambda m: (m.cell.row, m.cell.col, m.side))
-    out += [
-        UnitView(ref=f"marker-{n + 1}", side=m.side, level=MARKER, cell=m.cell)
-        for n, m in enumerate(markers)
-    ]
+    # Markers and anonymous counters are named and ordered by what shows of them and where they
+    # stand, so that nothing hidden (which unit it is) orders or names them.
+    out += _numbered(anonymous, "anonymous")
+    out += _numbered(anonymous_ghosts, "ghost")
+    out += _numbered(markers, "marker")
     return out
 
 
-def blocked_as_known(state: GameState, side: str, enemies: list[UnitView]) -> frozenset[Cell]:
-    """The cells a side can tell are blocked for its surprise marches, from the enemy counters in
-    its own view only (ruling INFO-7): those at or within the blocked radius of a counter that
-    may be a combat unit, and those a counter that may be an observer sees under the turn's
-    visibility. A sighted unit or a ghost is what it was seen to be; a blank marker may be
-    anything, so it counts as both. Under the open model this is the truth; under the others it
-    is the side's best knowledge, and the umpire still stops a march where it really is
-    blocked."""
-    gm = state.loaded.map
-    known = [
-        Presence(
-            unit_id=f"{n}:{u.ref}", side=u.side or "enemy", cell=gm.idx(u.cell),
-            combat=u.level == MARKER or u.kind in COMBAT_KINDS,
-            observer=u.level == MARKER or u.kind in OBSERVER_KINDS,
-        )
-        for n, u in enumerate(enemies) if gm.grid.contains(u.cell)
-    ]
-    vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
-    passed = full_pass(rule_for(state), vis, known,
-                       blocked_radius=state.loaded.ruleset.blocked_radius, sides=(side,))
-    return bits_to_cells(passed[side].blocked_cells, gm.grid)
-
-
 def _memory(state: GameState, side: str) -> tuple[UnitView, ...]:
-    """The side's memory of enemy units as counters, sorted by ref: what it saw, never more."""
+    """The side's memory of enemy units as counters: what it saw, never more, ordered by what it
+    knows of them (``known_order``). One seen only as anonymous keeps no name (its ref is the
+    id its own side's ``Sighted`` events carry, never printed)."""
     out = []
-    for uid, m in sorted(state.memory.get(side, {}).items()):
+    for uid, m in state.memory.get(side, {}).items():
         seen = m.seen
-        out.append(UnitView(
-            ref=uid, side=str(seen.get("side", "")), level=IDENTIFIED if m.in_sight else GHOST,
-            cell=m.cell, name=str(seen.get("name", uid)), short=str(seen.get("short", "")),
-            kind=str(seen.get("kind", "")), echelon=str(seen.get("echelon", "")),
-            strength=seen.get("strength"), formation=str(seen.get("formation", "")),
-            last_seen_turn=m.turn,
-        ))
-    return tuple(out)
+        anonymous = bool(seen.get("anonymous"))
+        out.append(((*known_order(seen), "" if anonymous else uid), UnitView(
+            ref=uid, side=str(seen.get("side", "")),
+            level=IDENTIFIED if m.in_sight else GHOST, cell=m.cell, name=known_name(seen),
+            short=str(seen.get("short", "")), kind=str(seen.get("kind", "")),
+            echelon=str(seen.get("echelon", "")), strength=seen.get("strength"),
+            formation=str(seen.get("formation", "")), last_seen_turn=m.turn,
+            anonymous=anonymous,
+        )))
+    return tuple(u for _key, u in sorted(out, key=lambda kv: kv[0]))
 
 
 def _off_map(state: GameState, side: str) -> tuple[OffMapUnit, ...]:
     return tuple(
         OffMapUnit(ref=u.id, name=u.name, kind=u.kind, combat=u.combat, strength=u.strength,
                    stragglers=u.stragglers, formation=u.formation, morale=u.morale,
-                   mp_left=u.mp_left, arrives_turn=u.arrives_turn)
+                   mp_left=u.mp_left, location=u.location)
         for u in sorted(state.units_of(side), key=lambda u: u.id) if u.cell is None)
+
+
+def _numbered(counters: list[UnitView], prefix: str) -> list[UnitView]:
+    """Counters without an identity, ordered by where they stand and what shows, and named
+    ``<prefix>-<n>`` in that order."""
+    ordered = sorted(counters, key=lambda u: (u.cell.row, u.cell.col, u.side, u.kind,
+                                              u.formation, u.last_seen_turn or 0))
+    return [replace(u, ref=f"{prefix}-{n + 1}") for n, u in enumerate(ordered)]

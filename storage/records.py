@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, NamedTuple, TypedDict
 
+from rules.status import GameStatus
 from storage.json_codec import JsonObject
 
-GameStatus = Literal["setup", "active", "paused", "ended"]
-GAME_STATUSES: tuple[GameStatus, ...] = ("setup", "active", "paused", "ended")
+GAME_STATUSES: tuple[GameStatus, ...] = tuple(GameStatus)
 
 DeliveryKind = Literal["public", "side", "player", "host"]
 """Who a delivery goes to: the game's public channel, every player of one side (target: the side
@@ -47,7 +47,7 @@ class GameRecord:
     guild_id: int | None = None
     channel_id: int | None = None
     options: JsonObject = field(default_factory=dict)
-    status: GameStatus = "setup"
+    status: GameStatus = GameStatus.SETUP
     created_at: datetime | None = None
     updated_at: datetime | None = None
 

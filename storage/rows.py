@@ -64,7 +64,7 @@ def game(row: sqlite3.Row) -> GameRecord:
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         options=decode_object(row["options"], f"options of game {row['id']!r}"),
-        status=cast(GameStatus, row["status"]),
+        status=GameStatus(row["status"]),
         created_at=from_text(row["created_at"]),
         updated_at=from_text(row["updated_at"]),
     )

@@ -11,6 +11,7 @@ from typing import Any
 from rules.engine import Outcome, decide, start
 from rules.events import GameEvent
 from rules.loader import LoadedScenario
+from rules.location import Withdrawn
 from rules.state import GameState, initial_state, with_units
 from umpire import catalog
 
@@ -55,7 +56,8 @@ def place(state: GameState, **where: str | None) -> GameState:
     """Units moved to labels (``None``: off the map)."""
     board = state.loaded.board
     return with_units(state, {
-        uid: replace(state.units[uid], cell=board.parse(label) if label else None)
+        uid: (state.units[uid].placed(board.parse(label)) if label
+              else replace(state.units[uid], location=Withdrawn()))
         for uid, label in where.items()})
 
 
@@ -66,8 +68,8 @@ def change(state: GameState, uid: str, **fields: Any) -> GameState:
 def clear_field(state: GameState, keep: Iterable[str]) -> GameState:
     """Every unit not in ``keep`` taken off the map."""
     kept = set(keep)
-    return with_units(state, {uid: replace(u, cell=None) for uid, u in state.units.items()
-                              if uid not in kept})
+    return with_units(state, {uid: replace(u, location=Withdrawn())
+                              for uid, u in state.units.items() if uid not in kept})
 
 
 def run(state: GameState, side: str, command: Any, dice: Dice) -> Outcome:

@@ -14,6 +14,7 @@ from rules.engine import Outcome
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.loader import LoadedScenario, load
+from rules.location import Withdrawn
 from rules.state import GameState, initial_state, with_units
 from rules.surprise import records as rec
 from rules.view import project, public_view
@@ -112,8 +113,8 @@ class Game:
 
     def place(self, **where: str | None) -> None:
         """Put units at labels (or off the map) by hand."""
-        changed = {uid: replace(self.state.units[uid],
-                                cell=self.cell(lab) if lab else None)
+        changed = {uid: (self.state.units[uid].placed(self.cell(lab)) if lab
+                         else replace(self.state.units[uid], location=Withdrawn()))
                    for uid, lab in where.items()}
         self.state = with_units(self.state, changed)
 

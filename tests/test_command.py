@@ -12,7 +12,7 @@ from rules.state import GameState, initial_state
 
 def moved(state: GameState, uid: str, label: str) -> GameState:
     units = dict(state.units)
-    units[uid] = replace(units[uid], cell=state.loaded.board.parse(label))
+    units[uid] = units[uid].placed(state.loaded.board.parse(label))
     return replace(state, units=MappingProxyType(units))
 
 

@@ -25,7 +25,7 @@ def test_sight_follows_the_units_and_the_turn() -> None:
     assert sight(state) == fresh(state)
     unit = next(u for u in state.units.values() if u.cell is not None and u.observer)
     assert unit.cell is not None
-    moved = with_units(state, {unit.id: replace(unit, cell=state.loaded.board.parse("A0101"))})
+    moved = with_units(state, {unit.id: unit.placed(state.loaded.board.parse("A0101"))})
     assert sight(moved) == fresh(moved) != fresh(state)
     later = replace(state, turn=state.last_turn)
     assert sight(later) == fresh(later)

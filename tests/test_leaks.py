@@ -13,6 +13,7 @@ from rules.combat.commands import Fire
 from rules.knowledge import bits_to_cells, sight
 from rules.state import GameState
 from rules.surprise.commands import OrderSurpriseMove
+from rules.surprise.notes import SurpriseNote
 from rules.view import project
 from storage.store import Store
 from tests.commitments import masked
@@ -273,7 +274,8 @@ def marching_blue(information: str) -> Game:
                          ("[[turns]]\nturn = 1\n", GREY_WAGONS))
     game = Game(loaded, Dice(initiative=[2]))
     game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
-    assert project(game.state, "blue").notes["surprise_move"]["show_blocked"]
+    note = project(game.state, "blue").notes["surprise_move"]
+    assert isinstance(note, SurpriseNote) and note.show_blocked
     return game
 
 

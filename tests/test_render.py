@@ -27,6 +27,7 @@ from render.draw import map_box, window_scale
 from render.samples import as_enemy, sample_map, sample_units, sample_view
 from rules.gamemap import GameMap
 from rules.grid import Cell
+from rules.overlay import Route
 from rules.view import GHOST, IDENTIFIED, MARKER, OWN, SideView, UnitView, project
 
 REFERENCES = Path(__file__).parent / "reference_images"
@@ -94,6 +95,11 @@ def hidden_view(gm: GameMap) -> SideView:
 def umpire_view(gm: GameMap) -> SideView:
     union, rebels = forces(gm)
     return sample_view(gm, None, union + rebels)
+
+
+def routed(view: SideView, route: list[Cell] | None, note: str = "") -> SideView:
+    """The view with one own route drawn on it (none for ``None``)."""
+    return replace(view, routes=() if route is None else (Route(tuple(route), note),))
 
 
 def march_route(gm: GameMap, view: SideView) -> list[Cell]:
@@ -171,15 +177,15 @@ def test_reference_images(name: str, tmp_path: Path) -> None:
     route = march_route(gm, view) if opts.get("route") else None
     note = "hidden march: 6 MP hoarded" if route else ""
     around = view.own_units()[0].cell if "window" in opts else None
-    png = render_map(gm, view, side_colours=COLOURS, route=route, route_note=note, around=around,
+    png = render_map(routed(replace(view, side_colours=COLOURS), route, note), around=around,
                      radius=opts.get("window"))
     check_reference(name, png, tmp_path)
 
 
 def test_the_comparison_notices_a_changed_picture() -> None:
     gm = hex_board()
-    a = decode(render_map(gm, open_view(gm)))
-    b = decode(render_map(gm, inverted_view(gm)))
+    a = decode(render_map(open_view(gm)))
+    b = decode(render_map(inverted_view(gm)))
     assert differing_share(a, a) == 0
     assert differing_share(a, b) > 0
 
@@ -201,15 +207,14 @@ def test_same_inputs_give_the_same_bytes_warm_or_cold() -> None:
     gm = two_sheet_board()
     view = hidden_view(gm)
     route = march_route(gm, view)
-    first = render_map(gm, view, route=route, route_note="note")
-    again = render_map(gm, view, route=route, route_note="note")
+    first = render_map(routed(view, route, "note"))
+    again = render_map(routed(view, route, "note"))
     clear_cache()
-    cold = render_map(gm, view, route=route, route_note="note")
-    rebuilt = render_map(two_sheet_board(), hidden_view(two_sheet_board()), route=route,
-                         route_note="note")
+    cold = render_map(routed(view, route, "note"))
+    rebuilt = render_map(routed(hidden_view(two_sheet_board()), route, "note"))
     assert first == again == cold == rebuilt
-    window = render_map(gm, view, around=Cell(3, 3), radius=3)
-    assert window == render_map(gm, view, around=Cell(3, 3), radius=3)
+    window = render_map(view, around=Cell(3, 3), radius=3)
+    assert window == render_map(view, around=Cell(3, 3), radius=3)
 
 
 def test_maps_loaded_afresh_share_their_terrain_layer() -> None:
@@ -224,7 +229,7 @@ def test_maps_loaded_afresh_share_their_terrain_layer() -> None:
 
 def test_png_carries_no_varying_metadata() -> None:
     gm = hex_board()
-    chunks = png_chunks(render_map(gm, open_view(gm)))
+    chunks = png_chunks(render_map(open_view(gm)))
     assert chunks[0] == "IHDR" and chunks[-1] == "IEND"
     assert set(chunks) <= {"IHDR", "PLTE", "tRNS", "IDAT", "IEND"}, chunks
 
@@ -244,6 +249,8 @@ def _tiny_state(model: str):  # type: ignore[no-untyped-def]
 
 def _moved(state, uid: str, **changes):  # type: ignore[no-untyped-def]
     units = dict(state.units)
+    if "cell" in changes:  # a unit's cell is where its location puts it
+        units[uid] = units[uid].placed(changes.pop("cell"))
     units[uid] = replace(units[uid], **changes)
     return replace(state, units=MappingProxyType(units))
 
@@ -256,8 +263,8 @@ def test_unseen_enemy_changes_leave_the_picture_alone(model: str) -> None:
     gm = loaded.map
     seen = sight(state)["blue"]
     assert not seen.seen_units, "the test needs grey out of blue's sight"
-    before = render_map(gm, project(state, "blue"))
-    window = render_map(gm, project(state, "blue"), around=Cell(1, 3), radius=4)
+    before = render_map(project(state, "blue"))
+    window = render_map(project(state, "blue"), around=Cell(1, 3), radius=4)
     if model == "open":
         changed = _moved(state, "grey-1", mp_spent=2.0)  # only MPs are private under open
     else:
@@ -269,19 +276,18 @@ def test_unseen_enemy_changes_leave_the_picture_alone(model: str) -> None:
                       and c != state.units["grey-1"].cell]
             changed = _moved(changed, "grey-1", cell=unseen[len(unseen) // 2])
             changed = _moved(changed, "grey-bat", cell=unseen[-1])
-    assert render_map(gm, project(changed, "blue")) == before
-    assert render_map(gm, project(changed, "blue"), around=Cell(1, 3), radius=4) == window
+    assert render_map(project(changed, "blue")) == before
+    assert render_map(project(changed, "blue"), around=Cell(1, 3), radius=4) == window
     # ... while the umpire's picture does change (the test is not blind).
     if model != "open":
-        assert render_map(gm, project(changed, None)) != render_map(gm, project(state, None))
+        assert render_map(project(changed, None)) != render_map(project(state, None))
 
 
 def test_a_sighted_enemy_does_change_the_picture() -> None:
-    loaded, state = _tiny_state("hidden")
-    gm = loaded.map
-    before = render_map(gm, project(state, "blue"))
+    _, state = _tiny_state("hidden")
+    before = render_map(project(state, "blue"))
     near = _moved(state, "grey-1", cell=Cell(2, 3))
-    assert render_map(gm, project(near, "blue")) != before
+    assert render_map(project(near, "blue")) != before
 
 
 # -- what is drawn --------------------------------------------------------------------------------
@@ -295,10 +301,10 @@ def without(view: SideView, unit: UnitView) -> SideView:
 def test_every_unit_in_the_view_is_drawn(make) -> None:  # type: ignore[no-untyped-def]
     gm = hex_board()
     view = make(gm)
-    full = render_image(gm, view)
+    full = render_image(view)
     assert len(view.units) >= 12
     for u in view.units:
-        other = render_image(gm, without(view, u))
+        other = render_image(without(view, u))
         a, b = region(full, gm, u.cell), region(other, gm, u.cell)
         assert differing_share(a, b) > 0.02, f"{u.ref} ({u.level}) at {u.cell} is not drawn"
 
@@ -313,14 +319,14 @@ def test_umpire_view_shows_both_sides() -> None:
 def test_fog_covers_what_the_side_does_not_see() -> None:
     gm = hex_board()
     view = replace(inverted_view(gm), units=())
-    fogged = render_image(gm, view)
-    clear = render_image(gm, replace(view, fog=False))
+    fogged = render_image(view)
+    clear = render_image(replace(view, fog=False))
     unseen = Cell(gm.grid.width - 2, 2)
     seen = Cell(1, 2)
     assert unseen not in (view.seen_cells or ())
     assert differing_share(region(fogged, gm, unseen), region(clear, gm, unseen)) > 0.5
     assert differing_share(region(fogged, gm, seen), region(clear, gm, seen)) == 0
-    no_fog = render_image(gm, replace(view, seen_cells=None))
+    no_fog = render_image(replace(view, seen_cells=None))
     assert differing_share(no_fog, clear) < 0.01  # only the legend's fog swatch differs
 
 
@@ -328,27 +334,28 @@ def test_blocked_cells_and_route_are_drawn() -> None:
     gm = hex_board()
     base = replace(open_view(gm), units=())
     cell = Cell(3, 3)
-    marked = render_image(gm, replace(base, blocked_cells=frozenset({cell})))
-    plain = render_image(gm, base)
+    marked = render_image(replace(base, blocked_cells=frozenset({cell})))
+    plain = render_image(base)
     assert differing_share(region(marked, gm, cell), region(plain, gm, cell)) > 0.05
     route = [Cell(2, 5), Cell(3, 5), Cell(4, 5)]
-    routed = render_image(gm, base, route=route, route_note="6 MP")
-    assert differing_share(region(routed, gm, Cell(3, 5)), region(plain, gm, Cell(3, 5))) > 0.05
+    drawn = render_image(routed(base, route, "6 MP"))
+    assert differing_share(region(drawn, gm, Cell(3, 5)), region(plain, gm, Cell(3, 5))) > 0.05
 
 
 def test_cells_off_the_board_are_ignored() -> None:
     gm = hex_board()
     view = replace(open_view(gm), blocked_cells=frozenset({Cell(99, 99), Cell(2, 2)}))
-    png = render_map(gm, view, route=[Cell(1, 1), Cell(2, 1), Cell(50, 50)], route_note="x",
+    png = render_map(routed(view, [Cell(1, 1), Cell(2, 1), Cell(50, 50)], "x"),
                      around=Cell(77, 3))
-    assert decode(png).size == decode(render_map(gm, view, route=[Cell(1, 1), Cell(2, 1)],
-                                                 route_note="x")).size
+    assert decode(png).size == decode(render_map(routed(view, [Cell(1, 1), Cell(2, 1)],
+                                                        "x"))).size
 
 
 def test_side_colours_are_used() -> None:
     gm = hex_board()
     view = open_view(gm)
-    im = render_image(gm, view, side_colours={"union": "#c01010", "confederate": "#10a010"})
+    im = render_image(replace(view, side_colours={"union": "#c01010",
+                                                  "confederate": "#10a010"}))
     colours = {c for _, c in (im.getcolors(1 << 20) or [])}
     assert (0xC0, 0x10, 0x10) in colours and (0x10, 0xA0, 0x10) in colours
 
@@ -372,10 +379,10 @@ def test_short_names_from_full_names() -> None:
 def test_window_size_follows_the_radius_and_stays_on_the_board() -> None:
     gm = sample_map(34, 22, sheets=(2, 1), seed=2)
     view = replace(open_view(gm), units=())
-    board = render_image(gm, view)
+    board = render_image(view)
     sizes = {}
     for radius in (3, 6, 8, 12):
-        middle = render_image(gm, view, around=Cell(17, 11), radius=radius)
+        middle = render_image(view, around=Cell(17, 11), radius=radius)
         _, (x0, y0, x1, y1) = map_box(gm, Cell(17, 11), radius)
         _, (c0, r0, c1, r1) = map_box(gm, Cell(0, 0), radius)
         assert (x1 - x0, y1 - y0) == (c1 - c0, r1 - r0)
@@ -409,7 +416,7 @@ def test_a_four_sheet_board_fits_discord() -> None:
     gm = sample_map(34, 22, sheets=(2, 2), seed=7)
     union = sample_units(gm, "union", 300, 1, cols=(0.0, 0.55))
     rebels = sample_units(gm, "confederate", 300, 2, cols=(0.45, 1.0))
-    png = render_map(gm, sample_view(gm, None, union + rebels))
+    png = render_map(sample_view(gm, None, union + rebels))
     assert len(png) < DISCORD_LIMIT
     assert decode(png).width < 2400
 
@@ -442,8 +449,8 @@ def test_any_view_renders(units: list[tuple[int, int, str, str, str, str, int | 
     kwargs = {}
     if window:
         kwargs = {"around": Cell(window[0], window[1]), "radius": window[2]}
-    png = render_map(gm, view, **kwargs)  # type: ignore[arg-type]
-    assert png == render_map(gm, view, **kwargs)  # type: ignore[arg-type]
+    png = render_map(view, **kwargs)  # type: ignore[arg-type]
+    assert png == render_map(view, **kwargs)  # type: ignore[arg-type]
     assert decode(png).width >= 520
 
 
@@ -461,12 +468,12 @@ def test_sample_scenarios_render(name: str) -> None:
     colours = {s.id: s.colour for s in loaded.scenario.sides}
     for side in [None, *state.sides]:
         view = project(state, side)
-        png = render_map(loaded.map, view, side_colours=colours)
+        assert view.side_colours == colours  # the picture's colours come with the view
+        png = render_map(view)
         assert len(png) < DISCORD_LIMIT
         own = [u for u in view.units if u.level == OWN]
         if own:
-            win = render_map(loaded.map, view, side_colours=colours, around=own[0].cell,
-                             radius=8)
+            win = render_map(view, around=own[0].cell, radius=8)
             assert decode(win).width < decode(png).width
 
 

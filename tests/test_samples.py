@@ -15,7 +15,8 @@ from rules.gamemap import Road
 from rules.grid import Cell
 from rules.loader import LoadedScenario, load, parse_model
 from rules.ruleset import Ruleset
-from rules.scenario import COMBAT_KINDS, UnitSpec
+from rules.scenario import UnitSpec
+from rules.words import COMBAT_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"

@@ -13,6 +13,7 @@ import pytest
 from rules import commands as cmd
 from rules.commands import Command
 from rules.surprise.commands import CancelSurpriseMove, OrderSurpriseMove
+from rules.view import project
 from storage.store import Store
 from tests.surprise_support import RULESET, SCENARIO, Dice
 from umpire import dice as umpire_dice
@@ -135,12 +136,12 @@ async def test_status_autocomplete_and_the_route_on_the_owners_map_only(
         assert (await march_status(umpire, "g1", GREY)).text == \
             "You have no surprise move under way."
         # The owner's map draws the route; the enemy's map is the same as with no march at all.
-        plain = draw_side_map(state, "grey")
-        blue_map = draw_side_map(state, "blue")
+        plain = draw_side_map(project(state, "grey"))
+        blue_map = draw_side_map(project(state, "blue"))
         async with Store.open(tmp_path / "w.db") as other:
             bare = await (await new_game(other, scenario_file(tmp_path))).state_for("g1")
-        assert draw_side_map(bare, "grey") == plain
-        assert draw_side_map(bare, "blue") != blue_map
+        assert draw_side_map(project(bare, "grey")) == plain
+        assert draw_side_map(project(bare, "blue")) != blue_map
 
 
 @pytest.mark.parametrize("variant", ["success", "discovery"])

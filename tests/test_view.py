@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from rules.grid import Cell
 from rules.knowledge import sight
 from rules.loader import LoadedScenario, load
+from rules.location import Withdrawn
 from rules.state import GameState, initial_state
 from rules.units import Unit
 from rules.view import GHOST, IDENTIFIED, MARKER, OWN, project
@@ -73,7 +74,7 @@ def placed(loaded: LoadedScenario, where: list[Cell]) -> GameState:
     state = initial_state(loaded)
     units = dict(state.units)
     for uid, cell in zip(sorted(units), where, strict=False):
-        units[uid] = replace(units[uid], cell=cell)
+        units[uid] = units[uid].placed(cell)
     return replace(state, units=MappingProxyType(units), status="active")
 
 
@@ -101,7 +102,7 @@ def test_unseen_enemy_changes_leave_the_view_alone(terrain: list[str], elevation
                 unseen = [c for c in loaded.map.grid.cells()
                           if not seen.sees_cell(loaded.map.idx(c))]
                 if unseen:
-                    changed = replace(changed, cell=data.draw(st.sampled_from(unseen)))
+                    changed = changed.placed(data.draw(st.sampled_from(unseen)))
             if enemy.id in seen.seen_units or (model == "open"):
                 changed = replace(enemy, mp_spent=3.0)  # only orders and MPs are private
             assert project(with_unit(state, changed), "blue") == view
@@ -146,9 +147,9 @@ def test_hidden_model_keeps_ghosts_where_last_seen() -> None:
     state = apply(state, ev.Sighted(audience="side:blue", side="blue", seen=seen))
     state = apply(state, ev.Sighted(audience="side:blue", side="blue", lost=tuple(seen)))
     # Blue keeps one watcher in the corner; the enemy marches off to the far corner.
-    units = {k: (replace(u, cell=None) if u.side == "blue" and k != "b0" else u)
+    units = {k: (replace(u, location=Withdrawn()) if u.side == "blue" and k != "b0" else u)
              for k, u in state.units.items()}
-    units = {k: (replace(u, cell=Cell(9, 7)) if u.side == "grey" else u)
+    units = {k: (u.placed(Cell(9, 7)) if u.side == "grey" else u)
              for k, u in units.items()}
     state = replace(state, units=MappingProxyType(units))
     blue_sees = sight(state)["blue"].seen_units

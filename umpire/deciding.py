@@ -38,7 +38,7 @@ class Deciding(Repository):
                     sources_commitment=binding)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self._commit(game, outcome, status="active")
+            ids = await self._commit(game, outcome, status=GameStatus.ACTIVE)
             return Reply("The game has started.", delivery_ids=ids)
 
     async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
@@ -69,7 +69,7 @@ class Deciding(Repository):
             # The end, and the seed, go into the same transaction as the command that played
             # the last phase: a crash cannot leave a finished game unended.
             if engine.end_if_over(outcome, game.record.seed.hex()):
-                status = "ended"
+                status = GameStatus.ENDED
             ids = await self._commit(game, outcome, status=status)
             return Reply(wording.acknowledgement(project(outcome.state, side or None), command,
                                                  outcome.events), delivery_ids=ids)
@@ -86,7 +86,7 @@ class Deciding(Repository):
                                      user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self._commit(game, outcome, status="ended")
+            ids = await self._commit(game, outcome, status=GameStatus.ENDED)
             return Reply("The game is over; the seed and the full map are posted.",
                          delivery_ids=ids)
 

@@ -25,8 +25,10 @@ from rules import commands as cmd
 from rules.grid import Cell
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState
+from rules.status import GameStatus
 from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
+from rules.view import project
 from storage.store import Store
 from umpire.demo_combat import fight
 from umpire.dice import commitment
@@ -165,7 +167,7 @@ async def _play_turn(umpire: Umpire, turn: int, variant: str = "success") -> int
     orders = SCRIPT.get(turn, []) + (DISCOVERY.get(turn, []) if variant == "discovery" else [])
     while True:
         state = await umpire.state_for("demo")
-        if state.turn != turn or state.status != "active":
+        if state.turn != turn or state.status != GameStatus.ACTIVE:
             return refusals
         for side in state.acting_sides():
             if state.current.allows("order") and side == "confederate":
@@ -249,7 +251,7 @@ def reachable_route(state: GameState, order: Order) -> str | None:
     occupied = {u.cell for u in state.units.values() if u.cell is not None and u.id != unit.id}
     spent, here, reach = 0.0, unit.cell, 0
     for n, cell in enumerate(path, start=1):
-        cost = gm.step_cost(here, cell, unit.movement_class,  # type: ignore[arg-type]
+        cost = gm.step_cost(here, cell, unit.movement_class,
                             unit.formation)
         if cost is None or spent + cost > unit.mp_left:
             break
@@ -262,5 +264,5 @@ def reachable_route(state: GameState, order: Order) -> str | None:
 
 def _draw_turn(state: GameState, out: Path, turn: int) -> None:
     for side in PLAYERS:
-        (out / side / f"turn-{turn:02d}.png").write_bytes(draw_side_map(state, side))
-    (out / "umpire" / f"turn-{turn:02d}.png").write_bytes(draw_side_map(state, None))
+        (out / side / f"turn-{turn:02d}.png").write_bytes(draw_side_map(project(state, side)))
+    (out / "umpire" / f"turn-{turn:02d}.png").write_bytes(draw_side_map(project(state, None)))

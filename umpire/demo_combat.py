@@ -19,6 +19,7 @@ from rules.sighting.height import clear_line
 from rules.state import GameState
 from rules.units import Unit
 from rules.view import IDENTIFIED, UnitView, project
+from rules.words import COMBAT_KINDS, Formation, UnitKind
 from umpire.service import Umpire, UmpireError
 
 #: The first turn on which the demo's units fight.
@@ -56,7 +57,7 @@ def _mine(state: GameState, side: str) -> list[Unit]:
 
 def _enemy_troops(state: GameState, side: str) -> list[UnitView]:
     return [u for u in project(state, side).enemy_units()
-            if u.level == IDENTIFIED and u.kind in ("infantry", "cavalry", "artillery")]
+            if u.level == IDENTIFIED and u.kind in COMBAT_KINDS]
 
 
 async def _give(umpire: Umpire, game_id: str, user: int, command: cmd.Command) -> None:
@@ -72,8 +73,9 @@ async def _deploy(umpire: Umpire, game_id: str, side: str, user: int) -> None:
     rules = state.loaded.ruleset.combat
     for unit in _mine(state, side):
         assert unit.cell is not None
-        wanted = {"infantry": "line", "artillery": "unlimbered"}.get(unit.kind)
-        reach = DEPLOY_WITHIN if unit.kind == "infantry" else rules.reach(unit.kind)
+        wanted = {UnitKind.INFANTRY: Formation.LINE,
+                  UnitKind.ARTILLERY: Formation.UNLIMBERED}.get(unit.kind)
+        reach = DEPLOY_WITHIN if unit.kind == UnitKind.INFANTRY else rules.reach(unit.kind)
         if wanted is None or unit.formation == wanted:
             continue
         if any(grid.distance(unit.cell, e.cell) <= reach for e in enemies):
@@ -83,7 +85,7 @@ async def _deploy(umpire: Umpire, game_id: str, side: str, user: int) -> None:
 async def _assault(umpire: Umpire, game_id: str, side: str, user: int) -> None:
     state = await umpire.state_for(game_id)
     grid = state.loaded.board.grid
-    mine = [u for u in _mine(state, side) if u.kind in ("infantry", "cavalry")]
+    mine = [u for u in _mine(state, side) if u.kind in (UnitKind.INFANTRY, UnitKind.CAVALRY)]
     best: tuple[int, str, tuple[str, ...]] | None = None
     for enemy in _enemy_troops(state, side):
         next_to = tuple(u.name for u in mine if u.cell is not None

@@ -1,6 +1,8 @@
 """Map pictures for a side (or the umpire), drawn off the event loop.
 
-The picture is always drawn from ``rules.view.project``: the renderer never sees the full state.
+A picture is drawn from a ``SideView`` and nothing beside it (``rules.view.project``): the map,
+the colours, the counters and the side's own overlay (its routes, its blocked cells) are all in
+the view, so the renderer never sees the full state and no module needs a case of its own here.
 Sighting and drawing are CPU work, so they run in a worker thread; the bot keeps its heartbeat and
 answers other players meanwhile.
 """
@@ -8,11 +10,12 @@ answers other players meanwhile.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from rules.board import LabelError
-from rules.grid import Cell
+from rules.overlay import Route
 from rules.state import GameState
-from rules.view import project
+from rules.view import SideView, project
 
 DEFAULT_RADIUS = 8
 MAX_RADIUS = 30
@@ -25,35 +28,41 @@ class MapMaker:
         self.enabled = enabled
 
     async def side_map(self, state: GameState, side: str | None, *, around: str | None = None,
-                       radius: int | None = None, route: list[Cell] | None = None,
-                       route_note: str = "") -> bytes | None:
+                       radius: int | None = None, routes: tuple[Route, ...] | None = None
+                       ) -> bytes | None:
+        """The side's map now. ``routes``, when given, are drawn instead of the view's own (a
+        move the side is planning, say): the caller passes only the side's own."""
         if not self.enabled:
             return None
-        return await asyncio.to_thread(draw_side_map, state, side, around, radius, route,
-                                       route_note)
+        return await asyncio.to_thread(_project_and_draw, state, side, around, radius, routes)
+
+    async def view_map(self, view: SideView, *, around: str | None = None,
+                       radius: int | None = None) -> bytes | None:
+        """A picture of a view already worked out."""
+        if not self.enabled:
+            return None
+        return await asyncio.to_thread(draw_side_map, view, around, radius)
 
 
-def draw_side_map(state: GameState, side: str | None, around: str | None = None,
-                  radius: int | None = None, route: list[Cell] | None = None,
-                  route_note: str = "") -> bytes:
-    """A PNG of what ``side`` knows (``None``: everything), whole or around a cell; ``route`` is
-    one of the side's own planned moves, drawn for that side only."""
+def _project_and_draw(state: GameState, side: str | None, around: str | None,
+                      radius: int | None, routes: tuple[Route, ...] | None) -> bytes:
+    view = project(state, side)
+    if routes is not None:
+        view = replace(view, routes=routes)
+    return draw_side_map(view, around, radius)
+
+
+def draw_side_map(view: SideView, around: str | None = None, radius: int | None = None
+                  ) -> bytes:
+    """A PNG of ``view``, whole or around a cell (a label; ``ValueError`` if it cannot be
+    read)."""
     from render import render_map
 
-    board = state.loaded.board
     centre = None
     if around:
         try:
-            centre = board.parse(around)
+            centre = view.board.parse(around)
         except LabelError as e:
             raise ValueError(str(e)) from None
         radius = max(2, min(MAX_RADIUS, radius or DEFAULT_RADIUS))
-    view = project(state, side)
-    if route is None and side is not None and view.notes.get("surprise_move"):
-        # The side's own surprise march, dashed, with its saved MPs (its own view only).
-        from rules.surprise.notes import route_overlay
-
-        route, route_note = route_overlay(view.notes["surprise_move"])
-    colours = {s.id: s.colour for s in state.loaded.scenario.sides}
-    return render_map(state.loaded.map, view, around=centre, radius=radius if centre else None,
-                      side_colours=colours, route=route, route_note=route_note)
+    return render_map(view, around=centre, radius=radius if centre else None)

@@ -17,6 +17,7 @@ from rules import events as ev
 from rules.announcements import finish_is_public
 from rules.board import Board
 from rules.grid import Cell
+from rules.knowledge import known_name, known_order
 from rules.markup import plain
 from rules.state import GameState, apply
 from rules.view import SideView, project, public_view
@@ -180,12 +181,14 @@ def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
         return ""  # the side sees every enemy anyway; sighting is not news
     parts = []
     if seen:
+        # Anonymous units by what shows of them, never by who they are.
         parts.append("Your troops sight: " + "; ".join(
-            f"{plain(str(w['name']))} ({w['kind']}, {w['strength']}) at "
-            f"{_at(view.board, Cell(*w['cell']))}" for w in seen.values()))
+            f"{plain(known_name(w))} ({_what(w)}) at {_at(view.board, Cell(*w['cell']))}"
+            for w in _identified_first(list(seen.values()))))
     lost = list(lost)
     if lost:
-        parts.append("Lost from sight: " + "; ".join(_ghost_name(view, uid) for uid in lost))
+        parts.append("Lost from sight: " + "; ".join(
+            _ghost_name(view, uid) for uid in _lost_in_order(view, lost)))
     return "\n".join(parts)
 
 
@@ -231,3 +234,23 @@ def _ghost_name(view: SideView, uid: str) -> str:
     if m is None:
         return "an enemy unit"
     return f"{plain(m.name)}, last seen at {view.board.label(m.cell)}"
+
+
+def _what(seen: Mapping[str, object]) -> str:
+    """The kind and, when it was made out, the strength of a sighted unit."""
+    strength = seen.get("strength")
+    return f"{seen['kind']}, {strength}" if strength is not None else str(seen["kind"])
+
+
+def _identified_first(seen: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Sighted units as the event lists them, anonymous ones last, by what shows of them."""
+    return ([w for w in seen if not w.get("anonymous")]
+            + sorted((w for w in seen if w.get("anonymous")), key=known_order))
+
+
+def _lost_in_order(view: SideView, lost: Iterable[str]) -> list[str]:
+    """Units lost from sight as the event lists them, anonymous ones last, by what showed (the
+    side's memory lists them in that order)."""
+    lost = list(lost)
+    anonymous = [u.ref for u in view.memory if u.ref in lost and u.anonymous]
+    return [u for u in lost if u not in anonymous] + anonymous

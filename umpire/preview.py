@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from rules.board import LabelError
 from rules.engine import Refusal, own_unit
+from rules.overlay import Route
 from rules.route import RouteError, expand, parse_route
+from rules.status import GameStatus
 from umpire.service import Umpire, UmpireError
 
 #: Routes entering more cells than this are shown before they are given.
@@ -43,7 +45,7 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     state = await umpire.state_for(game_id)
     side = await umpire.side_of(game_id, user_id)
     step = state.current
-    if (state.status != "active" or not step.allows("move")
+    if (state.status != GameStatus.ACTIVE or not step.allows("move")
             or side not in step.acting(state.sides) or side in state.done):
         return None
     try:
@@ -73,9 +75,9 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
         middle = path[len(path) // 2]
         radius = max(3, max(gm.grid.distance(middle, c) for c in (mine.cell, *path)) + 2)
         try:
+            planned = Route((mine.cell, *path), f"{mine.name}: planned move")
             image = await umpire.maps.side_map(state, side, around=board.label(middle),
-                                               radius=radius, route=[mine.cell, *path],
-                                               route_note=f"{mine.name}: planned move")
+                                               radius=radius, routes=(planned,))
         except ValueError:
             image = None
     return MovePlan(mine.name, board.label(mine.cell), labels, by_road, text, image)

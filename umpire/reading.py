@@ -4,6 +4,7 @@ Every read for a player starts from what their side may know."""
 from __future__ import annotations
 
 from rules.state import GameState
+from rules.status import GameStatus
 from rules.view import project, public_view
 from storage.records import DeliveryRecord, Recipient
 from umpire import seats, wording
@@ -75,7 +76,7 @@ class Reading(Repository):
         the side does not see."""
         game = self._games.get(game_id) or await self._game(game_id)
         player = await self.store.get_player(game_id, user_id)
-        if player is None or game.state.status not in ("active", "paused"):
+        if player is None or not game.state.status.in_play:
             return []
         return wording.visible_enemy_names(project(game.state, player.side),
                                            troops_only=troops_only)
@@ -118,4 +119,4 @@ class Reading(Repository):
     async def games_of(self, user_id: int) -> list[GameRef]:
         """The games a user plays in or hosts that are not over."""
         games = await self.store.games_of_user(user_id)
-        return [ref_of(g) for g in games if g.status != "ended"]
+        return [ref_of(g) for g in games if g.status != GameStatus.ENDED]

@@ -7,6 +7,7 @@ from pathlib import Path
 from rules.board import LabelError
 from rules.problems import FileProblems
 from rules.state import initial_state
+from rules.view import project
 from umpire import catalog
 from umpire.maps import draw_side_map
 
@@ -30,7 +31,7 @@ def render_opening(scenario: str, side: str | None, around: str | None, radius: 
     # The opening as the scenario sets it up; what each side sees is worked out afresh.
     state = initial_state(loaded)
     try:
-        png = draw_side_map(state, side, around, radius if around else None)
+        png = draw_side_map(project(state, side), around, radius if around else None)
     except (ValueError, LabelError) as e:
         print(f"vedette render: {e}")
         return 2

@@ -102,7 +102,7 @@ class Repository:
                                if a.startswith("side:")}
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
         deliveries = await self._address(game, after, messages)
-        if status == "ended":
+        if status == GameStatus.ENDED:
             deliveries.append(await self._record_delivery(game, outcome))
         snapshot = None
         if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:

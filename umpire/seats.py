@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.markup import plain
+from rules.status import GameStatus
 
 
 class JoinKind(Enum):
@@ -46,18 +47,18 @@ NOT_SEEN = ("only the game's players and members of its server can see its statu
             "the game's channel")
 
 
-def started(status: str) -> bool:
-    return status in ("active", "paused")
+def started(status: GameStatus) -> bool:
+    return status.in_play
 
 
-def decide_join(status: str, side: str, *, seated: str | None, former: str | None,
+def decide_join(status: GameStatus, side: str, *, seated: str | None, former: str | None,
                 server_game: bool, in_server: bool) -> JoinDecision:
     """What a join to ``side`` becomes for a user ``seated`` on a side (or not), who held
     ``former`` before leaving the started game (or not). ``server_game``: the game belongs to a
     Discord server; ``in_server``: the user is a member of it."""
-    if status == "ended":
+    if status == GameStatus.ENDED:
         return JoinDecision(None, OVER)
-    if status == "setup":
+    if status == GameStatus.SETUP:
         if server_game and not in_server:
             return JoinDecision(None, NOT_A_MEMBER)
         return JoinDecision(JoinKind.SEAT)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from rules.markup import plain
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
+from rules.status import GameStatus
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
 from umpire import catalog, dice, seats, wording
 from umpire.answers import Reply, UmpireError
@@ -46,8 +47,8 @@ class SettingUp(Repository):
         except RuleNotImplemented as e:
             raise UmpireError(str(e)) from None
         if channel_id is not None and await self.store.list_games(channel_id=channel_id,
-                                                                  status="setup") + \
-                await self.store.list_games(channel_id=channel_id, status="active"):
+                                                                  status=GameStatus.SETUP) + \
+                await self.store.list_games(channel_id=channel_id, status=GameStatus.ACTIVE):
             raise UmpireError("this channel already has a game; end it first")
         gid = game_id or "g" + secrets.token_hex(3)
         record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
@@ -128,7 +129,7 @@ class SettingUp(Repository):
             self._require_host(game, actor_id, is_admin)
             state = game.state
             if not seats.started(state.status):
-                raise UmpireError(seats.OVER if state.status == "ended" else
+                raise UmpireError(seats.OVER if state.status == GameStatus.ENDED else
                                   "before the start, players join with /game join themselves")
             if await self.store.get_player(game_id, user_id) is not None:
                 raise UmpireError(f"{seats.mention(user_id)} is already playing; sides cannot "
@@ -159,7 +160,7 @@ class SettingUp(Repository):
             game = await self._game(game_id)
             self._require_host(game, actor_id, is_admin)
             state = game.state
-            if state.status == "ended":
+            if state.status == GameStatus.ENDED:
                 raise UmpireError(seats.OVER)
             player = await self.store.get_player(game_id, user_id)
             if player is None:

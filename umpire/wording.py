@@ -13,8 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from rules import commands as cmd
 from rules import events as ev
-from rules.scenario import COMBAT_KINDS
+from rules.location import Arriving
+from rules.status import GameStatus
 from rules.view import IDENTIFIED, SideView
+from rules.words import COMBAT_KINDS
 
 # -- refusals --------------------------------------------------------------------------------------
 #: The same answer whoever asks, so that it tells nothing about the game.
@@ -49,7 +51,7 @@ def status_text(view: SideView, game_id: str, status: str,
     """The game's status from the public view: scenario, turn, phase, who is still to act (as
     far as that is told), each side's players, and who asks the host for a seat."""
     lines = [f"**{view.title}** (game `{game_id}`, {status})"]
-    if status in ("active", "paused"):
+    if GameStatus(status).in_play:
         lines.append(f"{turn_heading(view)}; {view.phase}"
                      + (f" ({view.name_of_side(view.phasing)})" if view.phasing else ""))
         lines.append(waiting_text(view))
@@ -72,7 +74,8 @@ def units_text(view: SideView) -> str:
         rows.append((u.name, _unit_line(u.name, u.kind, strength, u.stragglers, u.formation,
                                         u.morale, view.board.describe(u.cell), u.mp_left or 0)))
     for o in view.off_map:
-        where = f"arrives turn {o.arrives_turn}" if o.arrives_turn else "off the map"
+        where = (f"arrives turn {o.location.turn}" if isinstance(o.location, Arriving)
+                 else "off the map")
         strength = f", {o.strength} SP" if o.combat else ""
         rows.append((o.name, _unit_line(o.name, o.kind, strength, o.stragglers, o.formation,
                                         o.morale, where, o.mp_left)))

@@ -17,6 +17,7 @@ from bot.game_choice import GameArg
 from bot.replies import answer, thinking
 from rules.announcements import ANNOUNCE_FINISHED
 from rules.modules import KNOWN_MODULES, playable_modules
+from rules.status import GameStatus
 from umpire import catalog
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ class GameCog(commands.GroupCog, group_name="game",
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
             without=without, options=options, catalog_only=True)
-        game = await self.bot.umpire.games(channel_id=channel.id, status="setup")
+        game = await self.bot.umpire.games(channel_id=channel.id, status=GameStatus.SETUP)
         game_id = game[-1].id if game else "?"
         interaction.extras["game_id"] = game_id
         await answer(interaction, f"You host game `{game_id}`. Before /game start you may choose "
@@ -140,7 +141,7 @@ class GameCog(commands.GroupCog, group_name="game",
                       game: GameArg | None = None) -> None:
         record = await resolve_game(interaction, game)
         require_host(interaction, record)
-        if record.status != "setup":
+        if record.status != GameStatus.SETUP:
             raise Refused("options can only be changed before the game starts")
         if delivery == threads.THREADS:
             perms = interaction.app_permissions

@@ -11,7 +11,6 @@ not). Every unit still on the map then checks for stragglers, in secret.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from rules.combat import events as cev
@@ -196,7 +195,7 @@ def _morale_and_retreats(state: GameState, effect: CloseCombatEffect, a_fates: l
                 f.retreat = retreat_path(moved, moved.units[f.unit.id], wanted, away)
                 f.block_retreat(wanted, rules.retreat_shortfall_loss)
                 if f.retreat:
-                    moved = with_units(moved, {f.unit.id: replace(f.unit, cell=f.retreat[-1])})
+                    moved = with_units(moved, {f.unit.id: f.unit.placed(f.retreat[-1])})
 
 
 def _advance(state: GameState, a_fates: list[Fate], d_fates: list[Fate], cell: Cell) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 from rules.combat import events as cev
 from rules.events import GameEvent
 from rules.grid import Cell
+from rules.location import Eliminated, OnMap
 from rules.module_api import data_of
 from rules.state import GameState, with_module_data, with_units
 
@@ -95,17 +96,17 @@ def apply(state: GameState, event: GameEvent) -> GameState | None:
             strength = unit.strength - c - s
             state = _changed(state, casualties=lost)
             return _unit(state, uid, strength=strength, stragglers=unit.stragglers + s,
-                         cell=unit.cell if strength > 0 else None)
+                         location=unit.location if strength > 0 else Eliminated())
         case cev.MoraleChanged(unit=uid, morale=morale):
             return _unit(state, uid, morale=morale)
         case cev.UnitRetreated(unit=uid, path=path) | cev.UnitAdvanced(unit=uid, path=path):
-            return _unit(state, uid, cell=Cell(*path[-1])) if path else state
+            return _unit(state, uid, location=OnMap(Cell(*path[-1]))) if path else state
         case cev.StragglersChecked(unit=uid, points=points):
             unit = state.units[uid]
             _, s = take_losses(unit.strength, 0, points)
             strength = unit.strength - s
             return _unit(state, uid, strength=strength, stragglers=unit.stragglers + s,
-                         cell=unit.cell if strength > 0 else None)
+                         location=unit.location if strength > 0 else Eliminated())
         case cev.StragglersRecovered(unit=uid, points=points):
             unit = state.units[uid]
             n = max(0, min(points, unit.stragglers))

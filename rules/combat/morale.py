@@ -12,6 +12,7 @@ from rules.combat import events as cev
 from rules.combat.checks import require_phase
 from rules.combat.commands import Rally
 from rules.combat.conditions import Situation, applicable
+from rules.counting import enemy_combat_cells
 from rules.engine import Outcome, own_unit
 from rules.events import side_audience
 from rules.refusal import Refusal
@@ -82,8 +83,7 @@ def rally(out: Outcome, side: str, command: Rally) -> None:
     if unit.mp_spent > 0:
         raise Refusal(f"{unit.name} has moved (or tried to rally) in this phase")
     grid = state.loaded.board.grid
-    if any(e.combat and e.cell is not None and grid.distance(e.cell, unit.cell) <= 1
-           for e in state.enemies_of(side)):
+    if any(grid.distance(e, unit.cell) <= 1 for e in enemy_combat_cells(state, side)):
         raise Refusal(f"{unit.name} is in contact with the enemy and cannot rally")
     here = rules.state(unit.morale)
     if here.rally_needs_leader and not any(

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.counting import enemy_combat_presences
 from rules.grid import Cell
 from rules.state import GameState
 from rules.units import Unit
+from rules.words import STACKING_KINDS
 
 
 def retreat_path(state: GameState, unit: Unit, cells: int, away_from: Sequence[Cell]
@@ -26,12 +28,11 @@ def retreat_path(state: GameState, unit: Unit, cells: int, away_from: Sequence[C
     gm = state.loaded.map
     grid = gm.grid
     enemy = {u.cell for u in state.units.values() if u.side != unit.side and u.cell is not None}
-    enemy_combat = [u.cell for u in state.units.values()
-                    if u.side != unit.side and u.combat and u.cell is not None]
+    enemy_combat = enemy_combat_presences(state, unit.side)
     friends: dict[Cell, int] = {}
     for u in state.units.values():
         if u.side == unit.side and u.id != unit.id and u.cell is not None and (
-                u.combat or u.kind == "wagon"):
+                u.kind in STACKING_KINDS):
             friends[u.cell] = friends.get(u.cell, 0) + 1
 
     def away(c: Cell) -> int:

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.refusal import Refusal
-from rules.scenario import COMBAT_KINDS
 from rules.state import GameState
 from rules.units import Unit
-from rules.view import GHOST, IDENTIFIED, MARKER, SideView, UnitView, project
+from rules.view import ANONYMOUS, GHOST, IDENTIFIED, MARKER, SideView, UnitView, project
+from rules.words import COMBAT_KINDS
 
 
 class Knowledge:
@@ -91,7 +91,8 @@ def resolve_target(state: GameState, side: str, text: str, know: Knowledge) -> T
         near = [names[n] for n in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)]
         hint = f" Did you mean: {', '.join(near)}?" if near else ""
         raise Refusal(f"Your troops see no enemy called {text.strip()[:60]!r}.{hint}") from None
-    here = [uv for uv in view.units if uv.cell == cell and uv.level in (IDENTIFIED, MARKER)]
+    here = [uv for uv in view.units
+            if uv.cell == cell and uv.level in (IDENTIFIED, ANONYMOUS, MARKER)]
     if not here:
         raise Refusal(f"Your troops see no enemy at {board.label(cell)}.")
     named = [uv for uv in here if uv.level == IDENTIFIED and uv.kind in COMBAT_KINDS]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.combat import events as cev
 from rules.combat.conditions import Situation, applicable
+from rules.counting import counts_at, enemy_combat_cells
 from rules.engine import Outcome
 from rules.events import side_audience
 from rules.registry import in_force
@@ -44,12 +45,12 @@ def recover_stragglers(out: Outcome) -> None:
         return
     grid = state.loaded.board.grid
     modules = in_force(state.modules)
+    enemy = {side: enemy_combat_cells(state, side) for side in state.sides}
     for unit in sorted(state.units.values(), key=lambda u: u.id):
-        if unit.cell is None or unit.stragglers <= 0 or not unit.combat:
+        here = counts_at(state, unit)
+        if here is None or unit.stragglers <= 0 or not unit.combat:
             continue
-        if any(e.combat and e.cell is not None
-               and grid.distance(e.cell, unit.cell) <= recovery.distance
-               for e in state.enemies_of(unit.side)):
+        if any(grid.distance(e, here) <= recovery.distance for e in enemy[unit.side]):
             continue
         if not all(m.may_recover_stragglers(state, unit) for m in modules):
             continue

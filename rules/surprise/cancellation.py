@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from rules.engine import Outcome
 
 
-def find_march(state: GameState, side: str, name: str, statuses: frozenset[str] = rec.OPEN
+def find_march(state: GameState, side: str, name: str,
+               statuses: frozenset[rec.MarchState] = rec.OPEN
                ) -> Mapping[str, Any]:
     """One of the side's marches by id or name; with no name, its only one."""
     mine = rec.side_marches(state, side, statuses)

@@ -50,7 +50,7 @@ def reach(state: GameState, record: Mapping[str, Any], budget: float) -> set[Cel
     out: set[Cell] = {lead.cell}
     spent, here = 0.0, lead.cell
     for cell in path:
-        cost = gm.step_cost(here, cell, lead.movement_class,  # type: ignore[arg-type]
+        cost = gm.step_cost(here, cell, lead.movement_class,
                             exe.march_formation(lead))
         if cost is None or spent + cost > budget + exe.EPS:
             break

@@ -36,13 +36,13 @@ from rules.grid import Cell
 from rules.knowledge import sight, sighting_events
 from rules.registry import in_force
 from rules.route import Route, RouteError, expand, parse_route
-from rules.scenario import FORMATIONS_BY_KIND
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import records as rec
 from rules.surprise.paths import cheapest_path
 from rules.units import Unit
+from rules.words import FORMATIONS_BY_KIND, STACKING_KINDS, Formation
 
 if TYPE_CHECKING:
     from rules.engine import Outcome
@@ -54,7 +54,7 @@ EPS = 1e-9
 PAUSED, CHUNK, DONE = "paused", "chunk", "done"
 
 
-def march_formation(unit: Unit) -> str:
+def march_formation(unit: Unit) -> Formation:
     """The road formation of the unit's kind (column, limbered, mounted)."""
     return FORMATIONS_BY_KIND[unit.kind][0]
 
@@ -100,7 +100,7 @@ def budget_for(state: GameState, record: Mapping[str, Any], kind: str) -> tuple[
 
 
 def plan(state: GameState, record: Mapping[str, Any], kind: str, interactive: bool
-         ) -> tuple[dict[str, Any], dict[str, str]]:
+         ) -> tuple[dict[str, Any], dict[str, Formation]]:
     """The run as it begins, and the formation changes to road column."""
     gm = state.loaded.map
     budget, half = budget_for(state, record, kind)
@@ -212,7 +212,7 @@ def walk(state: GameState, record: Mapping[str, Any], limit: float | None
         if nxt in enemy:
             run["stopped"] = "it ran into the enemy"
             break
-        cost = gm.step_cost(here, nxt, lead.movement_class, lead.formation)  # type: ignore[arg-type]
+        cost = gm.step_cost(here, nxt, lead.movement_class, lead.formation)
         if cost is None:
             run["stopped"] = f"{gm.board.describe(nxt)} cannot be entered"
             break
@@ -258,7 +258,7 @@ def place_column(state: GameState, record: Mapping[str, Any], run: dict[str, Any
     members = set(run["order"])
     stack: Counter[Cell] = Counter(
         u.cell for u in state.units_of(side)
-        if u.cell is not None and u.id not in members and (u.combat or u.kind == "wagon"))
+        if u.cell is not None and u.id not in members and u.kind in STACKING_KINDS)
     enemy = _enemy_cells(state, side)
     trail = [rec.cell_of(c) for c in run["trail"]]
     cap = run["cap"] if run["done"] else run["spent"]
@@ -280,14 +280,14 @@ def place_column(state: GameState, record: Mapping[str, Any], run: dict[str, Any
             for i, cell in enumerate(full):
                 if cell in enemy:
                     break
-                cost = gm.step_cost(here, cell, unit.movement_class,  # type: ignore[arg-type]
+                cost = gm.step_cost(here, cell, unit.movement_class,
                                     march_formation(unit))
                 if cost is None or spent + cost > cap + EPS:
                     break
                 spent, here, k = spent + cost, cell, i
             if ahead is not None and ahead in full:
                 k = min(k, full.index(ahead))
-        counts = unit.combat or unit.kind == "wagon"
+        counts = unit.kind in STACKING_KINDS
         while counts and k >= 0 and stack[full[k]] >= limit:
             k -= 1
         k = max(k, int(run["pos"].get(uid, -1)))

@@ -18,9 +18,10 @@ from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import records as rec
 from rules.units import Unit
+from rules.words import Echelon, UnitKind
 
-RANK = {"army": 0, "corps": 1, "division": 2, "brigade": 3, "regiment": 4, "battery": 5,
-        "other": 6}
+#: Echelons from the largest down (the order ``Echelon`` lists them in).
+RANK: dict[Echelon, int] = {e: n for n, e in enumerate(Echelon)}
 _ATTACHED = re.compile(r"\s*(\+|plus)\s*attached\s*$", re.IGNORECASE)
 
 
@@ -90,7 +91,7 @@ def allowance(state: GameState, unit_ids: Iterable[str]) -> int:
 
 def has_cavalry(state: GameState, unit_ids: Iterable[str]) -> bool:
     """Whether cavalry marches with the force (ruling SM-5)."""
-    return any(state.units[u].kind == "cavalry" and state.units[u].cell is not None
+    return any(state.units[u].kind == UnitKind.CAVALRY and state.units[u].cell is not None
                for u in unit_ids if u in state.units)
 
 

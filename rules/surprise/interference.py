@@ -144,10 +144,11 @@ def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
         face = replace(face, strength=max(0, face.strength - lost),
                        morale=str(sham.get("morale") or face.morale))
         if sham.get("retreat_to"):
-            face = replace(face, cell=rec.cell_of(sham["retreat_to"]))
+            face = face.placed(rec.cell_of(sham["retreat_to"]))
     own = record["shams"].get(unit.id)
     if own:
-        face = replace(face, cell=rec.cell_of(own["cell"]), morale=own.get("marker") or face.morale)
+        face = replace(face.placed(rec.cell_of(own["cell"])),
+                       morale=own.get("marker") or face.morale)
     return face
 
 

@@ -10,6 +10,8 @@ from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.module_api import RuleModule
+from rules.notes import ModuleNote
+from rules.overlay import Ground, Overlay
 from rules.refusal import Refusal
 from rules.state import GameState, with_units
 from rules.surprise import accumulation, cancellation, execution, interference, notes, orders
@@ -23,6 +25,8 @@ from rules.surprise.commands import (
     OrderSurpriseMove,
 )
 from rules.units import Unit
+from rules.view_types import UnitView
+from rules.words import Formation
 
 if TYPE_CHECKING:
     from rules.engine import Outcome
@@ -105,8 +109,13 @@ class SurpriseMove(RuleModule):
     def appearance(self, state: GameState, viewer: str, unit: Unit) -> Unit:
         return interference.appearance(state, viewer, unit)
 
-    def view_notes(self, state: GameState, side: str) -> Mapping[str, Any]:
+    def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
         return notes.view_notes(state, side)
+
+    def overlay(self, note: ModuleNote | None, enemies: tuple[UnitView, ...],
+                ground: Ground) -> Overlay:
+        return notes.overlay(note if isinstance(note, notes.SurpriseNote) else None, enemies,
+                             ground)
 
 
 def _execute(out: Outcome, side: str, command: ExecuteSurpriseMove) -> None:
@@ -160,7 +169,8 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             m = marches[mid]
             units = _revealed(state, m)
             for uid, formation in formations.items():
-                units[uid] = replace(units.get(uid, state.units[uid]), formation=formation)
+                units[uid] = replace(units.get(uid, state.units[uid]),
+                                     formation=Formation(formation))
             m.update(status=rec.RUNNING, run=dict(run), execute_queued=False, cancel=None,
                      shams={}, stragglers={})
         case sev.DetourOffered(march=mid) | sev.DetourResolved(march=mid):
@@ -170,8 +180,8 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             for uid in run.get("order", []):
                 unit = state.units[uid]
                 cells = moves.get(uid)
-                cell = rec.cell_of(cells[-1]) if cells else unit.cell
-                units[uid] = replace(unit, cell=cell, mp_spent=float(unit.movement))
+                moved = unit.placed(rec.cell_of(cells[-1])) if cells else unit
+                units[uid] = replace(moved, mp_spent=float(unit.movement))
         case sev.MarchEnded(march=mid, outcome=outcome, rest=rest):
             m = marches[mid]
             units = _revealed(state, m)

@@ -32,6 +32,7 @@ from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.paths import mp_distance
 from rules.turns import is_night
 from rules.units import Unit
+from rules.words import Formation, MovementClass
 
 if TYPE_CHECKING:
     from rules.engine import Outcome
@@ -76,7 +77,7 @@ def courier_mp(state: GameState, origin: Cell, target: Cell) -> float:
     """Leader MPs from ``origin`` to ``target`` along the cheapest way (enemy units ignored:
     ruling SM-6); the hex distance when no way exists."""
     gm = state.loaded.map
-    found = mp_distance(gm, origin, target, "leader", "mounted")
+    found = mp_distance(gm, origin, target, MovementClass.LEADER, Formation.MOUNTED)
     return float(gm.grid.distance(origin, target)) if found is None else found
 
 
@@ -183,7 +184,7 @@ def lead_and_path(state: GameState, units: list[Unit], route_text: str) -> tuple
     for n, cell in enumerate(path, start=1):
         if not gm.board.on_a_sheet(cell):
             raise Refusal(f"step {n} of the route (from {gm.board.describe(here)}) leaves the map")
-        if gm.step_cost(here, cell, "foot", "column") is None:
+        if gm.step_cost(here, cell, MovementClass.FOOT, Formation.COLUMN) is None:
             raise Refusal(f"step {n} of the route ({gm.board.describe(here)} to "
                           f"{gm.board.describe(cell)}) cannot be marched")
         here = cell

@@ -12,11 +12,11 @@ from collections.abc import Callable, Collection
 
 from rules.gamemap import GameMap
 from rules.grid import Cell
-from rules.ruleset import MovementClass
+from rules.words import Formation, MovementClass
 
 
 def cheapest_path(gm: GameMap, start: Cell, goals: Collection[Cell] | Callable[[Cell], bool],
-                  movement_class: str, formation: str, *,
+                  movement_class: MovementClass, formation: Formation, *,
                   avoid: Callable[[Cell], bool] | None = None,
                   max_cost: float | None = None) -> tuple[list[Cell], float] | None:
     """The cells entered (``start`` excluded) and their cost, or ``None`` if no goal is
@@ -24,7 +24,7 @@ def cheapest_path(gm: GameMap, start: Cell, goals: Collection[Cell] | Callable[[
     is_goal = goals if callable(goals) else (lambda c, g=frozenset(goals): c in g)
     if is_goal(start):
         return [], 0.0
-    mclass: MovementClass = movement_class  # type: ignore[assignment]
+    mclass = movement_class
     best: dict[Cell, tuple[float, int]] = {start: (0.0, 0)}
     came: dict[Cell, Cell] = {}
     heap: list[tuple[float, int, int, Cell]] = [(0.0, 0, gm.idx(start), start)]
@@ -53,7 +53,8 @@ def cheapest_path(gm: GameMap, start: Cell, goals: Collection[Cell] | Callable[[
     return None
 
 
-def mp_distance(gm: GameMap, a: Cell, b: Cell, movement_class: str, formation: str,
+def mp_distance(gm: GameMap, a: Cell, b: Cell, movement_class: MovementClass,
+                formation: Formation,
                 max_cost: float | None = None) -> float | None:
     """The least MPs to go from ``a`` to ``b`` (``None``: not within ``max_cost``)."""
     found = cheapest_path(gm, a, (b,), movement_class, formation, max_cost=max_cost)

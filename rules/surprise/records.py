@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
+from enum import StrEnum
 from typing import Any
 
 from rules.grid import Cell
@@ -28,26 +29,45 @@ from rules.state import GameState, with_module_data
 
 MODULE = "surprise_move"
 
-#: The order is on its way to the force, or waiting for acceptance.
-SENT = "sent"
-#: Accepted: the force stays put and saves MPs, rolling each movement phase.
-ACCUMULATING = "accumulating"
-#: The enemy triggered it: half the MPs are spent at the start of the owner's next movement phase.
-TRIGGERED = "triggered"
-#: A new order was accepted and the owner chose to unwind the saved MPs.
-REVERSING = "reversing"
-#: The column is marching (possibly waiting for the owner's detour choice).
-RUNNING = "running"
-#: Finished states.
-EXECUTED, CANCELLED, LOST, COLLIDED = "executed", "cancelled", "lost", "collided"
+class MarchState(StrEnum):
+    """Where a march's order stands (a record's ``status``)."""
+
+    #: The order is on its way to the force, or waiting for acceptance.
+    SENT = "sent"
+    #: Accepted: the force stays put and saves MPs, rolling each movement phase.
+    ACCUMULATING = "accumulating"
+    #: The enemy triggered it: half the MPs are spent at the start of the owner's next
+    #: movement phase.
+    TRIGGERED = "triggered"
+    #: A new order was accepted and the owner chose to unwind the saved MPs.
+    REVERSING = "reversing"
+    #: The column is marching (possibly waiting for the owner's detour choice).
+    RUNNING = "running"
+    #: Finished: carried out.
+    EXECUTED = "executed"
+    #: Finished: called off by a new order.
+    CANCELLED = "cancelled"
+    #: Finished: the order never arrived or was refused.
+    LOST = "lost"
+    #: Finished: cancelled by a collision with another surprise move.
+    COLLIDED = "collided"
+
+
+SENT, ACCUMULATING, TRIGGERED, REVERSING, RUNNING = (
+    MarchState.SENT, MarchState.ACCUMULATING, MarchState.TRIGGERED, MarchState.REVERSING,
+    MarchState.RUNNING)
+EXECUTED, CANCELLED, LOST, COLLIDED = (
+    MarchState.EXECUTED, MarchState.CANCELLED, MarchState.LOST, MarchState.COLLIDED)
 
 #: The force is under an accepted surprise order: it stays in place, and enemy moves near it or
 #: attacks on it count.
-ACCEPTED = frozenset({ACCUMULATING, TRIGGERED, REVERSING})
+ACCEPTED: frozenset[MarchState] = frozenset({ACCUMULATING, TRIGGERED, REVERSING})
 #: Still doing something.
-OPEN = ACCEPTED | {SENT, RUNNING}
+OPEN: frozenset[MarchState] = ACCEPTED | {SENT, RUNNING}
 
-STATUS_WORDS = {
+#: What each state is called in a march's description (keyed by the words, so a record's
+#: stored status reads it directly).
+STATUS_WORDS: dict[str, str] = {
     SENT: "order on its way / awaiting acceptance",
     ACCUMULATING: "accumulating MPs in place",
     TRIGGERED: "triggered by the enemy: half its MPs go at the start of your next movement phase",
@@ -95,19 +115,25 @@ def name_of(state: GameState, march_id: str) -> str:
     return str(march(state, march_id)["name"])
 
 
-def side_marches(state: GameState, side: str, statuses: Iterable[str] | None = None
+def state_of(record: Mapping[str, Any]) -> MarchState:
+    """Where a march record's order stands."""
+    return MarchState(record["status"])
+
+
+def side_marches(state: GameState, side: str, statuses: Iterable[MarchState] | None = None
                  ) -> list[Mapping[str, Any]]:
     wanted = None if statuses is None else frozenset(statuses)
     return [m for m in marches(state)
-            if m["side"] == side and (wanted is None or m["status"] in wanted)]
+            if m["side"] == side and (wanted is None or state_of(m) in wanted)]
 
 
-def march_of_unit(state: GameState, unit_id: str, statuses: Iterable[str] = ACCEPTED | {RUNNING}
+def march_of_unit(state: GameState, unit_id: str,
+                  statuses: Iterable[MarchState] = ACCEPTED | {RUNNING}
                   ) -> Mapping[str, Any] | None:
     """The march holding a unit (among those in ``statuses``), if any."""
     wanted = frozenset(statuses)
     for m in marches(state):
-        if m["status"] in wanted and unit_id in m["units"]:
+        if state_of(m) in wanted and unit_id in m["units"]:
             return m
     return None
 
