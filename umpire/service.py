@@ -21,7 +21,7 @@ from rules import engine
 from rules import events as ev
 from rules.engine import Outcome, Refusal, decide, request_key, start
 from rules.loader import LoadedScenario
-from rules.location import Arriving
+from rules.location import location_words
 from rules.markup import plain
 from rules.modules import RuleNotImplemented, require_playable
 from rules.problems import FileProblems
@@ -418,9 +418,7 @@ class Umpire:
         board = game.state.loaded.board
         lines = []
         for u in sorted(game.state.units_of(side), key=lambda u: u.name):
-            where = board.describe(u.cell) if u.cell else (
-                f"arrives turn {u.location.turn}" if isinstance(u.location, Arriving)
-                else "off the map")
+            where = location_words(u.location, board.describe)
             strength = f", {u.strength} SP" if u.combat else ""
             if u.stragglers:
                 strength += f" and {u.stragglers} straggling"
