@@ -13,7 +13,7 @@ counts as neither lost nor present.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,21 @@ class Withdrawn:
 
 #: A unit's location: exactly one of these.
 Location = OnMap | Arriving | InMarker | Eliminated | Withdrawn
+
+
+def location_words(location: Location, describe: Callable[[Cell], str]) -> str:
+    """Where a unit is, in words for its own side (``describe`` names a cell)."""
+    match location:
+        case OnMap(cell=cell):
+            return describe(cell)
+        case Arriving(turn=turn):
+            return f"arrives turn {turn}"
+        case InMarker(marker_id=mid):
+            return f"under marker {mid}"
+        case Eliminated():
+            return "eliminated"
+        case Withdrawn():
+            return "withdrawn"
 
 
 def location_json(location: Location) -> dict[str, Any]:

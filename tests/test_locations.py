@@ -254,3 +254,14 @@ def test_an_enemy_marker_counts_as_one_enemy_whether_real_or_decoy() -> None:
         assert enemy_combat_cells(world, "union") == {near}
         assert enemy_combat_presences(world, "union") == [near]  # one, however many inside
     assert enemy_combat_cells(real, "confederate") == enemy_combat_cells(decoy, "confederate")
+
+
+def test_a_side_is_told_where_each_of_its_units_is_in_words() -> None:
+    from rules.location import location_words
+
+    def name(cell: Cell) -> str:
+        return f"{cell.col}/{cell.row}"
+
+    assert [location_words(loc, name) for loc in (
+        OnMap(Cell(1, 2)), Arriving(3, Cell(1, 1)), InMarker("0042"), Eliminated(), Withdrawn(),
+    )] == ["1/2", "arrives turn 3", "under marker 0042", "eliminated", "withdrawn"]

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from rules import commands as cmd
 from rules import events as ev
-from rules.location import Arriving
+from rules.location import location_words
 from rules.status import GameStatus
 from rules.view import IDENTIFIED, SideView
 from rules.words import COMBAT_KINDS
@@ -74,8 +74,7 @@ def units_text(view: SideView) -> str:
         rows.append((u.name, _unit_line(u.name, u.kind, strength, u.stragglers, u.formation,
                                         u.morale, view.board.describe(u.cell), u.mp_left or 0)))
     for o in view.off_map:
-        where = (f"arrives turn {o.location.turn}" if isinstance(o.location, Arriving)
-                 else "off the map")
+        where = location_words(o.location, view.board.describe)
         strength = f", {o.strength} SP" if o.combat else ""
         rows.append((o.name, _unit_line(o.name, o.kind, strength, o.stragglers, o.formation,
                                         o.morale, where, o.mp_left)))
