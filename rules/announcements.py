@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.state import GameState
+from rules.status import GameStatus
 
 #: The game option that announces each side's finish in a phase played at once.
 ANNOUNCE_FINISHED = "announce_finished"
@@ -40,7 +41,7 @@ def waiting_for(state: GameState) -> tuple[str, ...] | None:
     """The sides everyone may know are still to act in the current step, or ``None`` when that
     is not told (a step played at once, without ``announce_finished``: until the step ends,
     every side may still be at its orders)."""
-    if state.status == "active" and len(state.current.acting(state.sides)) > 1 \
+    if state.status == GameStatus.ACTIVE and len(state.current.acting(state.sides)) > 1 \
             and not finish_is_public(state):
         return None
     return state.acting_sides()
