@@ -748,7 +748,7 @@ async def test_create_takes_the_announce_finished_option(table: Table, bot: Vede
                                                     "announce_finished": True},
                                     user=table.alice, channel=table.channel)
     assert "You host game" in text_of(await final(handle))
-    [game] = await bot.store.list_games(channel_id=table.channel.id)
+    [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
     assert game.options["rules"] == {"announce_finished": True}
     state = await bot.umpire.state_for(game.id)
     assert announces_finished(state.loaded.scenario.scenario.options)
