@@ -86,16 +86,3 @@ class Correct(GameCommand):
 
 #: Any command (core or from a rule module).
 Command = GameCommand
-
-
-def parse_command(data: dict[str, Any]) -> GameCommand:
-    """A command from its JSON form; raises ``ValueError`` (pydantic's) when malformed."""
-    kind = data.get("kind")
-    if kind not in COMMAND_TYPES:
-        from rules.registry import load_all  # a rule module's commands register on its import
-
-        load_all()
-    if kind not in COMMAND_TYPES:
-        raise ValueError(f"unknown command {kind!r}")
-    return COMMAND_TYPES[str(kind)].model_validate(data)
-

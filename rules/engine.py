@@ -8,11 +8,9 @@ stores and folds. After every command the sides' sighting is brought up to date.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
+import rules.implementations  # noqa: F401  (every built module, registered)
 from rules import commands as cmd
 from rules import events as ev
 from rules.board import LabelError
@@ -21,43 +19,15 @@ from rules.knowledge import phase_report, sighting_events
 from rules.markup import plain
 from rules.module_api import RuleModule
 from rules.movement import MoveError, StopHook, move_along
+from rules.outcome import DiceSource as DiceSource  # re-exported: the umpire's dice
+from rules.outcome import Outcome as Outcome  # re-exported: callers build on it from here
+from rules.reading import parse_command
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
 from rules.registry import in_force, owner_of
 from rules.route import RouteError, expand, parse_route
-from rules.state import GameState, apply
+from rules.state import GameState
+from rules.unit_lookup import own_unit as own_unit  # re-exported
 from rules.units import Unit
-
-#: Derives a die roll from the log position of its event and its purpose.
-DiceSource = Callable[[int, str, str], int]
-
-
-@dataclass
-class Outcome:
-    """Events decided so far for one command, with the state they lead to."""
-
-    state: GameState
-    dice: DiceSource
-    events: list[ev.Event] = field(default_factory=list)
-    finished: bool = False
-
-    def add(self, event: ev.Event) -> None:
-        self.events.append(event)
-        self.state = apply(self.state, event)
-
-    def roll(self, purpose: str, dice: str, audience: str, *, table: str = "", column: str = "",
-             modifiers: dict[str, int] | None = None) -> tuple[int, str]:
-        """Roll for a purpose and log it; returns the natural roll and the table result."""
-        seq = self.state.seq + 1
-        value = self.dice(seq, purpose, dice)
-        result = ""
-        mods = modifiers or {}
-        if table:
-            t = self.state.loaded.ruleset.tables[table]
-            result = t.lookup(value + sum(mods.values()), column)
-        self.add(ev.DieRolled(audience=audience, purpose=purpose, dice=dice, value=value,
-                              modifiers=mods, table=table, column=column, result=result))
-        return value, result
-
 
 #: The reason given when the game ends because its last turn has been played.
 LAST_TURN_PLAYED = "The last turn has been played."
@@ -158,7 +128,7 @@ def redecide(state: GameState, accepted: ev.CommandAccepted, seed_hex: str, dice
     if accepted.kind == END:
         return end(state, seed_hex, str(accepted.command.get("reason", "")), dice,
                    user=accepted.user)
-    command = cmd.parse_command(accepted.command)
+    command = parse_command(accepted.command)
     out = decide(state, accepted.side, command, dice, accepted.host,
                  accepted.request or None, user=accepted.user)
     end_if_over(out, seed_hex)
@@ -174,25 +144,6 @@ def request_key(request_id: str) -> str:
 
 
 # -- orders ------------------------------------------------------------------------------------
-def own_unit(state: GameState, side: str, name: str) -> Unit:
-    """Find one of ``side``'s units by id, name or short name (any case).
-
-    Only the side's own units are searched, so a name that belongs to an enemy unit gets exactly
-    the answer a name of no unit gets."""
-    key = name.strip().lower()
-    mine = state.units_of(side)
-    for u in mine:
-        if key in (u.id.lower(), u.name.lower(), u.short.lower()):
-            return u
-    starts = [u for u in mine if u.name.lower().startswith(key)]
-    if len(starts) == 1:
-        return starts[0]
-    names = {u.name.lower(): u.name for u in mine}
-    near = [names[n] for n in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)]
-    hint = f" Did you mean: {', '.join(near)}?" if near else ""
-    raise Refusal(f"You have no unit called {name.strip()[:60]!r}.{hint}")
-
-
 def _require_action(state: GameState, side: str, action: str, verb: str) -> None:
     step = state.current
     if not step.allows(action):

@@ -15,22 +15,36 @@ from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.information import InformationModel
+from rules.module_data import data_of as data_of  # re-exported: modules read their data
+from rules.module_spec import ModuleSpec
 from rules.units import Unit
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
     from rules.state import GameState
 
 
 class RuleModule:
-    """A rule module. Every hook does nothing unless overridden."""
+    """A rule module. Every hook does nothing unless overridden.
 
+    A module declares itself once, in its ``spec`` (``rules.module_spec.ModuleSpec``): its
+    name, commands and actions are read from it. (A module without a spec, as tests build,
+    sets them itself.)"""
+
+    #: The module's declaration (``rules.modules.SPECS`` lists the same object).
+    spec: ClassVar[ModuleSpec | None] = None
     #: The name a scenario uses in ``modules``.
     name: ClassVar[str] = ""
     #: The command classes this module decides.
     commands: ClassVar[tuple[type[GameCommand], ...]] = ()
     #: Actions (as named in a ruleset's phases) this module lets players take.
     actions: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("spec")
+        if isinstance(spec, ModuleSpec):
+            cls.name, cls.commands, cls.actions = spec.name, spec.commands, spec.actions
 
     # -- commands and events ---------------------------------------------------------------------
     def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
@@ -97,9 +111,3 @@ class RuleModule:
     def view_notes(self, state: GameState, side: str) -> Mapping[str, Any]:
         """Module data for the side's view (its own marches, say). Only what the side may know."""
         return {}
-
-
-def data_of(state: GameState, module: str) -> Mapping[str, Any]:
-    """A module's own data in a state."""
-    data: Mapping[str, Any] = state.module_data.get(module, {})
-    return data

@@ -16,6 +16,7 @@ from typing import Any
 from rules import events as ev
 from rules.grid import Cell
 from rules.loader import LoadedScenario
+from rules.module_data import with_module_data as with_module_data  # re-exported
 from rules.modules import available_actions
 from rules.scenario import FORMATIONS_BY_KIND
 from rules.turns import Step
@@ -268,10 +269,3 @@ def _unit_from_json(d: Mapping[str, Any]) -> Unit:
         fields[key] = Cell(*fields[key]) if fields[key] is not None else None
     fields["tags"] = tuple(fields["tags"])
     return Unit(**fields)
-
-
-def with_module_data(state: GameState, module: str, data: Mapping[str, Any]) -> GameState:
-    """The state with a module's own data replaced (modules call this from ``apply``)."""
-    all_data = dict(state.module_data)
-    all_data[module] = data
-    return replace(state, module_data=MappingProxyType(all_data))

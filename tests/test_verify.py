@@ -16,7 +16,8 @@ import pytest
 
 from rules import events as ev
 from rules.engine import redecide
-from rules.registry import load_all
+from rules.implementations import load_all
+from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
 from umpire import catalog
@@ -273,7 +274,7 @@ def forged_whole(data: dict[str, Any], *, rebind: bool) -> GameLog:
     for e in log.events:
         if e.type != "command_accepted":
             continue
-        accepted = ev.event_from_json(json.dumps(e.payload), e.audience)
+        accepted = event_from_json(json.dumps(e.payload), e.audience)
         assert isinstance(accepted, ev.CommandAccepted)
         outcome = redecide(state, accepted, log.seed_hex, dice,
                            sources_commitment=binding if rebind else "")

@@ -20,10 +20,12 @@ from rules import commands as cmd
 from rules import engine
 from rules import events as ev
 from rules.engine import Outcome, Refusal, decide, request_key, start
+from rules.implementations import require_playable
 from rules.loader import LoadedScenario
 from rules.markup import plain
-from rules.modules import RuleNotImplemented, require_playable
+from rules.modules import RuleNotImplemented
 from rules.problems import FileProblems
+from rules.reading import event_from_json
 from rules.scenario import COMBAT_KINDS
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from rules.view import IDENTIFIED, project
@@ -105,7 +107,7 @@ class Umpire:
         state = (initial_state(loaded, without) if snap is None
                  else from_snapshot(loaded, snap.payload, without))
         records = await self.store.events(game_id, after_seq=state.seq)
-        return replay(state, (ev.event_from_json(json.dumps(r.payload), r.audience)
+        return replay(state, (event_from_json(json.dumps(r.payload), r.audience)
                               for r in records))
 
     async def replay_all(self, game_id: str) -> GameState:
@@ -115,7 +117,7 @@ class Umpire:
         loaded = await self._loaded(record)
         records = await self.store.events(game_id)
         return replay(initial_state(loaded, _without(record)),
-                      (ev.event_from_json(json.dumps(r.payload), r.audience) for r in records))
+                      (event_from_json(json.dumps(r.payload), r.audience) for r in records))
 
     # -- setting up ------------------------------------------------------------------------------
     async def create_game(self, scenario: str, host_user_id: int, *, guild_id: int | None = None,

@@ -15,7 +15,8 @@ from bot.cogs import Interaction, in_game_server, is_admin, require_host, resolv
 from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
-from rules.modules import KNOWN_MODULES, playable_modules
+from rules.implementations import playable_modules
+from rules.modules import KNOWN_MODULES
 from umpire import catalog
 
 if TYPE_CHECKING:

@@ -26,10 +26,10 @@ from rules.combat.morale import worse
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.combat.stragglers import straggler_check
-from rules.engine import Outcome
 from rules.events import side_audience
 from rules.grid import Cell
 from rules.knowledge import sighting_events
+from rules.outcome import Outcome
 from rules.refusal import Refusal
 from rules.state import GameState, with_units
 

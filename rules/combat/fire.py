@@ -26,10 +26,10 @@ from rules.combat.fates import Fate
 from rules.combat.morale import morale_check
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
-from rules.engine import Outcome
 from rules.events import side_audience
 from rules.knowledge import sighting_events
 from rules.los import clear_line
+from rules.outcome import Outcome
 from rules.refusal import Refusal
 from rules.registry import in_force
 from rules.state import GameState

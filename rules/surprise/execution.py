@@ -35,57 +35,23 @@ from rules.events import side_audience
 from rules.grid import Cell
 from rules.knowledge import sight, sighting_events
 from rules.registry import in_force
-from rules.route import Route, RouteError, expand, parse_route
-from rules.scenario import FORMATIONS_BY_KIND
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
+from rules.surprise import orders
 from rules.surprise import records as rec
+from rules.surprise.column import march_formation, route_path
 from rules.surprise.paths import cheapest_path
 from rules.units import Unit
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 #: MPs the force may still spend once its lead element has reached a blocked hex.
 AFTER_BLOCKED_MP = 6.0
 EPS = 1e-9
 
 PAUSED, CHUNK, DONE = "paused", "chunk", "done"
-
-
-def march_formation(unit: Unit) -> str:
-    """The road formation of the unit's kind (column, limbered, mounted)."""
-    return FORMATIONS_BY_KIND[unit.kind][0]
-
-
-def lead_element(state: GameState, unit_ids: Sequence[str], route: Route) -> Unit:
-    """The combat unit of the force nearest the route's first waypoint (ties: the first listed);
-    a force of leaders alone is led by its first."""
-    units = frc.on_map(state, unit_ids)
-    combat = [u for u in units if u.combat] or units
-    first = route.legs[0].to
-    grid = state.loaded.map.grid
-    order = {uid: n for n, uid in enumerate(unit_ids)}
-    return min(combat, key=lambda u: (grid.distance(u.cell, first) if u.cell else 10**6,
-                                      order.get(u.id, 0)))
-
-
-def route_path(state: GameState, record: Mapping[str, Any]) -> tuple[Unit | None, list[Cell]]:
-    """The march's lead element now and the cells its route enters from where it stands."""
-    gm = state.loaded.map
-    if not frc.on_map(state, record["units"]):
-        return None, []
-    try:
-        route = parse_route(gm, str(record["route"]))
-    except (RouteError, ValueError):
-        return None, []
-    lead = lead_element(state, list(record["units"]), route)
-    assert lead.cell is not None
-    try:
-        return lead, expand(gm, route, lead.cell)
-    except (RouteError, ValueError):  # the route no longer leads anywhere from here
-        return lead, []
 
 
 # -- beginning a run -----------------------------------------------------------------------------
@@ -134,17 +100,6 @@ def plan(state: GameState, record: Mapping[str, Any], kind: str, interactive: bo
                approach={lead.id: [], **approach}, pos={u.id: -1 for u in units},
                lead_start=rec.ref(start))
     return run, formations
-
-
-def begin(out: Outcome, march_id: str, kind: str, *, interactive: bool = True) -> None:
-    """Set a march off and carry it out as far as it goes now (collisions included)."""
-    from rules.surprise.accumulation import forced_march_stragglers
-    from rules.surprise.collision import begin_with_collisions
-
-    record = rec.march(out.state, march_id)
-    if kind in ("voluntary", "discovered") and int(record["forced"]) > 0:
-        forced_march_stragglers(out, march_id)
-    begin_with_collisions(out, march_id, kind, interactive)
 
 
 def start_run(out: Outcome, march_id: str, kind: str, interactive: bool) -> None:
@@ -346,15 +301,13 @@ def advance(out: Outcome, march_id: str, limit: float | None = None) -> str:
 
 def try_detour(out: Outcome, march_id: str) -> bool:
     """The ranking leader's initiative roll to go round a blocked hex (+1 with cavalry)."""
-    from rules.surprise.orders import initiative_roll
-
     record = rec.march(out.state, march_id)
     leader = out.state.units[str(record["leader"])]
     bonus = {"cavalry_with_force": 1} if frc.has_cavalry(out.state, record["units"]) else {}
     table = out.state.loaded.ruleset.tables["initiative"]
     if bonus:
         bonus = {"cavalry_with_force": abs(int(table.modifiers.get("cavalry_with_force", 1)))}
-    return initiative_roll(out, str(record["side"]), leader,
+    return orders.initiative_roll(out, str(record["side"]), leader,
                            f"{leader.name}'s initiative: detour of surprise move "
                            f"{record['name']}", bonus)
 

@@ -11,27 +11,26 @@ from rules.events import GameEvent
 from rules.grid import Cell
 from rules.module_api import RuleModule
 from rules.refusal import Refusal
+from rules.registry import register
 from rules.state import GameState, with_units
 from rules.surprise import accumulation, cancellation, execution, interference, notes, orders
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import (
-    COMMANDS,
     CancelSurpriseMove,
     ChooseDetour,
     ExecuteSurpriseMove,
     OrderSurpriseMove,
 )
+from rules.surprise.spec import SPEC
 from rules.units import Unit
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 
 class SurpriseMove(RuleModule):
-    name = rec.MODULE
-    commands = COMMANDS
-    actions = frozenset({"order"})
+    spec = SPEC
 
     # -- commands ----------------------------------------------------------------------------------
     def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
@@ -68,7 +67,8 @@ class SurpriseMove(RuleModule):
                     if record["run"] and record["run"].get("pending"):
                         execution.settle_pending(out, str(record["id"]))
         if step.allows("order"):
-            orders.end_of_command_phase(out)
+            orders.accept_arrived_orders(out)  # surprise orders first, then new orders
+            cancellation.cancel_acceptance(out)
         interference.attacks_this_step(out)
 
     # -- movement ----------------------------------------------------------------------------------
@@ -215,3 +215,6 @@ def _revealed(state: GameState, record: Mapping[str, Any]) -> dict[str, Unit]:
         lost = min(int(count), unit.strength)
         out[uid] = replace(unit, strength=unit.strength - lost, stragglers=unit.stragglers + lost)
     return out
+
+
+MODULE = register(SurpriseMove())

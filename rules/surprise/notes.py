@@ -13,7 +13,7 @@ from typing import Any
 from rules.grid import Cell
 from rules.state import GameState
 from rules.surprise import records as rec
-from rules.surprise.execution import route_path
+from rules.surprise.column import route_path
 
 
 def view_notes(state: GameState, side: str) -> dict[str, Any]:
