@@ -18,14 +18,16 @@ from rules.grid import Cell
 from rules.knowledge import phase_report, sighting_events
 from rules.markup import plain
 from rules.module_api import RuleModule
-from rules.movement import MoveError, StopHook, move_along
+from rules.movement import MoveError, StopHook, check_order, walk
 from rules.outcome import DiceSource as DiceSource  # re-exported: the umpire's dice
 from rules.outcome import Outcome as Outcome  # re-exported: callers build on it from here
+from rules.positions import positions_changed
 from rules.reading import parse_command
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
 from rules.registry import in_force, owner_of
 from rules.route import RouteError, expand, parse_route
 from rules.state import GameState
+from rules.stops import Stop
 from rules.unit_lookup import own_unit as own_unit  # re-exported
 from rules.units import Unit
 
@@ -45,6 +47,8 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
     out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START},
                                host=True, user=user))
     out.add(ev.GameStarted(seed_sha256=seed_sha256, sources_commitment=sources_commitment))
+    for module in in_force(out.state.modules):
+        module.on_game_start(out)
     _begin_step(out, state.turn, 0)
     if not out.state.acting_sides():
         _advance(out)
@@ -60,6 +64,7 @@ def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
     out.add(ev.CommandAccepted(audience="umpire", kind=END, command={"kind": END,
                                                                      "reason": reason},
                                host=True, user=user))
+    _game_ends(out)
     out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=reason))
     return out
 
@@ -68,8 +73,15 @@ def end_if_over(out: Outcome, seed_hex: str) -> bool:
     """When the command played the last phase, the game ends in the same batch of events, with
     the seed: a finished game can never be left unended."""
     if out.finished and out.state.status != "ended":
+        _game_ends(out)
         out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=LAST_TURN_PLAYED))
     return out.finished
+
+
+def _game_ends(out: Outcome) -> None:
+    """The modules' last word (victory rolls, scores), before the seed is revealed."""
+    for module in in_force(out.state.modules):
+        module.on_game_end(out)
 
 
 def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
@@ -178,12 +190,13 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     for u in state.units_of(side):
         if u.cell is not None and u.id != unit.id and (u.combat or u.kind == "wagon"):
             friends[u.cell] = friends.get(u.cell, 0) + 1
-    try:
-        result = move_along(gm, unit, path, enemy_at=lambda c: c in enemy_cells,
-                            friendly_count=lambda c: friends.get(c, 0),
-                            stop=_stop_hook(state, modules))
+    try:  # only what the side itself knows can refuse the order ...
+        costs = check_order(gm, unit, path, lambda c: friends.get(c, 0))
     except MoveError as e:
         raise Refusal(str(e)) from None
+    # ... whatever stops the unit on its way does not: the move is made as far as it goes.
+    result = walk(gm, unit, path, costs, enemy_at=lambda c: c in enemy_cells,
+                  friendly_count=lambda c: friends.get(c, 0), stop=_stop_hook(state, modules))
     if not result.cells:
         # Contact with no cell to stand in on the way (the first step, or only full friendly
         # cells before it): the unit halts where it stands for the rest of the phase, so that
@@ -194,7 +207,7 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     out.add(ev.UnitMoved(audience=ev.side_audience(side), unit=unit.id,
                          path=tuple((c.col, c.row) for c in result.cells), mp=result.mp,
                          stopped=result.stopped))
-    _update_sighting(out)
+    positions_changed(out, (unit.id,))
     for module in modules:
         module.after_move(out, unit.id)
 
@@ -204,10 +217,10 @@ def _stop_hook(state: GameState, modules: list[RuleModule]) -> StopHook | None:
     if not modules:
         return None
 
-    def stop(unit: Unit, cell: Cell) -> str | None:
+    def stop(unit: Unit, cell: Cell) -> Stop | None:
         for module in modules:
             reason = module.stop_reason(state, unit, cell)
-            if reason:
+            if reason is not None:
                 return reason
         return None
 
@@ -274,14 +287,14 @@ def _begin_step(out: Outcome, turn: int, step: int) -> None:
     phase = s.steps[step]
     out.add(ev.PhaseBegan(audience="public", turn=turn, step=step, phase=phase.phase.id,
                           side=phase.side))
+    arriving: dict[str, list[str]] = {}
     if step == 0:
-        arriving: dict[str, list[str]] = {}
         for u in out.state.units.values():
             if u.arrives_turn is not None and u.arrives_turn <= turn and u.cell is None:
                 arriving.setdefault(u.side, []).append(u.id)
         for side, ids in arriving.items():
             out.add(ev.UnitsArrived(audience=ev.side_audience(side), units=tuple(sorted(ids))))
-    _update_sighting(out)
+    positions_changed(out, [uid for ids in arriving.values() for uid in ids])
     for module in in_force(out.state.modules):
         module.on_step_begin(out)
 
@@ -320,7 +333,7 @@ def _host(out: Outcome, command: cmd.Command) -> None:
                                      reason=reason))
             out.add(ev.Told(audience=ev.side_audience(unit.side),
                             text=f"The umpire corrected {plain(unit.name)}: {plain(reason)}"))
-            _update_sighting(out)
+            positions_changed(out, (unit.id,) if "cell" in fixed else ())
 
 
 def _check_correction(state: GameState, unit: Unit, changes: dict[str, object]

@@ -17,6 +17,7 @@ from rules.grid import Cell
 from rules.information import InformationModel
 from rules.module_data import data_of as data_of  # re-exported: modules read their data
 from rules.module_spec import ModuleSpec
+from rules.stops import Stop
 from rules.units import Unit
 
 if TYPE_CHECKING:
@@ -62,17 +63,35 @@ class RuleModule:
     def on_step_end(self, out: Outcome) -> None:
         """The current step is about to close."""
 
+    # -- the game ----------------------------------------------------------------------------------
+    def on_game_start(self, out: Outcome) -> None:
+        """The game has just started (``GameStarted`` is in ``out``), before the first step
+        begins and before the first sighting pass: remove units, settle options, place
+        markers."""
+
+    def on_game_end(self, out: Outcome) -> None:
+        """The game is about to end, after its last turn or by the host's ``/game end``, before
+        ``GameEnded`` reveals the seed: roll (with ``out.roll``, so that ``vedette verify``
+        checks the rolls) and score."""
+
     # -- movement ----------------------------------------------------------------------------------
     def closed_cells(self, state: GameState, side: str) -> frozenset[Cell]:
         """Cells the side's units may neither enter nor pass through (beyond enemy-held ones)."""
         return frozenset()
 
-    def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> str | None:
-        """A reason for a moving unit to stop after entering ``cell``, or ``None``."""
+    def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
+        """A reason for a moving unit to stop after entering ``cell``, or ``None``. A stop is
+        never a refusal: the move ends in the last cell the unit may stand in."""
         return None
 
     def after_move(self, out: Outcome, unit_id: str) -> None:
         """A unit has ended a move."""
+
+    def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
+        """Units have changed place (``units``, sorted ids; empty when only a new step's
+        visibility changed): after a move, arrivals, a retreat or advance, a surprise column's
+        march, a correction, and at the start of every step. Sighting is already up to date
+        (``rules.positions``)."""
 
     def may_move(self, state: GameState, unit: Unit) -> str | None:
         """Why the unit may not move by an ordinary order now, or ``None`` if it may."""

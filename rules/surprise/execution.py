@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from rules.events import side_audience
 from rules.grid import Cell
-from rules.knowledge import sight, sighting_events
+from rules.knowledge import sight
+from rules.positions import positions_changed
 from rules.registry import in_force
 from rules.state import GameState
 from rules.surprise import events as sev
@@ -264,9 +265,8 @@ def _flush(out: Outcome, march_id: str, run: dict[str, Any]) -> None:
     moves = place_column(out.state, record, run)
     out.add(sev.ColumnMarched(audience=side_audience(str(record["side"])), march=march_id,
                               moves=moves, run=run))
-    for e in sighting_events(out.state):
-        out.add(e)
     moved = [uid for uid, cells in moves.items() if cells]
+    positions_changed(out, moved)
     for module in in_force(out.state.modules):
         for uid in moved:
             module.after_move(out, uid)
