@@ -13,6 +13,7 @@ import hashlib
 import rules.implementations  # noqa: F401  (every built module, registered)
 from rules import commands as cmd
 from rules import events as ev
+from rules import reaction
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import phase_report, sighting_events
@@ -117,6 +118,8 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             _formation(out, side, command)
         case cmd.Done():
             _done(out, side)
+        case cmd.Answer(question=question, choice=choice):
+            reaction.answer_own(out, side, question, choice)
         case _:
             module = owner_of(command)
             if module is None or module.name not in state.modules:
@@ -169,6 +172,7 @@ def _require_action(state: GameState, side: str, action: str, verb: str) -> None
 def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     state = out.state
     _require_action(state, side, "move", "move")
+    reaction.require_not_held(state, side)
     unit = own_unit(state, side, command.unit)
     if unit.cell is None:
         raise Refusal(f"{unit.name} is not on the map")
@@ -230,6 +234,7 @@ def _stop_hook(state: GameState, modules: list[RuleModule]) -> StopHook | None:
 def _formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
     state = out.state
     _require_action(state, side, "formation", "change formation")
+    reaction.require_not_held(state, side)
     unit = own_unit(state, side, command.unit)
     for module in in_force(state.modules):  # a change of formation is movement too
         why = module.may_move(state, unit)
@@ -254,6 +259,7 @@ def _done(out: Outcome, side: str) -> None:
         if side in state.done:
             raise Refusal("you have already finished this phase")
         raise Refusal(f"nothing is waiting for you in the {state.current.title}")
+    reaction.require_not_held(state, side)
     out.add(ev.SideDone(audience="public", side=side))
     if not out.state.acting_sides():
         _advance(out)
@@ -263,6 +269,7 @@ def _done(out: Outcome, side: str) -> None:
 def _advance(out: Outcome) -> None:
     """Close the current step and open the next one that needs someone to act."""
     while True:
+        reaction.settle_all(out)  # the step's end is every question's last deadline
         for module in in_force(out.state.modules):
             module.on_step_end(out)
         state = out.state
@@ -314,6 +321,10 @@ def _host(out: Outcome, command: cmd.Command) -> None:
             if (state.status == "paused") == paused:
                 raise Refusal("the game is already " + ("paused" if paused else "running"))
             out.add(ev.GamePaused(audience="public", paused=paused, reason=reason))
+        case cmd.AnswerTimeout(question=question):
+            if state.status != "active":
+                raise Refusal("the game is not in play")
+            reaction.time_out(out, question)
         case cmd.ForceEndPhase():
             if state.status != "active":
                 raise Refusal("the game is not in play")

@@ -22,6 +22,7 @@ from rules.units import Unit
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
+    from rules.reaction import Question
     from rules.state import GameState
 
 
@@ -62,6 +63,10 @@ class RuleModule:
 
     def on_step_end(self, out: Outcome) -> None:
         """The current step is about to close."""
+
+    def on_answer(self, out: Outcome, question: Question, choice: str, by_default: bool) -> None:
+        """A question this module asked (``rules.reaction.ask``) is answered: ``choice`` is the
+        side's, or the default when ``by_default`` (its deadline passed, or the step ended)."""
 
     # -- the game ----------------------------------------------------------------------------------
     def on_game_start(self, out: Outcome) -> None:

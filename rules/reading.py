@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import rules.modules  # noqa: F401  (every module's commands and events, registered)
+import rules.modules
+import rules.reaction  # noqa: F401  (the reaction window's events)
 from rules.commands import COMMAND_TYPES, GameCommand
 from rules.events import EVENT_TYPES, GameEvent
 

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules import events as ev
+from rules import reaction
 from rules.grid import Cell
 from rules.loader import LoadedScenario
 from rules.module_data import with_module_data as with_module_data  # re-exported
@@ -158,6 +159,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return replace(state, status="ended")
         case ev.DieRolled():
             return state
+        case reaction.QuestionAsked() | reaction.QuestionAnswered():
+            return reaction.fold(state, event)
     from rules.registry import in_force  # the modules in force fold their own events
 
     for module in in_force(state.modules):

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rules import reaction
 from rules.events import side_audience
 from rules.grid import Cell
 from rules.knowledge import sight
@@ -53,6 +54,11 @@ AFTER_BLOCKED_MP = 6.0
 EPS = 1e-9
 
 PAUSED, CHUNK, DONE = "paused", "chunk", "done"
+
+#: The detour question's answers: try the leader's initiative, or march on into the blocked hex
+#: (the default, when the phase ends unanswered).
+TRY, GO_ON = "try", "go"
+DETOUR_CHOICES = (TRY, GO_ON)
 
 
 # -- beginning a run -----------------------------------------------------------------------------
@@ -293,6 +299,9 @@ def advance(out: Outcome, march_id: str, limit: float | None = None) -> str:
         if why == "ask":
             out.add(sev.DetourOffered(audience=side_audience(side), march=march_id, cell=cell,
                                       detour=route))
+            # The owner answers in the reaction window; the offer above says it in words. Its
+            # own other units may still move meanwhile (the question does not hold them).
+            reaction.ask(out, rec.MODULE, side, march_id, DETOUR_CHOICES, GO_ON, holds=False)
             return PAUSED
         taken = try_detour(out, march_id)
         out.add(sev.DetourResolved(audience=side_audience(side), march=march_id, cell=cell,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from rules import reaction
 from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
@@ -64,6 +65,8 @@ class SurpriseMove(RuleModule):
         if step.allows("move"):
             for side in step.acting(out.state.sides):
                 for record in rec.side_marches(out.state, side, {rec.RUNNING}):
+                    # The engine has settled every detour question already; a detour offered
+                    # before offers were questions (a game recorded earlier) is settled here.
                     if record["run"] and record["run"].get("pending"):
                         execution.settle_pending(out, str(record["id"]))
         if step.allows("order"):
@@ -84,6 +87,15 @@ class SurpriseMove(RuleModule):
 
     def after_move(self, out: Outcome, unit_id: str) -> None:
         interference.after_move(out, unit_id)
+
+    def on_answer(self, out: Outcome, question: reaction.Question, choice: str,
+                  by_default: bool) -> None:
+        """The owner's detour choice; unanswered at the phase's end, the column marches on into
+        the blocked hex and enters any later one without asking (ruling SM-11)."""
+        if by_default:
+            execution.settle_pending(out, question.topic)
+        else:
+            execution.choose_detour(out, question.topic, choice == execution.TRY)
 
     # -- combat ----------------------------------------------------------------------------------
     def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
@@ -127,7 +139,13 @@ def _detour(out: Outcome, side: str, command: ChooseDetour) -> None:
     run = record["run"]
     if not run or not run.get("pending"):
         raise Refusal(f"surprise move {record['name']} is not waiting for a detour choice")
-    execution.choose_detour(out, str(record["id"]), command.attempt)
+    march_id = str(record["id"])
+    choice = execution.TRY if command.attempt else execution.GO_ON
+    asked = reaction.open_questions(out.state, module=rec.MODULE, topic=march_id)
+    if asked:
+        reaction.answer(out, asked[0].id, choice)  # the march goes on in ``on_answer``
+    else:  # offered before offers were questions (a game recorded earlier)
+        execution.choose_detour(out, march_id, command.attempt)
 
 
 # -- folding the module's events ---------------------------------------------------------------
