@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,9 @@ from rules.stops import StopKind
 from storage.store import Store
 from tests.conftest import FIXTURES, load_tiny
 from tests.probe_module import NAME, TRIPWIRE, Probe, notes, registered, score
+from umpire.deadlines import time_out_questions
 from umpire.maps import MapMaker
-from umpire.service import Umpire
+from umpire.service import Umpire, UmpireError
 from umpire.verify import verify
 
 SEED = bytes(range(32))
@@ -268,3 +270,29 @@ def test_verify_rederives_the_end_hooks_roll(probe: Probe, tmp_path: Path,
         conn.execute("DELETE FROM snapshots")
     assert asyncio.run(verify(db, None)) != 0
     assert "probe victory" in capsys.readouterr().out
+
+
+# -- the umpire's clock ----------------------------------------------------------------------------
+async def test_the_umpire_applies_the_default_when_the_time_is_up(
+        probe: Probe, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(rule_modules.KNOWN_MODULES, NAME, "a test-only module")
+    probe.seconds = 60
+    async with Store.open(tmp_path / "game.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(probe_scenario(tmp_path), HOST, game_id="g1", channel_id=None)
+        await umpire.join("g1", BLUE, "blue")
+        await umpire.join("g1", GREY, "grey")
+        await umpire.start("g1", HOST)
+        probe.alarm = (await umpire.state_for("g1")).loaded.board.parse("A0304")
+        await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0304"))
+        (asked,) = [e for e in await store.events("g1") if e.type == "question_asked"]
+        with pytest.raises(UmpireError, match="wait: the Grey Army player is answering"):
+            await umpire.handle("g1", BLUE, cmd.Done())
+        early = asked.created_at + timedelta(seconds=59)
+        assert await time_out_questions(umpire, "g1", early) == []
+        late = asked.created_at + timedelta(seconds=60)
+        assert await time_out_questions(umpire, "g1", late) == ["grey:q1"]
+        assert await time_out_questions(umpire, "g1", late) == []  # applied once
+        state = await umpire.state_for("g1")
+        assert notes(state)[-1] == ("grey:q1 hold by default", ("blue-1",))
+        await umpire.handle("g1", BLUE, cmd.Done())  # Blue's movement goes on
