@@ -263,7 +263,7 @@ def _always_refused(command: cmd.Command) -> bool:
 #: Where the combat script is stopped to leave a game in play whose log, after its latest
 #: snapshot, holds a rule module's events: the march's last moves then an assault, or fighting
 #: only (a restarted bot reads these without having read any surprise-move event first).
-IN_PLAY_UNTIL = (58, 70)
+IN_PLAY_UNTIL = (57, 70)
 
 
 def module_events_after_snapshot(db: Path) -> list[str]:
