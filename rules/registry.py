@@ -4,8 +4,8 @@ A module's implementation registers its ``RuleModule`` here when it is imported;
 ``rules.implementations`` imports every built one. This file imports no module, so that the
 fold (``rules.state.apply``) and the readers of a side's view can ask which modules are in force
 without importing the engine. A module declared in ``rules.modules.SPECS`` but not registered
-cannot be played yet; asking for it in force while it is built but not loaded is a programming
-error, said loudly rather than folding its events as nobody's.
+cannot be played yet. (A built module that was not loaded is not silently skipped in play: the
+fold raises on an event no module in force folds.)
 """
 
 from __future__ import annotations
