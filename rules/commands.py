@@ -55,6 +55,23 @@ class Done(GameCommand):
     kind: Literal["done"] = "done"
 
 
+class Answer(GameCommand):
+    """My side's answer to a question put to it at once (``rules.reaction``)."""
+
+    kind: Literal["answer"] = "answer"
+    question: Annotated[str, Field(min_length=1, max_length=60)]
+    choice: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class AnswerTimeout(GameCommand):
+    """The umpire's clock: a question's deadline has passed, its default applies."""
+
+    host_only = True
+
+    kind: Literal["answer_timeout"] = "answer_timeout"
+    question: Annotated[str, Field(min_length=1, max_length=60)]
+
+
 class Pause(GameCommand):
     """Host: pause or resume the game."""
 
@@ -86,16 +103,3 @@ class Correct(GameCommand):
 
 #: Any command (core or from a rule module).
 Command = GameCommand
-
-
-def parse_command(data: dict[str, Any]) -> GameCommand:
-    """A command from its JSON form; raises ``ValueError`` (pydantic's) when malformed."""
-    kind = data.get("kind")
-    if kind not in COMMAND_TYPES:
-        from rules.registry import load_all  # a rule module's commands register on its import
-
-        load_all()
-    if kind not in COMMAND_TYPES:
-        raise ValueError(f"unknown command {kind!r}")
-    return COMMAND_TYPES[str(kind)].model_validate(data)
-

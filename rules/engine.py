@@ -8,78 +8,33 @@ stores and folds. After every command the sides' sighting is brought up to date.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
+import rules.implementations  # noqa: F401  (every built module, registered)
 from rules import commands as cmd
 from rules import events as ev
+from rules import reaction
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import information_model, phase_report, sighting_events
 from rules.location import Arriving
-from rules.markers import draw_marker_id
 from rules.markup import plain
 from rules.module_api import RuleModule
-from rules.movement import MoveError, StopHook, move_along
+from rules.movement import MoveError, StopHook, check_order, walk
+from rules.outcome import DiceSource as DiceSource  # re-exported: the umpire's dice
+from rules.outcome import Outcome as Outcome  # re-exported: callers build on it from here
+from rules.positions import positions_changed
+from rules.reading import parse_command
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
 from rules.registry import in_force, owner_of
 from rules.route import RouteError, expand, parse_route
-from rules.state import GameState, apply
+from rules.state import GameState
 from rules.status import GameStatus
+from rules.stops import Stop
+from rules.unit_lookup import own_unit as own_unit  # re-exported
 from rules.units import Unit
 from rules.view import project
 from rules.words import STACKING_KINDS
-
-#: Derives a die roll from the log position of its event and its purpose.
-DiceSource = Callable[[int, str, str], int]
-
-
-@dataclass
-class Outcome:
-    """Events decided so far for one command, with the state they lead to."""
-
-    state: GameState
-    dice: DiceSource
-    events: list[ev.Event] = field(default_factory=list)
-    finished: bool = False
-    #: Marker ids drawn by ``new_marker_id`` and not yet placed, by side.
-    drawn_marker_ids: dict[str, list[str]] = field(default_factory=dict)
-
-    def add(self, event: ev.Event) -> None:
-        self.events.append(event)
-        self.state = apply(self.state, event)
-        if isinstance(event, ev.MarkerPlaced | ev.MarkerSplit):
-            placed = {event.marker} if isinstance(event, ev.MarkerPlaced) else set(event.into)
-            for ids in self.drawn_marker_ids.values():
-                ids[:] = [i for i in ids if i not in placed]
-
-    def new_marker_id(self, side: str) -> str:
-        """A fresh id for a marker of ``side``, drawn from the game's dice
-        (``rules.markers.draw_marker_id``). Ids drawn here and not yet placed are kept apart,
-        so that two draws before the events that place them (a split) give two ids."""
-        pending = self.drawn_marker_ids.setdefault(side, [])
-        taken = [*self.state.markers, *(i for ids in self.drawn_marker_ids.values() for i in ids)]
-        ordinal = self.state.markers_drawn.get(side, 0) + len(pending)
-        mid = draw_marker_id(self.dice, side, ordinal, taken)
-        pending.append(mid)
-        return mid
-
-    def roll(self, purpose: str, dice: str, audience: str, *, table: str = "", column: str = "",
-             modifiers: dict[str, int] | None = None) -> tuple[int, str]:
-        """Roll for a purpose and log it; returns the natural roll and the table result."""
-        seq = self.state.seq + 1
-        value = self.dice(seq, purpose, dice)
-        result = ""
-        mods = modifiers or {}
-        if table:
-            t = self.state.loaded.ruleset.tables[table]
-            result = t.lookup(value + sum(mods.values()), column)
-        self.add(ev.DieRolled(audience=audience, purpose=purpose, dice=dice, value=value,
-                              modifiers=mods, table=table, column=column, result=result))
-        return value, result
-
 
 #: The reason given when the game ends because its last turn has been played.
 LAST_TURN_PLAYED = "The last turn has been played."
@@ -97,6 +52,8 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
     out.add(ev.CommandAccepted(audience="umpire", kind=START, command={"kind": START},
                                host=True, user=user))
     out.add(ev.GameStarted(seed_sha256=seed_sha256, sources_commitment=sources_commitment))
+    for module in in_force(out.state.modules):
+        module.on_game_start(out)
     _begin_step(out, state.turn, 0)
     if not out.state.acting_sides():
         _advance(out)
@@ -112,6 +69,7 @@ def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
     out.add(ev.CommandAccepted(audience="umpire", kind=END, command={"kind": END,
                                                                      "reason": reason},
                                host=True, user=user))
+    _game_ends(out)
     out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=reason))
     return out
 
@@ -120,8 +78,15 @@ def end_if_over(out: Outcome, seed_hex: str) -> bool:
     """When the command played the last phase, the game ends in the same batch of events, with
     the seed: a finished game can never be left unended."""
     if out.finished and out.state.status != GameStatus.ENDED:
+        _game_ends(out)
         out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=LAST_TURN_PLAYED))
     return out.finished
+
+
+def _game_ends(out: Outcome) -> None:
+    """The modules' last word (victory rolls, scores), before the seed is revealed."""
+    for module in in_force(out.state.modules):
+        module.on_game_end(out)
 
 
 def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
@@ -157,6 +122,8 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             _formation(out, side, command)
         case cmd.Done():
             _done(out, side)
+        case cmd.Answer(question=question, choice=choice):
+            reaction.answer_own(out, side, question, choice)
         case _:
             module = owner_of(command)
             if module is None or module.name not in state.modules:
@@ -180,7 +147,7 @@ def redecide(state: GameState, accepted: ev.CommandAccepted, seed_hex: str, dice
     if accepted.kind == END:
         return end(state, seed_hex, str(accepted.command.get("reason", "")), dice,
                    user=accepted.user)
-    command = cmd.parse_command(accepted.command)
+    command = parse_command(accepted.command)
     out = decide(state, accepted.side, command, dice, accepted.host,
                  accepted.request or None, user=accepted.user)
     end_if_over(out, seed_hex)
@@ -196,25 +163,6 @@ def request_key(request_id: str) -> str:
 
 
 # -- orders ------------------------------------------------------------------------------------
-def own_unit(state: GameState, side: str, name: str) -> Unit:
-    """Find one of ``side``'s units by id, name or short name (any case).
-
-    Only the side's own units are searched, so a name that belongs to an enemy unit gets exactly
-    the answer a name of no unit gets."""
-    key = name.strip().lower()
-    mine = state.units_of(side)
-    for u in mine:
-        if key in (u.id.lower(), u.name.lower(), u.short.lower()):
-            return u
-    starts = [u for u in mine if u.name.lower().startswith(key)]
-    if len(starts) == 1:
-        return starts[0]
-    names = {u.name.lower(): u.name for u in mine}
-    near = [names[n] for n in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)]
-    hint = f" Did you mean: {', '.join(near)}?" if near else ""
-    raise Refusal(f"You have no unit called {name.strip()[:60]!r}.{hint}")
-
-
 def _require_action(state: GameState, side: str, action: str, verb: str) -> None:
     step = state.current
     if not step.allows(action):
@@ -228,6 +176,7 @@ def _require_action(state: GameState, side: str, action: str, verb: str) -> None
 def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     state = out.state
     _require_action(state, side, "move", "move")
+    reaction.require_not_held(state, side)
     unit = own_unit(state, side, command.unit)
     if unit.cell is None:
         raise Refusal(f"{unit.name} is not on the map")
@@ -249,12 +198,13 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     for u in state.units_of(side):
         if u.cell is not None and u.id != unit.id and u.kind in STACKING_KINDS:
             friends[u.cell] = friends.get(u.cell, 0) + 1
-    try:
-        result = move_along(gm, unit, path, enemy_at=lambda c: c in enemy_cells,
-                            friendly_count=lambda c: friends.get(c, 0),
-                            stop=_stop_hook(state, modules))
+    try:  # only what the side itself knows can refuse the order ...
+        costs = check_order(gm, unit, path, lambda c: friends.get(c, 0))
     except MoveError as e:
         raise Refusal(str(e)) from None
+    # ... whatever stops the unit on its way does not: the move is made as far as it goes.
+    result = walk(gm, unit, path, costs, enemy_at=lambda c: c in enemy_cells,
+                  friendly_count=lambda c: friends.get(c, 0), stop=_stop_hook(state, modules))
     if not result.cells:
         # Contact with no cell to stand in on the way (the first step, or only full friendly
         # cells before it): the unit halts where it stands for the rest of the phase, so that
@@ -265,7 +215,7 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     out.add(ev.UnitMoved(audience=ev.side_audience(side), unit=unit.id,
                          path=tuple((c.col, c.row) for c in result.cells), mp=result.mp,
                          stopped=result.stopped))
-    _update_sighting(out)
+    positions_changed(out, (unit.id,))
     for module in modules:
         module.after_move(out, unit.id)
 
@@ -275,10 +225,10 @@ def _stop_hook(state: GameState, modules: list[RuleModule]) -> StopHook | None:
     if not modules:
         return None
 
-    def stop(unit: Unit, cell: Cell) -> str | None:
+    def stop(unit: Unit, cell: Cell) -> Stop | None:
         for module in modules:
             reason = module.stop_reason(state, unit, cell)
-            if reason:
+            if reason is not None:
                 return reason
         return None
 
@@ -288,6 +238,7 @@ def _stop_hook(state: GameState, modules: list[RuleModule]) -> StopHook | None:
 def _formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
     state = out.state
     _require_action(state, side, "formation", "change formation")
+    reaction.require_not_held(state, side)
     unit = own_unit(state, side, command.unit)
     for module in in_force(state.modules):  # a change of formation is movement too
         why = module.may_move(state, unit)
@@ -312,6 +263,7 @@ def _done(out: Outcome, side: str) -> None:
         if side in state.done:
             raise Refusal("you have already finished this phase")
         raise Refusal(f"nothing is waiting for you in the {state.current.title}")
+    reaction.require_not_held(state, side)
     out.add(ev.SideDone(audience="public", side=side))
     if not out.state.acting_sides():
         _advance(out)
@@ -321,6 +273,7 @@ def _done(out: Outcome, side: str) -> None:
 def _advance(out: Outcome) -> None:
     """Close the current step and open the next one that needs someone to act."""
     while True:
+        reaction.settle_all(out)  # the step's end is every question's last deadline
         for module in in_force(out.state.modules):
             module.on_step_end(out)
         state = out.state
@@ -347,14 +300,14 @@ def _begin_step(out: Outcome, turn: int, step: int) -> None:
     phase = s.steps[step]
     out.add(ev.PhaseBegan(audience="public", turn=turn, step=step, phase=phase.phase.id,
                           side=phase.side))
+    arriving: dict[str, list[str]] = {}
     if step == 0:
-        arriving: dict[str, list[str]] = {}
         for u in out.state.units.values():
             if isinstance(u.location, Arriving) and u.location.turn <= turn:
                 arriving.setdefault(u.side, []).append(u.id)
         for side, ids in arriving.items():
             out.add(ev.UnitsArrived(audience=ev.side_audience(side), units=tuple(sorted(ids))))
-    _update_sighting(out)
+    positions_changed(out, [uid for ids in arriving.values() for uid in ids])
     for module in in_force(out.state.modules):
         module.on_step_begin(out)
 
@@ -374,6 +327,10 @@ def _host(out: Outcome, command: cmd.Command) -> None:
             if (state.status == GameStatus.PAUSED) == paused:
                 raise Refusal("the game is already " + ("paused" if paused else "running"))
             out.add(ev.GamePaused(audience="public", paused=paused, reason=reason))
+        case cmd.AnswerTimeout(question=question):
+            if state.status != GameStatus.ACTIVE:
+                raise Refusal("the game is not in play")
+            reaction.time_out(out, question)
         case cmd.ForceEndPhase():
             if state.status != GameStatus.ACTIVE:
                 raise Refusal("the game is not in play")
@@ -393,7 +350,7 @@ def _host(out: Outcome, command: cmd.Command) -> None:
                                      reason=reason, name=unit.name, side=unit.side))
             out.add(ev.Told(audience=ev.side_audience(unit.side),
                             text=f"The umpire corrected {plain(unit.name)}: {plain(reason)}"))
-            _update_sighting(out)
+            positions_changed(out, (unit.id,) if "cell" in fixed else ())
 
 
 def _check_correction(state: GameState, unit: Unit, changes: dict[str, object]

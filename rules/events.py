@@ -8,7 +8,6 @@ audience says who may be *told* of the event; what a side may *see* is still dec
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -225,22 +224,6 @@ Event = GameEvent
 
 def event_to_json(event: GameEvent) -> str:
     return event.model_dump_json(exclude={"audience"})
-
-
-def event_from_json(text: str, audience: str) -> GameEvent:
-    """An event read back from the log, whichever rule module wrote it."""
-    data = json.loads(text)
-    cls = EVENT_TYPES.get(data.get("type"))
-    if cls is None:
-        # A rule module's events are registered when its package is imported, which nothing
-        # may have done yet in a process that only reads a game back (a restart).
-        from rules.registry import load_all
-
-        load_all()
-        cls = EVENT_TYPES.get(data.get("type"))
-    if cls is None:
-        raise ValueError(f"unknown event type {data.get('type')!r} in the log")
-    return cls.model_validate({**data, "audience": audience})
 
 
 def side_audience(side: str) -> str:

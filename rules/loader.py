@@ -16,6 +16,7 @@ from rules.board import Board, LabelError, Place
 from rules.bounds import MAX_BOARD_SIDE, MAX_CELLS
 from rules.gamemap import GameMap, Road, edge
 from rules.grid import Cell, make_grid
+from rules.modules import KNOWN_MODULES
 from rules.problems import FileProblems, Problem, from_validation_error
 from rules.ruleset import Ruleset
 from rules.scenario import WITHDRAWN_OPTION, MapSpec, Scenario
@@ -340,8 +341,6 @@ class _Checker:
             self.add("turns", "turns must be numbered one after another without gaps")
 
     def _modules(self) -> None:
-        from rules.modules import KNOWN_MODULES  # the registry names every rule module
-
         for i, module in enumerate(self.s.scenario.modules):
             if module not in KNOWN_MODULES:
                 self.add(f"scenario.modules[{i}]", f"unknown rule module {module!r}; known: "

@@ -8,7 +8,6 @@ order the scenario lists them. A module keeps its own state as JSON-ready data u
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.commands import GameCommand
@@ -16,25 +15,41 @@ from rules.events import GameEvent
 from rules.grid import Cell
 from rules.information import InformationModel
 from rules.markers import Marker
+from rules.module_data import data_of as data_of  # re-exported: modules read their data
+from rules.module_spec import ModuleSpec
 from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay
+from rules.stops import Stop
 from rules.units import Unit
 from rules.view_types import UnitView
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
+    from rules.reaction import Question
     from rules.state import GameState
 
 
 class RuleModule:
-    """A rule module. Every hook does nothing unless overridden."""
+    """A rule module. Every hook does nothing unless overridden.
 
+    A module declares itself once, in its ``spec`` (``rules.module_spec.ModuleSpec``): its
+    name, commands and actions are read from it. (A module without a spec, as tests build,
+    sets them itself.)"""
+
+    #: The module's declaration (``rules.modules.SPECS`` lists the same object).
+    spec: ClassVar[ModuleSpec | None] = None
     #: The name a scenario uses in ``modules``.
     name: ClassVar[str] = ""
     #: The command classes this module decides.
     commands: ClassVar[tuple[type[GameCommand], ...]] = ()
     #: Actions (as named in a ruleset's phases) this module lets players take.
     actions: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("spec")
+        if isinstance(spec, ModuleSpec):
+            cls.name, cls.commands, cls.actions = spec.name, spec.commands, spec.actions
 
     # -- commands and events ---------------------------------------------------------------------
     def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
@@ -52,17 +67,39 @@ class RuleModule:
     def on_step_end(self, out: Outcome) -> None:
         """The current step is about to close."""
 
+    def on_answer(self, out: Outcome, question: Question, choice: str, by_default: bool) -> None:
+        """A question this module asked (``rules.reaction.ask``) is answered: ``choice`` is the
+        side's, or the default when ``by_default`` (its deadline passed, or the step ended)."""
+
+    # -- the game ----------------------------------------------------------------------------------
+    def on_game_start(self, out: Outcome) -> None:
+        """The game has just started (``GameStarted`` is in ``out``), before the first step
+        begins and before the first sighting pass: remove units, settle options, place
+        markers."""
+
+    def on_game_end(self, out: Outcome) -> None:
+        """The game is about to end, after its last turn or by the host's ``/game end``, before
+        ``GameEnded`` reveals the seed: roll (with ``out.roll``, so that ``vedette verify``
+        checks the rolls) and score."""
+
     # -- movement ----------------------------------------------------------------------------------
     def closed_cells(self, state: GameState, side: str) -> frozenset[Cell]:
         """Cells the side's units may neither enter nor pass through (beyond enemy-held ones)."""
         return frozenset()
 
-    def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> str | None:
-        """A reason for a moving unit to stop after entering ``cell``, or ``None``."""
+    def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
+        """A reason for a moving unit to stop after entering ``cell``, or ``None``. A stop is
+        never a refusal: the move ends in the last cell the unit may stand in."""
         return None
 
     def after_move(self, out: Outcome, unit_id: str) -> None:
         """A unit has ended a move."""
+
+    def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
+        """Units have changed place (``units``, sorted ids; empty when only a new step's
+        visibility changed): after a move, arrivals, a retreat or advance, a surprise column's
+        march, a correction, and at the start of every step. Sighting is already up to date
+        (``rules.positions``)."""
 
     def may_move(self, state: GameState, unit: Unit) -> str | None:
         """Why the unit may not move by an ordinary order now, or ``None`` if it may."""
@@ -127,8 +164,3 @@ class RuleModule:
         view and the public ground only: no game state, so nothing the side does not know."""
         return Overlay()
 
-
-def data_of(state: GameState, module: str) -> Mapping[str, Any]:
-    """A module's own data in a state."""
-    data: Mapping[str, Any] = state.module_data.get(module, {})
-    return data

@@ -1,25 +1,42 @@
-"""The registry of rule modules a scenario may put in force.
+"""Every rule module a scenario may put in force, each declared once (``rules.module_spec``).
 
-Each rule text is one module. A module named here but not yet built makes the umpire refuse to
+Each rule text is one module: a package under ``rules/`` holding its ``ModuleSpec`` and its
+``RuleModule``. ``SPECS`` lists every module's spec, played or not; ``rules.implementations``
+imports those that are built. A module declared here but not built makes the umpire refuse to
 start a game with a clear message naming the rule, rather than play it wrongly.
+
+Adding a module: its package, its spec's line in ``SPECS``, its implementation's line in
+``rules.implementations``.
 """
 
 from __future__ import annotations
 
+from rules.combat.spec import SPEC as COMBAT
+from rules.module_spec import ModuleSpec
+from rules.surprise.spec import SPEC as SURPRISE_MOVE
+
+#: Every rule module, by the name a scenario uses (built ones first).
+SPECS: tuple[ModuleSpec, ...] = (
+    COMBAT,
+    SURPRISE_MOVE,
+    ModuleSpec("concealed_forces", "Concealed Forces (rule text 001)", tables=("straggler",)),
+    ModuleSpec("chancellorsville", "Chancellorsville hidden units and grid sighting "
+               "(rule text 002)", tables=("close_combat",)),
+    ModuleSpec("raid_victory", "Chancellorsville raid option and its victory die roll "
+               "(rule text 002)", tables=("victory",)),
+)
+
+SPEC_BY_NAME: dict[str, ModuleSpec] = {spec.name: spec for spec in SPECS}
+
 #: Rule modules by the name a scenario uses, with the rule text each comes from.
-KNOWN_MODULES: dict[str, str] = {
-    "combat": "the series' fire, close combat, morale and straggler rules (ruleset tables)",
-    "surprise_move": "Surprise Move (rule text 000)",
-    "concealed_forces": "Concealed Forces (rule text 001)",
-    "chancellorsville": "Chancellorsville hidden units and grid sighting (rule text 002)",
-    "raid_victory": "Chancellorsville raid option and its victory die roll (rule text 002)",
-}
+KNOWN_MODULES: dict[str, str] = {spec.name: spec.source for spec in SPECS}
 
-def playable_modules() -> frozenset[str]:
-    """Modules the umpire can play today. The others are refused at game creation."""
-    from rules.registry import load_all  # the registry imports every module's package
+#: The actions the core provides whatever modules are in force.
+CORE_ACTIONS: frozenset[str] = frozenset({"move", "formation"})
 
-    return frozenset(load_all())
+#: Actions (named in a ruleset's phases) that the core and each module provide.
+ACTIONS: dict[str, frozenset[str]] = {"core": CORE_ACTIONS,
+                                      **{spec.name: spec.actions for spec in SPECS}}
 
 
 class RuleNotImplemented(Exception):
@@ -32,25 +49,17 @@ class RuleNotImplemented(Exception):
                          "from scenario.modules to play without it")
 
 
-def require_playable(modules: tuple[str, ...] | list[str]) -> None:
-    """Raise ``RuleNotImplemented`` for the first module in force that cannot be played yet."""
-    playable = playable_modules()
-    for module in modules:
-        if module not in playable:
-            raise RuleNotImplemented(module)
-
-
-#: Actions (named in a ruleset's phases) that the core and each module provide.
-ACTIONS: dict[str, frozenset[str]] = {
-    "core": frozenset({"move", "formation"}),
-    "combat": frozenset({"fire", "close_combat", "combat", "rally"}),
-    "surprise_move": frozenset({"order"}),
-}
-
-
 def available_actions(modules: tuple[str, ...] | list[str]) -> frozenset[str]:
     """The actions players can take with these modules in force."""
-    out = ACTIONS["core"]
+    out = CORE_ACTIONS
     for module in modules:
-        out |= ACTIONS.get(module, frozenset())
+        spec = SPEC_BY_NAME.get(module)
+        if spec is not None:
+            out |= spec.actions
     return out
+
+
+def tables_needed(module: str) -> tuple[str, ...]:
+    """The ruleset tables a module needs (none for a name no module has)."""
+    spec = SPEC_BY_NAME.get(module)
+    return spec.tables if spec is not None else ()

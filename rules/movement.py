@@ -1,10 +1,12 @@
 """Movement: a unit following a path, paying for each cell, and where it must stop.
 
-An order is first checked on what the moving side knows: the cells touch, each can be entered
-across that side, the unit has the MPs for the whole path, and stacking holds where the path
-ends. Only then is it walked: no unit enters a cell an enemy holds, and a rule module may stop
-the unit after any cell it enters (sighting, a blocked hex, an enemy within 2 hexes): that is
-the ``stop`` hook. A move cut short ends where the unit may stand (ruling CORE-3).
+An order is first checked on what the moving side knows (``check_order``): the cells touch, each
+can be entered across that side, the unit has the MPs for the whole path, and stacking holds
+where the path ends; that alone may refuse it (``MoveError``). Only then is it walked (``walk``),
+which cannot refuse: no unit enters a cell an enemy holds, and a rule module may stop the unit
+after any cell it enters (sighting, a blocked hex, an enemy within 2 hexes): that is the ``stop``
+hook, which returns a typed ``rules.stops.Stop``. A move cut short ends where the unit may stand
+(ruling CORE-3).
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from dataclasses import dataclass
 
 from rules.gamemap import GameMap
 from rules.grid import Cell
+from rules.stops import CONTACT, Stop
 from rules.units import Unit
 from rules.words import STACKING_KINDS
 
 #: After the unit enters a cell: a reason to stop there, or ``None`` to go on.
-StopHook = Callable[[Unit, Cell], str | None]
+StopHook = Callable[[Unit, Cell], Stop | None]
 
 #: Whether a cell holds an enemy unit the moving side must stop short of.
 EnemyAt = Callable[[Cell], bool]
@@ -30,15 +33,17 @@ class MoveError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class MoveResult:
-    """The cells entered, the MPs spent, and why the unit stopped early (empty if it did not)."""
+    """The cells entered, the MPs spent, and why the unit stopped early (``None`` if it did
+    not)."""
 
     cells: tuple[Cell, ...]
     mp: float
-    stopped: str = ""
+    stop: Stop | None = None
 
-
-#: What a unit that runs into the enemy reports.
-CONTACT = "ran into the enemy"
+    @property
+    def stopped(self) -> str:
+        """The words of the stop (empty if the unit went the whole way)."""
+        return self.stop.words if self.stop is not None else ""
 
 
 def move_along(
@@ -62,12 +67,24 @@ def move_along(
     stood (no cells entered).
     """
     costs = check_order(gm, unit, path, friendly_count)
+    return walk(gm, unit, path, costs, enemy_at=enemy_at, friendly_count=friendly_count,
+                stop=stop)
+
+
+def walk(gm: GameMap, unit: Unit, path: Sequence[Cell], costs: Sequence[float], *,
+         enemy_at: EnemyAt = lambda _cell: False,
+         friendly_count: Callable[[Cell], int] = lambda _cell: 0,
+         stop: StopHook | None = None) -> MoveResult:
+    """Walk a path that ``check_order`` accepted (``costs`` are its steps' costs). Whatever
+    stops the unit on its way, the move is made as far as it goes: nothing here refuses."""
     for n, cell in enumerate(path):
         if enemy_at(cell):
             return _cut_short(gm, unit, path[:n], costs[:n], CONTACT, cell, friendly_count)
         if stop is not None:
             reason = stop(unit, cell)
-            if reason:
+            if reason is not None:
+                if not isinstance(reason, Stop):
+                    raise TypeError(f"a stop hook returns a Stop or None, not {reason!r}")
                 return _cut_short(gm, unit, path[:n + 1], costs[:n + 1], reason, None,
                                   friendly_count)
     return MoveResult(tuple(path), sum(costs))
@@ -127,26 +144,28 @@ def has_room(gm: GameMap, cell: Cell, friendly_count: Callable[[Cell], int]) -> 
 
 
 def _cut_short(gm: GameMap, unit: Unit, entered: Sequence[Cell], costs: Sequence[float],
-               reason: str, contact: Cell | None, friendly_count: Callable[[Cell], int]
+               stop: Stop, contact: Cell | None, friendly_count: Callable[[Cell], int]
                ) -> MoveResult:
     """End a move that contact or a rule stopped early in the last cell entered with room for
     the unit (ruling CORE-3): it falls back along its way past full friendly cells."""
     k = len(entered)
+    reason = stop.words
     while k and stacks(unit) and not has_room(gm, entered[k - 1], friendly_count):
         k -= 1
     if k == len(entered):
         if not entered and contact is not None:
-            reason = f"{reason} at its first step"
-        return MoveResult(tuple(entered), sum(costs), reason)
+            return MoveResult((), 0.0, stop.fell_back(f"{reason} at its first step"))
+        return MoveResult(tuple(entered), sum(costs), stop)
     board = gm.board
     if contact is not None:
         reason = f"{reason} at {board.describe(contact)} past full friendly cells"
     else:
         reason = f"{reason}, in a full friendly cell"
     if not k:
-        return MoveResult((), 0.0, reason)
+        return MoveResult((), 0.0, stop.fell_back(reason))
     return MoveResult(tuple(entered[:k]), sum(costs[:k]),
-                      f"{reason}, and fell back to {board.describe(entered[k - 1])}")
+                      stop.fell_back(f"{reason}, and fell back to "
+                                     f"{board.describe(entered[k - 1])}"))
 
 
 def path_cost(gm: GameMap, unit: Unit, start: Cell, path: Sequence[Cell]) -> float | None:

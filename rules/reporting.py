@@ -7,8 +7,12 @@ not hold (one just eliminated, say) is named by what the event itself carries.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.grid import Cell
-from rules.view import SideView
+
+if TYPE_CHECKING:  # a report reads a view; the view module builds on the events
+    from rules.view import SideView
 
 
 def unit_name(view: SideView, ref: str, given: str = "") -> str:

@@ -13,19 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.bounds import MAX_BLOCKED_RADIUS, MAX_MOVEMENT, MAX_VISIBILITY
 from rules.combat.config import CombatRules
+from rules.modules import tables_needed
 from rules.tables import Table
 from rules.words import Formation, MovementClass
-
-#: Tables each rule module needs from the ruleset.
-MODULE_TABLES: dict[str, tuple[str, ...]] = {
-    "core": (),
-    # Fire, morale and stragglers are optional: without them combat is close combat alone.
-    "combat": ("close_combat",),
-    "surprise_move": ("mp_accumulation", "straggler", "initiative", "order_acceptance"),
-    "concealed_forces": ("straggler",),
-    "chancellorsville": ("close_combat",),
-    "raid_victory": ("victory",),
-}
 
 
 class _Frozen(BaseModel):
@@ -128,7 +118,7 @@ class Ruleset(_Frozen):
         """For each module in force, the tables it needs that this ruleset lacks."""
         out: dict[str, list[str]] = {}
         for module in modules:
-            need = MODULE_TABLES.get(module, ())
+            need = tables_needed(module)
             lacking = [t for t in need if t not in self.tables]
             if lacking:
                 out[module] = lacking

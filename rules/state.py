@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules import events as ev
+from rules import reaction
 from rules.grid import Cell
 from rules.loader import LoadedScenario
 from rules.location import (
@@ -26,6 +27,7 @@ from rules.location import (
     location_json,
 )
 from rules.markers import Marker, sorted_markers
+from rules.module_data import with_module_data as with_module_data  # re-exported
 from rules.modules import available_actions
 from rules.status import GameStatus
 from rules.turns import Step
@@ -189,6 +191,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return state
         case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit():
             return _fold_marker(state, event)
+        case reaction.QuestionAsked() | reaction.QuestionAnswered():
+            return reaction.fold(state, event)
     from rules.registry import in_force  # the modules in force fold their own events
 
     for module in in_force(state.modules):
@@ -373,9 +377,3 @@ def _unit_from_json(d: Mapping[str, Any]) -> Unit:
                 movement_class=MovementClass(data["movement_class"]))
     return Unit(**data)
 
-
-def with_module_data(state: GameState, module: str, data: Mapping[str, Any]) -> GameState:
-    """The state with a module's own data replaced (modules call this from ``apply``)."""
-    all_data = dict(state.module_data)
-    all_data[module] = data
-    return replace(state, module_data=MappingProxyType(all_data))

@@ -11,6 +11,7 @@ from rules import events as ev
 from rules.engine import Outcome
 from rules.grid import Cell
 from rules.markers import Marker, draw_marker_id, markers_at, markers_of
+from rules.reading import event_from_json
 from rules.state import GameState, apply, from_snapshot, initial_state, to_snapshot
 from umpire import catalog
 from umpire.dice import SeededDice
@@ -151,4 +152,4 @@ def test_marker_events_read_back_from_the_log() -> None:
               ev.MarkerMoved(marker="0042", path=((1, 3),)),
               ev.MarkerSplit(marker="0042", into=("1111", "2222"), cells=((1, 3), (2, 3))),
               ev.MarkerRemoved(marker="1111", reason="decoy")):
-        assert ev.event_from_json(ev.event_to_json(e), e.audience) == e
+        assert event_from_json(ev.event_to_json(e), e.audience) == e

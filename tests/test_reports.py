@@ -23,9 +23,9 @@ import rules
 from rules import commands as cmd
 from rules import events as ev
 from rules.combat import events as cev
+from rules.implementations import load_all
 from rules.knowledge import phase_report
 from rules.loader import LoadedScenario
-from rules.registry import load_all
 from rules.scenario import Scenario
 from rules.state import GameState
 from rules.surprise import events as sev

@@ -10,6 +10,10 @@ from rules.loader import LoadedScenario
 from rules.movement import MoveError, move_along, path_cost
 from rules.route import RouteError, expand, parse_route, road_path
 from rules.state import initial_state
+from rules.stops import Stop, StopKind
+
+#: A module's stop at a blocked hex, as the stop hooks return it.
+BLOCKED = Stop(StopKind.BLOCKED, "blocked hex")
 
 
 def cells(tiny: LoadedScenario, *labels: str) -> list[Cell]:
@@ -118,14 +122,16 @@ def test_running_into_the_enemy_stops_short(tiny: LoadedScenario) -> None:
     result = move_along(tiny.map, unit, path, enemy_at=lambda c: c == enemy)
     assert result.cells == (tiny.board.parse("A0204"),)
     assert result.stopped == "ran into the enemy"
+    assert result.stop is not None and result.stop.kind is StopKind.CONTACT
 
 
 def test_stop_hook_ends_the_move(tiny: LoadedScenario) -> None:
     unit = initial_state(tiny).units["blue-1"]
     path = cells(tiny, "A0204", "A0304", "A0404")
     result = move_along(tiny.map, unit, path,
-                        stop=lambda u, c: "blocked hex" if c == path[1] else None)
+                        stop=lambda u, c: BLOCKED if c == path[1] else None)
     assert result.cells == tuple(path[:2]) and result.stopped == "blocked hex"
+    assert result.stop == BLOCKED
 
 
 def test_stacking_limit_at_the_end(tiny: LoadedScenario) -> None:
@@ -148,8 +154,9 @@ def test_contact_past_a_full_cell_falls_back_to_room(tiny: LoadedScenario) -> No
                                      "and fell back to A0204")
     # A rule's stop in a full cell falls back the same way.
     stopped = move_along(tiny.map, unit, path, friendly_count=lambda c: 2 if c == full else 0,
-                         stop=lambda u, c: "blocked hex" if c == full else None)
+                         stop=lambda u, c: BLOCKED if c == full else None)
     assert stopped.cells == (path[0],)
+    assert stopped.stop is not None and stopped.stop.kind is StopKind.BLOCKED
     assert stopped.stopped == "blocked hex, in a full friendly cell, and fell back to A0204"
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from rules import commands as cmd
 from rules.knowledge import sight
+from rules.reaction import open_questions
 from rules.refusal import Refusal
 from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
@@ -183,6 +184,22 @@ def test_the_owner_is_asked_and_chooses() -> None:
     assert game.label("blue-1") == "A1005"
     with pytest.raises(Refusal, match="no surprise move under way"):
         game.do("blue", ChooseDetour(attempt=True))
+
+
+def test_the_detour_offer_is_a_question_in_the_reaction_window() -> None:
+    """The offer is put to the owner as a question (try, or march on by default) that does not
+    hold the owner's other units; the generic answer works as the detour buttons do."""
+    game = detour_ground("ask", Dice(initiative=[2]))
+    game.to(7, "movement", "blue")
+    (question,) = open_questions(game.state)
+    assert (question.side, question.module, question.topic) == ("blue", rec.MODULE, "blue:m1")
+    assert question.choices == ("try", "go") and question.default == "go"
+    assert not question.holds and question.seconds is None
+    assert not open_questions(game.state, side="grey")
+    game.do("blue", cmd.Answer(question=question.id, choice="try"))
+    assert game.march()["status"] == rec.EXECUTED
+    assert game.label("blue-1") == "A1005"
+    assert open_questions(game.state) == []
 
 
 def test_an_unanswered_question_marches_on_at_the_end_of_the_phase() -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules import commands as cmd
+from rules.implementations import load_all
 from rules.refusal import Refusal
-from rules.registry import MODULES, load_all
+from rules.registry import MODULES
 from rules.surprise import records as rec
 from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.orders import order_distance

@@ -16,7 +16,8 @@ import pytest
 
 from rules import events as ev
 from rules.engine import redecide
-from rules.registry import load_all
+from rules.implementations import load_all
+from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
 from umpire import catalog
@@ -250,15 +251,16 @@ def test_a_bad_record_file_gets_one_clear_line(tmp_path: Path, content: bytes, w
 
 
 def forged_whole(data: dict[str, Any], *, rebind: bool) -> GameLog:
-    """The record of a forger who has the published seed: a straggler table row of the pinned
-    ruleset made kinder, its hash recomputed, and every logged command decided again with the
-    same seed, so that each event follows from the forged texts. With ``rebind`` the start's
-    scenario commitment is recomputed too, as only someone with the seed can."""
+    """The record of a forger who has the published seed: a morale table row of the pinned
+    ruleset made kinder (the row only the demo's last morale check reads), its hash recomputed,
+    and every logged command decided again with the same seed, so that each event follows from
+    the forged texts. With ``rebind`` the start's scenario commitment is recomputed too, as
+    only someone with the seed can."""
     text = data["ruleset"]["text"]
-    row = '{ roll = "6",   results = ["1", "2", "2", "3", "1"] }'
+    row = '{ roll = "6",     results = ["Sh", "Dg", "Dg", "Rt", "Rt"] }'
     assert text.count(row) == 1
-    data["ruleset"]["text"] = text.replace(row, row.replace('"1", "2", "2", "3", "1"',
-                                                            '"0", "0", "0", "0", "0"'))
+    data["ruleset"]["text"] = text.replace(row, row.replace('"Sh", "Dg", "Dg", "Rt", "Rt"',
+                                                            '"Sh", "Dg", "-", "Rt", "Rt"'))
     data["ruleset"]["sha256"] = hashlib.sha256(data["ruleset"]["text"].encode()).hexdigest()
     log = from_json(json.dumps(data).encode())
     assert log.sources is not None and log.seed_hex is not None
@@ -273,7 +275,7 @@ def forged_whole(data: dict[str, Any], *, rebind: bool) -> GameLog:
     for e in log.events:
         if e.type != "command_accepted":
             continue
-        accepted = ev.event_from_json(json.dumps(e.payload), e.audience)
+        accepted = event_from_json(json.dumps(e.payload), e.audience)
         assert isinstance(accepted, ev.CommandAccepted)
         outcome = redecide(state, accepted, log.seed_hex, dice,
                            sources_commitment=binding if rebind else "")

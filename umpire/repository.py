@@ -18,6 +18,7 @@ from rules import events as ev
 from rules.engine import Outcome
 from rules.loader import LoadedScenario
 from rules.problems import FileProblems
+from rules.reading import event_from_json
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from storage.errors import ConcurrencyError
 from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent
@@ -80,7 +81,7 @@ class Repository:
         state = (initial_state(loaded, without) if snap is None
                  else from_snapshot(loaded, snap.payload, without))
         records = await self.store.events(game_id, after_seq=state.seq)
-        return replay(state, (ev.event_from_json(json.dumps(r.payload), r.audience)
+        return replay(state, (event_from_json(json.dumps(r.payload), r.audience)
                               for r in records))
 
     async def replay_all(self, game_id: str) -> GameState:
@@ -90,7 +91,7 @@ class Repository:
         loaded = await self._loaded(record)
         records = await self.store.events(game_id)
         return replay(initial_state(loaded, _without(record)),
-                      (ev.event_from_json(json.dumps(r.payload), r.audience) for r in records))
+                      (event_from_json(json.dumps(r.payload), r.audience) for r in records))
 
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None

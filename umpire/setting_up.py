@@ -6,8 +6,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 
+from rules.implementations import require_playable
 from rules.markup import plain
-from rules.modules import RuleNotImplemented, require_playable
+from rules.modules import RuleNotImplemented
 from rules.problems import FileProblems
 from rules.status import GameStatus
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest

@@ -22,8 +22,9 @@ from pydantic import ValidationError
 
 from rules import events as ev
 from rules.engine import Refusal, redecide
+from rules.implementations import load_all
 from rules.problems import FileProblems
-from rules.registry import load_all
+from rules.reading import event_from_json
 from rules.state import GameState, initial_state
 from storage.store import Store
 from umpire import catalog
@@ -188,7 +189,7 @@ def _readjudicate(state: GameState, events: Sequence[LoggedEvent], seed_hex: str
             i = _next_command(events, i)
             continue
         try:
-            accepted = ev.event_from_json(json.dumps(head.payload), head.audience)
+            accepted = event_from_json(json.dumps(head.payload), head.audience)
             assert isinstance(accepted, ev.CommandAccepted)
             outcome = redecide(state, accepted, seed_hex, dice, sources_commitment=binding)
         except Refusal as r:

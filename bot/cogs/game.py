@@ -16,7 +16,8 @@ from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
 from rules.announcements import ANNOUNCE_FINISHED
-from rules.modules import KNOWN_MODULES, playable_modules
+from rules.implementations import playable_modules
+from rules.modules import KNOWN_MODULES
 from rules.status import GameStatus
 from umpire import catalog
 

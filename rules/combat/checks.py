@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rules.engine import own_unit
 from rules.refusal import Refusal
 from rules.registry import in_force
 from rules.state import GameState
+from rules.unit_lookup import own_unit
 from rules.units import Unit
 
 

@@ -25,10 +25,10 @@ from rules.combat.morale import worse
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.combat.stragglers import straggler_check
-from rules.engine import Outcome
 from rules.events import side_audience
 from rules.grid import Cell
-from rules.knowledge import sighting_events
+from rules.outcome import Outcome
+from rules.positions import moved_units, positions_changed
 from rules.refusal import Refusal
 from rules.state import GameState, with_units
 
@@ -121,8 +121,7 @@ def assault(out: Outcome, side: str, command: Assault) -> None:
     for f in a_fates:
         for e in f.events():
             out.add(e)
-    for e in sighting_events(out.state):
-        out.add(e)
+    positions_changed(out, moved_units(state, out.state))
     meaning = table.results.get(code, "")
     viewers: list[tuple[str, Literal["attacker", "defender"]]] = [(side, "attacker")]
     viewers += [(s, "defender") for s in sorted({d.side for d in defenders})]

@@ -270,3 +270,10 @@ class RallyAttempted(GameEvent):
         if self.after == self.before:
             return f"**Rally**: {name} fails to rally and stays {self.before}."
         return f"**Rally**: {name} rallies from {self.before} to {self.after}."
+
+
+EVENTS: tuple[type[GameEvent], ...] = (
+    AttackMade, FireResolved, FireReceived, CloseCombatResolved, AttackIgnored, ShamResult,
+    LossesTaken, MoraleChanged, UnitRetreated, UnitAdvanced, StragglersChecked,
+    StragglersRecovered, RallyAttempted,
+)

@@ -26,9 +26,9 @@ from rules.combat.fates import Fate
 from rules.combat.morale import morale_check
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
-from rules.engine import Outcome
 from rules.events import side_audience
-from rules.knowledge import sighting_events
+from rules.outcome import Outcome
+from rules.positions import moved_units, positions_changed
 from rules.refusal import Refusal
 from rules.registry import in_force
 from rules.sighting.height import clear_line
@@ -139,8 +139,7 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
         for e in fate.events():
             out.add(e)
     # After a sham too: the firing side's troops see the shown result as they would a real one.
-    for e in sighting_events(out.state):
-        out.add(e)
+    positions_changed(out, moved_units(state, out.state))
     out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
                              firers=hit_side.describe(firers), result=code, meaning=meaning,
                              outcome=tuple(fate.phrases(state, hit_side)), shield=shield,

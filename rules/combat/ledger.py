@@ -22,7 +22,7 @@ from rules.combat import events as cev
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.location import Eliminated, OnMap
-from rules.module_api import data_of
+from rules.module_data import data_of
 from rules.state import GameState, with_module_data, with_units
 
 NAME = "combat"

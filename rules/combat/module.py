@@ -6,28 +6,24 @@ Importing this module registers it (``rules.registry.IMPLEMENTATIONS`` names it)
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rules.combat import ledger
 from rules.combat.close_combat import assault
 from rules.combat.commands import Assault, Fire, Rally
 from rules.combat.fire import fire
 from rules.combat.morale import rally
+from rules.combat.spec import SPEC
 from rules.combat.stragglers import recover_stragglers
 from rules.commands import GameCommand
-from rules.engine import Outcome
 from rules.events import GameEvent
 from rules.module_api import RuleModule
-from rules.modules import ACTIONS
+from rules.outcome import Outcome
 from rules.registry import register
 from rules.state import GameState
 from rules.units import Unit
 
 
 class Combat(RuleModule):
-    name = "combat"
-    commands: ClassVar[tuple[type[GameCommand], ...]] = (Fire, Assault, Rally)
-    actions = ACTIONS["combat"]
+    spec = SPEC
 
     def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
         match command:

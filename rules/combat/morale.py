@@ -13,11 +13,12 @@ from rules.combat.checks import require_phase
 from rules.combat.commands import Rally
 from rules.combat.conditions import Situation, applicable
 from rules.counting import enemy_combat_cells
-from rules.engine import Outcome, own_unit
 from rules.events import side_audience
+from rules.outcome import Outcome
 from rules.refusal import Refusal
 from rules.registry import in_force
 from rules.state import GameState
+from rules.unit_lookup import own_unit
 from rules.units import Unit
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from rules.combat import events as cev
 from rules.combat.conditions import Situation, applicable
 from rules.counting import counts_at, enemy_combat_cells
-from rules.engine import Outcome
 from rules.events import side_audience
+from rules.outcome import Outcome
 from rules.registry import in_force
 from rules.units import Unit
 

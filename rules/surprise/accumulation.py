@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any
 from rules.events import side_audience
 from rules.state import GameState
 from rules.surprise import events as sev
-from rules.surprise import execution as exe
 from rules.surprise import force as frc
 from rules.surprise import records as rec
-from rules.surprise import rolls
+from rules.surprise import rolls, setoff
+from rules.surprise.straggling import forced_march_stragglers
 from rules.turns import is_night
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 TABLE = "mp_accumulation"
 STRAGGLERS = "straggler"
@@ -59,41 +59,6 @@ def turn_allowance(state: GameState, record: Mapping[str, Any]) -> float:
     return float(frc.allowance(state, record["units"]) + int(record["forced"]))
 
 
-def forced_march_stragglers(out: Outcome, march_id: str) -> None:
-    """One secret straggler check for each combat unit of a force marching forced."""
-    record = rec.march(out.state, march_id)
-    forced = int(record["forced"])
-    if forced <= 0:
-        return
-    state = out.state
-    table = state.loaded.ruleset.tables[STRAGGLERS]
-    column = rolls.band_column(table, forced)
-    side = str(record["side"])
-    night = is_night(state.loaded.scenario, state.turn)
-    units = frc.on_map(state, record["units"])
-    leader_cells = {u.cell for u in units if u.is_leader}
-    for unit in units:
-        if not unit.combat:
-            continue
-        mods: dict[str, int] = {}
-        if night and "night" in table.modifiers:
-            mods["night"] = table.modifiers["night"]
-        if unit.morale != "normal" and "low_morale" in table.modifiers:
-            mods["low_morale"] = table.modifiers["low_morale"]
-        if unit.cell in leader_cells and "leader_with_unit" in table.modifiers:
-            mods["leader_with_unit"] = table.modifiers["leader_with_unit"]
-        _, result = out.roll(f"forced-march stragglers, {unit.name}", table.dice,
-                             side_audience(side), table=STRAGGLERS, column=column,
-                             modifiers=mods)
-        count = int(result) if result.strip().isdigit() else 0
-        already = int(rec.march(out.state, march_id)["stragglers"].get(unit.id, 0))
-        count = min(count, max(0, unit.strength - already))
-        if count:
-            out.add(sev.StragglersNoted(audience=side_audience(side), march=march_id,
-                                        name=rec.name_of(out.state, march_id),
-                                        unit=unit.id, count=count))
-
-
 def movement_phase_begins(out: Outcome, side: str) -> None:
     """The start of ``side``'s movement phase: each of its marches rolls, sets off, or rests."""
     for listed in rec.side_marches(out.state, side):
@@ -104,10 +69,10 @@ def movement_phase_begins(out: Outcome, side: str) -> None:
             out.add(sev.ForceRested(audience=audience, march=march_id))
         status = record["status"]
         if status == rec.TRIGGERED:
-            exe.begin(out, march_id, "triggered")
+            setoff.begin(out, march_id, "triggered")
         elif status == rec.ACCUMULATING:
             if record["execute_queued"]:
-                exe.begin(out, march_id, "voluntary")
+                setoff.begin(out, march_id, "voluntary")
             elif accumulation_roll(out, march_id):
                 added = turn_allowance(out.state, record)
                 forced_march_stragglers(out, march_id)
@@ -116,7 +81,7 @@ def movement_phase_begins(out: Outcome, side: str) -> None:
                     name=rec.name_of(out.state, march_id), attempt=int(record["attempts"]) + 1,
                     added=added, total=float(record["accumulated_mp"]) + added))
             else:
-                exe.begin(out, march_id, "discovered")
+                setoff.begin(out, march_id, "discovered")
         elif status == rec.REVERSING:
             reverse_step(out, march_id)
 
@@ -129,7 +94,7 @@ def reverse_step(out: Outcome, march_id: str) -> None:
         out.add(sev.MarchTriggered(audience=audience, march=march_id,
                                    name=rec.name_of(out.state, march_id),
                                    cause="it was discovered while reversing"))
-        exe.begin(out, march_id, "reverse_discovered")
+        setoff.begin(out, march_id, "reverse_discovered")
         return
     saved = float(record["accumulated_mp"])
     removed = min(saved, turn_allowance(out.state, record))

@@ -35,7 +35,7 @@ from rules.surprise.orders import (
 )
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 
 def find_march(state: GameState, side: str, name: str,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rules.events import side_audience
 from rules.grid import Cell
 from rules.state import GameState
+from rules.surprise import column
 from rules.surprise import events as sev
 from rules.surprise import execution as exe
 from rules.surprise import force as frc
@@ -29,7 +30,7 @@ from rules.surprise import records as rec
 from rules.surprise.paths import mp_distance
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 OPTION = "surprise_collision"
 FIRST, ALTERNATE = "first", "alternate"
@@ -43,15 +44,14 @@ def option(state: GameState) -> str:
 
 def reach(state: GameState, record: Mapping[str, Any], budget: float) -> set[Cell]:
     """The route cells the march's head can reach with ``budget`` MPs (ignoring blocks)."""
-    lead, path = exe.route_path(state, record)
+    lead, path = column.route_path(state, record)
     if lead is None or lead.cell is None:
         return set()
     gm = state.loaded.map
     out: set[Cell] = {lead.cell}
     spent, here = 0.0, lead.cell
     for cell in path:
-        cost = gm.step_cost(here, cell, lead.movement_class,
-                            exe.march_formation(lead))
+        cost = gm.step_cost(here, cell, lead.movement_class, column.march_formation(lead))
         if cost is None or spent + cost > budget + exe.EPS:
             break
         spent, here = spent + cost, cell
@@ -66,7 +66,7 @@ def overlapping(state: GameState, march_id: str, budget: float) -> list[Mapping[
     for other in rec.marches(state):
         if other["side"] == record["side"] or other["status"] not in rec.ACCEPTED:
             continue
-        _, path = exe.route_path(state, other)
+        _, path = column.route_path(state, other)
         cells = set(path) | {u.cell for u in frc.on_map(state, other["units"]) if u.cell}
         if mine & cells:
             found.append(other)

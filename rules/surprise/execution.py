@@ -31,21 +31,24 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rules import reaction
 from rules.events import side_audience
 from rules.grid import Cell
-from rules.knowledge import sight, sighting_events
+from rules.knowledge import sight
+from rules.positions import positions_changed
 from rules.registry import in_force
-from rules.route import Route, RouteError, expand, parse_route
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
+from rules.surprise import orders
 from rules.surprise import records as rec
+from rules.surprise.column import march_formation, route_path
 from rules.surprise.paths import cheapest_path
 from rules.units import Unit
-from rules.words import FORMATIONS_BY_KIND, STACKING_KINDS, Formation
+from rules.words import STACKING_KINDS, Formation
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 #: MPs the force may still spend once its lead element has reached a blocked hex.
 AFTER_BLOCKED_MP = 6.0
@@ -53,39 +56,10 @@ EPS = 1e-9
 
 PAUSED, CHUNK, DONE = "paused", "chunk", "done"
 
-
-def march_formation(unit: Unit) -> Formation:
-    """The road formation of the unit's kind (column, limbered, mounted)."""
-    return FORMATIONS_BY_KIND[unit.kind][0]
-
-
-def lead_element(state: GameState, unit_ids: Sequence[str], route: Route) -> Unit:
-    """The combat unit of the force nearest the route's first waypoint (ties: the first listed);
-    a force of leaders alone is led by its first."""
-    units = frc.on_map(state, unit_ids)
-    combat = [u for u in units if u.combat] or units
-    first = route.legs[0].to
-    grid = state.loaded.map.grid
-    order = {uid: n for n, uid in enumerate(unit_ids)}
-    return min(combat, key=lambda u: (grid.distance(u.cell, first) if u.cell else 10**6,
-                                      order.get(u.id, 0)))
-
-
-def route_path(state: GameState, record: Mapping[str, Any]) -> tuple[Unit | None, list[Cell]]:
-    """The march's lead element now and the cells its route enters from where it stands."""
-    gm = state.loaded.map
-    if not frc.on_map(state, record["units"]):
-        return None, []
-    try:
-        route = parse_route(gm, str(record["route"]))
-    except (RouteError, ValueError):
-        return None, []
-    lead = lead_element(state, list(record["units"]), route)
-    assert lead.cell is not None
-    try:
-        return lead, expand(gm, route, lead.cell)
-    except (RouteError, ValueError):  # the route no longer leads anywhere from here
-        return lead, []
+#: The detour question's answers: try the leader's initiative, or march on into the blocked hex
+#: (the default, when the phase ends unanswered).
+TRY, GO_ON = "try", "go"
+DETOUR_CHOICES = (TRY, GO_ON)
 
 
 # -- beginning a run -----------------------------------------------------------------------------
@@ -134,17 +108,6 @@ def plan(state: GameState, record: Mapping[str, Any], kind: str, interactive: bo
                approach={lead.id: [], **approach}, pos={u.id: -1 for u in units},
                lead_start=rec.ref(start))
     return run, formations
-
-
-def begin(out: Outcome, march_id: str, kind: str, *, interactive: bool = True) -> None:
-    """Set a march off and carry it out as far as it goes now (collisions included)."""
-    from rules.surprise.accumulation import forced_march_stragglers
-    from rules.surprise.collision import begin_with_collisions
-
-    record = rec.march(out.state, march_id)
-    if kind in ("voluntary", "discovered") and int(record["forced"]) > 0:
-        forced_march_stragglers(out, march_id)
-    begin_with_collisions(out, march_id, kind, interactive)
 
 
 def start_run(out: Outcome, march_id: str, kind: str, interactive: bool) -> None:
@@ -311,9 +274,8 @@ def _flush(out: Outcome, march_id: str, run: dict[str, Any]) -> None:
     out.add(sev.ColumnMarched(audience=side_audience(str(record["side"])), march=march_id,
                               name=rec.name_of(out.state, march_id),
                               moves=moves, run=run))
-    for e in sighting_events(out.state):
-        out.add(e)
     moved = [uid for uid, cells in moves.items() if cells]
+    positions_changed(out, moved)
     for module in in_force(out.state.modules):
         for uid in moved:
             module.after_move(out, uid)
@@ -341,6 +303,9 @@ def advance(out: Outcome, march_id: str, limit: float | None = None) -> str:
             out.add(sev.DetourOffered(audience=side_audience(side), march=march_id,
                                       name=rec.name_of(out.state, march_id), cell=cell,
                                       detour=route))
+            # The owner answers in the reaction window; the offer above says it in words. Its
+            # own other units may still move meanwhile (the question does not hold them).
+            reaction.ask(out, rec.MODULE, side, march_id, DETOUR_CHOICES, GO_ON, holds=False)
             return PAUSED
         taken = try_detour(out, march_id)
         out.add(sev.DetourResolved(audience=side_audience(side), march=march_id,
@@ -350,15 +315,13 @@ def advance(out: Outcome, march_id: str, limit: float | None = None) -> str:
 
 def try_detour(out: Outcome, march_id: str) -> bool:
     """The ranking leader's initiative roll to go round a blocked hex (+1 with cavalry)."""
-    from rules.surprise.orders import initiative_roll
-
     record = rec.march(out.state, march_id)
     leader = out.state.units[str(record["leader"])]
     bonus = {"cavalry_with_force": 1} if frc.has_cavalry(out.state, record["units"]) else {}
     table = out.state.loaded.ruleset.tables["initiative"]
     if bonus:
         bonus = {"cavalry_with_force": abs(int(table.modifiers.get("cavalry_with_force", 1)))}
-    return initiative_roll(out, str(record["side"]), leader,
+    return orders.initiative_roll(out, str(record["side"]), leader,
                            f"{leader.name}'s initiative: detour of surprise move "
                            f"{record['name']}", bonus)
 

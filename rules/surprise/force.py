@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rules.command import force as command_force
-from rules.engine import own_unit
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import records as rec
+from rules.unit_lookup import own_unit
 from rules.units import Unit
 from rules.words import Echelon, UnitKind
 

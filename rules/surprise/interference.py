@@ -27,7 +27,7 @@ from rules.surprise import records as rec
 from rules.units import Unit
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 #: Fire from this many hexes or more at a surprise force is a sham; closer attacks trigger.
 SHAM_RANGE = 5

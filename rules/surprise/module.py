@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from rules import reaction
 from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.grid import Cell
@@ -13,29 +14,28 @@ from rules.module_api import RuleModule
 from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay
 from rules.refusal import Refusal
+from rules.registry import register
 from rules.state import GameState, with_units
 from rules.surprise import accumulation, cancellation, execution, interference, notes, orders
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import (
-    COMMANDS,
     CancelSurpriseMove,
     ChooseDetour,
     ExecuteSurpriseMove,
     OrderSurpriseMove,
 )
+from rules.surprise.spec import SPEC
 from rules.units import Unit
 from rules.view_types import UnitView
 from rules.words import Formation
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 
 class SurpriseMove(RuleModule):
-    name = rec.MODULE
-    commands = COMMANDS
-    actions = frozenset({"order"})
+    spec = SPEC
 
     # -- commands ----------------------------------------------------------------------------------
     def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
@@ -69,10 +69,13 @@ class SurpriseMove(RuleModule):
         if step.allows("move"):
             for side in step.acting(out.state.sides):
                 for record in rec.side_marches(out.state, side, {rec.RUNNING}):
+                    # The engine has settled every detour question already; a detour offered
+                    # before offers were questions (a game recorded earlier) is settled here.
                     if record["run"] and record["run"].get("pending"):
                         execution.settle_pending(out, str(record["id"]))
         if step.allows("order"):
-            orders.end_of_command_phase(out)
+            orders.accept_arrived_orders(out)  # surprise orders first, then new orders
+            cancellation.cancel_acceptance(out)
         interference.attacks_this_step(out)
 
     # -- movement ----------------------------------------------------------------------------------
@@ -88,6 +91,15 @@ class SurpriseMove(RuleModule):
 
     def after_move(self, out: Outcome, unit_id: str) -> None:
         interference.after_move(out, unit_id)
+
+    def on_answer(self, out: Outcome, question: reaction.Question, choice: str,
+                  by_default: bool) -> None:
+        """The owner's detour choice; unanswered at the phase's end, the column marches on into
+        the blocked hex and enters any later one without asking (ruling SM-11)."""
+        if by_default:
+            execution.settle_pending(out, question.topic)
+        else:
+            execution.choose_detour(out, question.topic, choice == execution.TRY)
 
     # -- combat ----------------------------------------------------------------------------------
     def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
@@ -137,7 +149,13 @@ def _detour(out: Outcome, side: str, command: ChooseDetour) -> None:
     run = record["run"]
     if not run or not run.get("pending"):
         raise Refusal(f"surprise move {record['name']} is not waiting for a detour choice")
-    execution.choose_detour(out, str(record["id"]), command.attempt)
+    march_id = str(record["id"])
+    choice = execution.TRY if command.attempt else execution.GO_ON
+    asked = reaction.open_questions(out.state, module=rec.MODULE, topic=march_id)
+    if asked:
+        reaction.answer(out, asked[0].id, choice)  # the march goes on in ``on_answer``
+    else:  # offered before offers were questions (a game recorded earlier)
+        execution.choose_detour(out, march_id, command.attempt)
 
 
 # -- folding the module's events ---------------------------------------------------------------
@@ -226,3 +244,6 @@ def _revealed(state: GameState, record: Mapping[str, Any]) -> dict[str, Unit]:
         lost = min(int(count), unit.strength)
         out[uid] = replace(unit, strength=unit.strength - lost, stragglers=unit.stragglers + lost)
     return out
+
+
+MODULE = register(SurpriseMove())

@@ -19,7 +19,7 @@ from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay, Route
 from rules.state import GameState
 from rules.surprise import records as rec
-from rules.surprise.execution import route_path
+from rules.surprise.column import route_path
 from rules.surprise.records import MarchState
 from rules.view_types import UnitView
 

@@ -28,6 +28,7 @@ from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import records as rec
 from rules.surprise import rolls
+from rules.surprise.column import lead_element
 from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.paths import mp_distance
 from rules.turns import is_night
@@ -35,7 +36,7 @@ from rules.units import Unit
 from rules.words import Formation, MovementClass
 
 if TYPE_CHECKING:
-    from rules.engine import Outcome
+    from rules.outcome import Outcome
 
 ACCEPTANCE = "order_acceptance"
 INITIATIVE = "initiative"
@@ -163,9 +164,7 @@ def may_try_initiative(state: GameState, leader: Unit) -> bool:
 
 # -- the order -----------------------------------------------------------------------------------
 def lead_and_path(state: GameState, units: list[Unit], route_text: str) -> tuple[Unit, list[Cell]]:
-    """The lead element and the cells its route enters (see ``execution.lead_element``)."""
-    from rules.surprise.execution import lead_element
-
+    """The lead element and the cells its route enters (see ``column.lead_element``)."""
     gm = state.loaded.map
     try:
         route = parse_route(gm, route_text)
@@ -233,10 +232,9 @@ def decide_order(out: Outcome, side: str, command: OrderSurpriseMove) -> None:
     out.add(sev.MarchOrdered(audience=side_audience(side), march=march_id, record=record))
 
 
-def end_of_command_phase(out: Outcome) -> None:
-    """Arrived orders are rolled for acceptance (surprise orders, then new orders)."""
-    from rules.surprise.cancellation import cancel_acceptance
-
+def accept_arrived_orders(out: Outcome) -> None:
+    """At the end of the Command Phase, arrived surprise orders are rolled for acceptance (new
+    orders that may cancel a march come next: ``cancellation.cancel_acceptance``)."""
     for m in rec.marches(out.state):
         if m["status"] != rec.SENT or int(m["arrives_turn"]) > out.state.turn:
             continue
@@ -250,4 +248,3 @@ def end_of_command_phase(out: Outcome) -> None:
             out.add(sev.OrderLost(audience=side_audience(side), march=str(m["id"]),
                                   name=rec.name_of(out.state, str(m["id"])),
                                   why="the order is refused and lost; send it again"))
-    cancel_acceptance(out)

@@ -22,10 +22,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.grid import Cell
-from rules.state import GameState, with_module_data
+from rules.module_data import with_module_data
+
+if TYPE_CHECKING:
+    from rules.state import GameState
 
 MODULE = "surprise_move"
 

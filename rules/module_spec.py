@@ -1,0 +1,46 @@
+"""What a rule module declares about itself, in one place: a ``ModuleSpec``.
+
+Its name (as a scenario writes it in ``modules``), the rule text it comes from, the commands it
+decides and the events it folds, the actions it lets players take in a ruleset's phases, the
+ruleset tables it needs, and its options with their defaults. ``rules.modules`` lists every
+module's spec; a module's ``RuleModule`` carries the same spec. A spec is plain data and
+imports nothing but the command and event classes, so that the scenario loader, the turn
+sequence and the log reader can all read it without importing the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from rules.commands import GameCommand
+from rules.events import GameEvent
+
+#: A module option's value, as a scenario's ``options`` holds it.
+OptionValue = str | int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleSpec:
+    """One rule module's declaration. A module that is only declared (no ``RuleModule``
+    registered for it) is refused at game creation as not implemented yet."""
+
+    name: str
+    #: The rule text it comes from, in words.
+    source: str
+    commands: tuple[type[GameCommand], ...] = ()
+    events: tuple[type[GameEvent], ...] = ()
+    #: Actions (as named in a ruleset's phases) this module lets players take.
+    actions: frozenset[str] = frozenset()
+    #: Ruleset tables the module needs; a scenario playing it under a ruleset without them is
+    #: refused when it is loaded.
+    tables: tuple[str, ...] = ()
+    #: Options a scenario may set in ``options``, with the value used when it does not.
+    options: Mapping[str, OptionValue] = field(default_factory=lambda: MappingProxyType({}))
+
+    def option(self, options: Mapping[str, OptionValue], key: str) -> OptionValue:
+        """The value of one of this module's options in a scenario's ``options``."""
+        if key not in self.options:
+            raise KeyError(f"rule module {self.name!r} has no option {key!r}")
+        return options.get(key, self.options[key])

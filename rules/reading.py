@@ -1,0 +1,33 @@
+"""Reading a game's log back: its events and commands, whichever rule module wrote them.
+
+Every module's command and event classes are registered by importing its declaration
+(``rules.modules`` imports every spec), so a log written by any module reads back in a fresh
+process, whether or not a game was created or a rule consulted first.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import rules.modules
+import rules.reaction  # noqa: F401  (the reaction window's events)
+from rules.commands import COMMAND_TYPES, GameCommand
+from rules.events import EVENT_TYPES, GameEvent
+
+
+def parse_command(data: dict[str, Any]) -> GameCommand:
+    """A command from its JSON form; raises ``ValueError`` (pydantic's) when malformed."""
+    kind = data.get("kind")
+    if kind not in COMMAND_TYPES:
+        raise ValueError(f"unknown command {kind!r}")
+    return COMMAND_TYPES[str(kind)].model_validate(data)
+
+
+def event_from_json(text: str, audience: str) -> GameEvent:
+    """An event read back from the log, whichever rule module wrote it."""
+    data = json.loads(text)
+    cls = EVENT_TYPES.get(data.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown event type {data.get('type')!r} in the log")
+    return cls.model_validate({**data, "audience": audience})

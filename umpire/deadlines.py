@@ -1,0 +1,47 @@
+"""The reaction window's clock: a question whose time is up gets its default.
+
+A rule may give a side a number of seconds to answer a question put to it at once
+(``rules.reaction``). The rules have no clock; the umpire has. ``time_out_questions`` finds the
+open questions whose time, counted from when their ``question_asked`` event was stored, has run
+out by ``now``, and gives for each the host's ``AnswerTimeout`` command, logged like any other
+(so ``vedette verify`` decides it again). Its request id is the question's, so that two
+processes, or a retry, never apply a deadline twice. Whoever runs the game calls it now and
+then (the bot's loop, a script).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from rules import commands as cmd
+from rules.reaction import open_questions
+from rules.status import GameStatus
+from storage.clock import utc_now
+from umpire.service import Umpire
+
+
+async def time_out_questions(umpire: Umpire, game_id: str, now: datetime | None = None
+                             ) -> list[str]:
+    """Apply the default of every open question of the game whose time has run out; returns
+    their ids."""
+    now = now or utc_now()
+    state = await umpire.state_for(game_id)
+    timed = {q.id: q for q in open_questions(state) if q.seconds is not None}
+    if not timed or state.status != GameStatus.ACTIVE:
+        return []
+    record = await umpire.store.get_game(game_id)
+    assert record is not None
+    asked_at: dict[str, datetime] = {}
+    for event in await umpire.store.events(game_id):
+        if event.type == "question_asked":
+            asked_at[str(event.payload["question"]["id"])] = event.created_at
+    done: list[str] = []
+    for qid, question in timed.items():
+        asked = asked_at.get(qid)
+        assert question.seconds is not None
+        if asked is None or now < asked + timedelta(seconds=question.seconds):
+            continue
+        await umpire.handle(game_id, record.host_user_id, cmd.AnswerTimeout(question=qid),
+                            is_admin=True, request_id=f"answer-timeout:{game_id}:{qid}")
+        done.append(qid)
+    return done
