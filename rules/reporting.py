@@ -16,12 +16,16 @@ if TYPE_CHECKING:  # a report reads a view; the view module builds on the events
 
 
 def unit_name(view: SideView, ref: str, given: str = "") -> str:
-    """The name the event gives (``given``), else the name of the counter ``ref`` in the view,
-    else ``ref`` itself (a unit the view does not show is never looked up anywhere else)."""
+    """The name the event gives (``given``), else the name of the counter ``ref`` in the view or
+    of the side's own unit off the map, else words that name nothing: a unit the view does not
+    show is never looked up anywhere else, and its internal id is never printed."""
     if given:
         return given
     found = view.unit(ref)
-    return found.name if found is not None and found.name else ref
+    if found is not None and found.name:
+        return found.name
+    off = next((o.name for o in view.off_map if o.ref == ref), "")
+    return off or "a unit out of sight"
 
 
 def describe(view: SideView, cell: Cell) -> str:

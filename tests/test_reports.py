@@ -172,6 +172,19 @@ def test_a_report_names_a_unit_gone_from_the_view_by_the_event() -> None:
                                   "Lost Brigade straggle (0 present, 2 straggling).")
 
 
+def test_a_report_never_prints_the_id_of_a_unit_its_view_does_not_hold() -> None:
+    """An event that names a unit by id only (a rally, a recovery) is worded from the view: a
+    unit the view does not hold is named by words that say nothing of it, never by its id."""
+    game = Game()
+    game.to(1, "movement", "blue")
+    view = project(game.state, "blue")
+    rally = cev.RallyAttempted(audience="side:blue", unit="grey-secret-battery", before="shaken",
+                               after="normal")
+    text = rally.report(view)
+    assert "grey-secret-battery" not in text
+    assert text == "**Rally**: a unit out of sight rallies from shaken to normal."
+
+
 def test_a_march_report_uses_the_name_its_event_carries() -> None:
     """After a march ends, the side's view no longer lists it; its events still say its name."""
     game = Game()
