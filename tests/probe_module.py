@@ -1,7 +1,8 @@
 """A small rule module for tests only: it hooks every moment of play the engine offers and
 writes down what it saw, so that tests can check when and with what each hook is called.
 
-- ``on_game_start``: notes ``start`` (and how many sighting events came before it).
+- ``on_game_start``: notes ``start`` (and how many sighting events came before it), and takes
+  the unit named in ``withdraw_at_start`` out of play (a choice made before turn 1).
 - ``on_game_end``: rolls 1d6 for the probe's victory (``out.roll``, public) and scores it.
 - ``on_positions_changed``: notes the units that moved.
 - ``stop_reason``: stops a unit that enters the ``tripwire`` cell (a new kind of stop).
@@ -16,16 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Literal
 
 from rules.events import GameEvent
 from rules.grid import Cell
+from rules.location import Withdrawn
 from rules.module_api import RuleModule
 from rules.module_data import data_of, with_module_data
 from rules.outcome import Outcome
 from rules.reaction import Question, ask
 from rules.registry import MODULES, register
-from rules.state import GameState
+from rules.state import GameState, with_units
 from rules.stops import Stop, StopKind
 from rules.units import Unit
 
@@ -39,6 +42,11 @@ class ProbeNoted(GameEvent):
     type: Literal["probe_noted"] = "probe_noted"
     note: str
     units: tuple[str, ...] = ()
+
+
+class ProbeWithdrew(GameEvent):
+    type: Literal["probe_withdrew"] = "probe_withdrew"
+    unit: str
 
 
 class ProbeScored(GameEvent):
@@ -56,6 +64,7 @@ class Probe(RuleModule):
         self.seconds: int | None = None
         self.holds = True
         self.raise_in_stop: Exception | None = None
+        self.withdraw_at_start: str | None = None
 
     def apply(self, state: GameState, event: GameEvent) -> GameState | None:
         data = dict(data_of(state, NAME))
@@ -64,6 +73,8 @@ class Probe(RuleModule):
                 data["notes"] = [*data.get("notes", []), [note, list(units)]]
             case ProbeScored(roll=roll):
                 data["score"] = roll
+            case ProbeWithdrew(unit=uid):
+                return with_units(state, {uid: replace(state.units[uid], location=Withdrawn())})
             case _:
                 return None
         return with_module_data(state, NAME, data)
@@ -71,6 +82,8 @@ class Probe(RuleModule):
     def on_game_start(self, out: Outcome) -> None:
         sighted = sum(1 for e in out.events if e.type == "sighted")
         out.add(ProbeNoted(audience="umpire", note=f"start after {sighted} sightings"))
+        if self.withdraw_at_start:
+            out.add(ProbeWithdrew(audience="umpire", unit=self.withdraw_at_start))
 
     def on_game_end(self, out: Outcome) -> None:
         value, _ = out.roll("probe victory", "1d6", "public")

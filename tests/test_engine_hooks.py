@@ -19,12 +19,15 @@ import pytest
 from pydantic import ValidationError
 
 from rules import commands as cmd
+from rules import events as ev
 from rules import modules as rule_modules
 from rules.engine import Outcome, Refusal, decide, end, end_if_over, start
+from rules.location import Withdrawn
 from rules.movement import MoveError
 from rules.reaction import Question, open_questions
 from rules.state import GameState, initial_state, with_units
 from rules.stops import StopKind
+from rules.view import project
 from storage.store import Store
 from tests.conftest import FIXTURES, load_tiny
 from tests.probe_module import NAME, TRIPWIRE, Probe, notes, registered, score
@@ -65,6 +68,22 @@ def test_the_start_hook_runs_before_the_first_sighting_pass(probe: Probe) -> Non
     # The first sighting pass belongs to the first step, which opens after the hook.
     assert kinds.index("game_started") < kinds.index("probe_noted") < kinds.index("phase_began")
     assert notes(out.state)[0] == ("start after 0 sightings", ())
+
+
+def test_the_start_hook_may_take_a_unit_out_before_anyone_sights_it(probe: Probe) -> None:
+    """A choice settled before turn 1 (a force left off the board) is made in the start hook:
+    the unit is withdrawn before the first sighting pass, so no side ever sights it, and its
+    own side reads it as withdrawn."""
+    state = replace(initial_state(load_tiny()), modules=(NAME,))
+    grey = next(u for u in state.units.values() if u.side == "grey" and u.combat)
+    probe.withdraw_at_start = grey.id
+    out = start(state, hashlib.sha256(SEED).hexdigest(), dice)
+    assert isinstance(out.state.units[grey.id].location, Withdrawn)
+    seen = [uid for e in out.events if isinstance(e, ev.Sighted) for uid in e.seen]
+    assert grey.id not in seen
+    assert all(u.ref != grey.id for u in project(out.state, "blue").units)
+    assert [o.ref for o in project(out.state, "grey").off_map if isinstance(o.location,
+                                                                          Withdrawn)] == [grey.id]
 
 
 def test_the_end_hook_rolls_before_the_seed_both_ways(probe: Probe) -> None:
