@@ -6,6 +6,7 @@ module turns the game state into its inputs, and the change since the side's mem
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -65,12 +66,34 @@ def presences(state: GameState) -> list[Presence]:
 #: ``Sighted`` events, each side's view in a combat, each side's map), and only the units'
 #: places, the rule and the light decide it.
 _PASSES: dict[tuple[object, ...], dict[str, SideSighting]] = {}
-_PASSES_KEPT = 16
+_PASSES_KEPT = 64
 _PASSES_LOCK = threading.Lock()  # commands and maps are worked out in worker threads
+
+
+#: The sighting of the last few sets of units themselves, by turn and scenario (the units are
+#: kept alive beside it, so an id is never reused while cached): the units of a state never
+#: change, and the events that only tell or remember (``Sighted``, ``Told``, rolls) keep them,
+#: so a command's views, events and maps all find the same sighting here.
+_BY_UNITS: dict[tuple[int, int, int, tuple[str, ...]], tuple[object, dict[str, SideSighting]]] = {}
+_BY_UNITS_KEPT = 64
 
 
 def sight(state: GameState) -> dict[str, SideSighting]:
     """Each side's sighting this moment, under the turn's visibility."""
+    key = (id(state.units), state.turn, id(state.loaded), state.modules)
+    with _PASSES_LOCK:
+        known = _BY_UNITS.get(key)
+    if known is not None and known[0] is state.units:
+        return dict(known[1])
+    found = _sight(state)
+    with _PASSES_LOCK:
+        if len(_BY_UNITS) >= _BY_UNITS_KEPT:
+            del _BY_UNITS[next(iter(_BY_UNITS))]
+        _BY_UNITS[key] = (state.units, found)
+    return dict(found)
+
+
+def _sight(state: GameState) -> dict[str, SideSighting]:
     vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
     rule = rule_for(state)  # kept in _RULES for good, so its id is never reused
     units = tuple(presences(state))
@@ -87,15 +110,23 @@ def sight(state: GameState) -> dict[str, SideSighting]:
     return dict(found)
 
 
+@functools.lru_cache(maxsize=64)
 def bits_to_cells(bits: int, grid: HexGrid | SquareGrid) -> frozenset[Cell]:
+    """The cells whose indexes are set in ``bits`` (kept for the last few sightings: every view
+    of one moment asks for the same ones)."""
+    cells = _all_cells(grid)
+    digits = bin(bits)[:1:-1]  # lowest bit first
     out = []
-    index = 0
-    while bits:
-        if bits & 1:
-            out.append(grid.cell(index))
-        bits >>= 1
-        index += 1
+    index = digits.find("1")
+    while index >= 0:
+        out.append(cells[index])
+        index = digits.find("1", index + 1)
     return frozenset(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _all_cells(grid: HexGrid | SquareGrid) -> tuple[Cell, ...]:
+    return tuple(grid.cells())
 
 
 def shows_anonymous(state: GameState, viewer: str, unit: Unit) -> bool:

@@ -54,6 +54,10 @@ class Memory:
     in_sight: bool
 
 
+#: The turn's steps by scenario (kept alive beside them, so an id is never reused) and modules.
+_STEPS: dict[tuple[int, tuple[str, ...]], tuple[LoadedScenario, tuple[Step, ...]]] = {}
+
+
 @dataclass(frozen=True)
 class GameState:
     loaded: LoadedScenario
@@ -81,7 +85,17 @@ class GameState:
 
     @property
     def steps(self) -> tuple[Step, ...]:
-        return _steps(self.loaded.ruleset, self.sides, available_actions(self.modules))
+        """The steps of every turn: the ruleset's phases for these sides and modules (worked
+        out once per scenario and modules, and asked for at every event)."""
+        key = (id(self.loaded), self.modules)
+        known = _STEPS.get(key)
+        if known is None or known[0] is not self.loaded:
+            known = (self.loaded, _steps(self.loaded.ruleset, self.sides,
+                                         available_actions(self.modules)))
+            if len(_STEPS) >= 64:
+                _STEPS.clear()
+            _STEPS[key] = known
+        return known[1]
 
     @property
     def current(self) -> Step:
@@ -359,7 +373,7 @@ def _marker_from_json(d: Mapping[str, Any]) -> Marker:
 
 
 def _unit_json(u: Unit) -> dict[str, Any]:
-    d = {f.name: getattr(u, f.name) for f in fields(u)}
+    d = {f.name: getattr(u, f.name) for f in fields(u) if f.init}
     d["location"] = location_json(u.location)
     d["tags"] = list(u.tags)
     return d

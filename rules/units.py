@@ -7,7 +7,7 @@ wagons see nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rules.grid import Cell
 from rules.location import Location, OnMap
@@ -50,12 +50,14 @@ class Unit:
     command_range: int | None = None
     tags: tuple[str, ...] = ()
     mp_spent: float = 0.0
+    #: The cell the unit stands in when it is on the map, else ``None`` (a unit inside a marker
+    #: counts where the marker stands: ``rules.counting.counts_at``). Worked out from
+    #: ``location`` and never given: sighting reads it for every unit many times a command.
+    cell: Cell | None = field(init=False, repr=False, compare=False)
 
-    @property
-    def cell(self) -> Cell | None:
-        """The cell the unit stands in when it is on the map, else ``None`` (a unit inside a
-        marker counts where the marker stands: ``rules.counting.counts_at``)."""
-        return self.location.cell if isinstance(self.location, OnMap) else None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cell",
+                           self.location.cell if isinstance(self.location, OnMap) else None)
 
     @property
     def combat(self) -> bool:

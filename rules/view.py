@@ -22,6 +22,7 @@ modules from their note for the side, the enemy counters in its view and the pub
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -152,8 +153,30 @@ class SideView:
         return next((u for u in self.units if u.ref == ref), None)
 
 
+#: Recent views by the state they project (kept alive beside them, so an id is never reused
+#: while cached), the side and the rule modules in force. A state never changes, and one
+#: command asks for the same side's view several times: its messages, its reply, its map.
+_VIEWS: dict[tuple[int, str | None, tuple[int, ...]], tuple[GameState, SideView]] = {}
+_VIEWS_KEPT = 64
+_VIEWS_LOCK = threading.Lock()  # views are made in worker threads too
+
+
 def project(state: GameState, side: str | None) -> SideView:
     """The view of ``side`` (or, for ``None``, the umpire's view of everything)."""
+    key = (id(state), side, tuple(id(m) for m in in_force(state.modules)))
+    with _VIEWS_LOCK:
+        found = _VIEWS.get(key)
+    if found is not None and found[0] is state:
+        return found[1]
+    view = _project(state, side)
+    with _VIEWS_LOCK:
+        if len(_VIEWS) >= _VIEWS_KEPT:
+            del _VIEWS[next(iter(_VIEWS))]
+        _VIEWS[key] = (state, view)
+    return view
+
+
+def _project(state: GameState, side: str | None) -> SideView:
     scenario = state.loaded.scenario
     spec = turn_spec(scenario, state.turn)
     step = state.current
@@ -227,10 +250,28 @@ def _placed(state: GameState) -> list[Unit]:
     return sorted((u for u in state.units.values() if u.cell is not None), key=lambda u: u.id)
 
 
+#: Counters already drawn up, by the unit (kept alive beside them: a unit never changes, and
+#: most units are the same from one state to the next), the level and the cell.
+_COUNTERS: dict[tuple[int, ViewLevel, Cell], tuple[Unit, UnitView]] = {}
+_COUNTERS_KEPT = 8192
+
+
 def _full(u: Unit, level: ViewLevel, cell: Cell | None = None) -> UnitView:
     """The unit in full, where it stands (or at ``cell``: the marker it is under)."""
     where = cell or u.cell
     assert where is not None
+    key = (id(u), level, where)
+    known = _COUNTERS.get(key)
+    if known is not None and known[0] is u:
+        return known[1]
+    view = _counter(u, level, where)
+    if len(_COUNTERS) >= _COUNTERS_KEPT:
+        _COUNTERS.clear()
+    _COUNTERS[key] = (u, view)
+    return view
+
+
+def _counter(u: Unit, level: ViewLevel, where: Cell) -> UnitView:
     return UnitView(
         ref=u.id, side=u.side, level=level, cell=where, name=u.name, short=u.short, kind=u.kind,
         echelon=u.echelon, strength=u.strength, formation=u.formation, morale=u.morale,

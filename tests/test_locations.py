@@ -80,7 +80,7 @@ def test_a_unit_has_one_location_and_its_cell_follows_from_it() -> None:
 
 def test_the_cell_cannot_be_written_past_the_location() -> None:
     unit = tiny().units["blue-1"]
-    with pytest.raises(TypeError):
+    with pytest.raises((TypeError, ValueError)):  # the cell is worked out, never given
         replace(unit, cell=Cell(1, 1))  # type: ignore[call-arg]
     with pytest.raises((AttributeError, TypeError)):  # a frozen unit, and a read-only cell
         unit.cell = Cell(1, 1)  # type: ignore[misc]

@@ -17,7 +17,7 @@ from rules import events as ev
 from rules.announcements import finish_is_public
 from rules.board import Board
 from rules.grid import Cell
-from rules.knowledge import known_name, known_order
+from rules.knowledge import information_model, known_name, known_order
 from rules.markup import plain
 from rules.state import GameState, apply
 from rules.view import SideView, project, public_view
@@ -97,6 +97,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 side = audience.removeprefix("side:")
                 out.append(Message("side", side, arrivals_text(views.of(side), ids)))
             case ev.Sighted(side=side, seen=seen, lost=lost):
+                if information_model(after, side).shows_every_enemy:
+                    continue  # the side sees every enemy anyway: sighting is not news
                 text = sighted_text(views.of(side), seen, lost)
                 if text:
                     out.append(Message("side", side, text))
@@ -116,7 +118,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.UnitCorrected():
                 out.append(Message("host", "", correction_for_host(e)))
                 out.append(Message("public", "", correction_text(views.public, e, user)))
-            case ev.GameEvent() if e.audience != "umpire" and (
+            case ev.GameEvent() if e.audience != "umpire" and _has_words(e) and (
                     text := e.report(views.for_audience(e.audience))):
                 # A rule module's event, worded by the module from its audience's view.
                 kind = "public" if e.audience == "public" else "side"
@@ -227,6 +229,12 @@ def _at(board: Board, cell: Cell) -> str:
     """A cell as players speak of it (``Board.describe``), the place's name made plain."""
     place = board.place_at(cell)
     return f"{board.label(cell)} ({plain(place.name)})" if place else board.label(cell)
+
+
+def _has_words(e: ev.GameEvent) -> bool:
+    """Whether the event's class words anything at all (most core events say nothing), so that
+    no view is worked out for an event with nothing to say."""
+    return type(e).report is not ev.GameEvent.report
 
 
 def _ghost_name(view: SideView, uid: str) -> str:
