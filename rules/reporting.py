@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.grid import Cell
+from rules.view_types import OWN
 
 if TYPE_CHECKING:  # a report reads a view; the view module builds on the events
     from rules.view import SideView
@@ -25,7 +26,18 @@ def unit_name(view: SideView, ref: str, given: str = "") -> str:
     if found is not None and found.name:
         return found.name
     off = next((o.name for o in view.off_map if o.ref == ref), "")
-    return off or "a unit out of sight"
+    under = next((u.name for m in view.markers for u in m.contents or () if u.ref == ref), "")
+    return off or under or "a unit out of sight"
+
+
+def own_strength(view: SideView, ref: str) -> tuple[int, int]:
+    """Strength present and straggling of one of the side's own units, on the map or off it
+    (under one of its markers, say); ``(0, 0)`` for a unit the view does not hold."""
+    found = view.unit(ref)
+    if found is not None and found.level == OWN:
+        return found.strength or 0, found.stragglers
+    off = next((o for o in view.off_map if o.ref == ref), None)
+    return (off.strength, off.stragglers) if off is not None else (0, 0)
 
 
 def describe(view: SideView, cell: Cell) -> str:

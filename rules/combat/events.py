@@ -16,7 +16,7 @@ from pydantic import Field
 
 from rules.events import CellRef, GameEvent
 from rules.grid import Cell
-from rules.reporting import unit_name
+from rules.reporting import own_strength, unit_name
 
 if TYPE_CHECKING:
     from rules.view import SideView
@@ -250,8 +250,7 @@ class StragglersRecovered(GameEvent):
     points: int
 
     def report(self, view: SideView) -> str:
-        u = view.unit(self.unit)
-        present, straggling = (u.strength or 0, u.stragglers) if u else (0, 0)
+        present, straggling = own_strength(view, self.unit)
         return (f"{unit_name(view, self.unit)} recovers {_plural(self.points, 'straggler')} "
                 f"({present} present, {straggling} still straggling).")
 

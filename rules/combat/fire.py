@@ -110,7 +110,9 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
         out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
                                  firers=Knowledge(state, hit.side).describe(firers),
                                  shield=shield, name=hit.name))
-        out.add(resolved(seen=("the fire has no effect",)))
+        # On a counter the firers cannot identify, an ignored volley reads as any other whose
+        # effect cannot be judged from where they stand: else the words would pick it out.
+        out.add(resolved(seen=("the fire has no effect",)) if target.identified else resolved())
         return
     purpose = f"fire by {', '.join(f.id for f in firers)} at {target.label}"
     roll, code = out.roll(purpose, table.dice, "umpire", table="fire", column=column,

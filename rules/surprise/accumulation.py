@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from rules.outcome import Outcome
 
 TABLE = "mp_accumulation"
-STRAGGLERS = "straggler"
 
 
 def accumulation_roll(out: Outcome, march_id: str) -> bool:
@@ -66,7 +65,8 @@ def movement_phase_begins(out: Outcome, side: str) -> None:
         record = rec.march(out.state, march_id)  # as it stands now
         audience = side_audience(side)
         if record.get("rest"):
-            out.add(sev.ForceRested(audience=audience, march=march_id))
+            out.add(sev.ForceRested(audience=audience, march=march_id,
+                                    name=rec.name_of(out.state, march_id)))
         status = record["status"]
         if status == rec.TRIGGERED:
             setoff.begin(out, march_id, "triggered")
