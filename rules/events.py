@@ -146,6 +146,8 @@ class Sighted(GameEvent):
     side: str
     seen: dict[str, dict[str, Any]] = Field(default_factory=dict)
     lost: tuple[str, ...] = ()
+    #: Anonymous counters that vanished while one of the same look was newly seen: no ghost.
+    forgotten: tuple[str, ...] = ()
 
 
 class Told(GameEvent):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -166,8 +167,20 @@ def known_order(seen: Mapping[str, Any]) -> tuple[int, str, int, int]:
     return (1 if seen.get("anonymous") else 0, known_name(seen), int(cell[1]), int(cell[0]))
 
 
+#: How a side's memory keys an enemy counter it sees only as anonymous: by where it stands and
+#: what shows of it, never by which unit it is (ruling INFO-12).
+ANONYMOUS_SLOT = "anon:"
+
+
 def sighting_events(state: GameState) -> list[ev.Sighted]:
-    """For each side whose sight of the enemy changed, the ``Sighted`` event recording it."""
+    """For each side whose sight of the enemy changed, the ``Sighted`` event recording it.
+
+    An identified unit is remembered by its id. A counter seen only as anonymous is remembered
+    by its slot (its cell, side, kind and formation, and a number among identical ones), so
+    that nothing in the side's memory, ghosts or news follows one anonymous unit from place to
+    place. One that vanishes while a counter of the same look is newly seen is taken to have
+    moved there (no ghost is left behind); one that vanishes otherwise leaves a ghost; a ghost
+    goes when a counter of the same look stands in its slot again."""
     if state.status == GameStatus.SETUP:
         return []
     now = sight(state)
@@ -177,22 +190,58 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
         memory = state.memory.get(side, {})
         seen_now = now[side].seen_units
         seen: dict[str, dict[str, Any]] = {}
+        slots: dict[str, dict[str, Any]] = {}
         for uid in sorted(seen_now):
             # As the side's troops see it: a rule module may show them a face that is not the
             # truth (a sham result), and the side's memory must agree with its map.
             face = state.units[uid]
             for module in modules:
                 face = module.appearance(state, side, face)
-            payload = seen_payload(face, shows_anonymous(state, side, face))
+            anonymous = shows_anonymous(state, side, face)
+            payload = seen_payload(face, anonymous)
+            if anonymous:
+                slots[_slot(payload, slots)] = payload
+                continue
             m = memory.get(uid)
             if m is None or not m.in_sight or dict(m.seen) != payload:
                 seen[uid] = payload
-        lost = tuple(sorted(uid for uid, m in memory.items()
-                            if m.in_sight and uid not in seen_now))
-        if seen or lost:
+        for key, payload in slots.items():
+            m = memory.get(key)
+            if m is None or not m.in_sight:
+                seen[key] = payload
+        lost: list[str] = []
+        forgotten: list[str] = []
+        # How many counters of each look were newly seen: as many vanished ones of that look
+        # moved there, as far as the side can tell.
+        moved = Counter(_look(p) for k, p in seen.items() if k.startswith(ANONYMOUS_SLOT))
+        for key, m in sorted(memory.items()):
+            if not m.in_sight or key in seen_now or key in slots:
+                continue
+            if key.startswith(ANONYMOUS_SLOT) and moved[_look(m.seen)] > 0:
+                moved[_look(m.seen)] -= 1
+                forgotten.append(key)
+            else:
+                lost.append(key)
+        if seen or lost or forgotten:
             out.append(ev.Sighted(audience=ev.side_audience(side), side=side, seen=seen,
-                                  lost=lost))
+                                  lost=tuple(lost), forgotten=tuple(forgotten)))
     return out
+
+
+def _look(payload: Mapping[str, Any]) -> tuple[str, str, str]:
+    """What shows of an anonymous counter, wherever it stands."""
+    return (str(payload["side"]), str(payload["kind"]), str(payload["formation"]))
+
+
+def _slot(payload: Mapping[str, Any], taken: Mapping[str, Any]) -> str:
+    """The memory key of an anonymous counter: where it stands and what shows, numbered among
+    identical counters in the same cell."""
+    col, row = payload["cell"]
+    base = f"{ANONYMOUS_SLOT}{col},{row}:{payload['side']}:{payload['kind']}:{payload['formation']}"
+    n = 0
+    while f"{base}:{n}" in taken:
+        n += 1
+    return f"{base}:{n}"
 
 
 def phase_report(view: SideView) -> str:

@@ -191,8 +191,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
         case ev.FormationChanged(unit=uid, formation=formation, mp=mp):
             return with_units(state, {uid: state.units[uid].with_formation(Formation(formation),
                                                                           mp)})
-        case ev.Sighted(side=side, seen=seen, lost=lost):
-            return _remember(state, side, seen, lost)
+        case ev.Sighted(side=side, seen=seen, lost=lost, forgotten=forgotten):
+            return _remember(state, side, seen, lost, forgotten)
         case ev.Told(text=text, audience=audience):
             return _tell(state, audience, text)
         case ev.UnitCorrected(unit=uid, changes=changes):
@@ -271,8 +271,10 @@ def _fold_marker(state: GameState, event: ev.Event) -> GameState:
 
 
 def _remember(state: GameState, side: str, seen: Mapping[str, Mapping[str, Any]],
-              lost: Iterable[str]) -> GameState:
+              lost: Iterable[str], forgotten: Iterable[str] = ()) -> GameState:
     memory = dict(state.memory.get(side, {}))
+    for key in forgotten:
+        memory.pop(key, None)
     for uid in lost:
         if uid in memory:
             memory[uid] = replace(memory[uid], in_sight=False)

@@ -120,7 +120,7 @@ class SideView:
     day: int = 0
     #: The side's memory of the enemy: each unit it has sighted, as last seen, where and in
     #: which turn (``last_seen_turn``); ``IDENTIFIED`` while in sight, ``GHOST`` once lost.
-    #: A unit seen only as anonymous is remembered without its name.
+    #: A counter seen only as anonymous is remembered by its slot, without a name (INFO-12).
     memory: tuple[UnitView, ...] = ()
     #: The side's own units not on the map (reinforcements to come, units gone).
     off_map: tuple[OffMapUnit, ...] = ()
@@ -367,8 +367,8 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
 
 def _memory(state: GameState, side: str) -> tuple[UnitView, ...]:
     """The side's memory of enemy units as counters: what it saw, never more, ordered by what it
-    knows of them (``known_order``). One seen only as anonymous keeps no name (its ref is the
-    id its own side's ``Sighted`` events carry, never printed)."""
+    knows of them (``known_order``). One seen only as anonymous keeps no name, and its ref is
+    its slot (where it stood and what showed: ruling INFO-12), never a unit's id."""
     out = []
     for uid, m in state.memory.get(side, {}).items():
         seen = m.seen

@@ -13,7 +13,7 @@ import pytest
 
 from rules import events as ev
 from rules.grid import Cell
-from rules.knowledge import phase_report, sight, sighting_events
+from rules.knowledge import ANONYMOUS_SLOT, phase_report, sight, sighting_events
 from rules.state import GameState, apply, initial_state, with_units
 from rules.view import ANONYMOUS, GHOST, SideView, project
 from tests.conftest import load_tiny
@@ -208,8 +208,12 @@ def test_without_anonymity_the_same_cases_do_differ(model: str) -> None:
 def test_anonymous_units_appear_in_the_sighting_memory_without_a_name() -> None:
     state = sighted(anonymous_greys("hidden", "as placed"))
     memory = state.memory["blue"]
-    assert memory["grey-1"].seen["anonymous"] and memory["grey-1"].seen["name"] == ""
-    assert memory["grey-1"].seen["strength"] is None
+    # Kept by where they stand and what shows, never by which unit they are (INFO-12).
+    assert "grey-1" not in memory and "grey-2" not in memory
+    anonymous = [m for key, m in memory.items() if key.startswith(ANONYMOUS_SLOT)]
+    assert len(anonymous) == 2
+    assert all(m.seen["anonymous"] and m.seen["name"] == "" and m.seen["strength"] is None
+               for m in anonymous)
     report = phase_report(project(state, "blue"))
     assert "an unidentified infantry unit at" in report and "Grey" not in report
     # A Sighted event's words name the unit by its kind.
