@@ -225,6 +225,29 @@ def _project(state: GameState, side: str | None) -> SideView:
     )
 
 
+def own_view(state: GameState, side: str) -> SideView:
+    """What a side knows of its own forces alone: its view with every enemy left out (no enemy
+    counter, marker or memory, no sighting, no overlay). A reply about the side's own order
+    reads this: it holds less than ``project`` gives the side, never more, and costs no
+    sighting."""
+    scenario = state.loaded.scenario
+    spec = turn_spec(scenario, state.turn)
+    step = state.current
+    modules = in_force(state.modules)
+    return SideView(
+        scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
+        side_name=state.side_name(side), turn=state.turn, time=spec.time, light=spec.light,
+        visibility=visibility(scenario, state.loaded.ruleset, state.turn), phase=step.title,
+        phasing=step.side, information=information_model(state, side),
+        units=tuple(_full(u, OWN) for u in _placed(state) if u.side == side), seen_cells=None,
+        fog=False, game_map=state.loaded.map, side_names=_side_names(state),
+        side_colours={s.id: s.colour for s in scenario.sides}, day=spec.day,
+        markers=tuple(_marker_view(state, m, _contents(state, m, modules))
+                      for m in state.markers_list() if m.side == side),
+        off_map=_off_map(state, side), waiting_for=waiting_for(state),
+    )
+
+
 def public_view(state: GameState) -> SideView:
     """What every side knows: the board, the turn and phase, the sides; no unit at all. Public
     texts (the channel's) are written from this view only."""

@@ -30,7 +30,7 @@ from rules.scenario import Scenario
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.units import Unit
-from rules.view import OffMapUnit, SideView, UnitView, project, public_view
+from rules.view import OWN, OffMapUnit, SideView, UnitView, own_view, project, public_view
 from storage.store import Store
 from tests.surprise_support import Game, load_ground
 from tests.test_surprise_umpire import scenario_file
@@ -183,6 +183,23 @@ def test_a_report_never_prints_the_id_of_a_unit_its_view_does_not_hold() -> None
     text = rally.report(view)
     assert "grey-secret-battery" not in text
     assert text == "**Rally**: a unit out of sight rallies from shaken to normal."
+
+
+def test_a_reply_about_own_units_reads_a_view_with_no_enemy_in_it() -> None:
+    """The reply to a move is worded from the side's own forces alone (``own_view``): it holds
+    no enemy counter, marker or memory, and the reply reads as it does from the whole view."""
+    game = Game()
+    game.to(1, "movement", "blue")
+    own, full = own_view(game.state, "blue"), project(game.state, "blue")
+    assert own.units and all(u.level == OWN for u in own.units)
+    assert own.memory == () and all(m.side == "blue" for m in own.markers)
+    assert {u.ref for u in own.units} == {u.ref for u in full.own_units()}
+    unit = own.units[0]
+    moved = ev.UnitMoved(audience="side:blue", unit=unit.ref, path=((unit.cell.col,
+                                                                     unit.cell.row),), mp=0.0)
+    command = cmd.Move(unit=unit.name, route="x")
+    assert (wording.acknowledgement(own, command, [moved], lambda: full)
+            == wording.acknowledgement(full, command, [moved], lambda: full))
 
 
 def test_a_march_report_uses_the_name_its_event_carries() -> None:

@@ -9,7 +9,7 @@ import asyncio
 from rules import commands as cmd
 from rules import engine
 from rules.engine import Refusal, decide, request_key, start
-from rules.view import project
+from rules.view import own_view, project
 from storage.records import GameStatus
 from umpire import dice, wording
 from umpire.answers import Reply, UmpireError
@@ -71,8 +71,11 @@ class Deciding(Repository):
             if engine.end_if_over(outcome, game.record.seed.hex()):
                 status = GameStatus.ENDED
             ids = await self._commit(game, outcome, status=status)
-            return Reply(wording.acknowledgement(project(outcome.state, side or None), command,
-                                                 outcome.events), delivery_ids=ids)
+            after = outcome.state
+            own = own_view(after, side) if side else project(after, None)
+            return Reply(wording.acknowledgement(own, command, outcome.events,
+                                                 lambda: project(after, side or None)),
+                         delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:

@@ -9,7 +9,7 @@ hands the words back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rules import commands as cmd
 from rules import events as ev
@@ -111,9 +111,13 @@ def log_text(texts: Iterable[str]) -> str:
 
 
 # -- answers to orders -----------------------------------------------------------------------------
-def acknowledgement(view: SideView, command: cmd.Command, events: Iterable[ev.Event]) -> str:
-    """The reply to the commanding player, from their own side's view after the command and the
-    events addressed to their side only."""
+def acknowledgement(own: SideView, command: cmd.Command, events: Iterable[ev.Event],
+                    full: Callable[[], SideView]) -> str:
+    """The reply to the commanding player, from their own side's knowledge after the command and
+    the events addressed to their side only: ``own`` (``rules.view.own_view``) for what their
+    own units did, ``full`` (their side's whole view, worked out only when asked) for a rule
+    module's report."""
+    view = own
     events = list(events)
     for e in events:
         if isinstance(e, ev.UnitMoved):
@@ -137,8 +141,8 @@ def acknowledgement(view: SideView, command: cmd.Command, events: Iterable[ev.Ev
     if view.side:
         mine = ev.side_audience(view.side)
         for e in events:  # a rule module's order: the first report to the side
-            if e.audience == mine:
-                text = e.report(view)
+            if e.audience == mine and type(e).report is not ev.GameEvent.report:
+                text = e.report(full())
                 if text:
                     return text
     return "Done."
