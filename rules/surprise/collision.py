@@ -28,17 +28,19 @@ from rules.surprise import execution as exe
 from rules.surprise import force as frc
 from rules.surprise import records as rec
 from rules.surprise.paths import mp_distance
+from rules.surprise.spec import COLLISION_OPTION, SPEC
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
 
-OPTION = "surprise_collision"
 FIRST, ALTERNATE = "first", "alternate"
 BOUT_MP = 6.0
 
 
 def option(state: GameState) -> str:
-    value = str(state.loaded.scenario.scenario.options.get(OPTION, FIRST)).lower()
+    """How marches in collision take turns (ruling SM-17), as the module's declaration reads
+    the scenario's options."""
+    value = str(SPEC.option(state.loaded.scenario.scenario.options, COLLISION_OPTION)).lower()
     return ALTERNATE if value.startswith("alt") else FIRST
 
 
