@@ -20,7 +20,7 @@ from rules.knowledge import information_model, phase_report, sighting_events
 from rules.location import Arriving
 from rules.markup import plain
 from rules.module_api import RuleModule
-from rules.movement import MoveError, StopHook, check_order, walk
+from rules.movement import MoveError, StopHook, check_order, formation_change_cost, walk
 from rules.outcome import DiceSource as DiceSource  # re-exported: the umpire's dice
 from rules.outcome import Outcome as Outcome  # re-exported: callers build on it from here
 from rules.positions import positions_changed
@@ -249,7 +249,7 @@ def _formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
         raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
     if wanted == unit.formation:
         raise Refusal(f"{unit.name} is already in {wanted}")
-    cost = 1.0 if unit.combat else 0.0  # the stand-in cost of a formation change
+    cost = formation_change_cost(unit)
     if unit.mp_left < cost:
         raise Refusal(f"{unit.name} has no MPs left to change formation")
     out.add(ev.FormationChanged(audience=ev.side_audience(side), unit=unit.id, formation=wanted,

@@ -139,6 +139,13 @@ def stacks(unit: Unit) -> bool:
     return unit.kind in STACKING_KINDS
 
 
+def formation_change_cost(unit: Unit) -> float:
+    """The MPs a change of formation costs the unit: one for a combat unit, none for a leader
+    (ruling CORE-7, a stand-in until a ruleset names its own cost). A surprise column forming up
+    when its march begins pays the same (ruling SM-9)."""
+    return 1.0 if unit.combat else 0.0
+
+
 def has_room(gm: GameMap, cell: Cell, friendly_count: Callable[[Cell], int]) -> bool:
     return friendly_count(cell) + 1 <= gm.ruleset.stacking_limit
 

@@ -81,7 +81,10 @@ def test_union_pickets_discover_the_flank_march() -> None:
     assert game.march()["accumulated_mp"] == 12.0
     since = len(game.events)
     game.do("union", cmd.Move(unit="8th Pennsylvania Cavalry", route="A2714 A2613 A2514"))
-    assert game.march()["status"] == rec.TRIGGERED
+    # The trigger is checked where the troopers end the Union phase (ruling SM-13).
+    assert game.march()["status"] == rec.ACCUMULATING
+    game.step()
+    assert game.march()["trigger"].startswith("an enemy unit ended its move within 2 hexes")
     assert game.reports("union", since) == [
         "Your 8th Pennsylvania Cavalry ended its move at A2514: **an enemy surprise move is "
         "triggered.**"]

@@ -43,13 +43,19 @@ def triggered_at_night(accepted_turn: int, **more: object) -> tuple[Game, int]:
 
 def test_an_enemy_ending_its_move_within_two_hexes_triggers_the_march() -> None:
     game = accepted()
-    game.to(2, "movement", "grey")
+    # Only where a unit stands when its movement phase ends counts (ruling SM-13): the leader
+    # ends Grey's turn-1 phase near the force, the Horse ends Grey's turn-2 phase near it.
+    game.to(1, "movement", "grey")
     game.place(**{"grey-hq": "A0801"})
     game.do("grey", cmd.Move(unit="General Ash", route="A0703"))  # a leader: no pickets
+    game.step()
     assert game.march()["status"] == rec.ACCUMULATING
+    game.to(2, "movement", "grey")
     horse_near(game)
     since = len(game.events)
     game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
+    assert game.march()["status"] == rec.ACCUMULATING  # not before the phase ends
+    game.step()
     assert game.march()["status"] == rec.TRIGGERED
     told_grey = game.reports("grey", since)
     assert told_grey == ["Your Grey Horse ended its move at A0103: **an enemy surprise move is "

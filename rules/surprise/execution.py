@@ -5,14 +5,16 @@ waypoint; the others follow it in order of how far they have to go to reach its 
 each along its own cheapest way there and then along the lead element's trail, never past the
 unit ahead of it, and never ending where the stacking limit is full (they pass through friends).
 Every unit marches in road column (infantry in column, artillery limbered, cavalry mounted) and
-has the same budget of MPs as the lead element.
+has the same budget of MPs as the lead element; a unit not yet in road column first pays for the
+change of formation out of that budget (ruling CORE-7), before its first step.
 
 The lead element follows the route (SM, "Concealed Movement") until its MPs are spent, the route
 ends, it runs into the enemy, or it enters a *blocked hex*: a cell at or within two hexes of an
 enemy combat unit or one an enemy observer sees (``rules.sighting``: ``blocked_cells``). After a
 blocked hex the force may spend 6 more MPs, or what is left if less; the rest is lost (ruling
-SM-10). A triggered march (``half``) stops in the blocked hex instead (SM, "Enemy
-Interference").
+SM-10). In a triggered march (``half``) all movement ceases once the head enters a blocked hex
+(SM, "Enemy Interference"): every unit of the force stops where it stands at that moment, having
+spent no more MPs than the head had (ruling SM-12).
 
 Before the first blocked hex, the ranking leader may roll his initiative to go round it (SM,
 "Initiative Use"): the umpire works out the detour (the cheapest way, avoiding every blocked and
@@ -35,6 +37,7 @@ from rules import reaction
 from rules.events import side_audience
 from rules.grid import Cell
 from rules.knowledge import sight
+from rules.movement import formation_change_cost
 from rules.positions import positions_changed
 from rules.registry import in_force
 from rules.state import GameState
@@ -81,9 +84,12 @@ def plan(state: GameState, record: Mapping[str, Any], kind: str, interactive: bo
     lead, path = route_path(state, record)
     units = frc.on_map(state, record["units"])
     formations = {u.id: march_formation(u) for u in units if u.formation != march_formation(u)}
+    # Forming column costs what a change of formation costs, out of each unit's march budget.
+    formed = {uid: formation_change_cost(state.units[uid]) for uid in formations}
     run: dict[str, Any] = {
         "kind": kind, "half": half, "interactive": interactive, "budget": budget,
-        "cap": budget, "spent": 0.0, "order": [], "starts": {}, "approach": {}, "pos": {},
+        "cap": budget, "spent": 0.0, "formed": formed, "order": [], "starts": {},
+        "approach": {}, "pos": {},
         "lead_start": None, "trail": [], "path": [rec.ref(c) for c in path],
         "blocked_at": None, "declined": [], "pending": None, "detour": [], "stopped": "",
         "done": False,
@@ -106,7 +112,7 @@ def plan(state: GameState, record: Mapping[str, Any], kind: str, interactive: bo
     run.update(order=[lead.id, *others],
                starts={u.id: rec.ref(u.cell) for u in units if u.cell is not None},
                approach={lead.id: [], **approach}, pos={u.id: -1 for u in units},
-               lead_start=rec.ref(start))
+               lead_start=rec.ref(start), spent=formed.get(lead.id, 0.0))
     return run, formations
 
 
@@ -200,6 +206,8 @@ def walk(state: GameState, record: Mapping[str, Any], limit: float | None
         if is_blocked and run["blocked_at"] is None:
             run["blocked_at"] = run["spent"]
             if run["half"]:
+                # All movement ceases: no unit of the force spends more than the head has.
+                run["cap"] = run["spent"]
                 run["stopped"] = (f"it reached a blocked hex ({gm.board.describe(nxt)}): all "
                                   "movement ends")
                 break
@@ -225,6 +233,7 @@ def place_column(state: GameState, record: Mapping[str, Any], run: dict[str, Any
     enemy = _enemy_cells(state, side)
     trail = [rec.cell_of(c) for c in run["trail"]]
     cap = run["cap"] if run["done"] else run["spent"]
+    formed: Mapping[str, float] = run.get("formed", {})  # absent from runs recorded earlier
     moves: dict[str, list[list[int]]] = {}
     ahead: Cell | None = None
     for n, uid in enumerate(run["order"]):
@@ -239,7 +248,7 @@ def place_column(state: GameState, record: Mapping[str, Any], run: dict[str, Any
         if n == 0:
             k = len(trail) - 1
         else:
-            spent, here = 0.0, start
+            spent, here = float(formed.get(uid, 0.0)), start
             for i, cell in enumerate(full):
                 if cell in enemy:
                     break

@@ -1,8 +1,9 @@
 """Enemy interference (SM, "Enemy Interference"): triggers, ignored attacks and sham results.
 
-* An enemy combat unit (infantry, cavalry, artillery) that ends a move at or within two hexes of
-  any unit of a force on an accepted surprise order triggers the march (ruling SM-13). So does an
-  attack on a unit of the force from four hexes or less (ruling SM-4).
+* An enemy combat unit (infantry, cavalry, artillery) that ends a movement phase, having moved
+  in it, at or within two hexes of any unit of a force on an accepted surprise order triggers
+  the march (ruling SM-13). So does an attack on a unit of the force from four hexes or less
+  (ruling SM-4).
 * The side whose unit triggered it is told that a surprise move has been triggered; the owner is
   told which of its units the enemy came near, not which enemy unit did it.
 * Once triggered, attacks on the force are ignored, and enemy units may not enter or pass through
@@ -57,23 +58,46 @@ def _their_words(state: GameState, by: Unit, how: str) -> str:
     return f"attacked at close range from {where}"
 
 
-def after_move(out: Outcome, unit_id: str) -> None:
-    """An enemy combat unit ending its move within the picket radius of a force triggers it."""
+def movement_phase_ends(out: Outcome) -> None:
+    """At the end of a movement phase, every enemy combat unit that moved in it (it spent MPs:
+    moving, halting on contact, forming up, marching in a surprise column, even in another
+    side's phase) has ended its movement where it stands; one that stands within the picket
+    radius of a force on an accepted order (accumulating or reversing) triggers it (ruling
+    SM-13). Only the phase's end counts, never a pause between two move orders, so that probing
+    order by order finds nothing. Units that spent no MPs (arrivals, the host's corrections)
+    trigger nothing."""
     state = out.state
-    mover = state.units.get(unit_id)
-    if mover is None or not mover.combat or mover.cell is None:
-        return
     radius = state.loaded.ruleset.blocked_radius
     grid = state.loaded.map.grid
+    movers = [u for u in state.units.values()
+              if u.combat and u.cell is not None and u.mp_spent > 0]
     for record in rec.marches(state):
-        if record["side"] == mover.side or record["status"] not in (rec.ACCUMULATING,
-                                                                     rec.REVERSING):
+        if record["status"] not in (rec.ACCUMULATING, rec.REVERSING):
             continue
-        near = [u for u in frc.on_map(state, record["units"])
-                if u.cell is not None and grid.distance(u.cell, mover.cell) <= radius]
-        if near:
-            trigger(out, str(record["id"]), mover, near[0],
-                    f"ended its move within {radius} hexes of")
+        force = [u for u in frc.on_map(state, record["units"]) if u.cell is not None]
+        told: set[str] = set()
+        for mover in movers:
+            if mover.side == record["side"] or mover.side in told:
+                continue
+            assert mover.cell is not None
+            away = {u.id: grid.distance(u.cell, mover.cell) for u in force if u.cell is not None}
+            near = [u for u in force if away[u.id] <= radius]
+            if near:  # the owner hears of its unit nearest the enemy (ties: the first listed)
+                nearest = min(near, key=lambda u: away[u.id])
+                _triggered_by(out, str(record["id"]), mover, nearest, radius, bool(told))
+                told.add(mover.side)
+
+
+def _triggered_by(out: Outcome, march_id: str, by: Unit, near: Unit, radius: int,
+                  again: bool) -> None:
+    """The march is triggered by ``by`` (once: a second side whose unit came near is only told
+    of its own trigger)."""
+    how = f"ended its move within {radius} hexes of"
+    if not again:
+        trigger(out, march_id, by, near, how)
+        return
+    out.add(sev.TriggerAnnounced(audience=side_audience(by.side), side=by.side, unit=by.id,
+                                 how=_their_words(out.state, by, how)))
 
 
 def shield(state: GameState, target: Unit, attackers: tuple[Unit, ...], distance: int

@@ -73,6 +73,8 @@ class SurpriseMove(RuleModule):
                     # before offers were questions (a game recorded earlier) is settled here.
                     if record["run"] and record["run"].get("pending"):
                         execution.settle_pending(out, str(record["id"]))
+            # Only now has every enemy unit ended its movement for the phase (ruling SM-13).
+            interference.movement_phase_ends(out)
         if step.allows("order"):
             orders.accept_arrived_orders(out)  # surprise orders first, then new orders
             cancellation.cancel_acceptance(out)
@@ -88,9 +90,6 @@ class SurpriseMove(RuleModule):
             return None
         return (f"{unit.name} is on surprise move {record['name']} and stays in place in its "
                 "formation until the march is carried out (SM, restriction 2)")
-
-    def after_move(self, out: Outcome, unit_id: str) -> None:
-        interference.after_move(out, unit_id)
 
     def on_answer(self, out: Outcome, question: reaction.Question, choice: str,
                   by_default: bool) -> None:
