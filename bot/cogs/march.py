@@ -185,7 +185,8 @@ class MarchCog(commands.GroupCog, group_name="march",
     @app_commands.command(name="order", description="Command Phase: send a surprise-move order "
                                                     "to a force")
     @app_commands.describe(force=FORCE_HELP, route=ROUTE_HELP,
-                           forced="Forced-march MPs added each turn (secret straggler checks)",
+                           forced="Forced-march MPs added each turn (secret straggler checks); "
+                                  "change them later with /march forced",
                            detour="Before a blocked hex: ask me, always try initiative, or never",
                            initiative="The force's leader takes it on by initiative (no delay)",
                            name="What to call this march in your messages", game=GAME_HELP)
