@@ -50,15 +50,17 @@ def test_execute_as_it_stands_then_free() -> None:
     assert record["run"]["budget"] == 18.0 + 6.0  # turns 1-3 saved, and this turn's allowance
 
 
-def test_setting_the_march_off_voids_new_orders_on_their_way() -> None:
+def test_setting_the_march_off_keeps_new_orders_on_their_way() -> None:
     game = accepted()
     game.to(2, "command")
     game.do("blue", CancelSurpriseMove(mode="reverse"))
     game.do("blue", ExecuteSurpriseMove())
     game.to(2, "movement", "blue")
-    assert game.march()["status"] == rec.EXECUTED and game.march()["cancel"] is None
+    # Ruling SM-14: the new orders still arrive and are rolled for after the march.
+    assert game.march()["status"] == rec.EXECUTED and game.march()["cancel"] is not None
     game.to(5, "command")
-    assert game.march()["status"] == rec.EXECUTED
+    assert game.march()["status"] == rec.EXECUTED and game.march()["cancel"] is None
+    assert game.march()["superseded"] == {"mode": "reverse", "turn": 4}
 
 
 def test_reversing_unwinds_the_saved_mps_until_none_are_left() -> None:

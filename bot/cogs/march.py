@@ -1,6 +1,7 @@
 """``/march``: the Surprise Move orders. ``order`` (a force and its route), ``execute``,
-``cancel`` (new orders: execute as it stands, or reverse), and ``status`` (your own marches, with
-the route drawn on your map, and the detour buttons when the column waits at a blocked hex).
+``cancel`` (new orders: execute as it stands, or reverse), ``forced`` (the forced-march MPs from
+now on), and ``status`` (your own marches, with the route drawn on your map, and the detour
+buttons when the column waits at a blocked hex).
 
 Thin commands: each turns the interaction into a ``rules.surprise.commands`` record and calls
 ``Umpire.handle``; every answer goes to the asking player alone. The detour buttons are persistent
@@ -30,6 +31,7 @@ from rules.surprise.commands import (
     ChooseDetour,
     ExecuteSurpriseMove,
     OrderSurpriseMove,
+    SetForcedMarch,
 )
 from umpire.march import PendingDetour, force_names, march_names, march_status
 
@@ -183,7 +185,8 @@ class MarchCog(commands.GroupCog, group_name="march",
     @app_commands.command(name="order", description="Command Phase: send a surprise-move order "
                                                     "to a force")
     @app_commands.describe(force=FORCE_HELP, route=ROUTE_HELP,
-                           forced="Forced-march MPs added each turn (secret straggler checks)",
+                           forced="Forced-march MPs added each turn (secret straggler checks); "
+                                  "change them later with /march forced",
                            detour="Before a blocked hex: ask me, always try initiative, or never",
                            initiative="The force's leader takes it on by initiative (no delay)",
                            name="What to call this march in your messages", game=GAME_HELP)
@@ -220,6 +223,16 @@ class MarchCog(commands.GroupCog, group_name="march",
                      initiative: bool = False, game: GameArg | None = None) -> None:
         await self._give(interaction, game, record(
             CancelSurpriseMove, march=march or "", mode=mode, by_initiative=initiative))
+
+    @app_commands.command(name="forced", description="Forced-march MPs a surprise move adds each "
+                                                     "turn from now on")
+    @app_commands.describe(mp="MPs added each turn until you choose again (0: none); secret "
+                              "straggler checks", march=MARCH_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(march=marches)
+    async def forced(self, interaction: Interaction, mp: app_commands.Range[int, 0, 12],
+                     march: app_commands.Range[str, 1, 100] | None = None,
+                     game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(SetForcedMarch, march=march or "", mp=mp))
 
     @app_commands.command(name="status", description="Your surprise moves, with the route on "
                                                      "your map")

@@ -13,9 +13,10 @@ The owner may instead have set the march off (``ExecutionQueued``): no roll is m
 A reversing force rolls the same way, and a pass takes a turn's allowance off the saved MPs
 until none is left; a failure is a discovery, carried out as a triggered march (ruling SM-15).
 
-Forced marching adds its MPs each turn, with a straggler check for every combat unit of the
-force, rolled in secret; the losses wait on the umpire's roster until the march is revealed
-(ruling SM-16).
+Forced marching adds its MPs each turn (the figure the owner has chosen for the force by then:
+the order's, or a later ``/march forced``, ruling SM-24), with a straggler check for every combat
+unit of the force, rolled in secret; the losses wait on the umpire's roster until the march is
+revealed (ruling SM-16).
 """
 
 from __future__ import annotations

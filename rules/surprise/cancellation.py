@@ -4,11 +4,16 @@ New orders are written in a Command Phase. They travel like any order, but their
 the force's saved MPs on top of the distance to its headquarters (the article's example: 20 MPs
 away with 12 saved is 32 MPs, four turns at 10 MPs a turn). From the turn they arrive they are
 rolled for at the end of each Command Phase; until they are accepted the march goes on, and may
-still be set off (the new orders are then void). Once they are accepted, the owner's choice,
-made when sending them, applies: ``execute`` the march as it stands at the start of the next
-movement phase (the force then follows its new orders: it is released), or ``reverse`` it,
-taking a turn's allowance off the saved MPs with each passed accumulation roll until none is
-left (a failed roll is a discovery, carried out as a triggered march).
+still be set off. Once they are accepted, the owner's choice, made when sending them, applies:
+``execute`` the march as it stands at the start of the next movement phase (the force then
+follows its new orders: it is released), or ``reverse`` it, taking a turn's allowance off the
+saved MPs with each passed accumulation roll until none is left (a failed roll is a discovery,
+carried out as a triggered march).
+
+New orders on their way outlast the march being set off, discovered or triggered: they still
+arrive and are rolled for. Accepted then, they no longer change the march (``superseded``): a
+march set off goes as it must, one carried out is over and has nothing left to unwind, and the
+force follows its new orders from then on (ruling SM-14).
 
 The ranking leader's initiative may change the orders at once, with no delay (one try a Command
 Phase). A surprise order not yet accepted is simply countermanded (ruling SM-14).
@@ -104,31 +109,42 @@ def decide_cancel(out: Outcome, side: str, command: CancelSurpriseMove) -> None:
                            arrives_turn=state.turn + delay, distance_mp=round(mp, 2)))
 
 
+def superseded(record: Mapping[str, Any]) -> sev.Superseded:
+    """Why new orders accepted now no longer change the march: it has been ``set off`` (by
+    choice or triggered: it goes as it must) or is ``over``; empty while it still waits in
+    place, its MPs saved."""
+    status = rec.state_of(record)
+    if status in (rec.TRIGGERED, rec.RUNNING) or (status == rec.ACCUMULATING
+                                                  and record["execute_queued"]):
+        return "set off"
+    if status not in (rec.ACCUMULATING, rec.REVERSING):
+        return "over"
+    return ""
+
+
 def accept_cancel(out: Outcome, march_id: str) -> None:
     record = rec.march(out.state, march_id)
     side = str(record["side"])
     mode = str(record["cancel"]["mode"])
+    late = superseded(record)
     out.add(sev.CancelAccepted(audience=side_audience(side), march=march_id,
-                               name=rec.name_of(out.state, march_id), mode=mode))
-    if mode == "reverse" and float(record["accumulated_mp"]) <= 0:
+                               name=rec.name_of(out.state, march_id), mode=mode,
+                               superseded=late))
+    if not late and mode == "reverse" and float(record["accumulated_mp"]) <= 0:
         out.add(sev.MarchEnded(audience=side_audience(side), march=march_id,
                                name=rec.name_of(out.state, march_id),
                                outcome=rec.CANCELLED))
 
 
 def cancel_acceptance(out: Outcome) -> None:
-    """End of a Command Phase: arrived new orders are rolled for."""
+    """End of a Command Phase: arrived new orders are rolled for, whether or not the march has
+    been set off meanwhile (ruling SM-14)."""
     for record in rec.marches(out.state):
         cancel = record.get("cancel")
         if not cancel or int(cancel["arrives_turn"]) > out.state.turn:
             continue
         march_id = str(record["id"])
         side = str(record["side"])
-        if record["status"] not in (rec.ACCUMULATING,):
-            out.add(sev.CancelLost(audience=side_audience(side), march=march_id,
-                                   name=rec.name_of(out.state, march_id),
-                                   why="they come too late: the march has been triggered"))
-            continue
         result = acceptance_roll(out, side, list(record["units"]),
                                  f"new orders for {record['name']}")
         if result == "A":
@@ -136,4 +152,5 @@ def cancel_acceptance(out: Outcome) -> None:
         elif result == "R":
             out.add(sev.CancelLost(audience=side_audience(side), march=march_id,
                                    name=rec.name_of(out.state, march_id),
-                                   why="they are refused and lost; the march goes on"))
+                                   why="they are refused and lost" + (
+                                       "" if superseded(record) else "; the march goes on")))

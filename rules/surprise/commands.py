@@ -56,6 +56,19 @@ class ChooseDetour(GameCommand):
     attempt: bool
 
 
+# forced marches
+class SetForcedMarch(GameCommand):
+    """Choose the forced-march MPs a force adds each turn from now on (up to the ruleset's
+    ``forced_march_max``), for a march sent, accumulating or reversing (ruling SM-24). The
+    choice stands until changed; the order's ``forced`` is the first choice."""
+
+    kind: Literal["surprise_forced"] = "surprise_forced"
+    march: MarchRef = ""
+    #: Checked by the rules (a clear refusal), not here, so that a bad number reads plainly.
+    mp: int
+
+
 COMMANDS: tuple[type[GameCommand], ...] = (
     OrderSurpriseMove, ExecuteSurpriseMove, CancelSurpriseMove, ChooseDetour,
+    SetForcedMarch,
 )

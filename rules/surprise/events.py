@@ -315,14 +315,29 @@ class CancelSent(GameEvent):
                 f"turn {self.arrives_turn}. Until they are accepted the march goes on.")
 
 
+#: Why accepted new orders no longer change the march (ruling SM-14): it has been ``set off``
+#: (by choice, or triggered) and goes as it must, or it is ``over``.
+Superseded = Literal["", "set off", "over"]
+
+
 class CancelAccepted(GameEvent):
     type: Literal["surprise_cancel_accepted"] = "surprise_cancel_accepted"
     march: str
     #: The march\'s name, as its side gave it.
     name: str = ""
     mode: str
+    #: Empty when the new orders take effect on the march; else they only follow it.
+    superseded: Superseded = ""
 
     def report(self, view: SideView) -> str:
+        if self.superseded == "over":
+            return (f"New orders accepted for surprise move {_name(self)}: the march is over, "
+                    "so there is nothing left to carry out or unwind; the force now follows its "
+                    "new orders.")
+        if self.superseded == "set off":
+            return (f"New orders accepted for surprise move {_name(self)}: the march has been "
+                    "set off and is carried out as it stands at the start of your next movement "
+                    "phase; then the force follows its new orders.")
         if self.mode == "execute":
             return (f"New orders accepted: surprise move {_name(self)} will be "
                     "carried out as it stands at the start of your next movement phase.")
@@ -392,10 +407,31 @@ class ForceRested(GameEvent):
                 "phase and may not move again in this one.")
 
 
+# forced marches
+class ForcedMarchSet(GameEvent):
+    """The owner chose the forced-march MPs the force adds each turn from now on (ruling
+    SM-24)."""
+
+    type: Literal["surprise_forced_set"] = "surprise_forced_set"
+    march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
+    mp: int = Field(ge=0)
+
+    def report(self, view: SideView) -> str:
+        if not self.mp:
+            return (f"Surprise move {_name(self)}: no forced marching from now on, until you "
+                    "choose again.")
+        return (f"Surprise move {_name(self)}: forced march +{self.mp} MP a turn from its next "
+                "accumulation or reversal roll, or the turn it is set off, until you choose "
+                "again. Each such turn every combat unit checks for stragglers, in secret.")
+
+
 EVENTS: tuple[type[GameEvent], ...] = (
     MarchOrdered, MarchAccepted, OrderLost, InitiativeTried, InitiativeFailed,
     MPsAccumulated, MPsReversed,
     StragglersNoted, ExecutionQueued, MarchTriggered, TriggerAnnounced, MarchBegun,
     DetourOffered, DetourResolved, ColumnMarched, MarchEnded, CancelSent, CancelAccepted,
     CancelLost, ShamRecorded, CollisionNoted, ForceRested,
+    ForcedMarchSet,
 )

@@ -24,7 +24,9 @@ from rules.surprise.commands import (
     ChooseDetour,
     ExecuteSurpriseMove,
     OrderSurpriseMove,
+    SetForcedMarch,
 )
+from rules.surprise.forced import decide_forced
 from rules.surprise.spec import SPEC
 from rules.units import Unit
 from rules.view_types import UnitView
@@ -48,6 +50,8 @@ class SurpriseMove(RuleModule):
                 cancellation.decide_cancel(out, side, command)
             case ChooseDetour():
                 _detour(out, side, command)
+            case SetForcedMarch():
+                decide_forced(out, side, command)
             case _:
                 raise Refusal("that is not a surprise-move order")
 
@@ -188,8 +192,9 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             for uid, formation in formations.items():
                 units[uid] = replace(units.get(uid, state.units[uid]),
                                      formation=Formation(formation))
-            m.update(status=rec.RUNNING, run=dict(run), execute_queued=False, cancel=None,
-                     shams={}, stragglers={})
+            # New orders on their way outlast the march (ruling SM-14).
+            m.update(status=rec.RUNNING, run=dict(run), execute_queued=False, shams={},
+                     stragglers={})
         case sev.DetourOffered(march=mid) | sev.DetourResolved(march=mid):
             execution.apply_run_event(marches[mid], event)
         case sev.ColumnMarched(march=mid, moves=moves, run=run):
@@ -202,17 +207,18 @@ def fold(state: GameState, event: GameEvent) -> GameState:
         case sev.MarchEnded(march=mid, outcome=outcome, rest=rest):
             m = marches[mid]
             units = _revealed(state, m)
-            m.update(status=outcome, rest=rest, shams={}, stragglers={}, cancel=None,
-                     execute_queued=False)
+            m.update(status=outcome, rest=rest, shams={}, stragglers={}, execute_queued=False)
         case sev.CancelSent(march=mid, mode=mode, arrives_turn=arrives, distance_mp=mp,
                             by_initiative=by_initiative):
             marches[mid]["cancel"] = {"mode": mode, "arrives_turn": arrives, "distance_mp": mp,
                                       "by_initiative": by_initiative,
                                       "sent_turn": state.turn}
-        case sev.CancelAccepted(march=mid, mode=mode):
+        case sev.CancelAccepted(march=mid, mode=mode, superseded=superseded):
             m = marches[mid]
             m["cancel"] = None
-            if mode == "execute":
+            if superseded:  # the march goes, or went, as it must; the new orders follow it
+                m["superseded"] = {"mode": mode, "turn": state.turn}
+            elif mode == "execute":
                 m["execute_queued"] = True
             else:
                 m["status"] = rec.REVERSING
@@ -220,6 +226,8 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             marches[mid]["cancel"] = None
         case sev.ShamRecorded(march=mid, unit=uid, cell=cell, marker=marker):
             marches[mid]["shams"][uid] = {"cell": list(cell), "marker": marker}
+        case sev.ForcedMarchSet(march=mid, mp=mp):
+            marches[mid]["forced"] = mp
         case sev.ForceRested(march=mid):
             m = marches[mid]
             m["rest"] = False

@@ -1,4 +1,6 @@
-"""The secret straggler checks of a force on a forced march (ruling SM-16)."""
+"""The secret straggler checks of a force on a forced march (ruling SM-16), in the column of the
+forced-march MPs chosen for the turn (the record's ``forced``: ruling SM-24), saving, reversing
+or setting off alike. Rolls and losses go to the owner's side alone."""
 
 from __future__ import annotations
 
