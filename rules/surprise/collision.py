@@ -143,8 +143,8 @@ def alternate(out: Outcome, first: str, second: str) -> None:
     while going:
         march_id = going[turn % len(going)]
         limits[march_id] += BOUT_MP
-        if exe.advance(out, march_id, limits[march_id]) == exe.DONE:
-            going.remove(march_id)
+        if exe.advance(out, march_id, limits[march_id]) != exe.CHUNK:
+            going.remove(march_id)  # finished (or waiting on its owner: it takes no more bouts)
         else:
             turn += 1
         if heads_within(out.state, first, second):
