@@ -7,11 +7,15 @@ scenario's own option) says what follows:
 
 * ``first`` (the default): the march that started first completes; the other is cancelled and
   its saved MPs are lost. Only its owner is told.
-* ``alternate``: both owners are told, and the two columns march in turns, 6 MPs at a time, the
-  phasing one first, until one has spent its MPs (the other then finishes) or their heads come
-  within 6 MPs of each other (ruling SM-3), when both stop. The other force spends only its saved
-  MPs, and counts as having moved in its own next movement phase. No detour question is asked
-  during the bouts ("ask" counts as "never").
+* ``alternate``: both owners are told (nobody else), and the two columns march in turns, 6 MPs
+  at a time, the phasing one first. After every bout of either column, the first included, the
+  heads are measured (ruling SM-3): within 6 MPs of each other, both forces are done, even if
+  the second has not yet moved. A column that has finished drops out of the turns and the other
+  goes on alone, still bout by bout and still measured after each bout, so that it stops short
+  of the enemy column rather than marching into it. The other force spends only its saved MPs,
+  and counts as having moved in its own next movement phase (whether or not it got a bout); the
+  phasing force moves freely in its next one. No detour question is asked during the bouts
+  ("ask" counts as "never").
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ if TYPE_CHECKING:
 
 FIRST, ALTERNATE = "first", "alternate"
 BOUT_MP = 6.0
+#: Why both columns stop (ruling SM-3).
+WITHIN_WORDS = "its head came within 6 MPs of the enemy column"
 
 
 def option(state: GameState) -> str:
@@ -79,7 +85,9 @@ def heads_within(state: GameState, a: str, b: str, mp: float = BOUT_MP) -> bool:
     """Whether the two columns' heads are within ``mp`` MPs of each other (either way)."""
     heads = []
     for march_id in (a, b):
-        run = rec.march(state, march_id)["run"]
+        run = rec.march(state, march_id)["run"] or {}
+        if not run.get("order"):
+            return False  # no unit of that force on the map: no head to measure from
         heads.append(state.units[run["order"][0]])
     one, two = heads
     if one.cell is None or two.cell is None:
@@ -123,19 +131,23 @@ def begin_with_collisions(out: Outcome, march_id: str, kind: str, interactive: b
 
 
 def alternate(out: Outcome, first: str, second: str) -> None:
-    """The bouts of 6 MPs, the phasing column first."""
-    limits = {first: BOUT_MP, second: BOUT_MP}
-    while True:
-        if exe.advance(out, first, limits[first]) == exe.DONE:
-            exe.advance(out, second)
-            return
-        limits[first] += BOUT_MP
-        if exe.advance(out, second, limits[second]) == exe.DONE:
-            exe.advance(out, first)
-            return
-        limits[second] += BOUT_MP
+    """The bouts of 6 MPs, the phasing column first, then each in turn (ruling SM-3).
+
+    After every bout of either column, the first included, the heads are measured: within
+    6 MPs, both forces are done. A column that has finished (its MPs spent, its route's end,
+    the enemy, the 6 MPs after a blocked hex) drops out of the turns, and the other goes on
+    alone, still bout by bout and still measured after each bout."""
+    limits = {first: 0.0, second: 0.0}
+    going = [first, second]
+    turn = 0
+    while going:
+        march_id = going[turn % len(going)]
+        limits[march_id] += BOUT_MP
+        if exe.advance(out, march_id, limits[march_id]) != exe.CHUNK:
+            going.remove(march_id)  # finished (or waiting on its owner: it takes no more bouts)
+        else:
+            turn += 1
         if heads_within(out.state, first, second):
-            why = "its head came within 6 MPs of the enemy column"
-            exe.halt(out, first, why)
-            exe.halt(out, second, why)
+            for still in going:
+                exe.halt(out, still, WITHIN_WORDS)
             return
