@@ -5,7 +5,8 @@ The ground is the Surprise Move test ground with its road made long enough (48 h
 hex) for two columns 20 MPs apart, and turn 5 dark (visibility 1) so that neither column sees
 the other's road: no blocked hex cuts a bout short. Blue's division saves 24 MPs in turns 1-4
 and sets off in turn 5 with that turn's allowance: 30 MPs. The Grey brigade (with General Ash)
-takes its order in person in turn 4 and saves one turn's 6 MPs, plus 2 forced: 8 MPs.
+takes its order in person in turn 4 and saves one turn's 6 MPs, plus 2 forced: 8 MPs. Both
+columns wait in road column, so forming up costs neither anything.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ def ground(option: str = "alternate", green: bool = False) -> list[tuple[str, st
         (".........WWW............", ".........WWW............" + "." * (WIDTH - 24)),
         ('path = ["A0105", "A2405"]', f'path = ["A0105", "A{WIDTH:02d}05"]'),
         ('time = "15:20"', 'time = "15:20"\nvisibility = 1'),
+        # The Grey brigade waits in road column, as Blue's division does, so that forming
+        # column (ruling SM-9) costs neither column part of its first bout.
+        ('at = "A2005"\nformation = "line"', 'at = "A2005"\nformation = "column"'),
     ]
     if green:
         edits.append((LAST_TURN, LAST_TURN + GREEN))
