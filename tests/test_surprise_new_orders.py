@@ -70,6 +70,7 @@ def set_off(game: Game, how: str) -> None:
         game.to(2, "movement", "grey")
         horse_near(game)
         game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
+        game.step()  # the Horse ends its movement for the phase near the force (SM-13)
         assert game.march()["status"] == rec.TRIGGERED
     game.to(3, "movement", "grey")
     record = game.march()
@@ -128,6 +129,7 @@ def test_new_orders_accepted_before_a_triggered_march_moves_do_not_stop_it() -> 
     game.to(3, "movement", "grey")
     horse_near(game)
     game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
+    game.step()  # the Horse ends its movement for the phase near the force (SM-13)
     assert game.march()["status"] == rec.TRIGGERED
     game.to(4, "movement", "blue")
     record = game.march()
@@ -241,6 +243,7 @@ def test_no_forced_march_for_a_triggered_march() -> None:
     game.to(2, "movement", "grey")
     horse_near(game)
     game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
+    game.step()  # the Horse ends its movement for the phase near the force (SM-13)
     with pytest.raises(Refusal, match="triggered"):
         game.do("blue", SetForcedMarch(mp=2))
 
