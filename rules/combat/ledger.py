@@ -84,7 +84,7 @@ def apply(state: GameState, event: GameEvent) -> GameState | None:
             record: dict[str, Any] = {"turn": state.turn, "step": state.step, "kind": event.kind,
                       "attackers": list(event.attackers), "targets": list(event.targets),
                       "cell": list(event.cell), "distance": event.distance,
-                      "shield": event.shield}
+                      "distances": list(event.distances), "shield": event.shield}
             kept = [a for a in data(state).get("attacks", []) if a.get("turn") == state.turn]
             state = _changed(state, attacks=[*kept, record])
             return _mark(state, event.kind, event.attackers)
