@@ -5,6 +5,7 @@ shammed units back to where they stood (rulings SM-4, SM-19, SM-23, COMBAT-16)."
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +27,18 @@ from rules.surprise.commands import (
 )
 from rules.view import project
 from rules.words import Formation
-from tests.surprise_support import FORCE, ROUTE, SAMPLE_RULESET, Dice, Game, load_ground
+from tests.botkit import private_answer, started_game, text_of
+from tests.fakediscord import FakeDiscord
+from tests.surprise_support import (
+    FORCE,
+    ROUTE,
+    SAMPLE_RULESET,
+    SCENARIO,
+    Dice,
+    Game,
+    load_ground,
+)
+from umpire import dice as umpire_dice
 from umpire.messages import messages_for
 
 HOME = "A0405"  # where the 1st Brigade stands, five hexes from a battery at A0905
@@ -291,3 +303,48 @@ def test_a_rally_of_a_march_not_accepted_is_refused() -> None:
     game.to(1, "movement", "blue")
     with pytest.raises(Refusal, match="not been accepted"):
         game.do("blue", RallyShammed())
+
+
+# -- /march rally through the bot ------------------------------------------------------------------
+async def test_march_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice's Blue brigade, shammed back by Bob's battery, rallies home with ``/march rally``;
+    a second try is refused plainly and changes nothing."""
+    text = SCENARIO.read_text(encoding="utf-8").replace(
+        'ruleset = "surprise.ruleset.toml"', f'ruleset = "{SAMPLE_RULESET}"').replace(
+        'modules = ["surprise_move"]', 'modules = ["surprise_move", "combat"]')
+    scenario = tmp_path / "ground.toml"
+    scenario.write_text(text, encoding="utf-8")
+    dice = Dice(initiative=[2], fire=[10], morale=[6])
+    monkeypatch.setattr(umpire_dice, "SeededDice", lambda seed, gid: dice)
+    async with started_game(fake, tmp_path, scenario, ("blue", "grey")) as (bot, alice, bob):
+        umpire = bot.umpire
+        await umpire.handle("g1", alice.id, OrderSurpriseMove(force=FORCE, route=ROUTE,
+                                                              by_initiative=True))
+        await umpire.handle("g1", alice.id, cmd.Correct(unit="grey-bat", changes={
+            "cell": "A0905"}, reason="test set-up"), is_admin=True)
+
+        async def play_to(turn: int, phase: str, side: str) -> None:
+            while True:
+                state = await umpire.state_for("g1")
+                cur = state.current
+                if (state.turn, cur.phase.id, cur.side) == (turn, phase, side):
+                    return
+                for s in state.acting_sides():
+                    await umpire.handle("g1", alice.id if s == "blue" else bob.id, cmd.Done())
+
+        await play_to(1, "fire", "grey")
+        await umpire.handle("g1", bob.id, Fire(units=("Grey Battery",), target="1st Brigade"))
+        state = await umpire.state_for("g1")
+        assert state.units["blue-1"].cell != state.loaded.board.parse(HOME)
+        await play_to(2, "movement", "blue")
+        offered = await fake.autocomplete("march rally", {"units": "1st"}, focused="units",
+                                          user=alice)
+        assert "1st Brigade" in [c["value"] for c in (await offered.response()).choices]
+        rallied = await private_answer(fake, "march rally", alice, {"units": "1st Brigade"})
+        assert "back at its proper place" in text_of(rallied) and HOME in text_of(rallied)
+        state = await umpire.state_for("g1")
+        assert state.units["blue-1"].cell == state.loaded.board.parse(HOME)
+        again = await private_answer(fake, "march rally", alice, {})
+        assert "carries a sham result" in text_of(again)
+        assert (await umpire.state_for("g1")).units == state.units

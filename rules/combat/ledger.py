@@ -8,8 +8,8 @@
   that strength + stragglers + casualties is always the unit's starting strength;
 * ``attacks``: this turn's attacks (``AttackMade``), for other modules to read (an attack on a
   surprise force within four hexes triggers it);
-* ``shams``: results that units secretly ignored, for the module that shields them to show the
-  attacker (``rules.module_api.RuleModule.combat_shield``).
+* ``shams``: results that units secretly ignored (their retreats are made for real), for the
+  module that shields them to show the attacker (``rules.module_api.RuleModule.combat_shield``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def shams(state: GameState) -> list[Mapping[str, Any]]:
 
 
 def attacks(state: GameState) -> list[Mapping[str, Any]]:
-    """This turn's attacks: kind, attackers, targets, cell, distance, shield, turn, step."""
+    """This turn's attacks: kind, attackers, targets, cell, distance (the farthest attacker's),
+    distances (each attacker's; empty in games recorded before), shield, turn, step."""
     return [a for a in data(state).get("attacks", []) if a.get("turn") == state.turn]
 
 
