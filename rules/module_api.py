@@ -107,13 +107,21 @@ class RuleModule:
 
     # -- combat (asked by the combat module) -------------------------------------------------------
     def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
-                      distance: int) -> str | None:
-        """Whether an attack on ``target`` (by fire at ``distance`` cells, or close combat at 1)
-        is secretly not taken: ``"sham"`` (the attackers are shown an ordinary-looking result,
-        recorded in the combat module's data under ``shams``, while the target's true state is
-        unchanged and its side is told it ignored it), ``"ignored"`` (nothing happens; the
-        attackers are told the attack had no effect), or ``None`` (resolved normally)."""
+                      distances: tuple[int, ...]) -> str | None:
+        """Whether an attack on ``target`` is secretly not taken. ``distances`` gives each
+        attacker's distance in cells, in the order of ``attackers`` (1 for close combat).
+        ``"sham"``: the attackers are shown an ordinary-looking result, recorded in the combat
+        module's data under ``shams``; the target's strength and morale are unchanged, but a
+        retreat in the result is made for real, so that every side sees the same board
+        (ruling COMBAT-16); its side is told it ignored the rest. ``"ignored"``: nothing
+        happens; the attackers are told the attack had no effect. ``None``: resolved
+        normally."""
         return None
+
+    def on_sham(self, out: Outcome, unit_id: str, home: Cell, marker: str) -> None:
+        """A sham result (``combat_shield`` said ``"sham"``) has just been shown on ``unit_id``:
+        ``home`` is the cell it stood in when attacked (its retreat, if any, is already made),
+        ``marker`` the morale state shown to the enemy (empty: none)."""
 
     def may_fight(self, state: GameState, unit: Unit, action: str) -> str | None:
         """Why the unit may not ``"fire"``, ``"assault"`` or ``"rally"`` now, or ``None``."""

@@ -15,6 +15,7 @@ from rules.combat import ledger
 from rules.combat.commands import Assault, Fire, Rally
 from rules.commands import Done, Move
 from rules.engine import Refusal, decide
+from rules.grid import Cell
 from rules.module_api import RuleModule
 from rules.registry import MODULES, register
 from rules.state import GameState
@@ -305,7 +306,7 @@ class _Shield(RuleModule):
     answer: str | None = "sham"
 
     def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
-                      distance: int) -> str | None:
+                      distances: tuple[int, ...]) -> str | None:
         return self.answer if target.id == "c-inf" else None
 
 
@@ -332,8 +333,9 @@ def test_sham_result_looks_ordinary_to_the_firer(fire_ready: GameState, shield: 
             and not isinstance(e, ev.Sighted)] == shown
     assert of_type(shown, cev.FireResolved)[0].seen  # an ordinary-looking result
     rebel = sham.state.units["c-inf"]
-    assert rebel == fire_ready.units["c-inf"]  # the truth is untouched
     record = ledger.shams(sham.state)
+    # Strength and morale are untouched; the retreat is made on the map (ruling COMBAT-16).
+    assert rebel == fire_ready.units["c-inf"].placed(Cell(*record[0]["retreat_to"]))
     assert record == [{"unit": "c-inf", "by_side": "union", "turn": 1, "strength_lost": 2,
                        "morale": "disorganized", "retreat_to": record[0]["retreat_to"],
                        "eliminated": False}]

@@ -81,8 +81,8 @@ async def test_march_commands_refused_plainly(fake: FakeDiscord, tmp_path: Path)
     async with started_game(fake, tmp_path, scenario_file(tmp_path), ("blue", "grey"),
                             maps=True) as (bot, alice, _):
         [group] = [c for c in bot.command_payload() if c["name"] == "march"]
-        assert {o["name"] for o in group["options"]} == {"order", "execute", "cancel", "forced",
-                                                         "status"}
+        assert {o["name"] for o in group["options"]} == {"order", "execute", "rally", "cancel",
+                                                         "forced", "status"}
         execute = await private_answer(fake, "march execute", alice, {})
         assert "no surprise move under way" in text_of(execute)
         await bot.umpire.handle("g1", alice.id, OrderSurpriseMove(force="1st Brigade",

@@ -128,12 +128,12 @@ def test_the_shield_the_combat_module_asks_for() -> None:
     units = game.state.units
     target, gun, foot = units["blue-1"], units["grey-bat"], units["grey-1"]
     shield = module.combat_shield  # type: ignore[attr-defined]
-    assert shield(game.state, target, (gun,), 5) == "sham"
-    assert shield(game.state, target, (gun,), 9) == "sham"
-    assert shield(game.state, target, (gun,), 4) == "ignored"
-    assert shield(game.state, target, (foot,), 1) == "ignored"
-    assert shield(game.state, units["blue-hq"], (gun,), 6) is None  # not in the force
-    assert shield(game.state, target, (units["blue-cav"],), 1) is None  # its own side
+    assert shield(game.state, target, (gun,), (5,)) == "sham"
+    assert shield(game.state, target, (gun,), (9,)) == "sham"
+    assert shield(game.state, target, (gun,), (4,)) == "ignored"
+    assert shield(game.state, target, (foot,), (1,)) == "ignored"
+    assert shield(game.state, units["blue-hq"], (gun,), (6,)) is None  # not in the force
+    assert shield(game.state, target, (units["blue-cav"],), (1,)) is None  # its own side
 
 
 def test_an_attack_from_four_hexes_or_less_triggers_at_the_end_of_the_step() -> None:

@@ -1,7 +1,8 @@
 """``/march``: the Surprise Move orders. ``order`` (a force and its route), ``execute``,
-``cancel`` (new orders: execute as it stands, or reverse), ``forced`` (the forced-march MPs from
-now on), and ``status`` (your own marches, with the route drawn on your map, and the detour
-buttons when the column waits at a blocked hex).
+``rally`` (shammed units walk back to their proper places), ``cancel`` (new orders: execute as
+it stands, or reverse), ``forced`` (the forced-march MPs from now on), and ``status`` (your own
+marches, with the route drawn on your map, and the detour buttons when the column waits at a
+blocked hex).
 
 Thin commands: each turns the interaction into a ``rules.surprise.commands`` record and calls
 ``Umpire.handle``; every answer goes to the asking player alone. The detour buttons are persistent
@@ -31,6 +32,7 @@ from rules.surprise.commands import (
     ChooseDetour,
     ExecuteSurpriseMove,
     OrderSurpriseMove,
+    RallyShammed,
     SetForcedMarch,
 )
 from umpire.march import PendingDetour, force_names, march_names, march_status
@@ -210,6 +212,18 @@ class MarchCog(commands.GroupCog, group_name="march",
                       march: app_commands.Range[str, 1, 100] | None = None,
                       game: GameArg | None = None) -> None:
         await self._give(interaction, game, record(ExecuteSurpriseMove, march=march or ""))
+
+    @app_commands.command(name="rally", description="Your movement phase: shammed units drop "
+                                                    "their sham markers and walk back home")
+    @app_commands.describe(units="Which shammed units, separated by commas (default: all of "
+                                 "the march's)", march=MARCH_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(units=forces, march=marches)
+    async def rally(self, interaction: Interaction,
+                    units: app_commands.Range[str, 1, 500] | None = None,
+                    march: app_commands.Range[str, 1, 100] | None = None,
+                    game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(RallyShammed, march=march or "",
+                                                   units=units or ""))
 
     @app_commands.command(name="cancel", description="Command Phase: new orders for a force on "
                                                      "a surprise move")

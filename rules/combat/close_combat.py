@@ -20,7 +20,7 @@ from rules.combat.commands import Assault
 from rules.combat.conditions import Situation, applicable
 from rules.combat.config import CloseCombatEffect, Loss
 from rules.combat.fates import Fate
-from rules.combat.fire import shield_of
+from rules.combat.fire import shammed, shield_of
 from rules.combat.morale import worse
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
@@ -68,14 +68,15 @@ def assault(out: Outcome, side: str, command: Assault) -> None:
     index = shifted(table, base_column(table, attack_total, defence_total), sum(shifts.values()))
     column = table.columns[index]
     mods = applicable(situation, "close_combat", table.modifiers)
-    answers = [shield_of(state, d, attackers, 1) for d in defenders]
+    ones = (1,) * len(attackers)
+    answers = [shield_of(state, d, attackers, ones) for d in defenders]
     shield = ("ignored" if "ignored" in answers
               else "sham" if answers and all(a == "sham" for a in answers) else "")
 
     def made(shield: str) -> cev.AttackMade:
         return cev.AttackMade(audience="umpire", kind="assault", attackers=attacker_ids,
                               targets=tuple(d.id for d in defenders), cell=cell_ref, distance=1,
-                              shield=shield)
+                              distances=ones, shield=shield)
 
     if shield == "ignored":
         out.add(made(shield))
@@ -111,7 +112,7 @@ def assault(out: Outcome, side: str, command: Assault) -> None:
         _advance(state, a_fates, d_fates, target.cell)
     if sham:
         for f in d_fates:
-            out.add(f.sham(side))
+            shammed(out, f, side)
     fates = a_fates if sham else d_fates + a_fates
     for f in d_fates if not sham else ():
         for e in f.events():

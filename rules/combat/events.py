@@ -47,6 +47,9 @@ class AttackMade(GameEvent):
     targets: tuple[str, ...]
     cell: CellRef
     distance: int
+    #: Each attacker's distance, in the order of ``attackers`` (empty in games recorded
+    #: before it was kept: then ``distance``, the farthest, stands for each).
+    distances: tuple[int, ...] = ()
     shield: str = ""
 
 
@@ -173,8 +176,9 @@ class AttackIgnored(GameEvent):
 
 class ShamResult(GameEvent):
     """A result one unit secretly ignores (a sham result), recorded so that a rule module can
-    show the attacking side what it believes it saw: the strength lost, the morale state and the
-    cell the unit seemed to fall back to."""
+    show the attacking side what it believes it saw: the strength lost and the morale state.
+    ``retreat_to`` is where the unit fell back (the retreat itself is a ``UnitRetreated``,
+    made for real)."""
 
     type: Literal["combat_sham"] = "combat_sham"
     unit: str
@@ -204,7 +208,8 @@ class MoraleChanged(GameEvent):
 
 
 class UnitRetreated(GameEvent):
-    """A unit falls back along ``path`` after combat (no MPs spent)."""
+    """A unit falls back along ``path`` after combat (no MPs spent), a sham result's retreat
+    too (ruling COMBAT-16)."""
 
     type: Literal["combat_retreat"] = "combat_retreat"
     unit: str

@@ -79,13 +79,20 @@ class Fate:
                                         path=tuple((c.col, c.row) for c in self.advance)))
         return out
 
-    def sham(self, by_side: str) -> cev.ShamResult:
-        """The record of this fate as a result the unit secretly ignores."""
+    def sham_events(self, by_side: str) -> list[GameEvent]:
+        """This fate as a result the unit secretly ignores: its record, and the retreat, which
+        is made for real so that every side sees the same board (ruling COMBAT-16). Losses and
+        morale are not taken."""
         end = self.retreat[-1] if self.retreat else None
-        return cev.ShamResult(audience=side_audience(self.unit.side), unit=self.unit.id,
-                              by_side=by_side, strength_lost=self.lost, morale=self.morale,
-                              retreat_to=(end.col, end.row) if end else None,
-                              eliminated=self.eliminated)
+        audience = side_audience(self.unit.side)
+        out: list[GameEvent] = [cev.ShamResult(
+            audience=audience, unit=self.unit.id, by_side=by_side, strength_lost=self.lost,
+            morale=self.morale, retreat_to=(end.col, end.row) if end else None,
+            eliminated=self.eliminated)]
+        if self.retreat and not self.eliminated:
+            out.append(cev.UnitRetreated(audience=audience, unit=self.unit.id,
+                                         path=tuple((c.col, c.row) for c in self.retreat)))
+        return out
 
     def phrases(self, state: GameState, know: Knowledge) -> list[str]:
         """This fate as ``know``'s side would tell it: in full for its own unit, as seen for an

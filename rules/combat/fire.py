@@ -10,7 +10,8 @@ target fall back).
 The target's side is told the truth about its unit. The firing side is told what it can see: on
 an identified target the roll and everything that shows on the counter; on a counter it sees
 only as a marker, neither roll nor result. A rule module may shield the target
-(``combat_shield``): then the target's true state does not change.
+(``combat_shield``): then the target's strength and morale do not change, though a retreat
+in the result is made on the map (ruling COMBAT-16).
 """
 
 from __future__ import annotations
@@ -36,14 +37,26 @@ from rules.state import GameState
 from rules.units import Unit
 
 
-def shield_of(state: GameState, target: Unit, attackers: tuple[Unit, ...], distance: int
-              ) -> str:
-    """What the modules in force say of an attack on ``target``: "sham", "ignored" or ""."""
+def shield_of(state: GameState, target: Unit, attackers: tuple[Unit, ...],
+              distances: tuple[int, ...]) -> str:
+    """What the modules in force say of an attack on ``target`` by ``attackers``, each at its
+    own distance: "sham", "ignored" or ""."""
     for module in in_force(state.modules):
-        answer = module.combat_shield(state, target, attackers, distance)
+        answer = module.combat_shield(state, target, attackers, distances)
         if answer in ("sham", "ignored"):
             return answer
     return ""
+
+
+def shammed(out: Outcome, fate: Fate, by_side: str) -> None:
+    """Record a sham result on ``fate``'s unit and make its retreat for real (ruling
+    COMBAT-16); then tell the modules, so that the shielding one can keep the unit's place."""
+    home = fate.unit.cell
+    for e in fate.sham_events(by_side):
+        out.add(e)
+    if home is not None:
+        for module in in_force(out.state.modules):
+            module.on_sham(out, fate.unit.id, home, fate.morale)
 
 
 def fire(out: Outcome, side: str, command: Fire) -> None:
@@ -65,6 +78,7 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
     strength = 0.0
     farthest = 0
     band_name = ""
+    distances: list[int] = []
     for f in firers:
         assert f.cell is not None
         allowed = rules.fire_formations.get(f.kind, ())
@@ -79,6 +93,7 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
         if not clear_line(gm, gm.idx(f.cell), gm.idx(target.cell)):
             raise Refusal(f"{f.name} has no line of sight to {target.label}")
         strength += f.strength * band.factor
+        distances.append(distance)
         if distance >= farthest:
             farthest, band_name = distance, band.name
     total = int(strength)
@@ -90,7 +105,7 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
     situation = Situation(state, attackers=firers, defenders=(hit,) if hit else (),
                           band=band_name, target_cell=target.cell, from_cells=from_cells)
     mods = applicable(situation, "fire", table.modifiers)
-    shield = shield_of(state, hit, firers, farthest) if hit is not None else ""
+    shield = shield_of(state, hit, firers, tuple(distances)) if hit is not None else ""
     cell_ref = (target.cell.col, target.cell.row)
     firer_ids = tuple(f.id for f in firers)
 
@@ -102,7 +117,7 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
     def attack(shield: str) -> cev.AttackMade:
         return cev.AttackMade(audience="umpire", kind="fire", attackers=firer_ids,
                               targets=(hit.id,) if hit else (), cell=cell_ref,
-                              distance=farthest, shield=shield)
+                              distance=farthest, distances=tuple(distances), shield=shield)
 
     if shield == "ignored":
         assert hit is not None
@@ -136,7 +151,7 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
             fate.block_retreat(fall_back, rules.retreat_shortfall_loss)
     hit_side = Knowledge(state, hit.side)
     if shield == "sham":
-        out.add(fate.sham(side))
+        shammed(out, fate, side)
     else:
         for e in fate.events():
             out.add(e)

@@ -8,8 +8,8 @@
   that strength + stragglers + casualties is always the unit's starting strength;
 * ``attacks``: this turn's attacks (``AttackMade``), for other modules to read (an attack on a
   surprise force within four hexes triggers it);
-* ``shams``: results that units secretly ignored, for the module that shields them to show the
-  attacker (``rules.module_api.RuleModule.combat_shield``).
+* ``shams``: results that units secretly ignored (their retreats are made for real), for the
+  module that shields them to show the attacker (``rules.module_api.RuleModule.combat_shield``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def shams(state: GameState) -> list[Mapping[str, Any]]:
 
 
 def attacks(state: GameState) -> list[Mapping[str, Any]]:
-    """This turn's attacks: kind, attackers, targets, cell, distance, shield, turn, step."""
+    """This turn's attacks: kind, attackers, targets, cell, distance (the farthest attacker's),
+    distances (each attacker's; empty in games recorded before), shield, turn, step."""
     return [a for a in data(state).get("attacks", []) if a.get("turn") == state.turn]
 
 
@@ -84,7 +85,7 @@ def apply(state: GameState, event: GameEvent) -> GameState | None:
             record: dict[str, Any] = {"turn": state.turn, "step": state.step, "kind": event.kind,
                       "attackers": list(event.attackers), "targets": list(event.targets),
                       "cell": list(event.cell), "distance": event.distance,
-                      "shield": event.shield}
+                      "distances": list(event.distances), "shield": event.shield}
             kept = [a for a in data(state).get("attacks", []) if a.get("turn") == state.turn]
             state = _changed(state, attacks=[*kept, record])
             return _mark(state, event.kind, event.attackers)

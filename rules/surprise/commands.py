@@ -56,6 +56,15 @@ class ChooseDetour(GameCommand):
     attempt: bool
 
 
+# sham rallies
+class RallyShammed(GameCommand):
+    """The owner's movement phase: the named units of the march (all its shammed units if none
+    are named, separated by commas) lose their sham markers and walk back to where they stood
+    (ruling SM-23)."""
+
+    kind: Literal["surprise_rally"] = "surprise_rally"
+    march: MarchRef = ""
+    units: Annotated[str, Field(max_length=500)] = ""
 # forced marches
 class SetForcedMarch(GameCommand):
     """Choose the forced-march MPs a force adds each turn from now on (up to the ruleset's
@@ -70,5 +79,6 @@ class SetForcedMarch(GameCommand):
 
 COMMANDS: tuple[type[GameCommand], ...] = (
     OrderSurpriseMove, ExecuteSurpriseMove, CancelSurpriseMove, ChooseDetour,
+    RallyShammed,
     SetForcedMarch,
 )

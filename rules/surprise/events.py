@@ -357,8 +357,9 @@ class CancelLost(GameEvent):
 
 
 class ShamRecorded(GameEvent):
-    """A sham result: the enemy is shown ``marker`` (and a retreat to ``cell``) on a unit of
-    the force, which secretly ignores it (SM, "Enemy Interference")."""
+    """A sham result on a unit of the force, which secretly ignores it (SM, "Enemy
+    Interference"): it stands at ``cell`` (where its retreat, made for real, took it) under the
+    sham ``marker``; ``home`` is its proper cell, where it returns when the march begins."""
 
     type: Literal["surprise_sham"] = "surprise_sham"
     march: str
@@ -366,13 +367,17 @@ class ShamRecorded(GameEvent):
     name: str = ""
     unit: str
     cell: Ref
+    home: Ref | None = None
     marker: str = ""
 
     def report(self, view: SideView) -> str:
         shown = f" marked {self.marker}" if self.marker else ""
-        return (f"Sham result on {_unit(view, self.unit)}: the enemy sees it{shown} at "
-                f"{_where(view, self.cell)}. Nothing is really lost; the sham goes when the "
-                "march begins.")
+        moved = (f" Its proper place is {_where(view, self.home)}: it returns there when the "
+                 "march begins, or rally it back with /march rally in your movement phase."
+                 if self.home and self.home != self.cell else "")
+        return (f"Sham result on {_unit(view, self.unit)}: every side sees it{shown} at "
+                f"{_where(view, self.cell)}. Nothing is really lost; the sham marker goes when "
+                f"the march begins.{moved}")
 
 
 class CollisionNoted(GameEvent):
@@ -407,6 +412,53 @@ class ForceRested(GameEvent):
                 "phase and may not move again in this one.")
 
 
+# sham rallies
+class ShamsLifted(GameEvent):
+    """The march begins: its sham markers go, and its shammed units stand in their proper cells
+    again (``returns``), save those whose proper cell is now held (``stay``: ruling SM-19)."""
+
+    type: Literal["surprise_shams_lifted"] = "surprise_shams_lifted"
+    march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
+    returns: dict[str, Ref] = Field(default_factory=dict)
+    stay: list[str] = Field(default_factory=list)
+
+    def report(self, view: SideView) -> str:
+        back = ", ".join(f"{_unit(view, u)} at {_where(view, c)}"
+                         for u, c in sorted(self.returns.items()))
+        held = ", ".join(_unit(view, u) for u in self.stay)
+        text = f"Surprise move {_name(self)}: the sham markers are taken off."
+        if back:
+            text += f" Back in their proper places: {back}."
+        if held:
+            text += f" Their proper places are held, so these stay where they stand: {held}."
+        return text
+
+
+class ShamRallied(GameEvent):
+    """The owner rallies a shammed unit (ruling SM-23): its sham marker goes and it walks back
+    along ``path`` (cells entered) for ``mp``; ``stopped`` says why it did not get home."""
+
+    type: Literal["surprise_sham_rallied"] = "surprise_sham_rallied"
+    march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
+    unit: str
+    home: Ref
+    path: list[Ref] = Field(default_factory=list)
+    mp: float = 0.0
+    stopped: str = ""
+
+    def report(self, view: SideView) -> str:
+        unit = _unit(view, self.unit)
+        if not self.stopped:
+            walk = f" ({_mp(self.mp)})" if self.path else ""
+            return (f"{unit} drops its sham marker and is back at its proper place, "
+                    f"{_where(view, self.home)}{walk}.")
+        where = _where(view, self.path[-1]) if self.path else "where it stood"
+        return (f"{unit} drops its sham marker and heads back to {_where(view, self.home)}, "
+                f"but {self.stopped}: it stops at {where}.")
 # forced marches
 class ForcedMarchSet(GameEvent):
     """The owner chose the forced-march MPs the force adds each turn from now on (ruling
@@ -433,5 +485,6 @@ EVENTS: tuple[type[GameEvent], ...] = (
     StragglersNoted, ExecutionQueued, MarchTriggered, TriggerAnnounced, MarchBegun,
     DetourOffered, DetourResolved, ColumnMarched, MarchEnded, CancelSent, CancelAccepted,
     CancelLost, ShamRecorded, CollisionNoted, ForceRested,
+    ShamsLifted, ShamRallied,
     ForcedMarchSet,
 )

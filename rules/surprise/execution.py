@@ -43,7 +43,7 @@ from rules.registry import in_force
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
-from rules.surprise import orders
+from rules.surprise import interference, orders
 from rules.surprise import records as rec
 from rules.surprise.column import march_formation, route_path
 from rules.surprise.paths import cheapest_path
@@ -117,7 +117,9 @@ def plan(state: GameState, record: Mapping[str, Any], kind: str, interactive: bo
 
 
 def start_run(out: Outcome, march_id: str, kind: str, interactive: bool) -> None:
-    """Emit the ``MarchBegun`` event for a march (no movement yet)."""
+    """Emit the ``MarchBegun`` event for a march (no movement yet), once its shammed units
+    stand in their proper places again."""
+    interference.lift_shams(out, march_id)
     record = rec.march(out.state, march_id)
     run, formations = plan(out.state, record, kind, interactive)
     out.add(sev.MarchBegun(audience=side_audience(str(record["side"])), march=march_id,

@@ -2,30 +2,34 @@
 
 * An enemy combat unit (infantry, cavalry, artillery) that ends a movement phase, having moved
   in it, at or within two hexes of any unit of a force on an accepted surprise order triggers
-  the march (ruling SM-13). So does an attack on a unit of the force from four hexes or less
+  the march (ruling SM-13). So does any attack on a unit of the force that is not a sham
   (ruling SM-4).
 * The side whose unit triggered it is told that a surprise move has been triggered; the owner is
   told which of its units the enemy came near, not which enemy unit did it.
 * Once triggered, attacks on the force are ignored, and enemy units may not enter or pass through
   its cells (they may fire through them).
-* Fire at the force from five hexes or more is resolved normally for the firer, who is shown the
-  result; the force secretly ignores it. The sham (a morale marker, a retreat) is shown to the
-  enemy until the march begins, when the units are back where they really are.
+* Artillery fire at the force from five hexes or more, every firer that far, is a sham: resolved
+  normally for the firer, who is shown the result, while the force secretly ignores it. Its
+  retreat is made for real and its morale marker is shown to every enemy side; the march keeps
+  each unit's proper cell. When the march begins the markers go and the units stand in their
+  proper places again (ruling SM-19); before that the owner may rally them back (SM-23).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules.events import side_audience
 from rules.grid import Cell
+from rules.positions import positions_changed
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import records as rec
 from rules.units import Unit
+from rules.words import STACKING_KINDS, UnitKind
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
@@ -100,58 +104,119 @@ def _triggered_by(out: Outcome, march_id: str, by: Unit, near: Unit, radius: int
                                  how=_their_words(out.state, by, how)))
 
 
-def shield(state: GameState, target: Unit, attackers: tuple[Unit, ...], distance: int
-           ) -> Shield | None:
-    """How an attack on ``target`` is treated: a ``sham`` (fire from five hexes or more:
-    resolved for the firer, ignored by the force), ``ignored`` (an attack from four hexes or
-    less, which triggers the march, or any attack on a triggered force), or ``None`` (not a
+def is_sham(attackers: Sequence[Unit], distances: Sequence[int]) -> bool:
+    """Whether an attack is the article's sham case: every attacker is artillery firing from
+    five hexes or more (ruling SM-4). Any attacker nearer, or one that is not artillery,
+    makes it an attack that triggers the march."""
+    if not attackers or len(distances) != len(attackers):
+        return False
+    return all(a.kind == UnitKind.ARTILLERY and d >= SHAM_RANGE
+               for a, d in zip(attackers, distances, strict=True))
+
+
+def shield(state: GameState, target: Unit, attackers: tuple[Unit, ...],
+           distances: tuple[int, ...]) -> Shield | None:
+    """How an attack on ``target`` is treated: a ``sham`` (artillery fire from five hexes or
+    more, ``is_sham``: resolved for the firer, ignored by the force), ``ignored`` (any other
+    attack, which triggers the march, or any attack on a triggered force), or ``None`` (not a
     unit on an accepted surprise order, or an attack by its own side)."""
     record = _under_order(state, target.id)
     if record is None or any(a.side == record["side"] for a in attackers):
         return None
     if record["status"] == rec.TRIGGERED:
         return "ignored"
-    return "sham" if distance >= SHAM_RANGE else "ignored"
+    return "sham" if is_sham(attackers, distances) else "ignored"
 
 
 def attacks_this_step(out: Outcome) -> None:
     """Attacks the combat module recorded in the step now ending (its ``attacks`` ledger): one
-    from four hexes or less on a unit of a force on an accepted order triggers the march."""
+    on a unit of a force on an accepted order that is not a sham (``is_sham``) triggers the
+    march."""
     state = out.state
     ledger = state.module_data.get("combat", {}).get("attacks", [])
     for attack in ledger:
         if [attack.get("turn"), attack.get("step")] != [state.turn, state.step]:
             continue
-        distance = int(attack.get("distance", 0))
-        if distance >= SHAM_RANGE:
+        attackers = [out.state.units[a] for a in attack.get("attackers", [])
+                     if a in out.state.units]
+        # A game recorded before each attacker's distance was kept: the farthest for all.
+        distances = [int(d) for d in attack.get("distances") or
+                     [attack.get("distance", 0)] * len(attackers)]
+        if not attackers or is_sham(attackers, distances):
             continue
+        nearest = min(distances, default=int(attack.get("distance", 0)))
         for target_id in attack.get("targets", []):
             record = rec.march_of_unit(out.state, str(target_id), {rec.ACCUMULATING,
                                                                     rec.REVERSING})
-            attackers = [out.state.units[a] for a in attack.get("attackers", [])
-                         if a in out.state.units]
-            if record is None or not attackers or attackers[0].side == record["side"]:
+            if record is None or attackers[0].side == record["side"]:
                 continue
             trigger(out, str(record["id"]), attackers[0], out.state.units[str(target_id)],
-                    f"attacked from {distance} hex(es)")
+                    f"attacked from {nearest} hex(es)")
 
 
-def record_sham(out: Outcome, target_id: str, cell: Cell | None = None, marker: str = "") -> None:
-    """Show the enemy a sham result on a unit of a force (a marker, a retreat to ``cell``)."""
-    record = _under_order(out.state, target_id)
-    if record is None:
+# -- sham results ------------------------------------------------------------------------------
+def record_sham(out: Outcome, unit_id: str, home: Cell, marker: str) -> None:
+    """A sham result was shown on a unit of a force: it stands where its retreat (made for
+    real) took it, under the sham marker; the march keeps its proper cell (the first one, if
+    it was shammed before) to return it there (ruling SM-19)."""
+    record = _under_order(out.state, unit_id)
+    unit = out.state.units.get(unit_id)
+    if record is None or unit is None or unit.cell is None:
         return
-    unit = out.state.units[target_id]
-    where = cell if cell is not None else unit.cell
-    assert where is not None
-    out.add(sev.ShamRecorded(audience=side_audience(str(record["side"])), march=str(record["id"]),
-                             name=rec.name_of(out.state, str(record["id"])),
-                             unit=target_id, cell=rec.ref(where), marker=marker))
+    before = record["shams"].get(unit_id) or {}
+    proper = rec.cell_of(before["home"]) if before.get("home") else home
+    out.add(sev.ShamRecorded(audience=side_audience(str(record["side"])),
+                             march=str(record["id"]),
+                             name=rec.name_of(out.state, str(record["id"])), unit=unit_id,
+                             home=rec.ref(proper), cell=rec.ref(unit.cell),
+                             marker=marker or str(before.get("marker") or "")))
+
+
+def lift_shams(out: Outcome, march_id: str) -> None:
+    """The march begins: its sham markers go and its units stand in their proper places again.
+    A unit whose proper cell an enemy unit now holds, or its own side fills to the stacking
+    limit, stays where it stands (ruling SM-19)."""
+    state = out.state
+    record = rec.march(state, march_id)
+    shams: Mapping[str, Any] = record.get("shams") or {}
+    if not shams:
+        return
+    gm = state.loaded.map
+    side = str(record["side"])
+    enemy = {u.cell for u in state.enemies_of(side) if u.cell is not None}
+    friends: dict[Cell, int] = {}
+    for u in state.units_of(side):
+        if u.cell is not None and u.kind in STACKING_KINDS and u.id not in shams:
+            friends[u.cell] = friends.get(u.cell, 0) + 1
+    returns: dict[str, list[int]] = {}
+    stay: list[str] = []
+    for uid in sorted(shams):
+        unit = state.units.get(uid)
+        home = shams[uid].get("home")
+        if unit is None or unit.cell is None or not home:
+            continue
+        cell = rec.cell_of(home)
+        stacks = unit.kind in STACKING_KINDS
+        if unit.cell == cell:
+            friends[cell] = friends.get(cell, 0) + stacks
+            continue
+        if cell in enemy or (stacks and friends.get(cell, 0) + 1 > gm.ruleset.stacking_limit):
+            stay.append(uid)
+            friends[unit.cell] = friends.get(unit.cell, 0) + stacks
+            continue
+        returns[uid] = rec.ref(cell)
+        friends[cell] = friends.get(cell, 0) + stacks
+    out.add(sev.ShamsLifted(audience=side_audience(side), march=march_id,
+                            name=rec.name_of(state, march_id), returns=returns, stay=stay))
+    if returns:
+        positions_changed(out, tuple(returns))
 
 
 def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
-    """An enemy viewer sees the sham results it was shown (a marker, a retreat, losses) on a
-    unit of a force on an accepted order, until the march begins (ruling SM-19)."""
+    """How an enemy viewer sees a unit of a force on an accepted order: under its sham marker
+    (every enemy side alike: the board is the same for all), and, for the side that fired, with
+    the strength it believes it took off, until the march begins (ruling SM-19). Where it
+    stands is the truth: a sham retreat is made on the map."""
     if viewer == unit.side:
         return unit
     record = rec.march_of_unit(state, unit.id, rec.ACCEPTED)
@@ -159,20 +224,15 @@ def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
         return unit
     face = unit
     since = int(record.get("accepted_turn") or 0)
-    for sham in state.module_data.get("combat", {}).get("shams", []):
-        if sham.get("unit") != unit.id or sham.get("by_side") != viewer:
-            continue
-        if int(sham.get("turn", 0)) < since:
-            continue
-        lost = int(sham.get("strength_lost") or 0)
-        face = replace(face, strength=max(0, face.strength - lost),
-                       morale=str(sham.get("morale") or face.morale))
-        if sham.get("retreat_to"):
-            face = face.placed(rec.cell_of(sham["retreat_to"]))
+    lost = sum(int(s.get("strength_lost") or 0)
+               for s in state.module_data.get("combat", {}).get("shams", [])
+               if s.get("unit") == unit.id and s.get("by_side") == viewer
+               and int(s.get("turn", 0)) >= since)
+    if lost:
+        face = replace(face, strength=max(0, face.strength - lost))
     own = record["shams"].get(unit.id)
-    if own:
-        face = replace(face.placed(rec.cell_of(own["cell"])),
-                       morale=own.get("marker") or face.morale)
+    if own and own.get("marker"):
+        face = replace(face, morale=str(own["marker"]))
     return face
 
 

@@ -16,7 +16,15 @@ from rules.overlay import Ground, Overlay
 from rules.refusal import Refusal
 from rules.registry import register
 from rules.state import GameState, with_units
-from rules.surprise import accumulation, cancellation, execution, interference, notes, orders
+from rules.surprise import (
+    accumulation,
+    cancellation,
+    execution,
+    interference,
+    notes,
+    orders,
+    rally,
+)
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import (
@@ -24,6 +32,7 @@ from rules.surprise.commands import (
     ChooseDetour,
     ExecuteSurpriseMove,
     OrderSurpriseMove,
+    RallyShammed,
     SetForcedMarch,
 )
 from rules.surprise.forced import decide_forced
@@ -50,6 +59,8 @@ class SurpriseMove(RuleModule):
                 cancellation.decide_cancel(out, side, command)
             case ChooseDetour():
                 _detour(out, side, command)
+            case RallyShammed():
+                rally.decide_rally(out, side, command)
             case SetForcedMarch():
                 decide_forced(out, side, command)
             case _:
@@ -106,9 +117,12 @@ class SurpriseMove(RuleModule):
 
     # -- combat ----------------------------------------------------------------------------------
     def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
-                      distance: int) -> str | None:
+                      distances: tuple[int, ...]) -> str | None:
         """For the combat module: ``sham``, ``ignored`` or ``None`` (see ``interference``)."""
-        return interference.shield(state, target, attackers, distance)
+        return interference.shield(state, target, attackers, distances)
+
+    def on_sham(self, out: Outcome, unit_id: str, home: Cell, marker: str) -> None:
+        interference.record_sham(out, unit_id, home, marker)
 
     def may_fight(self, state: GameState, unit: Unit, action: str) -> str | None:
         record = rec.march_of_unit(state, unit.id, rec.ACCEPTED | {rec.RUNNING})
@@ -224,8 +238,25 @@ def fold(state: GameState, event: GameEvent) -> GameState:
                 m["status"] = rec.REVERSING
         case sev.CancelLost(march=mid):
             marches[mid]["cancel"] = None
-        case sev.ShamRecorded(march=mid, unit=uid, cell=cell, marker=marker):
-            marches[mid]["shams"][uid] = {"cell": list(cell), "marker": marker}
+        case sev.ShamRecorded(march=mid, unit=uid, cell=cell, marker=marker, home=home):
+            marches[mid]["shams"][uid] = {"cell": list(cell), "marker": marker,
+                                          "home": list(home or cell)}
+        # sham rallies
+        case sev.ShamsLifted(march=mid, returns=returns):
+            marches[mid]["shams"] = {}
+            units = {uid: state.units[uid].placed(rec.cell_of(c)) for uid, c in returns.items()}
+        case sev.ShamRallied(march=mid, unit=uid, home=home, path=path, mp=mp):
+            shams = marches[mid]["shams"]
+            unit = state.units[uid]
+            end = rec.cell_of(path[-1]) if path else unit.cell
+            if end == rec.cell_of(home):
+                shams.pop(uid, None)
+            else:  # stopped on its way: no marker, still away from home
+                shams[uid] = {**shams[uid], "marker": "",
+                              "cell": list(path[-1]) if path else shams[uid]["cell"]}
+            if path:
+                units = {uid: unit.moved_to(rec.cell_of(path[-1]), mp)}
+        # forced marches
         case sev.ForcedMarchSet(march=mid, mp=mp):
             marches[mid]["forced"] = mp
         case sev.ForceRested(march=mid):
