@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from rules.view import SideView
 
 __all__ = ["SideSighting", "bits_to_cells", "information_model", "known_name", "known_order",
-           "phase_report", "shows_anonymous", "sight", "sighting_events"]
+           "phase_report", "shows_anonymous", "sight", "sighting_events", "turn_visibility"]
 
 _RULES: dict[int, tuple[object, SightingRule]] = {}
 
@@ -94,8 +94,14 @@ def sight(state: GameState) -> dict[str, SideSighting]:
     return dict(found)
 
 
+def turn_visibility(state: GameState) -> int:
+    """How far the side's troops see this turn, in cells, under the modules in force (ruling
+    LOS-8: the turn track's figure, else the ruleset's, capped by Surprise Move at 20)."""
+    return visibility(state.loaded.scenario, state.loaded.ruleset, state.turn, state.modules)
+
+
 def _sight(state: GameState) -> dict[str, SideSighting]:
-    vis = visibility(state.loaded.scenario, state.loaded.ruleset, state.turn)
+    vis = turn_visibility(state)
     rule = rule_for(state)  # kept in _RULES for good, so its id is never reused
     units = tuple(presences(state))
     radius = state.loaded.ruleset.blocked_radius

@@ -38,6 +38,9 @@ class ModuleSpec:
     tables: tuple[str, ...] = ()
     #: Options a scenario may set in ``options``, with the value used when it does not.
     options: Mapping[str, OptionValue] = field(default_factory=lambda: MappingProxyType({}))
+    #: The farthest any turn may see, in cells, while the module is in force (``None``: the
+    #: module sets no limit). A turn track or ruleset asking for more is read as this.
+    max_visibility: int | None = None
 
     def option(self, options: Mapping[str, OptionValue], key: str) -> OptionValue:
         """The value of one of this module's options in a scenario's ``options``."""

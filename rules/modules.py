@@ -11,6 +11,8 @@ Adding a module: its package, its spec's line in ``SPECS``, its implementation's
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.combat.spec import SPEC as COMBAT
 from rules.module_spec import ModuleSpec
 from rules.surprise.spec import SPEC as SURPRISE_MOVE
@@ -57,6 +59,14 @@ def available_actions(modules: tuple[str, ...] | list[str]) -> frozenset[str]:
         if spec is not None:
             out |= spec.actions
     return out
+
+
+def visibility_limit(modules: Iterable[str]) -> int | None:
+    """The farthest a turn may see with these modules in force: the least of their limits
+    (``None`` when none sets one). Ruling LOS-8."""
+    limits = [spec.max_visibility for m in modules
+              if (spec := SPEC_BY_NAME.get(m)) is not None and spec.max_visibility is not None]
+    return min(limits) if limits else None
 
 
 def tables_needed(module: str) -> tuple[str, ...]:

@@ -40,6 +40,7 @@ from rules.knowledge import (
     rule_for,
     shows_anonymous,
     sight,
+    turn_visibility,
 )
 from rules.location import InMarker, Location
 from rules.markers import Marker
@@ -48,7 +49,7 @@ from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay, Route
 from rules.registry import in_force
 from rules.state import GameState
-from rules.turns import turn_spec, visibility
+from rules.turns import turn_spec
 from rules.units import Unit
 from rules.view_types import (
     ANONYMOUS,
@@ -201,8 +202,7 @@ def _project(state: GameState, side: str | None) -> SideView:
         # An enemy marker may hide anything: to the overlay it is a blank counter (INFO-10).
         counters = enemies + tuple(UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER,
                                             cell=m.cell) for m in markers if m.side != side)
-        ground = Ground(side, state.loaded.map, visibility(scenario, state.loaded.ruleset,
-                                                           state.turn),
+        ground = Ground(side, state.loaded.map, turn_visibility(state),
                         rule_for(state), state.loaded.ruleset.blocked_radius)
         for module in modules:
             note = module.view_notes(state, side)
@@ -213,7 +213,7 @@ def _project(state: GameState, side: str | None) -> SideView:
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
-        light=spec.light, visibility=visibility(scenario, state.loaded.ruleset, state.turn),
+        light=spec.light, visibility=turn_visibility(state),
         phase=step.title, phasing=step.side, information=info, units=tuple(units),
         seen_cells=seen_cells, fog=info.fog,
         game_map=state.loaded.map, side_names=_side_names(state),
@@ -237,7 +237,7 @@ def own_view(state: GameState, side: str) -> SideView:
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side), turn=state.turn, time=spec.time, light=spec.light,
-        visibility=visibility(scenario, state.loaded.ruleset, state.turn), phase=step.title,
+        visibility=turn_visibility(state), phase=step.title,
         phasing=step.side, information=information_model(state, side),
         units=tuple(_full(u, OWN) for u in _placed(state) if u.side == side), seen_cells=None,
         fog=False, game_map=state.loaded.map, side_names=_side_names(state),
@@ -257,7 +257,7 @@ def public_view(state: GameState) -> SideView:
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=None,
         side_name="", turn=state.turn, time=spec.time, light=spec.light,
-        visibility=visibility(scenario, state.loaded.ruleset, state.turn), phase=step.title,
+        visibility=turn_visibility(state), phase=step.title,
         phasing=step.side, information=InformationModel.HIDDEN, units=(), seen_cells=frozenset(),
         fog=True, game_map=state.loaded.map, side_names=_side_names(state),
         side_colours={s.id: s.colour for s in scenario.sides}, day=spec.day,

@@ -53,7 +53,9 @@ def sees(gm: GameMap, a: Cell, b: Cell, visibility: int = 20) -> bool:
     i, j = gm.idx(a), gm.idx(b)
     fast = LineOfSight(gm).sees(i, j, visibility)
     assert reference_sees(gm, i, j, visibility) == fast
-    if gm.grid.distance(a, b) <= max(1, visibility):
+    if visibility == 0:
+        assert not fast  # a night of nil visibility sees nothing (LOS-7)
+    elif gm.grid.distance(a, b) <= visibility or gm.grid.distance(a, b) <= 1:
         assert clear_line(gm, i, j) == fast
     return fast
 
@@ -82,14 +84,16 @@ def test_adjacent_cells_always_see_each_other(
     kind: Literal["hex", "square"], orientation: Literal["flat", "pointy"],
     neighbours: Literal[4, 8],
 ) -> None:
-    # A cliff of woods on a height next to a clear hollow: still in sight, even at night.
+    # A cliff of woods on a height next to a clear hollow: still in sight, even at night with a
+    # visibility of 1. A night of nil visibility sees nothing, next door included (LOS-7).
     gm = hand_map(["w.w.w", ".w.w.", "w.w.w", ".w.w.", "w.w.w"],
                   ["50505", "05050", "50505", "05050", "50505"],
                   kind=kind, orientation=orientation, neighbours=neighbours)
     for cell in gm.grid.cells():
         for n in gm.grid.neighbours(cell):
-            for visibility in (0, 1, 20):
+            for visibility in (1, 20):
                 assert sees(gm, cell, n, visibility)
+            assert not sees(gm, cell, n, 0)
 
 
 def test_woods_between_two_clear_hexes_on_flat_ground_block() -> None:
@@ -256,7 +260,9 @@ def test_visibility_limit() -> None:
     centre = Cell(7, 7)
     o = grid.index(centre)
     for visibility in (0, 1, 2, 6, 20):
-        want = {c for c in grid.cells() if grid.distance(centre, c) <= max(1, visibility)}
+        # Adjacent cells under any visibility but nil, which sees nothing (LOS-7).
+        reach = max(1, visibility) if visibility else -1
+        want = {c for c in grid.cells() if grid.distance(centre, c) <= reach}
         got = {c for c in grid.cells() if rule.sees(o, grid.index(c), visibility)}
         assert got == want
     far = Cell(7, 12)
@@ -410,7 +416,8 @@ def test_line_of_sight_is_symmetric_and_matches_the_reference(
 # -- the registry of sighting rules ------------------------------------------------------------
 def test_every_registered_rule_answers_to_its_name_and_sees_its_neighbours() -> None:
     """A scenario names its sighting rule; each rule is registered under its own name, builds
-    from a map alone and lets adjacent cells see each other."""
+    from a map alone, lets adjacent cells see each other under a visibility of 1, and sees
+    nothing under a visibility of 0 (LOS-7)."""
     from rules.sighting.registry import DEFAULT_RULE, rule_named
 
     game_map = hand_map(FLAT5)
@@ -421,7 +428,8 @@ def test_every_registered_rule_answers_to_its_name_and_sees_its_neighbours() -> 
         grid = game_map.grid
         centre = grid.index(Cell(2, 2))
         for near in grid.neighbours(Cell(2, 2)):
-            assert rule.sees(centre, grid.index(near), 0)
+            assert rule.sees(centre, grid.index(near), 1)
+        assert rule.visible_from(centre, 0) == 0
 
 
 def test_an_unknown_sighting_rule_is_a_clear_error() -> None:

@@ -118,6 +118,8 @@ def test_blocked_cells_are_pickets_and_enemy_sight() -> None:
 
 
 def test_adjacent_enemies_are_seen_at_night() -> None:
+    """At night with a visibility of 1 adjacent enemies are seen; with nil visibility none is
+    (LOS-7)."""
     gm = small_map(5, KINDS[2], 8, 8)
     grid = gm.grid
     a, b = Cell(3, 3), grid.neighbours(Cell(3, 3))[0]
@@ -127,9 +129,11 @@ def test_adjacent_enemies_are_seen_at_night() -> None:
         Presence("r", "red", grid.index(b), True, True),
         Presence("r2", "red", grid.index(far), True, True),
     ]
-    result = full_pass(LineOfSight(gm), 0, units)
+    result = full_pass(LineOfSight(gm), 1, units)
     assert result["blue"].seen_units == {"r"}
     assert result["red"].seen_units == {"b"}
+    nil = full_pass(LineOfSight(gm), 0, units)
+    assert nil["blue"].seen_units == nil["red"].seen_units == frozenset()
 
 
 def test_three_sides_count_every_other_side_as_enemy() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rules.loader import LoadedScenario
 from rules.problems import FileProblems
+from rules.turns import visibility_warnings
 from storage.errors import StorageError
 
 
@@ -91,6 +92,9 @@ def _check(args: argparse.Namespace) -> int:
                 print(f"  {problem}")
             continue
         print(summary(loaded, path))
+        # Warnings do not fail the check: the scenario plays, as the warning says.
+        for warning in visibility_warnings(loaded.scenario, loaded.ruleset):
+            print(f"  warning: {warning}")
     return 1 if failed else 0
 
 

@@ -16,8 +16,10 @@ of sight").
   blocked there only when both cells that meet the line at that corner alone block. A hex that the
   line touches at one corner only never blocks (the line passes through the other two hexes at
   that corner, which are judged in full).
-* Cells next to each other always see each other. Otherwise the target must be within the turn's
-  visibility, counted in cells (hex distance); a visibility of 0 leaves only adjacent cells.
+* Under any visibility of 1 or more, cells next to each other always see each other. Otherwise
+  the target must be within the turn's visibility, counted in cells (hex distance). A
+  visibility of 0 (a night without light, thick fog) sees nothing at all, next door included:
+  only the pickets' radius then stops a surprise march (rulings LOS-7, LOS-10).
 
 Line of sight is symmetric: whoever can see a cell can be seen from it.
 
@@ -76,8 +78,11 @@ class LineOfSight:
 
     def visible_from(self, observer: int, visibility: int) -> int:
         """Cells that an observer in cell ``observer`` sees under ``visibility``: its own cell,
-        the adjacent cells, and the cells within range to which the line is clear."""
-        if visibility <= 1:
+        the adjacent cells, and the cells within range to which the line is clear; none at all
+        under a visibility of 0 (ruling LOS-7)."""
+        if visibility <= 0:
+            return 0
+        if visibility == 1:
             return self.disks.mask(observer, 1)
         if visibility > self._built and self._built < self._cap:
             self.prepare(visibility)

@@ -160,7 +160,10 @@ def reference_clear(game_map: GameMap, a: int, b: int) -> bool:
 
 
 def reference_sees(game_map: GameMap, a: int, b: int, visibility: int) -> bool:
-    """Whether an observer in cell ``a`` sees cell ``b`` under ``visibility``."""
+    """Whether an observer in cell ``a`` sees cell ``b`` under ``visibility``: nothing under a
+    visibility of 0; else its own cell, the adjacent ones, and clear lines within range."""
+    if visibility <= 0:
+        return False
     grid = game_map.grid
     ca, cb = grid.cell(a), grid.cell(b)
     if a == b or grid.adjacent(ca, cb):

@@ -13,7 +13,8 @@ class SightingRule(Protocol):
 
     ``visible_from(cell, visibility)`` is the set of cells in which a unit would be seen by an
     observer in ``cell``, and ``sees`` tests one of them. The sighting pass only asks these two
-    questions, so a rule need not be symmetric.
+    questions, so a rule need not be symmetric. Under a visibility of 0 a rule sees nothing
+    (ruling LOS-7): that night belongs to the pickets alone.
     """
 
     @property

@@ -107,7 +107,7 @@ def build_visibility(game_map: GameMap, rng: int) -> list[int]:
                 continue
             off = dr * width + dc
             if dist == 1:
-                seen = observers  # adjacent cells always see each other
+                seen = observers  # adjacent cells: always a clear line (LOS-7)
             else:
                 seen = _clear_observers(
                     grid, p, rel, observers, off, width, span, blocking_up, elev_up, at_elev,

@@ -11,6 +11,7 @@ COLLISION_OPTION = "surprise_collision"
 SPEC: ModuleSpec = ModuleSpec(
     name=MODULE,
     source="Surprise Move (rule text 000)",
+    max_visibility=20,  # "Visibility Limits": weather may shorten it, nothing lengthens it
     commands=COMMANDS,
     events=EVENTS,
     actions=frozenset({"order"}),
