@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from rules import commands as cmd
 from rules import engine
+from rules.combat.commands import Rally
 from rules.state import with_units
 from rules.surprise import records as rec
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
@@ -206,3 +207,22 @@ def test_a_head_in_line_spends_the_formation_cost_before_its_first_step() -> Non
     assert in_line.label("blue-1") == "A1205"
     assert run["spent"] == 9.0  # 1 to form column, 8 on the road
     assert in_line.state.units["blue-1"].formation == Formation.COLUMN
+
+
+def test_a_unit_that_only_rallies_near_the_force_does_not_trigger_it() -> None:
+    """Rallying spends a unit's movement for the phase, but the unit does not move: it has not
+    "ended its movement" anywhere new, so a shaken brigade that stood two hexes from a waiting
+    force before the order was accepted may rally there without setting the march off."""
+    from tests.test_surprise_shams import combat_game
+
+    game = combat_game()
+    assert game.march()["status"] == rec.ACCUMULATING
+    game.place(**{"grey-1": NEAR})
+    unit = game.state.units["grey-1"]
+    game.state = with_units(game.state, {"grey-1": replace(unit, morale="shaken")})
+    game.to(2, "movement", "grey")
+    game.do("grey", Rally(unit="Grey Brigade"))
+    assert game.state.units["grey-1"].mp_spent > 0  # its movement is spent on the rally ...
+    game.step()
+    assert game.march()["status"] == rec.ACCUMULATING  # ... but it did not move: no trigger
+    assert triggers(game) == []

@@ -74,7 +74,8 @@ def movement_phase_ends(out: Outcome) -> None:
     radius = state.loaded.ruleset.blocked_radius
     grid = state.loaded.map.grid
     movers = [u for u in state.units.values()
-              if u.combat and u.cell is not None and u.mp_spent > 0]
+              if u.combat and u.cell is not None and u.mp_spent > 0
+              and not _rallied_this_step(state, u.id)]
     for record in rec.marches(state):
         if record["status"] not in (rec.ACCUMULATING, rec.REVERSING):
             continue
@@ -90,6 +91,14 @@ def movement_phase_ends(out: Outcome) -> None:
                 nearest = min(near, key=lambda u: away[u.id])
                 _triggered_by(out, str(record["id"]), mover, nearest, radius, bool(told))
                 told.add(mover.side)
+
+
+def _rallied_this_step(state: GameState, unit_id: str) -> bool:
+    """Whether the unit spent its MPs on a rally roll in this step (the combat module's
+    ``used`` ledger): a rally needs a unit that has not moved, and spends its movement without
+    taking it anywhere, so it ends no movement near anyone."""
+    used = state.module_data.get("combat", {}).get("used", {}).get("rally", {})
+    return bool(used.get(unit_id) == [state.turn, state.step])
 
 
 def _triggered_by(out: Outcome, march_id: str, by: Unit, near: Unit, radius: int,
