@@ -101,6 +101,22 @@ def test_new_orders_still_arrive_and_are_rolled_for_after_the_march(how: str) ->
     assert not game.reports("grey", since)
 
 
+
+def test_the_owner_still_sees_new_orders_on_their_way_after_the_march() -> None:
+    """A march carried out while new orders are on their way stays in its owner's view (for
+    ``/march status``), with the orders and when they arrive, and no route left to draw; the
+    enemy's view has no word of it."""
+    game = accepted()
+    set_off(game, "voluntary")  # carried out in turn 3; the orders arrive in turn 4
+    assert game.march()["status"] == rec.EXECUTED
+    note = project(game.state, "blue").notes["surprise_move"]
+    [march] = note.marches  # type: ignore[attr-defined]
+    assert march.cancel is not None and march.cancel.arrives_turn == 4
+    assert march.route_cells == ()
+    assert "surprise_move" not in project(game.state, "grey").notes
+    game.to(4, "movement", "blue")  # accepted: the march leaves the owner's view
+    assert "surprise_move" not in project(game.state, "blue").notes
+
 def test_new_orders_go_on_being_rolled_for_each_command_phase() -> None:
     # Azure's rating adds 1: 4 + 1 is delayed, 8 + 1 accepts.
     game = accepted(Dice(acceptance=[4, 8]))

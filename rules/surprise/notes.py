@@ -95,9 +95,13 @@ class SurpriseNote(ModuleNote):
 def view_notes(state: GameState, side: str) -> SurpriseNote | None:
     board = state.loaded.board
     out: list[MarchNote] = []
-    for record in rec.side_marches(state, side, rec.OPEN):
+    for record in rec.side_marches(state, side):
         status = MarchState(record["status"])
-        lead, path = route_path(state, record)
+        # A march carried out still has its owner's attention while new orders for its force
+        # are on their way (ruling SM-14): it is listed, with no route left to draw.
+        if status not in rec.OPEN and not record.get("cancel"):
+            continue
+        lead, path = route_path(state, record) if status in rec.OPEN else (None, [])
         run = record.get("run") or {}
         if status is MarchState.RUNNING and run:
             path = [rec.cell_of(c) for c in run.get("path", [])]
