@@ -20,10 +20,12 @@ import pytest
 from rules import commands as cmd
 from rules.events import GameEvent
 from rules.refusal import Refusal
+from rules.state import with_units
 from rules.surprise import records as rec
 from rules.surprise.collision import heads_within
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
+from rules.words import Formation
 from tests.surprise_support import FORCE, Dice, Game, load_ground
 
 WIDTH = 48
@@ -237,3 +239,40 @@ def test_the_other_force_counts_as_moved_and_the_phasing_force_moves_freely() ->
     assert game.state.units["grey-1"].mp_left > 0
     game.do("grey", cmd.Move(unit="Grey Brigade", route="A3305"))
     assert game.label("grey-1") == "A3305"
+
+
+# -- more than two columns ---------------------------------------------------------------------
+def test_every_overlapping_march_takes_its_bouts_and_each_owner_hears_only_of_its_own() -> None:
+    """A third side's march on the same road (Green, 6 MPs saved, coming west from A4405) takes
+    part like the second: each owner is told of the collision of its own march, the columns
+    march in turn, the phasing one first, and every pair of heads is measured after each bout.
+    Grey (8 MPs) and Green (6) are spent short of each other; Blue goes on alone and stops
+    within 6 MPs of Grey's head."""
+    game = Game(load_ground(*ground("alternate", green=True)), Dice(initiative=[2]))
+    game.place(**{"grey-1": "A2405", "grey-hq": "A2405", "green-1": "A4405"})
+    green = game.state.units["green-1"]
+    game.state = with_units(game.state, {"green-1": replace(green, formation=Formation.COLUMN)})
+    game.do("blue", OrderSurpriseMove(force=FORCE, route=EAST_END, by_initiative=True,
+                                      detour="never"))
+    game.to(4, "command")
+    game.do("grey", OrderSurpriseMove(force="Grey Brigade, General Ash", route=EAST_END,
+                                      forced=2, detour="never"))
+    game.do("green", OrderSurpriseMove(force="Green Brigade", route=WEST_END, detour="never"))
+    game.to(5, "command")
+    assert game.march("m1", "green")["status"] == rec.ACCUMULATING
+    game.do("blue", ExecuteSurpriseMove())
+    since = len(game.events)
+    game.to(5, "movement", "blue")
+    assert bouts(game, since) == [
+        ("blue:m1", "A1005", 6.0), ("grey:m1", "A3005", 6.0), ("green:m1", "A3805", 6.0),
+        ("blue:m1", "A1605", 12.0), ("grey:m1", "A3205", 8.0),  # Green and Grey are spent
+        ("blue:m1", "A2205", 18.0), ("blue:m1", "A2805", 24.0),  # alone, 4 short of Grey
+    ]
+    assert sorted(e.audience for e in collisions(game, since)) == [
+        "side:blue", "side:green", "side:grey"]
+    assert {game.march("m1", s)["status"] for s in ("blue", "grey", "green")} == {rec.EXECUTED}
+    assert game.march("m1", "blue")["run"]["stopped"] == WHY
+    for side in ("blue", "grey", "green"):  # each hears of its own march only
+        told = [e for e in game.events[since:] if e.type.startswith("surprise_")
+                and e.audience == f"side:{side}"]
+        assert told and {e.march for e in told} == {f"{side}:m1"}  # type: ignore[attr-defined]

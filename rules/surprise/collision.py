@@ -7,7 +7,7 @@ scenario's own option) says what follows:
 
 * ``first`` (the default): the march that started first completes; the other is cancelled and
   its saved MPs are lost. Only its owner is told.
-* ``alternate``: both owners are told (nobody else), and the two columns march in turns, 6 MPs
+* ``alternate``: every owner is told (nobody else), and the columns march in turns, 6 MPs
   at a time, the phasing one first. After every bout of either column, the first included, the
   heads are measured (ruling SM-3): within 6 MPs of each other, both forces are done, even if
   the second has not yet moved. A column that has finished drops out of the turns and the other
@@ -15,12 +15,14 @@ scenario's own option) says what follows:
   of the enemy column rather than marching into it. The other force spends only its saved MPs,
   and counts as having moved in its own next movement phase (whether or not it got a bout); the
   phasing force moves freely in its next one. No detour question is asked during the bouts
-  ("ask" counts as "never").
+  ("ask" counts as "never"). With more than two sides every overlapping march takes part, and
+  each pair of heads is measured.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from rules.events import side_audience
@@ -117,28 +119,32 @@ def begin_with_collisions(out: Outcome, march_id: str, kind: str, interactive: b
         exe.start_run(out, march_id, kind, interactive)
         exe.advance(out, march_id)
         return
-    other_id = str(others[0]["id"])
+    # Every overlapping march takes part, each owner told of its own march only (ruling SM-17).
     mine = rec.march(state, march_id)
     out.add(sev.CollisionNoted(audience=side_audience(str(mine["side"])), march=march_id,
                                name=rec.name_of(out.state, march_id),
                                mode=ALTERNATE))
-    out.add(sev.CollisionNoted(audience=side_audience(str(others[0]["side"])), march=other_id,
-                               name=rec.name_of(out.state, other_id),
-                               mode=ALTERNATE))
+    other_ids = [str(other["id"]) for other in others]
+    for other, other_id in zip(others, other_ids, strict=True):
+        out.add(sev.CollisionNoted(audience=side_audience(str(other["side"])), march=other_id,
+                                   name=rec.name_of(out.state, other_id),
+                                   mode=ALTERNATE))
     exe.start_run(out, march_id, kind, False)
-    exe.start_run(out, other_id, "collision", False)
-    alternate(out, march_id, other_id)
+    for other_id in other_ids:
+        exe.start_run(out, other_id, "collision", False)
+    alternate(out, [march_id, *other_ids])
 
 
-def alternate(out: Outcome, first: str, second: str) -> None:
+def alternate(out: Outcome, marches: Sequence[str]) -> None:
     """The bouts of 6 MPs, the phasing column first, then each in turn (ruling SM-3).
 
-    After every bout of either column, the first included, the heads are measured: within
-    6 MPs, both forces are done. A column that has finished (its MPs spent, its route's end,
-    the enemy, the 6 MPs after a blocked hex) drops out of the turns, and the other goes on
-    alone, still bout by bout and still measured after each bout."""
-    limits = {first: 0.0, second: 0.0}
-    going = [first, second]
+    After every bout of any column, the first included, the heads are measured: two heads
+    within 6 MPs of each other, and both forces are done. A column that has finished (its MPs
+    spent, its route's end, the enemy, the 6 MPs after a blocked hex) drops out of the turns,
+    and the others go on, still bout by bout and still measured after each bout (its head
+    still counts, where it stopped)."""
+    limits = dict.fromkeys(marches, 0.0)
+    going = list(marches)
     turn = 0
     while going:
         march_id = going[turn % len(going)]
@@ -147,7 +153,8 @@ def alternate(out: Outcome, first: str, second: str) -> None:
             going.remove(march_id)  # finished (or waiting on its owner: it takes no more bouts)
         else:
             turn += 1
-        if heads_within(out.state, first, second):
-            for still in going:
-                exe.halt(out, still, WITHIN_WORDS)
-            return
+        close = {m for a, b in combinations(marches, 2) if heads_within(out.state, a, b)
+                 for m in (a, b)}
+        for still in [m for m in going if m in close]:
+            exe.halt(out, still, WITHIN_WORDS)
+            going.remove(still)
