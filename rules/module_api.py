@@ -132,6 +132,16 @@ class RuleModule:
         checks the distance from enemy units itself)."""
         return True
 
+    # -- rallying (offered by the combat module) -------------------------------------------------
+    def rally_as(self, out: Outcome, unit: Unit) -> str | None:
+        """This module's own rally of ``unit`` from the morale state it is given (``unit.morale``:
+        a sham marker's, say), for another module to use: ``Refusal`` for whatever would refuse
+        that rally (no other module's ``may_fight`` is asked), else its roll, secret to the
+        unit's side. The morale state the roll leaves it in (the same when it fails), or
+        ``None`` if this module has no rally. No event changes the unit: the caller records
+        the result."""
+        return None
+
     # -- where units count ------------------------------------------------------------------------
     def counted_cell(self, state: GameState, unit: Unit, cell: Cell | None) -> Cell | None:
         """Where the unit counts as standing (``rules.counting.counts_at``), given the cell

@@ -241,8 +241,23 @@ def rally_ready() -> tuple[Game, Cell]:
     return game, shown
 
 
+def recovered() -> tuple[Game, Cell]:
+    """Rallied from the sham disorganized marker one state a turn, as a real unit (turns 2
+    and 3, holding rolls): the brigade, its marker gone, at Blue's turn-4 movement phase, still
+    where it fell back (ruling SM-23)."""
+    game, shown = rally_ready()
+    game.dice.set(morale=[12, 12])
+    game.do("blue", RallyShammed(units="1st Brigade"))
+    game.to(3, "movement", "blue")
+    game.do("blue", RallyShammed(units="1st Brigade"))
+    assert game.march()["shams"]["blue-1"]["marker"] == ""
+    game.to(4, "movement", "blue")
+    assert game.state.units["blue-1"].cell == shown
+    return game, shown
+
+
 def test_the_owner_rallies_its_shammed_unit_back_home() -> None:
-    game, _shown = rally_ready()
+    game, _shown = recovered()
     since = len(game.events)
     out = game.do("blue", RallyShammed())
     blue_1 = game.state.units["blue-1"]
@@ -260,7 +275,7 @@ def test_the_owner_rallies_its_shammed_unit_back_home() -> None:
 
 
 def test_a_rally_stopped_on_its_way_is_not_refused() -> None:
-    game, shown = rally_ready()
+    game, shown = recovered()
     gm = game.loaded.map
     between = [c for c in gm.grid.neighbours(shown)
                if gm.grid.distance(c, game.cell(HOME)) == 1]
@@ -341,6 +356,12 @@ async def test_march_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path,
         offered = await fake.autocomplete("march rally", {"units": "1st"}, focused="units",
                                           user=alice)
         assert "1st Brigade" in [c["value"] for c in (await offered.response()).choices]
+        dice.set(morale=[12, 12])  # recovered one state a turn (ruling SM-23), then home
+        shaken = await private_answer(fake, "march rally", alice, {"units": "1st Brigade"})
+        assert "now shows shaken" in text_of(shaken)
+        await play_to(3, "movement", "blue")
+        await private_answer(fake, "march rally", alice, {"units": "1st Brigade"})
+        await play_to(4, "movement", "blue")
         rallied = await private_answer(fake, "march rally", alice, {"units": "1st Brigade"})
         assert "back at its proper place" in text_of(rallied) and HOME in text_of(rallied)
         state = await umpire.state_for("g1")

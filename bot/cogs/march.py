@@ -213,8 +213,8 @@ class MarchCog(commands.GroupCog, group_name="march",
                       game: GameArg | None = None) -> None:
         await self._give(interaction, game, record(ExecuteSurpriseMove, march=march or ""))
 
-    @app_commands.command(name="rally", description="Your movement phase: shammed units drop "
-                                                    "their sham markers and walk back home")
+    @app_commands.command(name="rally", description="Your movement phase: shammed units rally "
+                                                    "from their sham markers, then walk home")
     @app_commands.describe(units="Which shammed units, separated by commas (default: all of "
                                  "the march's)", march=MARCH_HELP, game=GAME_HELP)
     @app_commands.autocomplete(units=forces, march=marches)

@@ -10,7 +10,7 @@ from rules.combat import ledger
 from rules.combat.close_combat import assault
 from rules.combat.commands import Assault, Fire, Rally
 from rules.combat.fire import fire
-from rules.combat.morale import rally
+from rules.combat.morale import rally, rally_roll, require_rally
 from rules.combat.spec import SPEC
 from rules.combat.stragglers import recover_stragglers
 from rules.commands import GameCommand
@@ -42,6 +42,11 @@ class Combat(RuleModule):
         state = out.state
         if state.step == len(state.steps) - 1:
             recover_stragglers(out)
+
+    def rally_as(self, out: Outcome, unit: Unit) -> str | None:
+        """The rally of ``/rally`` (ruling COMBAT-13) from the state ``unit`` is given in."""
+        require_rally(out.state, unit)
+        return rally_roll(out, unit)
 
     def may_move(self, state: GameState, unit: Unit) -> str | None:
         rules = state.loaded.ruleset.combat

@@ -69,14 +69,14 @@ def worse(state: GameState, current: str, imposed: str) -> str:
     return imposed if imposed and rules.rank(imposed) > rules.rank(current) else ""
 
 
-def rally(out: Outcome, side: str, command: Rally) -> None:
-    """A rally roll on the morale table: a holding result restores the unit one state."""
-    state = out.state
-    require_phase(state, side, ("rally",), "rally")
+def require_rally(state: GameState, unit: Unit) -> None:
+    """Refuse a rally of ``unit`` from the morale state it is in (``unit.morale``, which a
+    caller may give as shown rather than true) unless the rules allow one now: a morale table,
+    a state worse than good order, no movement yet this phase, no enemy combat unit next to
+    it, and a leader in its cell where the state needs one (ruling COMBAT-13)."""
     if "morale" not in state.loaded.ruleset.tables:
         raise Refusal("this game's rules have no morale table")
     rules = state.loaded.ruleset.combat
-    unit = own_unit(state, side, command.unit)
     if unit.cell is None:
         raise Refusal(f"{unit.name} is not on the map")
     if rules.rank(unit.morale) == 0:
@@ -84,20 +84,38 @@ def rally(out: Outcome, side: str, command: Rally) -> None:
     if unit.mp_spent > 0:
         raise Refusal(f"{unit.name} has moved (or tried to rally) in this phase")
     grid = state.loaded.board.grid
-    if any(grid.distance(e, unit.cell) <= 1 for e in enemy_combat_cells(state, side)):
+    if any(grid.distance(e, unit.cell) <= 1 for e in enemy_combat_cells(state, unit.side)):
         raise Refusal(f"{unit.name} is in contact with the enemy and cannot rally")
     here = rules.state(unit.morale)
     if here.rally_needs_leader and not any(
-            u.is_leader and u.side == side and u.cell == unit.cell for u in state.units.values()):
+            u.is_leader and u.side == unit.side and u.cell == unit.cell
+            for u in state.units.values()):
         raise Refusal(f"{unit.name} is {unit.morale}: only a leader with it can rally it")
+
+
+def rally_roll(out: Outcome, unit: Unit) -> str:
+    """The rally roll of ``unit`` from ``unit.morale`` (secret: told to its side only), with
+    the modifiers of a unit in that state: the state it reaches, one better on a holding
+    result, else the same. Nothing changes yet: the caller records it."""
+    rules = out.state.loaded.ruleset.combat
+    code = morale_roll(out, unit, Situation(out.state, unit=unit), "rally")
+    if code in rules.holds:
+        return rules.morale_states[rules.rank(unit.morale) - 1].name
+    return unit.morale
+
+
+def rally(out: Outcome, side: str, command: Rally) -> None:
+    """A rally roll on the morale table: a holding result restores the unit one state."""
+    state = out.state
+    require_phase(state, side, ("rally",), "rally")
+    if "morale" not in state.loaded.ruleset.tables:
+        raise Refusal("this game's rules have no morale table")
+    unit = own_unit(state, side, command.unit)
+    require_rally(state, unit)
     for module in in_force(state.modules):
         why = module.may_fight(state, unit, "rally")
         if why:
             raise Refusal(why)
-    code = morale_roll(out, unit, Situation(state, unit=unit), "rally")
-    before = unit.morale
-    after = before
-    if code in rules.holds:
-        after = rules.morale_states[rules.rank(before) - 1].name
-    out.add(cev.RallyAttempted(audience=side_audience(side), unit=unit.id, before=before,
+    after = rally_roll(out, unit)
+    out.add(cev.RallyAttempted(audience=side_audience(side), unit=unit.id, before=unit.morale,
                                after=after))

@@ -59,8 +59,8 @@ class ChooseDetour(GameCommand):
 # sham rallies
 class RallyShammed(GameCommand):
     """The owner's movement phase: the named units of the march (all its shammed units if none
-    are named, separated by commas) lose their sham markers and walk back to where they stood
-    (ruling SM-23)."""
+    are named, separated by commas) each roll a rally for their sham marker, as a real unit
+    showing it would, or, once it is gone, walk back to where they stood (ruling SM-23)."""
 
     kind: Literal["surprise_rally"] = "surprise_rally"
     march: MarchRef = ""

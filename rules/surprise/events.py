@@ -459,6 +459,29 @@ class ShamRallied(GameEvent):
         where = _where(view, self.path[-1]) if self.path else "where it stood"
         return (f"{unit} drops its sham marker and heads back to {_where(view, self.home)}, "
                 f"but {self.stopped}: it stops at {where}.")
+
+
+class ShamMarkerRallied(GameEvent):
+    """The owner's rally roll for a shammed unit's marker (ruling SM-23), as a real rally of a
+    unit in that state: the marker goes from ``before`` to ``after`` (empty: gone), and the
+    unit's movement for the phase is spent."""
+
+    type: Literal["surprise_sham_marker_rallied"] = "surprise_sham_marker_rallied"
+    march: str
+    #: The march\'s name, as its side gave it.
+    name: str = ""
+    unit: str
+    before: str
+    after: str
+
+    def report(self, view: SideView) -> str:
+        unit = _unit(view, self.unit)
+        if self.after == self.before:
+            return (f"**Rally**: {unit} fails to rally and still shows {self.before}; it has "
+                    "spent its movement for this phase.")
+        shows = f"now shows {self.after}" if self.after else "drops its sham marker"
+        return (f"**Rally**: {unit} rallies from its sham {self.before} and {shows}; it has "
+                "spent its movement for this phase.")
 # forced marches
 class ForcedMarchSet(GameEvent):
     """The owner chose the forced-march MPs the force adds each turn from now on (ruling
@@ -485,6 +508,6 @@ EVENTS: tuple[type[GameEvent], ...] = (
     StragglersNoted, ExecutionQueued, MarchTriggered, TriggerAnnounced, MarchBegun,
     DetourOffered, DetourResolved, ColumnMarched, MarchEnded, CancelSent, CancelAccepted,
     CancelLost, ShamRecorded, CollisionNoted, ForceRested,
-    ShamsLifted, ShamRallied,
+    ShamsLifted, ShamRallied, ShamMarkerRallied,
     ForcedMarchSet,
 )

@@ -98,7 +98,8 @@ def _rallied_this_step(state: GameState, unit_id: str) -> bool:
     ``used`` ledger): a rally needs a unit that has not moved, and spends its movement without
     taking it anywhere, so it ends no movement near anyone."""
     used = state.module_data.get("combat", {}).get("used", {}).get("rally", {})
-    return bool(used.get(unit_id) == [state.turn, state.step])
+    return bool(used.get(unit_id) == [state.turn, state.step]) or rec.sham_rallied_now(
+        state, unit_id)
 
 
 def _triggered_by(out: Outcome, march_id: str, by: Unit, near: Unit, radius: int,

@@ -256,6 +256,15 @@ def fold(state: GameState, event: GameEvent) -> GameState:
                               "cell": list(path[-1]) if path else shams[uid]["cell"]}
             if path:
                 units = {uid: unit.moved_to(rec.cell_of(path[-1]), mp)}
+        case sev.ShamMarkerRallied(march=mid, unit=uid, after=after):
+            m = marches[mid]
+            unit = state.units[uid]
+            if not after and unit.cell == rec.cell_of(m["shams"][uid]["home"]):
+                m["shams"].pop(uid, None)
+            else:
+                m["shams"][uid] = {**m["shams"][uid], "marker": after}
+            m["rallied"] = {**m.get("rallied", {}), uid: [state.turn, state.step]}
+            units = {uid: replace(unit, mp_spent=float(unit.movement))}
         # forced marches
         case sev.ForcedMarchSet(march=mid, mp=mp):
             marches[mid]["forced"] = mp

@@ -1,19 +1,25 @@
 """Rallying shammed units (SM, "Enemy Interference"; ruling SM-23): the one movement a force on
-an accepted order may make.
+an accepted order may make, "recover morale and return", as a real unit would.
 
-In the owner's movement phase the named units of the march (all its shammed units if none are
-named) lose their sham markers and walk back to their proper cells by the cheapest way over the
-ground. The walk is checked like any move against what the side itself knows (each step can be
-taken, the unit's MPs left this phase pay for the whole way, the proper cell has room): a walk
-that fails that is refused. Whatever the side could not know stops it instead (an enemy unit in
-the way, a cell the enemy closes): the unit stands in the last cell it reached, its marker gone,
-and may walk on in a later movement phase. Every side sees the unit move, as any move.
+In the owner's movement phase each named unit of the march (all its shammed units if none are
+named) does what a real unit showing the same would do. A unit that shows a sham morale marker
+rolls a rally for the shown state: the rally of the module that offers one (``rally_as``: the
+combat module's ``/rally``), with its table, modifiers and refusals (moved this phase, in
+contact with the enemy, a leader needed); a holding result makes the marker one state better
+(gone once it is no worse than the unit's true state), and the unit's movement for the phase is
+spent. The roll is its side's secret, as any rally roll. A unit whose marker is gone walks back
+to its proper cell by the cheapest way over the ground: checked like any move against what the
+side itself knows (each step can be taken, the unit's MPs left this phase pay for the whole way,
+the proper cell has room), refused if that fails; whatever the side could not know stops it
+instead (an enemy unit in the way, a cell the enemy closes), and it may walk on in a later
+movement phase. Every side sees the unit move, as any move.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules import reaction
@@ -37,11 +43,14 @@ if TYPE_CHECKING:
     from rules.outcome import Outcome
 
 
-def _require_movement_phase(state: GameState, side: str) -> None:
+def _require_movement_phase(state: GameState, side: str, rolls: bool) -> None:
+    """The owner's own movement phase; one that allows a rally too when a marker is rolled."""
     step = state.current
     if not step.allows("move"):
         raise Refusal(f"shammed units rally back in your movement phase, not in the "
                       f"{step.title}")
+    if rolls and not step.allows("rally"):
+        raise Refusal(f"you cannot rally in the {step.title}")
     if side not in step.acting(state.sides):
         raise Refusal(f"it is the {state.side_name(step.side or '')} {step.title}, not yours")
     if side in state.done:
@@ -105,17 +114,50 @@ def _way_home(state: GameState, unit: Unit, home: Cell) -> tuple[list[Cell], lis
     return found[0], costs
 
 
+def _marker(record: Mapping[str, Any], unit: Unit) -> str:
+    return str(record["shams"][unit.id].get("marker") or "")
+
+
+def _roll(out: Outcome, side: str, march_id: str, unit: Unit, marker: str) -> None:
+    """A rally of the unit as it shows (ruling SM-23): refused, or rolled, as the real rally of
+    a unit in that state; the marker improves as the unit would."""
+    state = out.state
+    shown = replace(unit, morale=marker)
+    for module in in_force(state.modules):  # other modules' limits, as for a real rally
+        why = None if module.name == rec.MODULE else module.may_fight(state, shown, "rally")
+        if why:
+            raise Refusal(why)
+    for module in in_force(state.modules):
+        after = module.rally_as(out, shown)
+        if after is not None:
+            break
+    else:
+        raise Refusal("this game's rules have no rally")
+    rules = state.loaded.ruleset.combat
+    if rules.rank(after) <= rules.rank(unit.morale):
+        after = ""  # no worse than the truth: the marker goes and the unit shows as it is
+    out.add(sev.ShamMarkerRallied(audience=side_audience(side), march=march_id,
+                                  name=rec.name_of(state, march_id), unit=unit.id,
+                                  before=marker, after=after))
+
+
 def decide_rally(out: Outcome, side: str, command: RallyShammed) -> None:
     state = out.state
-    _require_movement_phase(state, side)
+    _require_movement_phase(state, side, False)
     reaction.require_not_held(state, side)
     record = _accepted_march(state, side, command.march)
     units = _units(state, side, record, command.units)
     march_id = str(record["id"])
-    for unit in units:  # every walk is checked before any unit moves
+    marked = [(u, _marker(record, u)) for u in units if _marker(record, u)]
+    walkers = [u for u in units if not _marker(record, u)]
+    if marked:
+        _require_movement_phase(state, side, True)
+    for unit in walkers:  # every walk is checked before any unit moves
         _way_home(state, unit, rec.cell_of(record["shams"][unit.id]["home"]))
+    for unit, marker in marked:  # a refusal of any undoes every roll before it
+        _roll(out, side, march_id, out.state.units[unit.id], marker)
     moved: list[str] = []
-    for unit in units:
+    for unit in walkers:
         now = out.state
         unit = now.units[unit.id]
         home = rec.cell_of(rec.march(now, march_id)["shams"][unit.id]["home"])

@@ -184,3 +184,10 @@ def with_march(state: GameState, march_id: str, **changes: Any) -> GameState:
     new = edit(state)
     new["marches"][march_id].update(copy.deepcopy(changes))
     return store(state, new)
+
+
+def sham_rallied_now(state: GameState, unit_id: str) -> bool:
+    """Whether the unit spent its movement on a sham rally roll in the current step (ruling
+    SM-23): like a real rally, that takes it nowhere."""
+    return any(m.get("rallied", {}).get(unit_id) == [state.turn, state.step]
+               for m in marches(state))
