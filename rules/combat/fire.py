@@ -10,8 +10,9 @@ target fall back).
 The target's side is told the truth about its unit. The firing side is told what it can see: on
 an identified target the roll and everything that shows on the counter; on a counter it sees
 only as a marker, neither roll nor result. A rule module may shield the target
-(``combat_shield``): then the target's strength and morale do not change, though a retreat
-in the result is made on the map (ruling COMBAT-16).
+(``combat_shield``): then the result is worked out on the target as the firing side sees it
+(``rules.knowledge.appearance``), its strength and morale do not change, though a retreat in
+the result is made on the map (ruling COMBAT-16).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rules.combat.morale import morale_check
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.events import side_audience
+from rules.knowledge import appearance
 from rules.outcome import Outcome
 from rules.positions import moved_units, positions_changed
 from rules.refusal import Refusal
@@ -101,11 +103,15 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
         raise Refusal("the firing units have no strength to fire with")
     column = table.columns[strength_column(table, total)]
     hit = target.unit if target.identified else (target.units[0] if target.units else None)
+    shield = shield_of(state, hit, firers, tuple(distances)) if hit is not None else ""
+    if hit is not None and shield == "sham":
+        # A sham is worked out on the unit as the firer sees it (an earlier sham's marker and
+        # loss on it), so that it goes on as a real result on that unit would (ruling SM-19).
+        hit = appearance(state, side, hit)
     from_cells = tuple(f.cell for f in firers if f.cell is not None)
     situation = Situation(state, attackers=firers, defenders=(hit,) if hit else (),
                           band=band_name, target_cell=target.cell, from_cells=from_cells)
     mods = applicable(situation, "fire", table.modifiers)
-    shield = shield_of(state, hit, firers, tuple(distances)) if hit is not None else ""
     cell_ref = (target.cell.col, target.cell.row)
     firer_ids = tuple(f.id for f in firers)
 
