@@ -4,13 +4,16 @@ that would eliminate the unit (rulings SM-4, SM-19, COMBAT-15, COMBAT-16)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from rules.combat.commands import Fire
 from rules.events import GameEvent
-from rules.state import GameState
+from rules.state import GameState, with_units
+from rules.surprise import records as rec
+from rules.surprise.commands import CancelSurpriseMove
 from rules.view import project
 from tests.surprise_support import Game
 from tests.test_surprise_shams import combat_game
@@ -67,3 +70,34 @@ def test_second_sham_fire_looks_like_second_real_fire(morale: int) -> None:
     [brigade] = [u for u in sham[1] if u[0] == "blue-1"]
     assert brigade[3] == "disorganized"  # the shown marker, not the shaken one rolled
     assert sham == real
+
+
+def strong_battery(game: Game) -> None:
+    """The Grey Battery at strength 12 (fire strength enough for a loss: fire 11 gives 2M, one
+    casualty and one straggler, and the morale roll 6 disorganizes the brigade)."""
+    battery = game.state.units["grey-bat"]
+    game.state = with_units(game.state, {"grey-bat": replace(battery, strength=12)})
+    game.dice.set(fire=[11], morale=[6])
+
+
+# -- 2. a reversal keeps what the firer saw -------------------------------------------------------
+def test_a_reversal_does_not_undo_what_the_firer_saw() -> None:
+    """An order that ends without its march (cancelled by reversal) makes what the enemy was
+    shown the truth (SM-19): the shown marker becomes the unit's real morale and the shown loss
+    straggles. Grey's picture of the brigade does not jump back when the order goes, and the
+    brigade stands where its sham retreat took it."""
+    game = opened_fire(on_order=True)
+    strong_battery(game)
+    battery_fires(game)
+    [shown] = grey_sees(game, "blue-1")
+    assert shown[2] < 8 and shown[3] == "disorganized"
+    game.to(2, "command")
+    game.do("blue", CancelSurpriseMove(mode="reverse", by_initiative=True))
+    while game.march()["status"] == rec.REVERSING and game.state.turn == 2:
+        game.step()  # its saved MPs unwind in Blue's movement phase
+    assert game.march()["status"] == rec.CANCELLED
+    assert grey_sees(game, "blue-1") == [shown]
+    brigade = game.state.units["blue-1"]
+    assert (brigade.strength, brigade.morale) == (shown[2], "disorganized")
+    assert brigade.stragglers == 8 - shown[2]  # they may come back (COMBAT-15)
+    assert brigade.cell == shown[1]

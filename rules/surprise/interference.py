@@ -11,8 +11,10 @@
 * Artillery fire at the force from five hexes or more, every firer that far, is a sham: resolved
   normally for the firer, who is shown the result, while the force secretly ignores it. Its
   retreat is made for real and its morale marker is shown to every enemy side; the march keeps
-  each unit's proper cell. When the march begins the markers go and the units stand in their
-  proper places again (ruling SM-19); before that the owner may rally them back (SM-23).
+  each unit's proper cell. A further sham on a unit goes on from what the firer was shown. When
+  the march begins the markers go and the units stand in their proper places again; an order
+  that ends without its march makes what was shown the truth (ruling SM-19). Before either the
+  owner may rally them back (SM-23).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rules.events import side_audience
 from rules.grid import Cell
+from rules.location import Eliminated
 from rules.positions import positions_changed
 from rules.state import GameState
 from rules.surprise import events as sev
@@ -232,17 +235,48 @@ def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
     if record is None:
         return unit
     face = unit
-    since = int(record.get("accepted_turn") or 0)
-    lost = sum(int(s.get("strength_lost") or 0)
-               for s in state.module_data.get("combat", {}).get("shams", [])
-               if s.get("unit") == unit.id and s.get("by_side") == viewer
-               and int(s.get("turn", 0)) >= since)
+    lost = shown_losses(state, record, unit.id).get(viewer, 0)
     if lost:
         face = replace(face, strength=max(0, face.strength - lost))
     own = record["shams"].get(unit.id)
     if own and own.get("marker"):
         face = replace(face, morale=str(own["marker"]))
     return face
+
+
+def shown_losses(state: GameState, record: Mapping[str, Any], unit_id: str) -> dict[str, int]:
+    """The strength each enemy side believes its sham fire took off the unit since the march's
+    order was accepted (the combat module's ``shams`` ledger), by firing side."""
+    since = int(record.get("accepted_turn") or 0)
+    out: dict[str, int] = {}
+    for s in state.module_data.get("combat", {}).get("shams", []):
+        if s.get("unit") == unit_id and int(s.get("turn", 0)) >= since:
+            by = str(s.get("by_side"))
+            out[by] = out.get(by, 0) + int(s.get("strength_lost") or 0)
+    return out
+
+
+def shams_made_true(state: GameState, record: Mapping[str, Any],
+                    units: Mapping[str, Unit]) -> dict[str, Unit]:
+    """The force's units (``units``: those already changed, else the state's) once an order that
+    ends without its march makes what the enemy was shown the truth (ruling SM-19): the shown
+    marker becomes the unit's morale, and the loss shown straggles (the most any one side was
+    shown). A unit left with no strength leaves the map, as one that straggles away does."""
+    out = dict(units)
+    markers = {uid: str(s.get("marker") or "") for uid, s in (record.get("shams") or {}).items()}
+    for uid in record.get("units", []):
+        unit = out.get(uid) or state.units.get(uid)
+        if unit is None:
+            continue
+        lost = min(max(shown_losses(state, record, uid).values(), default=0), unit.strength)
+        marker = markers.get(uid, "")
+        if not lost and not marker:
+            continue
+        strength = unit.strength - lost
+        out[uid] = replace(unit, strength=strength, stragglers=unit.stragglers + lost,
+                           morale=marker or unit.morale,
+                           location=unit.location if strength > 0 else Eliminated())
+    return out
 
 
 def closed_cells(state: GameState, side: str) -> frozenset[Cell]:
