@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from rules.combat import events as cev
 from rules.combat.commands import Fire
 from rules.events import GameEvent
 from rules.state import GameState, with_units
@@ -89,10 +90,10 @@ def test_a_reversal_does_not_undo_what_the_firer_saw() -> None:
     game = opened_fire(on_order=True)
     strong_battery(game)
     battery_fires(game)
-    [shown] = grey_sees(game, "blue-1")
-    assert shown[2] < 8 and shown[3] == "disorganized"
     game.to(2, "command")
     game.do("blue", CancelSurpriseMove(mode="reverse", by_initiative=True))
+    [shown] = grey_sees(game, "blue-1")  # what Grey sees while the force still reverses
+    assert shown[2] < 8 and shown[3] == "disorganized"
     while game.march()["status"] == rec.REVERSING and game.state.turn == 2:
         game.step()  # its saved MPs unwind in Blue's movement phase
     assert game.march()["status"] == rec.CANCELLED
@@ -101,3 +102,29 @@ def test_a_reversal_does_not_undo_what_the_firer_saw() -> None:
     assert (brigade.strength, brigade.morale) == (shown[2], "disorganized")
     assert brigade.stragglers == 8 - shown[2]  # they may come back (COMBAT-15)
     assert brigade.cell == shown[1]
+
+
+# -- 3. shown stragglers come back ----------------------------------------------------------------
+def test_sham_stragglers_come_back_like_real_ones() -> None:
+    """A sham's shown loss is casualties and stragglers, as the result says, and the straggler
+    recovery at the end of the turn (COMBAT-15: no enemy combat unit within four hexes) gives
+    back shown stragglers as it would real ones: Grey, watching from five hexes, sees the
+    brigade get one point back at the end of turn 1 whether or not it is on the order."""
+    outputs = []
+    for on_order in (True, False):
+        game = opened_fire(on_order=on_order)
+        strong_battery(game)
+        _, after_fire = battery_fires(game)
+        game.to(2, "command")
+        outputs.append(([u for u in after_fire if u[0] == "blue-1"], grey_sees(game, "blue-1")))
+    sham, real = outputs
+    assert real[1][0][2] == real[0][0][2] + 1  # one straggler back
+    assert sham == real
+
+
+def test_a_sham_recorded_before_stragglers_were_kept_reads_as_casualties() -> None:
+    """A game recorded before shown stragglers were kept apart reads its shams as before: the
+    whole shown loss stays, none of it comes back."""
+    old = cev.ShamResult.model_validate({"audience": "side:blue", "unit": "blue-1",
+                                         "by_side": "grey", "strength_lost": 2})
+    assert old.stragglers == 0 and old.strength_lost == 2

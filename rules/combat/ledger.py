@@ -9,7 +9,10 @@
 * ``attacks``: this turn's attacks (``AttackMade``), for other modules to read (an attack on a
   surprise force within four hexes triggers it);
 * ``shams``: results that units secretly ignored (their retreats are made for real), for the
-  module that shields them to show the attacker (``rules.module_api.RuleModule.combat_shield``).
+  module that shields them to show the attacker (``rules.module_api.RuleModule.combat_shield``):
+  the strength shown lost and how much of it straggled;
+* ``sham_recoveries``: shown stragglers the attacker has since seen come back (unit, attacking
+  side, turn, points), for the same module to take off the loss it shows.
 """
 
 from __future__ import annotations
@@ -119,10 +122,16 @@ def apply(state: GameState, event: GameEvent) -> GameState | None:
         case cev.ShamResult():
             sham: dict[str, Any] = {
                 "unit": event.unit, "by_side": event.by_side, "turn": state.turn,
-                "strength_lost": event.strength_lost, "morale": event.morale,
+                "strength_lost": event.strength_lost, "stragglers": event.stragglers,
+                "morale": event.morale,
                 "retreat_to": list(event.retreat_to) if event.retreat_to else None,
                 "eliminated": event.eliminated}
             return _changed(state, shams=[*data(state).get("shams", []), sham])
+        case cev.ShamStragglersRecovered():
+            back = {"unit": event.unit, "by_side": event.by_side, "turn": state.turn,
+                    "points": event.points}
+            return _changed(state, sham_recoveries=[*data(state).get("sham_recoveries", []),
+                                                    back])
         case (cev.FireResolved() | cev.FireReceived() | cev.CloseCombatResolved()
               | cev.AttackIgnored()):
             return state

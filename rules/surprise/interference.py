@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from rules.events import side_audience
 from rules.grid import Cell
@@ -235,25 +235,46 @@ def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
     if record is None:
         return unit
     face = unit
-    lost = shown_losses(state, record, unit.id).get(viewer, 0)
-    if lost:
-        face = replace(face, strength=max(0, face.strength - lost))
+    shown = shown_losses(state, record, unit.id).get(viewer)
+    if shown is not None and shown.lost > 0:
+        lost = min(shown.lost, face.strength)
+        face = replace(face, strength=face.strength - lost,
+                       stragglers=face.stragglers + min(shown.straggling, lost))
     own = record["shams"].get(unit.id)
     if own and own.get("marker"):
         face = replace(face, morale=str(own["marker"]))
     return face
 
 
-def shown_losses(state: GameState, record: Mapping[str, Any], unit_id: str) -> dict[str, int]:
-    """The strength each enemy side believes its sham fire took off the unit since the march's
-    order was accepted (the combat module's ``shams`` ledger), by firing side."""
+class ShownLoss(NamedTuple):
+    """What one enemy side believes its sham fire took off a unit: the strength lost, and how
+    much of that is straggling (the rest are casualties)."""
+
+    lost: int
+    straggling: int
+
+
+def shown_losses(state: GameState, record: Mapping[str, Any], unit_id: str
+                 ) -> dict[str, ShownLoss]:
+    """What each enemy side believes its sham fire took off the unit since the march's order
+    was accepted (the combat module's ``shams`` ledger), less the shown stragglers it has since
+    seen come back (its ``sham_recoveries``), by firing side."""
     since = int(record.get("accepted_turn") or 0)
-    out: dict[str, int] = {}
-    for s in state.module_data.get("combat", {}).get("shams", []):
+    combat = state.module_data.get("combat", {})
+    lost: dict[str, int] = {}
+    straggling: dict[str, int] = {}
+    for s in combat.get("shams", []):
         if s.get("unit") == unit_id and int(s.get("turn", 0)) >= since:
             by = str(s.get("by_side"))
-            out[by] = out.get(by, 0) + int(s.get("strength_lost") or 0)
-    return out
+            lost[by] = lost.get(by, 0) + int(s.get("strength_lost") or 0)
+            straggling[by] = straggling.get(by, 0) + int(s.get("stragglers") or 0)
+    for back in combat.get("sham_recoveries", []):
+        by = str(back.get("by_side"))
+        if back.get("unit") == unit_id and int(back.get("turn", 0)) >= since and by in lost:
+            n = min(int(back.get("points") or 0), straggling[by])
+            lost[by] -= n
+            straggling[by] -= n
+    return {by: ShownLoss(lost[by], straggling[by]) for by in lost}
 
 
 def shams_made_true(state: GameState, record: Mapping[str, Any],
@@ -268,7 +289,8 @@ def shams_made_true(state: GameState, record: Mapping[str, Any],
         unit = out.get(uid) or state.units.get(uid)
         if unit is None:
             continue
-        lost = min(max(shown_losses(state, record, uid).values(), default=0), unit.strength)
+        shown = shown_losses(state, record, uid).values()
+        lost = min(max((s.lost for s in shown), default=0), unit.strength)
         marker = markers.get(uid, "")
         if not lost and not marker:
             continue
