@@ -128,3 +128,28 @@ def test_a_sham_recorded_before_stragglers_were_kept_reads_as_casualties() -> No
     old = cev.ShamResult.model_validate({"audience": "side:blue", "unit": "blue-1",
                                          "by_side": "grey", "strength_lost": 2})
     assert old.stragglers == 0 and old.strength_lost == 2
+
+
+# -- 4. a sham that would eliminate the unit is not kept up ---------------------------------------
+def test_a_sham_that_would_eliminate_the_unit_triggers_the_march() -> None:
+    """The counter cannot leave the table for the enemy while the unit is really there: a sham
+    whose result would eliminate the unit ends the illusion (SM-4, COMBAT-16). The fire is
+    ignored, as an attack from four hexes or less would be: Grey is told it had no effect (no
+    roll, nothing seen), the brigade stays as it was, and at the end of the step the march is
+    triggered and Grey told so."""
+    game = opened_fire(on_order=True)
+    brigade = game.state.units["blue-1"]
+    game.state = with_units(game.state, {"blue-1": replace(brigade, strength=1)})
+    game.dice.set(fire=[11])  # a loss of one strength point: the last one
+    before = game.state
+    out = game.do("grey", Fire(units=("Grey Battery",), target="1st Brigade"))
+    heard = grey_hears(game, before, list(out.events))
+    assert any("The fire has no effect" in line for line in heard)
+    assert not any("Roll" in line or "eliminated" in line for line in heard)
+    assert game.state.units["blue-1"] == before.units["blue-1"]
+    assert not [e for e in out.events if isinstance(e, cev.ShamResult)]
+    assert grey_sees(game, "blue-1")[0][2:4] == (1, "normal")
+    since = len(game.events)
+    game.step()
+    assert game.march()["status"] == rec.TRIGGERED
+    assert any("surprise move is triggered" in t for t in game.reports("grey", since))

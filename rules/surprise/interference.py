@@ -2,8 +2,8 @@
 
 * An enemy combat unit (infantry, cavalry, artillery) that ends a movement phase, having moved
   in it, at or within two hexes of any unit of a force on an accepted surprise order triggers
-  the march (ruling SM-13). So does any attack on a unit of the force that is not a sham
-  (ruling SM-4).
+  the march (ruling SM-13). So does any attack on a unit of the force that is not a sham, and
+  a sham whose result would eliminate the unit (ruling SM-4).
 * The side whose unit triggered it is told that a surprise move has been triggered; the owner is
   told which of its units the enemy came near, not which enemy unit did it.
 * Once triggered, attacks on the force are ignored, and enemy units may not enter or pass through
@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 #: Fire from this many hexes or more at a surprise force is a sham; closer attacks trigger.
 SHAM_RANGE = 5
 
+#: The combat ledger's shield word for a sham that could not be kept up (its result would have
+#: eliminated the unit): the fire was ignored, and it triggers (ruling SM-4). The combat
+#: module's own name for it is ``rules.combat.ledger.SHAM_BROKEN``.
+SHAM_BROKEN = "sham_broken"
+
 Shield = Literal["sham", "ignored"]
 
 
@@ -62,6 +67,8 @@ def _their_words(state: GameState, by: Unit, how: str) -> str:
     where = state.loaded.board.describe(by.cell) if by.cell else "?"
     if how.startswith("ended its move"):
         return f"ended its move at {where}"
+    if how.startswith("fired from"):  # a sham that could not be kept up
+        return f"fired from {where}"
     return f"attacked at close range from {where}"
 
 
@@ -142,8 +149,8 @@ def shield(state: GameState, target: Unit, attackers: tuple[Unit, ...],
 
 def attacks_this_step(out: Outcome) -> None:
     """Attacks the combat module recorded in the step now ending (its ``attacks`` ledger): one
-    on a unit of a force on an accepted order that is not a sham (``is_sham``) triggers the
-    march."""
+    on a unit of a force on an accepted order that is not a sham (``is_sham``), or a sham the
+    combat module could not keep up (``SHAM_BROKEN``), triggers the march."""
     state = out.state
     ledger = state.module_data.get("combat", {}).get("attacks", [])
     for attack in ledger:
@@ -154,16 +161,19 @@ def attacks_this_step(out: Outcome) -> None:
         # A game recorded before each attacker's distance was kept: the farthest for all.
         distances = [int(d) for d in attack.get("distances") or
                      [attack.get("distance", 0)] * len(attackers)]
-        if not attackers or is_sham(attackers, distances):
+        # A sham the combat module could not keep up (it would have eliminated the unit) is
+        # an attack like any other (ruling SM-4).
+        broken = attack.get("shield") == SHAM_BROKEN
+        if not attackers or (is_sham(attackers, distances) and not broken):
             continue
         nearest = min(distances, default=int(attack.get("distance", 0)))
+        how = f"fired from {nearest} hex(es) on" if broken else f"attacked from {nearest} hex(es)"
         for target_id in attack.get("targets", []):
             record = rec.march_of_unit(out.state, str(target_id), {rec.ACCUMULATING,
                                                                     rec.REVERSING})
             if record is None or attackers[0].side == record["side"]:
                 continue
-            trigger(out, str(record["id"]), attackers[0], out.state.units[str(target_id)],
-                    f"attacked from {nearest} hex(es)")
+            trigger(out, str(record["id"]), attackers[0], out.state.units[str(target_id)], how)
 
 
 # -- sham results ------------------------------------------------------------------------------
