@@ -27,8 +27,9 @@ from rules.units import Unit
 if TYPE_CHECKING:
     from rules.view import SideView
 
-__all__ = ["SideSighting", "bits_to_cells", "information_model", "known_name", "known_order",
-           "phase_report", "shows_anonymous", "sight", "sighting_events", "turn_visibility"]
+__all__ = ["SideSighting", "appearance", "bits_to_cells", "information_model", "known_name",
+           "known_order", "phase_report", "shows_anonymous", "sight", "sighting_events",
+           "turn_visibility"]
 
 _RULES: dict[int, tuple[object, SightingRule]] = {}
 
@@ -136,6 +137,17 @@ def _all_cells(grid: HexGrid | SquareGrid) -> tuple[Cell, ...]:
     return tuple(grid.cells())
 
 
+def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
+    """The unit as ``viewer``'s troops see it: the one place that asks the modules in force
+    (``RuleModule.appearance``), which may show an enemy a face that is not the truth (a sham
+    result). The view, the side's memory and whatever is worked out from the side's picture of
+    a unit (a second sham on it) follow this answer."""
+    face = unit
+    for module in in_force(state.modules):
+        face = module.appearance(state, viewer, face)
+    return face
+
+
 def shows_anonymous(state: GameState, viewer: str, unit: Unit) -> bool:
     """Whether an enemy unit shows to ``viewer`` as anonymous (its kind, not its identity): the
     one place that asks the modules in force (``RuleModule.shows_anonymous``). The view, the
@@ -190,7 +202,6 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
     if state.status == GameStatus.SETUP:
         return []
     now = sight(state)
-    modules = in_force(state.modules)
     out = []
     for side in state.sides:
         memory = state.memory.get(side, {})
@@ -200,9 +211,7 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
         for uid in sorted(seen_now):
             # As the side's troops see it: a rule module may show them a face that is not the
             # truth (a sham result), and the side's memory must agree with its map.
-            face = state.units[uid]
-            for module in modules:
-                face = module.appearance(state, side, face)
+            face = appearance(state, side, state.units[uid])
             anonymous = shows_anonymous(state, side, face)
             payload = seen_payload(face, anonymous)
             if anonymous:

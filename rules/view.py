@@ -33,6 +33,7 @@ from rules.grid import Cell
 from rules.information import InformationModel
 from rules.knowledge import (
     SideSighting,
+    appearance,
     bits_to_cells,
     information_model,
     known_name,
@@ -350,9 +351,7 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
         if u.side == side:
             continue
         # What the side is shown of the unit: a sham retreat moves even a blank marker.
-        face = u
-        for module in modules:
-            face = module.appearance(state, side, face)
+        face = appearance(state, side, u)
         cell = face.cell
         assert cell is not None
         if info.shows_every_enemy or u.id in mine.seen_units:

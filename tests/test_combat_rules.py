@@ -337,8 +337,8 @@ def test_sham_result_looks_ordinary_to_the_firer(fire_ready: GameState, shield: 
     # Strength and morale are untouched; the retreat is made on the map (ruling COMBAT-16).
     assert rebel == fire_ready.units["c-inf"].placed(Cell(*record[0]["retreat_to"]))
     assert record == [{"unit": "c-inf", "by_side": "union", "turn": 1, "strength_lost": 2,
-                       "morale": "disorganized", "retreat_to": record[0]["retreat_to"],
-                       "eliminated": False}]
+                       "stragglers": 1, "morale": "disorganized",
+                       "retreat_to": record[0]["retreat_to"], "eliminated": False}]
     assert record[0]["retreat_to"] is not None
     told = of_type(sham.events, cev.FireReceived)[0]
     assert told.shield == "sham" and told.audience == "side:confederate"

@@ -198,7 +198,8 @@ def test_a_unit_whose_home_is_held_stays_where_it_stands() -> None:
     assert lifted.returns == {} and lifted.stay == ["blue-1"]
 
 
-def test_cancelled_by_reversal_the_marker_goes_and_the_unit_stays() -> None:
+def test_cancelled_by_reversal_the_marker_becomes_true_and_the_unit_stays() -> None:
+    """An order that ends without its march leaves what the enemy saw as the truth (SM-19)."""
     game, shown, _ = shammed()
     game.to(2, "command")
     game.do("blue", CancelSurpriseMove(mode="reverse", by_initiative=True))
@@ -207,7 +208,8 @@ def test_cancelled_by_reversal_the_marker_goes_and_the_unit_stays() -> None:
     game.to(3, "command")  # its saved MPs unwound in Blue's movement phase
     assert game.march()["status"] == rec.CANCELLED
     assert game.state.units["blue-1"].cell == shown
-    assert seen(game, "grey", "blue-1").morale == "normal"
+    assert seen(game, "grey", "blue-1").morale == "disorganized"
+    assert game.state.units["blue-1"].morale == "disorganized"  # the real state now
 
 
 def _firer_hears(game: Game, events: list[Any]) -> list[str]:

@@ -184,6 +184,9 @@ class ShamResult(GameEvent):
     unit: str
     by_side: str
     strength_lost: int = 0
+    #: How many of ``strength_lost`` the attacker saw straggle (they may seem to come back);
+    #: 0 in games recorded before they were kept apart.
+    stragglers: int = 0
     morale: str = ""
     retreat_to: CellRef | None = None
     eliminated: bool = False
@@ -260,6 +263,23 @@ class StragglersRecovered(GameEvent):
                 f"({present} present, {straggling} still straggling).")
 
 
+class ShamStragglersRecovered(GameEvent):
+    """The attacking side ``by_side`` sees ``points`` of the stragglers a sham result showed it
+    come back to the unit, as a real unit's would (ruling COMBAT-15); the unit's true strength
+    does not change. Told to the unit's side; the attacker sees it only on its picture of the
+    unit."""
+
+    type: Literal["combat_sham_stragglers_recovered"] = "combat_sham_stragglers_recovered"
+    unit: str
+    by_side: str
+    points: int
+
+    def report(self, view: SideView) -> str:
+        return (f"{unit_name(view, self.unit)}: {view.name_of_side(self.by_side)} now sees "
+                f"{_plural(self.points, 'straggler')} of the sham result it was shown come "
+                "back (its true strength is unchanged).")
+
+
 class RallyAttempted(GameEvent):
     """A rally roll: the unit's morale state before and after. Rallying takes the unit's
     movement for the phase."""
@@ -279,5 +299,5 @@ class RallyAttempted(GameEvent):
 EVENTS: tuple[type[GameEvent], ...] = (
     AttackMade, FireResolved, FireReceived, CloseCombatResolved, AttackIgnored, ShamResult,
     LossesTaken, MoraleChanged, UnitRetreated, UnitAdvanced, StragglersChecked,
-    StragglersRecovered, RallyAttempted,
+    StragglersRecovered, ShamStragglersRecovered, RallyAttempted,
 )

@@ -87,8 +87,8 @@ class Fate:
         audience = side_audience(self.unit.side)
         out: list[GameEvent] = [cev.ShamResult(
             audience=audience, unit=self.unit.id, by_side=by_side, strength_lost=self.lost,
-            morale=self.morale, retreat_to=(end.col, end.row) if end else None,
-            eliminated=self.eliminated)]
+            stragglers=self.stragglers, morale=self.morale,
+            retreat_to=(end.col, end.row) if end else None, eliminated=self.eliminated)]
         if self.retreat and not self.eliminated:
             out.append(cev.UnitRetreated(audience=audience, unit=self.unit.id,
                                          path=tuple((c.col, c.row) for c in self.retreat)))

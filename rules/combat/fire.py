@@ -10,8 +10,10 @@ target fall back).
 The target's side is told the truth about its unit. The firing side is told what it can see: on
 an identified target the roll and everything that shows on the counter; on a counter it sees
 only as a marker, neither roll nor result. A rule module may shield the target
-(``combat_shield``): then the target's strength and morale do not change, though a retreat
-in the result is made on the map (ruling COMBAT-16).
+(``combat_shield``): then the result is worked out on the target as the firing side sees it
+(``rules.knowledge.appearance``), its strength and morale do not change, though a retreat in
+the result is made on the map; a sham that would eliminate the unit is ignored instead
+(ruling COMBAT-16).
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from rules.combat.columns import strength_column
 from rules.combat.commands import Fire
 from rules.combat.conditions import Situation, applicable
 from rules.combat.fates import Fate
+from rules.combat.ledger import SHAM_BROKEN
 from rules.combat.morale import morale_check
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.events import side_audience
+from rules.knowledge import appearance
 from rules.outcome import Outcome
 from rules.positions import moved_units, positions_changed
 from rules.refusal import Refusal
@@ -101,11 +105,15 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
         raise Refusal("the firing units have no strength to fire with")
     column = table.columns[strength_column(table, total)]
     hit = target.unit if target.identified else (target.units[0] if target.units else None)
+    shield = shield_of(state, hit, firers, tuple(distances)) if hit is not None else ""
+    if hit is not None and shield == "sham":
+        # A sham is worked out on the unit as the firer sees it (an earlier sham's marker and
+        # loss on it), so that it goes on as a real result on that unit would (ruling SM-19).
+        hit = appearance(state, side, hit)
     from_cells = tuple(f.cell for f in firers if f.cell is not None)
     situation = Situation(state, attackers=firers, defenders=(hit,) if hit else (),
                           band=band_name, target_cell=target.cell, from_cells=from_cells)
     mods = applicable(situation, "fire", table.modifiers)
-    shield = shield_of(state, hit, firers, tuple(distances)) if hit is not None else ""
     cell_ref = (target.cell.col, target.cell.row)
     firer_ids = tuple(f.id for f in firers)
 
@@ -119,15 +127,18 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
                               targets=(hit.id,) if hit else (), cell=cell_ref,
                               distance=farthest, distances=tuple(distances), shield=shield)
 
-    if shield == "ignored":
-        assert hit is not None
-        out.add(attack(shield))
-        out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
-                                 firers=Knowledge(state, hit.side).describe(firers),
-                                 shield=shield, name=hit.name))
+    def ignore(unit: Unit, record: str) -> None:
+        out.add(attack(record))
+        out.add(cev.FireReceived(audience=side_audience(unit.side), unit=unit.id,
+                                 firers=Knowledge(state, unit.side).describe(firers),
+                                 shield="ignored", name=unit.name))
         # On a counter the firers cannot identify, an ignored volley reads as any other whose
         # effect cannot be judged from where they stand: else the words would pick it out.
         out.add(resolved(seen=("the fire has no effect",)) if target.identified else resolved())
+
+    if shield == "ignored":
+        assert hit is not None
+        ignore(hit, shield)
         return
     purpose = f"fire by {', '.join(f.id for f in firers)} at {target.label}"
     roll, code = out.roll(purpose, table.dice, "umpire", table="fire", column=column,
@@ -150,6 +161,12 @@ def fire(out: Outcome, side: str, command: Fire) -> None:
             fate.retreat = retreat_path(state, hit, fall_back, from_cells)
             fate.block_retreat(fall_back, rules.retreat_shortfall_loss)
     hit_side = Knowledge(state, hit.side)
+    if shield == "sham" and fate.eliminated:
+        # The counter cannot leave the table for the firer while the unit is really there: the
+        # illusion ends, the fire is ignored, and the attack's record says why (it replaces
+        # the sham's in the ledger; ruling COMBAT-16).
+        ignore(hit, SHAM_BROKEN)
+        return
     if shield == "sham":
         shammed(out, fate, side)
     else:

@@ -7,9 +7,13 @@
 * ``casualties``: strength points each unit has lost for good (stragglers are on the unit), so
   that strength + stragglers + casualties is always the unit's starting strength;
 * ``attacks``: this turn's attacks (``AttackMade``), for other modules to read (an attack on a
-  surprise force within four hexes triggers it);
+  surprise force within four hexes triggers it, and so does a sham it could not keep up:
+  ``SHAM_BROKEN``, whose record replaces the sham's);
 * ``shams``: results that units secretly ignored (their retreats are made for real), for the
-  module that shields them to show the attacker (``rules.module_api.RuleModule.combat_shield``).
+  module that shields them to show the attacker (``rules.module_api.RuleModule.combat_shield``):
+  the strength shown lost and how much of it straggled;
+* ``sham_recoveries``: shown stragglers the attacker has since seen come back (unit, attacking
+  side, turn, points), for the same module to take off the loss it shows.
 """
 
 from __future__ import annotations
@@ -70,6 +74,16 @@ def _unit(state: GameState, uid: str, **changes: Any) -> GameState:
     return with_units(state, {uid: replace(state.units[uid], **changes)})
 
 
+#: The shield of an attack first recorded as a sham whose result would have eliminated the
+#: unit, so that it was ignored instead (``rules.combat.fire``).
+SHAM_BROKEN = "sham_broken"
+
+
+def _same_attack(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    keys = ("step", "kind", "attackers", "targets", "cell")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
 def take_losses(strength: int, casualties: int, stragglers: int) -> tuple[int, int]:
     """The casualties and stragglers a unit of ``strength`` can actually lose: casualties
     first, and never more than its strength."""
@@ -87,6 +101,8 @@ def apply(state: GameState, event: GameEvent) -> GameState | None:
                       "cell": list(event.cell), "distance": event.distance,
                       "distances": list(event.distances), "shield": event.shield}
             kept = [a for a in data(state).get("attacks", []) if a.get("turn") == state.turn]
+            if event.shield == SHAM_BROKEN and kept and _same_attack(kept[-1], record):
+                kept = kept[:-1]  # the sham could not be kept up: this record replaces it
             state = _changed(state, attacks=[*kept, record])
             return _mark(state, event.kind, event.attackers)
         case cev.LossesTaken(unit=uid):
@@ -119,10 +135,16 @@ def apply(state: GameState, event: GameEvent) -> GameState | None:
         case cev.ShamResult():
             sham: dict[str, Any] = {
                 "unit": event.unit, "by_side": event.by_side, "turn": state.turn,
-                "strength_lost": event.strength_lost, "morale": event.morale,
+                "strength_lost": event.strength_lost, "stragglers": event.stragglers,
+                "morale": event.morale,
                 "retreat_to": list(event.retreat_to) if event.retreat_to else None,
                 "eliminated": event.eliminated}
             return _changed(state, shams=[*data(state).get("shams", []), sham])
+        case cev.ShamStragglersRecovered():
+            back = {"unit": event.unit, "by_side": event.by_side, "turn": state.turn,
+                    "points": event.points}
+            return _changed(state, sham_recoveries=[*data(state).get("sham_recoveries", []),
+                                                    back])
         case (cev.FireResolved() | cev.FireReceived() | cev.CloseCombatResolved()
               | cev.AttackIgnored()):
             return state

@@ -12,8 +12,10 @@ from rules.combat import events as cev
 from rules.combat.conditions import Situation, applicable
 from rules.counting import counts_at, enemy_combat_cells
 from rules.events import side_audience
+from rules.knowledge import appearance
 from rules.outcome import Outcome
 from rules.registry import in_force
+from rules.state import GameState
 from rules.units import Unit
 
 
@@ -38,7 +40,8 @@ def straggler_check(out: Outcome, unit: Unit, column: str, reason: str) -> int:
 def recover_stragglers(out: Outcome) -> None:
     """At the end of a turn: each unit with stragglers and no enemy combat unit within the
     ruleset's distance gets back up to its points of them (unless a module in force forbids
-    it, as a surprise order does)."""
+    it, as a surprise order does); stragglers a sham result showed an enemy side come back for
+    that side the same way."""
     state = out.state
     recovery = state.loaded.ruleset.combat.straggler_recovery
     if recovery.points <= 0:
@@ -48,12 +51,30 @@ def recover_stragglers(out: Outcome) -> None:
     enemy = {side: enemy_combat_cells(state, side) for side in state.sides}
     for unit in sorted(state.units.values(), key=lambda u: u.id):
         here = counts_at(state, unit)
-        if here is None or unit.stragglers <= 0 or not unit.combat:
+        if here is None or not unit.combat:
             continue
         if any(grid.distance(e, here) <= recovery.distance for e in enemy[unit.side]):
+            continue
+        _recover_shown(out, state, unit, recovery.points)
+        if unit.stragglers <= 0:
             continue
         if not all(m.may_recover_stragglers(state, unit) for m in modules):
             continue
         points = min(recovery.points, unit.stragglers)
         out.add(cev.StragglersRecovered(audience=side_audience(unit.side), unit=unit.id,
                                         points=points))
+
+
+def _recover_shown(out: Outcome, state: GameState, unit: Unit, points: int) -> None:
+    """Stragglers that sham results showed an enemy side (the unit's stragglers as that side
+    sees it, beyond its true ones) come back for that side as a real unit's would, whatever
+    the module that shields the unit forbids the unit itself: the enemy must see what it would
+    see of a real one (ruling COMBAT-16)."""
+    for side in state.sides:
+        if side == unit.side:
+            continue
+        shown = appearance(state, side, unit).stragglers - unit.stragglers
+        if shown > 0:
+            out.add(cev.ShamStragglersRecovered(audience=side_audience(unit.side),
+                                                unit=unit.id, by_side=side,
+                                                points=min(points, shown)))

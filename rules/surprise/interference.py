@@ -2,8 +2,8 @@
 
 * An enemy combat unit (infantry, cavalry, artillery) that ends a movement phase, having moved
   in it, at or within two hexes of any unit of a force on an accepted surprise order triggers
-  the march (ruling SM-13). So does any attack on a unit of the force that is not a sham
-  (ruling SM-4).
+  the march (ruling SM-13). So does any attack on a unit of the force that is not a sham, and
+  a sham whose result would eliminate the unit (ruling SM-4).
 * The side whose unit triggered it is told that a surprise move has been triggered; the owner is
   told which of its units the enemy came near, not which enemy unit did it.
 * Once triggered, attacks on the force are ignored, and enemy units may not enter or pass through
@@ -11,18 +11,21 @@
 * Artillery fire at the force from five hexes or more, every firer that far, is a sham: resolved
   normally for the firer, who is shown the result, while the force secretly ignores it. Its
   retreat is made for real and its morale marker is shown to every enemy side; the march keeps
-  each unit's proper cell. When the march begins the markers go and the units stand in their
-  proper places again (ruling SM-19); before that the owner may rally them back (SM-23).
+  each unit's proper cell. A further sham on a unit goes on from what the firer was shown. When
+  the march begins the markers go and the units stand in their proper places again; an order
+  that ends without its march makes what was shown the truth (ruling SM-19). Before either the
+  owner may rally them back (SM-23).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from rules.events import side_audience
 from rules.grid import Cell
+from rules.location import Eliminated
 from rules.positions import positions_changed
 from rules.state import GameState
 from rules.surprise import events as sev
@@ -36,6 +39,11 @@ if TYPE_CHECKING:
 
 #: Fire from this many hexes or more at a surprise force is a sham; closer attacks trigger.
 SHAM_RANGE = 5
+
+#: The combat ledger's shield word for a sham that could not be kept up (its result would have
+#: eliminated the unit): the fire was ignored, and it triggers (ruling SM-4). The combat
+#: module's own name for it is ``rules.combat.ledger.SHAM_BROKEN``.
+SHAM_BROKEN = "sham_broken"
 
 Shield = Literal["sham", "ignored"]
 
@@ -59,6 +67,8 @@ def _their_words(state: GameState, by: Unit, how: str) -> str:
     where = state.loaded.board.describe(by.cell) if by.cell else "?"
     if how.startswith("ended its move"):
         return f"ended its move at {where}"
+    if how.startswith("fired from"):  # a sham that could not be kept up
+        return f"fired from {where}"
     return f"attacked at close range from {where}"
 
 
@@ -140,8 +150,8 @@ def shield(state: GameState, target: Unit, attackers: tuple[Unit, ...],
 
 def attacks_this_step(out: Outcome) -> None:
     """Attacks the combat module recorded in the step now ending (its ``attacks`` ledger): one
-    on a unit of a force on an accepted order that is not a sham (``is_sham``) triggers the
-    march."""
+    on a unit of a force on an accepted order that is not a sham (``is_sham``), or a sham the
+    combat module could not keep up (``SHAM_BROKEN``), triggers the march."""
     state = out.state
     ledger = state.module_data.get("combat", {}).get("attacks", [])
     for attack in ledger:
@@ -152,16 +162,19 @@ def attacks_this_step(out: Outcome) -> None:
         # A game recorded before each attacker's distance was kept: the farthest for all.
         distances = [int(d) for d in attack.get("distances") or
                      [attack.get("distance", 0)] * len(attackers)]
-        if not attackers or is_sham(attackers, distances):
+        # A sham the combat module could not keep up (it would have eliminated the unit) is
+        # an attack like any other (ruling SM-4).
+        broken = attack.get("shield") == SHAM_BROKEN
+        if not attackers or (is_sham(attackers, distances) and not broken):
             continue
         nearest = min(distances, default=int(attack.get("distance", 0)))
+        how = f"fired from {nearest} hex(es) on" if broken else f"attacked from {nearest} hex(es)"
         for target_id in attack.get("targets", []):
             record = rec.march_of_unit(out.state, str(target_id), {rec.ACCUMULATING,
                                                                     rec.REVERSING})
             if record is None or attackers[0].side == record["side"]:
                 continue
-            trigger(out, str(record["id"]), attackers[0], out.state.units[str(target_id)],
-                    f"attacked from {nearest} hex(es)")
+            trigger(out, str(record["id"]), attackers[0], out.state.units[str(target_id)], how)
 
 
 # -- sham results ------------------------------------------------------------------------------
@@ -233,17 +246,70 @@ def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
     if record is None:
         return unit
     face = unit
-    since = int(record.get("accepted_turn") or 0)
-    lost = sum(int(s.get("strength_lost") or 0)
-               for s in state.module_data.get("combat", {}).get("shams", [])
-               if s.get("unit") == unit.id and s.get("by_side") == viewer
-               and int(s.get("turn", 0)) >= since)
-    if lost:
-        face = replace(face, strength=max(0, face.strength - lost))
+    shown = shown_losses(state, record, unit.id).get(viewer)
+    if shown is not None and shown.lost > 0:
+        lost = min(shown.lost, face.strength)
+        face = replace(face, strength=face.strength - lost,
+                       stragglers=face.stragglers + min(shown.straggling, lost))
     own = record["shams"].get(unit.id)
     if own and own.get("marker"):
         face = replace(face, morale=str(own["marker"]))
     return face
+
+
+class ShownLoss(NamedTuple):
+    """What one enemy side believes its sham fire took off a unit: the strength lost, and how
+    much of that is straggling (the rest are casualties)."""
+
+    lost: int
+    straggling: int
+
+
+def shown_losses(state: GameState, record: Mapping[str, Any], unit_id: str
+                 ) -> dict[str, ShownLoss]:
+    """What each enemy side believes its sham fire took off the unit since the march's order
+    was accepted (the combat module's ``shams`` ledger), less the shown stragglers it has since
+    seen come back (its ``sham_recoveries``), by firing side."""
+    since = int(record.get("accepted_turn") or 0)
+    combat = state.module_data.get("combat", {})
+    lost: dict[str, int] = {}
+    straggling: dict[str, int] = {}
+    for s in combat.get("shams", []):
+        if s.get("unit") == unit_id and int(s.get("turn", 0)) >= since:
+            by = str(s.get("by_side"))
+            lost[by] = lost.get(by, 0) + int(s.get("strength_lost") or 0)
+            straggling[by] = straggling.get(by, 0) + int(s.get("stragglers") or 0)
+    for back in combat.get("sham_recoveries", []):
+        by = str(back.get("by_side"))
+        if back.get("unit") == unit_id and int(back.get("turn", 0)) >= since and by in lost:
+            n = min(int(back.get("points") or 0), straggling[by])
+            lost[by] -= n
+            straggling[by] -= n
+    return {by: ShownLoss(lost[by], straggling[by]) for by in lost}
+
+
+def shams_made_true(state: GameState, record: Mapping[str, Any],
+                    units: Mapping[str, Unit]) -> dict[str, Unit]:
+    """The force's units (``units``: those already changed, else the state's) once an order that
+    ends without its march makes what the enemy was shown the truth (ruling SM-19): the shown
+    marker becomes the unit's morale, and the loss shown straggles (the most any one side was
+    shown). A unit left with no strength leaves the map, as one that straggles away does."""
+    out = dict(units)
+    markers = {uid: str(s.get("marker") or "") for uid, s in (record.get("shams") or {}).items()}
+    for uid in record.get("units", []):
+        unit = out.get(uid) or state.units.get(uid)
+        if unit is None:
+            continue
+        shown = shown_losses(state, record, uid).values()
+        lost = min(max((s.lost for s in shown), default=0), unit.strength)
+        marker = markers.get(uid, "")
+        if not lost and not marker:
+            continue
+        strength = unit.strength - lost
+        out[uid] = replace(unit, strength=strength, stragglers=unit.stragglers + lost,
+                           morale=marker or unit.morale,
+                           location=unit.location if strength > 0 else Eliminated())
+    return out
 
 
 def closed_cells(state: GameState, side: str) -> frozenset[Cell]:

@@ -221,6 +221,8 @@ def fold(state: GameState, event: GameEvent) -> GameState:
         case sev.MarchEnded(march=mid, outcome=outcome, rest=rest):
             m = marches[mid]
             units = _revealed(state, m)
+            if outcome in (rec.CANCELLED, rec.COLLIDED):  # no march: the shams stand (SM-19)
+                units = interference.shams_made_true(state, m, units)
             m.update(status=outcome, rest=rest, shams={}, stragglers={}, execute_queued=False)
         case sev.CancelSent(march=mid, mode=mode, arrives_turn=arrives, distance_mp=mp,
                             by_initiative=by_initiative):
