@@ -85,7 +85,7 @@ def strong_battery(game: Game) -> None:
 def test_a_reversal_does_not_undo_what_the_firer_saw() -> None:
     """An order that ends without its march (cancelled by reversal) makes what the enemy was
     shown the truth (SM-19): the shown marker becomes the unit's real morale and the shown loss
-    straggles. Grey's picture of the brigade does not jump back when the order goes, and the
+    is taken as shown. Grey's picture of the brigade does not jump back when the order goes, and the
     brigade stands where its sham retreat took it."""
     game = opened_fire(on_order=True)
     strong_battery(game)
@@ -100,8 +100,34 @@ def test_a_reversal_does_not_undo_what_the_firer_saw() -> None:
     assert grey_sees(game, "blue-1") == [shown]
     brigade = game.state.units["blue-1"]
     assert (brigade.strength, brigade.morale) == (shown[2], "disorganized")
-    assert brigade.stragglers == 8 - shown[2]  # they may come back (COMBAT-15)
+    # The shown straggler came back at the end of turn 1; the shown casualty is lost for good.
+    assert brigade.stragglers == 0
+    assert game.state.module_data["combat"]["casualties"]["blue-1"] == 8 - shown[2]
     assert brigade.cell == shown[1]
+
+
+def test_a_reversed_sham_brigade_gets_back_no_more_than_a_real_one() -> None:
+    """The loss shown is taken as it was shown when the order ends without its march (SM-19):
+    its casualties for good, its stragglers as stragglers. Fire 3M shows two casualties and one
+    straggler; the reversed brigade, turns later, shows Grey the strength a real brigade given
+    the same result shows, not the casualties coming back one point a turn."""
+    outputs = []
+    for on_order in (True, False):
+        game = opened_fire(on_order=on_order)
+        battery = game.state.units["grey-bat"]
+        game.state = with_units(game.state, {"grey-bat": replace(battery, strength=18)})
+        game.dice.set(fire=[11], morale=[12])  # 3M: two casualties, one straggler; it holds
+        battery_fires(game)
+        game.to(2, "command")
+        if on_order:
+            game.do("blue", CancelSurpriseMove(mode="reverse", by_initiative=True))
+        game.to(5, "command")
+        if on_order:
+            assert game.march()["status"] == rec.CANCELLED
+        outputs.append(grey_sees(game, "blue-1"))
+    sham, real = outputs
+    assert real[0][2] == 6
+    assert sham == real
 
 
 # -- 3. shown stragglers come back ----------------------------------------------------------------

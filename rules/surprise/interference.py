@@ -289,27 +289,34 @@ def shown_losses(state: GameState, record: Mapping[str, Any], unit_id: str
 
 
 def shams_made_true(state: GameState, record: Mapping[str, Any],
-                    units: Mapping[str, Unit]) -> dict[str, Unit]:
+                    units: Mapping[str, Unit]) -> tuple[dict[str, Unit], dict[str, int]]:
     """The force's units (``units``: those already changed, else the state's) once an order that
     ends without its march makes what the enemy was shown the truth (ruling SM-19): the shown
-    marker becomes the unit's morale, and the loss shown straggles (the most any one side was
-    shown). A unit left with no strength leaves the map, as one that straggles away does."""
+    marker becomes the unit's morale, and the loss shown (the most any one side was shown) is
+    taken as it was shown: its straggling part as stragglers, the rest as casualties, lost for
+    good, so that no more comes back than would to a real unit. A unit left with no strength
+    leaves the map. Also returns the casualties taken, by unit, for the combat ledger."""
     out = dict(units)
+    casualties: dict[str, int] = {}
     markers = {uid: str(s.get("marker") or "") for uid, s in (record.get("shams") or {}).items()}
     for uid in record.get("units", []):
         unit = out.get(uid) or state.units.get(uid)
         if unit is None:
             continue
-        shown = shown_losses(state, record, uid).values()
-        lost = min(max((s.lost for s in shown), default=0), unit.strength)
+        shown = max(shown_losses(state, record, uid).values(), default=ShownLoss(0, 0),
+                    key=lambda loss: loss.lost)
+        lost = min(shown.lost, unit.strength)
+        straggling = min(shown.straggling, lost)
         marker = markers.get(uid, "")
         if not lost and not marker:
             continue
         strength = unit.strength - lost
-        out[uid] = replace(unit, strength=strength, stragglers=unit.stragglers + lost,
+        out[uid] = replace(unit, strength=strength, stragglers=unit.stragglers + straggling,
                            morale=marker or unit.morale,
                            location=unit.location if strength > 0 else Eliminated())
-    return out
+        if lost - straggling:
+            casualties[uid] = lost - straggling
+    return out, casualties
 
 
 def closed_cells(state: GameState, side: str) -> frozenset[Cell]:

@@ -15,7 +15,7 @@ from rules.notes import ModuleNote
 from rules.overlay import Ground, Overlay
 from rules.refusal import Refusal
 from rules.registry import register
-from rules.state import GameState, with_units
+from rules.state import GameState, with_module_data, with_units
 from rules.surprise import (
     accumulation,
     cancellation,
@@ -180,6 +180,7 @@ def fold(state: GameState, event: GameEvent) -> GameState:
     new = rec.edit(state)
     marches: dict[str, dict[str, Any]] = new["marches"]
     units: dict[str, Unit] = {}
+    made_true: dict[str, int] = {}
     match event:
         case sev.MarchOrdered(march=mid, record=record):
             marches[mid] = dict(record) | {"seq": int(new["next"])}
@@ -222,7 +223,8 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             m = marches[mid]
             units = _revealed(state, m)
             if outcome in (rec.CANCELLED, rec.COLLIDED):  # no march: the shams stand (SM-19)
-                units = interference.shams_made_true(state, m, units)
+                units, casualties = interference.shams_made_true(state, m, units)
+                made_true = casualties
             m.update(status=outcome, rest=rest, shams={}, stragglers={}, execute_queued=False)
         case sev.CancelSent(march=mid, mode=mode, arrives_turn=arrives, distance_mp=mp,
                             by_initiative=by_initiative):
@@ -280,7 +282,21 @@ def fold(state: GameState, event: GameEvent) -> GameState:
         case _:
             pass  # events that change nothing (initiative failed, trigger announced, ...)
     out = rec.store(state, new)
+    if made_true:
+        out = _casualties_noted(out, made_true)
     return with_units(out, units) if units else out
+
+
+def _casualties_noted(state: GameState, casualties: Mapping[str, int]) -> GameState:
+    """Casualties a cancelled order's shams made true, added to the combat module's count of
+    points each unit has lost for good, so that strength, stragglers and casualties still add
+    up to the unit's starting strength (``rules.combat.ledger``)."""
+    combat = dict(state.module_data.get("combat", {}))
+    lost = dict(combat.get("casualties", {}))
+    for uid, n in casualties.items():
+        lost[uid] = int(lost.get(uid, 0)) + n
+    combat["casualties"] = lost
+    return with_module_data(state, "combat", combat)
 
 
 def _revealed(state: GameState, record: Mapping[str, Any]) -> dict[str, Unit]:
