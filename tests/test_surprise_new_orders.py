@@ -56,6 +56,16 @@ def grey_view(game: Game) -> SideView:
     return replace(project(game.state, "grey"), game_map=None)
 
 
+
+def grey_horse_triggers(game: Game, turn: int) -> None:
+    """In Grey's movement phase of ``turn`` the Grey Horse ends its movement two hexes from the
+    force, which triggers the march when the phase ends (ruling SM-13)."""
+    game.to(turn, "movement", "grey")
+    horse_near(game)
+    game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
+    game.step()
+    assert game.march()["status"] == rec.TRIGGERED
+
 def set_off(game: Game, how: str) -> None:
     """New orders (reverse) are sent in turn 2's Command Phase (5 MPs + 6 saved: they reach
     the force in turn 4); then the march is set off in turn 2 by choice, discovered in turn 2, or
@@ -67,11 +77,7 @@ def set_off(game: Game, how: str) -> None:
         game.do("blue", ExecuteSurpriseMove())  # allowed while new orders are on their way
         assert game.march()["execute_queued"]
     elif how == "triggered":
-        game.to(2, "movement", "grey")
-        horse_near(game)
-        game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
-        game.step()  # the Horse ends its movement for the phase near the force (SM-13)
-        assert game.march()["status"] == rec.TRIGGERED
+        grey_horse_triggers(game, 2)
     game.to(3, "movement", "grey")
     record = game.march()
     assert record["status"] == rec.EXECUTED
@@ -142,11 +148,7 @@ def test_new_orders_accepted_before_a_triggered_march_moves_do_not_stop_it() -> 
     game = accepted()
     game.to(2, "command")
     game.do("blue", CancelSurpriseMove(mode="reverse"))  # reaches the force in turn 4
-    game.to(3, "movement", "grey")
-    horse_near(game)
-    game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
-    game.step()  # the Horse ends its movement for the phase near the force (SM-13)
-    assert game.march()["status"] == rec.TRIGGERED
+    grey_horse_triggers(game, 3)
     game.to(4, "movement", "blue")
     record = game.march()
     # Accepted in turn 4's Command Phase, yet the triggered march still spends half its MPs.
@@ -256,10 +258,7 @@ def test_forced_marching_only_for_ones_own_open_march() -> None:
 
 def test_no_forced_march_for_a_triggered_march() -> None:
     game = accepted()
-    game.to(2, "movement", "grey")
-    horse_near(game)
-    game.do("grey", cmd.Move(unit="Grey Horse", route="A0103"))
-    game.step()  # the Horse ends its movement for the phase near the force (SM-13)
+    grey_horse_triggers(game, 2)
     with pytest.raises(Refusal, match="triggered"):
         game.do("blue", SetForcedMarch(mp=2))
 
