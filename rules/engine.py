@@ -18,6 +18,7 @@ from rules.board import LabelError
 from rules.grid import Cell
 from rules.knowledge import information_model, phase_report, sighting_events
 from rules.location import Arriving
+from rules.markers import Marker, own_marker
 from rules.markup import plain
 from rules.module_api import RuleModule
 from rules.movement import MoveError, StopHook, check_order, formation_change_cost, walk
@@ -177,10 +178,15 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     state = out.state
     _require_action(state, side, "move", "move")
     reaction.require_not_held(state, side)
+    modules = in_force(state.modules)
+    marker = _own_marker(state, side, command.unit)
+    if marker is not None:
+        if not any(module.move_marker(out, side, marker, command.route) for module in modules):
+            raise Refusal(f"marker {marker.id} cannot be moved by an order")
+        return
     unit = own_unit(state, side, command.unit)
     if unit.cell is None:
         raise Refusal(f"{unit.name} is not on the map")
-    modules = in_force(state.modules)
     for module in modules:
         why = module.may_move(state, unit)
         if why:
@@ -218,6 +224,17 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     positions_changed(out, (unit.id,))
     for module in modules:
         module.after_move(out, unit.id)
+
+
+def _own_marker(state: GameState, side: str, ref: str) -> Marker | None:
+    """One of the side's markers named by its id (``4821``, ``marker 4821``, ``#4821``), when
+    no unit of the side has that name; ``None`` otherwise (an enemy marker's id included)."""
+    found = own_marker(state.markers, side, ref)
+    key = ref.strip().lower()
+    if found is None or any(key in (u.id.lower(), u.name.lower(), u.short.lower())
+                            for u in state.units_of(side)):
+        return None
+    return found
 
 
 def _stop_hook(state: GameState, modules: list[RuleModule]) -> StopHook | None:

@@ -8,6 +8,7 @@ state is folded.
 from __future__ import annotations
 
 import rules.combat.module
+import rules.concealed.module
 import rules.surprise.module  # noqa: F401  (registers "surprise_move")
 from rules.module_api import RuleModule
 from rules.modules import RuleNotImplemented

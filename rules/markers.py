@@ -65,6 +65,14 @@ def markers_at(markers: Mapping[str, Marker], cell: Cell) -> tuple[Marker, ...]:
     return sorted_markers(m for m in markers.values() if m.cell == cell)
 
 
+def own_marker(markers: Mapping[str, Marker], side: str, ref: str) -> Marker | None:
+    """One of ``side``'s markers by the id a player gives (``4821``, ``marker 4821`` or
+    ``#4821``); ``None`` if the side has none by that id (an enemy's marker included)."""
+    key = ref.strip().lower().removeprefix("marker").strip().lstrip("#").strip()
+    found = markers.get(key)
+    return found if found is not None and found.side == side else None
+
+
 #: Dice as the engine passes them: (key, purpose, dice) -> value.
 IdDice = Callable[[int, str, str], int]
 

@@ -92,6 +92,12 @@ class RuleModule:
         never a refusal: the move ends in the last cell the unit may stand in."""
         return None
 
+    def move_marker(self, out: Outcome, side: str, marker: Marker, route: str) -> bool:
+        """Move one of ``side``'s markers along ``route`` (a ``Move`` naming the marker), adding
+        its events to ``out`` or raising ``Refusal``; ``False`` if this module did not make the
+        marker (another module may have)."""
+        return False
+
     def after_move(self, out: Outcome, unit_id: str) -> None:
         """A unit has ended a move."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules.combat.spec import SPEC as COMBAT
+from rules.concealed.spec import SPEC as CONCEALED_FORCES
 from rules.module_spec import ModuleSpec
 from rules.surprise.spec import SPEC as SURPRISE_MOVE
 
@@ -21,7 +22,7 @@ from rules.surprise.spec import SPEC as SURPRISE_MOVE
 SPECS: tuple[ModuleSpec, ...] = (
     COMBAT,
     SURPRISE_MOVE,
-    ModuleSpec("concealed_forces", "Concealed Forces (rule text 001)", tables=("straggler",)),
+    CONCEALED_FORCES,
     ModuleSpec("chancellorsville", "Chancellorsville hidden units and grid sighting "
                "(rule text 002)", tables=("close_combat",)),
     ModuleSpec("raid_victory", "Chancellorsville raid option and its victory die roll "

@@ -1,0 +1,55 @@
+"""Breeding decoys (Cf 1.5).
+
+At the start of his movement phase, before he conceals any new force, a player may have each of
+his concealed forces breed one decoy in its own hex, while the pool has decoys to spare. A
+decoy bred this turn may move at once and breed from the next turn; a force that bred this turn
+breeds no more until the next (ruling CF-6).
+
+Nothing may tell the enemy which marker is the parent: the parent's marker splits into two
+markers with fresh ids, listed by id, and a secret die says which of them the force is under.
+Both show the same turn of placing and the same last move (``rules.markers``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules.concealed import events as cev
+from rules.concealed.commands import BreedDecoy
+from rules.concealed.pool import decoy_pool, decoys_available
+from rules.concealed.records import concealed_this_phase, decoys_of, force, own_marker
+from rules.concealed.timing import require_phase_start
+from rules.refusal import Refusal
+
+if TYPE_CHECKING:
+    from rules.outcome import Outcome
+
+
+def decide_breed(out: Outcome, side: str, command: BreedDecoy) -> None:
+    state = out.state
+    require_phase_start(state, side, "breed decoys")
+    if concealed_this_phase(state, side):
+        raise Refusal("decoys are bred before new forces are concealed: you have already "
+                      "concealed a force this phase")
+    marker = own_marker(state, side, command.marker)
+    record = force(state, marker.id) if marker is not None else None
+    if marker is None or record is None:
+        raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
+    if record.get("bred_turn") == state.turn:
+        raise Refusal(f"marker {marker.id} has bred or was bred this turn: it may breed from "
+                      "the next turn")
+    if decoys_available(state, side) <= 0:
+        raise Refusal(f"no decoy is left to breed: your pool is {decoy_pool(state, side)} "
+                      f"(divisions and independent cavalry on the table), "
+                      f"{len(decoys_of(state, side))} in play")
+    first, second = out.new_marker_id(side), out.new_marker_id(side)
+    into = (first, second) if first < second else (second, first)
+    audience = ev.side_audience(side)
+    roll, _ = out.roll(f"which of markers {into[0]} and {into[1]} holds the force", "1d2",
+                       audience)
+    kept = into[roll - 1]
+    decoy = into[2 - roll]
+    cell = (marker.cell.col, marker.cell.row)
+    out.add(ev.MarkerSplit(audience="public", marker=marker.id, into=into, cells=(cell, cell)))
+    out.add(cev.DecoyBred(audience=audience, parent=marker.id, kept=kept, decoy=decoy))

@@ -1,0 +1,45 @@
+"""The players' commands of the Concealed Forces module (``/conceal ...`` on Discord). A
+concealed force is moved with the core's ``Move``, naming its marker."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rules.commands import GameCommand, Name
+
+
+class ConcealForce(GameCommand):
+    """Put a concealment marker on a divisional commander (his division goes under it, with the
+    corps units named in ``join``), or on a lone cavalry brigade (Cf 1.3)."""
+
+    kind: Literal["conceal"] = "conceal"
+    leader: Name
+    join: tuple[Name, ...] = Field((), max_length=20)
+
+
+class BreedDecoy(GameCommand):
+    """A concealed force breeds a decoy in its own hex (Cf 1.5)."""
+
+    kind: Literal["conceal_breed"] = "conceal_breed"
+    marker: Name
+
+
+class Unconceal(GameCommand):
+    """A concealed force turns back into its units, which deploy (Cf 2.2)."""
+
+    kind: Literal["conceal_reveal"] = "conceal_reveal"
+    marker: Name
+
+
+class MarkDetached(GameCommand):
+    """Mark a unit as detached from its division (on a brigade goal), or back in it: a
+    detached unit stays on the map when its division conceals (Cf 1.3)."""
+
+    kind: Literal["conceal_detach"] = "conceal_detach"
+    unit: Name
+    detached: bool = True
+
+
+COMMANDS: tuple[type[GameCommand], ...] = (ConcealForce, BreedDecoy, Unconceal, MarkDetached)

@@ -1,0 +1,134 @@
+"""Creating a concealed force (Cf 1.3).
+
+At the start of his movement phase a player may put a concealment marker on a divisional
+commander: the commander and every unit of his division leave the map for the marker, provided
+all of them are in command and out of the enemy's line of sight. Units directly under the
+division's corps (its artillery, the corps commander and HQ) may go under the same marker if
+they are within the divisional commander's command range and out of sight. A cavalry brigade
+that is independent, or detached from its division, may conceal alone. A unit detached from its
+division (on a brigade goal) stays on the map and does not hold the rest back (ruling CF-3).
+
+The marker stands where the commander stood. It may not stand within two hexes of an enemy unit
+or marker, nor with a friendly unit that stays on the map or another marker (Cf 1.4). A force on
+another module's order that holds it (an accepted surprise move) may not conceal (ruling CF-17).
+Every check reads what the side sees: Concealed Forces is played under a model that shows every
+enemy counter on the map (ruling CF-4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules.command import command_range, in_command
+from rules.concealed import events as cev
+from rules.concealed.commands import ConcealForce
+from rules.concealed.pool import is_independent_cavalry
+from rules.concealed.records import MODULE, ForceKind, is_detached
+from rules.concealed.spacing import KEEP_AWAY, nearest_enemy, seen_by_enemy
+from rules.concealed.timing import require_phase_start
+from rules.positions import positions_changed
+from rules.refusal import Refusal
+from rules.registry import in_force
+from rules.state import GameState
+from rules.unit_lookup import own_unit
+from rules.units import Unit
+from rules.words import STACKING_KINDS, Echelon, UnitKind
+
+if TYPE_CHECKING:
+    from rules.outcome import Outcome
+
+
+def decide_conceal(out: Outcome, side: str, command: ConcealForce) -> None:
+    state = out.state
+    require_phase_start(state, side, "conceal a force")
+    leader = own_unit(state, side, command.leader)
+    if leader.cell is None:
+        raise Refusal(f"{leader.name} is not on the map")
+    kind, members, name = _force(state, side, leader, command.join)
+    for unit in members:
+        _require_free(state, unit)
+    where = leader.cell
+    board = state.loaded.board
+    enemy = nearest_enemy(state, side, where)
+    if enemy is not None and enemy[1] < KEEP_AWAY:
+        raise Refusal(f"a concealed force must stand at least {KEEP_AWAY} hexes from the "
+                      f"enemy: {board.describe(enemy[0])} is {enemy[1]} away")
+    going = {u.id for u in members}
+    staying = [u for u in state.units_of(side) if u.cell == where and u.id not in going
+               and u.kind in STACKING_KINDS]
+    if staying:
+        raise Refusal(f"{staying[0].name} would stay in {board.describe(where)}: a concealed "
+                      "force stacks with no other unit but leaders and HQs")
+    if any(m.side == side and m.cell == where for m in state.markers.values()):
+        raise Refusal(f"another of your markers stands in {board.describe(where)}")
+    marker = out.new_marker_id(side)
+    out.add(ev.MarkerPlaced(audience="public", marker=marker, side=side,
+                            cell=(where.col, where.row)))
+    out.add(cev.ForceConcealed(audience=ev.side_audience(side), marker=marker, kind=kind,
+                               commander=leader.id if kind is ForceKind.DIVISION else "",
+                               units=tuple(sorted(going)), name=name))
+    positions_changed(out, tuple(sorted(going)))
+
+
+def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...]
+           ) -> tuple[ForceKind, list[Unit], str]:
+    """What goes under the marker: the kind of force, its units (the leader first) and its
+    name; refused with the reason when it may not conceal."""
+    division = state.commands.get(leader.command)
+    if leader.kind is UnitKind.CAVALRY:
+        if join:
+            raise Refusal("a lone cavalry brigade conceals by itself: no unit may join it")
+        if not (is_independent_cavalry(leader) or is_detached(state, leader.id)):
+            raise Refusal(f"{leader.name} is part of its division: only an independent "
+                          "cavalry brigade, or one detached from its division, conceals alone")
+        _require_unseen(state, side, leader)
+        return ForceKind.CAVALRY, [leader], leader.name
+    if (division is None or division.echelon is not Echelon.DIVISION
+            or division.leader != leader.id):
+        raise Refusal(f"{leader.name} is not a divisional commander: a concealment marker goes "
+                      "on a divisional commander or a lone cavalry brigade")
+    members = [leader]
+    _require_unseen(state, side, leader)
+    for unit in sorted(state.units_of(side), key=lambda u: u.id):
+        if unit.command != division.id or unit.id == leader.id or unit.cell is None:
+            continue
+        if is_detached(state, unit.id):
+            continue
+        if not in_command(state, unit):
+            raise Refusal(f"{unit.name} is out of command: the whole division must be in "
+                          f"command to conceal (or mark it detached with /conceal detach)")
+        _require_unseen(state, side, unit)
+        members.append(unit)
+    reach = command_range(state, leader, division.echelon)
+    grid = state.loaded.map.grid
+    assert leader.cell is not None
+    for ref in join:
+        unit = own_unit(state, side, ref)
+        if unit in members:
+            continue
+        if unit.command != division.parent or not division.parent:
+            raise Refusal(f"{unit.name} is not directly under the division's corps")
+        if unit.cell is None:
+            raise Refusal(f"{unit.name} is not on the map")
+        if grid.distance(leader.cell, unit.cell) > reach:
+            raise Refusal(f"{unit.name} is beyond {leader.name}'s command range ({reach} hexes)")
+        _require_unseen(state, side, unit)
+        members.append(unit)
+    return ForceKind.DIVISION, members, division.name
+
+
+def _require_unseen(state: GameState, side: str, unit: Unit) -> None:
+    if seen_by_enemy(state, side, unit):
+        raise Refusal(f"{unit.name} is in the enemy's line of sight: only units out of sight "
+                      "may conceal")
+
+
+def _require_free(state: GameState, unit: Unit) -> None:
+    """No other module's order holds the unit (an accepted surprise move, say)."""
+    for module in in_force(state.modules):
+        if module.name == MODULE:
+            continue
+        why = module.may_move(state, unit)
+        if why:
+            raise Refusal(f"{unit.name} cannot conceal: {why}")

@@ -1,0 +1,121 @@
+"""The Concealed Forces rule module (rule text 001): its commands, its events and its hooks."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rules.commands import GameCommand
+from rules.concealed import events as cev
+from rules.concealed import records as rec
+from rules.concealed import revealing
+from rules.concealed.breeding import decide_breed
+from rules.concealed.commands import BreedDecoy, ConcealForce, MarkDetached, Unconceal
+from rules.concealed.creating import decide_conceal
+from rules.concealed.detaching import decide_detach
+from rules.concealed.moving import decide_marker_move
+from rules.concealed.spec import SPEC
+from rules.events import GameEvent
+from rules.grid import Cell
+from rules.location import InMarker
+from rules.markers import Marker
+from rules.module_api import RuleModule
+from rules.refusal import Refusal
+from rules.registry import register
+from rules.state import GameState, with_units
+from rules.stops import Stop
+from rules.units import Unit
+from rules.words import Formation
+
+if TYPE_CHECKING:
+    from rules.outcome import Outcome
+
+
+class ConcealedForces(RuleModule):
+    spec = SPEC
+
+    # -- commands ----------------------------------------------------------------------------------
+    def decide(self, out: Outcome, side: str, command: GameCommand) -> None:
+        match command:
+            case ConcealForce():
+                decide_conceal(out, side, command)
+            case BreedDecoy():
+                decide_breed(out, side, command)
+            case Unconceal():
+                revealing.decide_unconceal(out, side, command)
+            case MarkDetached():
+                decide_detach(out, side, command)
+            case _:
+                raise Refusal("that is not a concealed-forces order")
+
+    def move_marker(self, out: Outcome, side: str, marker: Marker, route: str) -> bool:
+        return decide_marker_move(out, side, marker, route)
+
+    # -- the fold ----------------------------------------------------------------------------------
+    def apply(self, state: GameState, event: GameEvent) -> GameState | None:
+        if not isinstance(event, cev.EVENTS):
+            return None
+        return fold(state, event)
+
+    # -- movement and the reveal -------------------------------------------------------------------
+    def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
+        return revealing.stop_reason(state, unit, cell)
+
+    def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
+        revealing.reveal_found(out)
+
+    # -- what a side sees --------------------------------------------------------------------------
+    def marker_contents(self, state: GameState, side: str, marker: Marker
+                        ) -> tuple[str, ...] | None:
+        record = rec.force(state, marker.id)
+        if record is None or record["side"] != side:
+            return None
+        return tuple(record["units"])
+
+
+def fold(state: GameState, event: GameEvent) -> GameState:
+    data = rec.edit(state)
+    found: dict[str, Any] = data.setdefault("forces", {})
+    moved: dict[str, Unit] = {}
+    match event:
+        case cev.ForceConcealed(marker=mid, kind=kind, commander=commander, units=units,
+                                name=name):
+            side = state.units[units[0]].side
+            found[mid] = {"side": side, "kind": kind, "commander": commander,
+                          "units": list(units), "concealed_turn": state.turn,
+                          "bred_turn": None, "name": name}
+            data.setdefault("conceal_phase", {})[side] = [state.turn, state.step]
+            moved = {u: _inside(state.units[u], mid) for u in units}
+        case cev.DecoyBred(parent=parent, kept=kept, decoy=decoy):
+            record = found.pop(parent)
+            found[kept] = {**record, "bred_turn": state.turn}
+            found[decoy] = {"side": record["side"], "kind": rec.ForceKind.DECOY.value,
+                            "commander": "", "units": [], "concealed_turn": state.turn,
+                            "bred_turn": state.turn, "name": "decoy"}
+            moved = {u: _inside(state.units[u], kept) for u in record["units"]}
+            spent = data.get("spent", {}).get("mp", {})
+            if parent in spent:
+                spent[kept] = spent.pop(parent)
+        case cev.ForceMoved(marker=mid, mp=mp):
+            s = data.setdefault("spent", {})
+            if list(s.get("phase", ())) != [state.turn, state.step]:
+                s.clear()
+                s["phase"] = [state.turn, state.step]
+            s.setdefault("mp", {})[mid] = dict(mp)
+        case cev.ForceRevealed(marker=mid, placed=placed):
+            record = found.pop(mid)
+            if not record["units"]:
+                data.setdefault("found", {}).setdefault(record["side"], []).append(state.turn)
+            for uid, cell, formation in placed:
+                unit = state.units[uid]
+                moved[uid] = unit.placed(Cell(*cell)).with_formation(Formation(formation))
+        case cev.DetachmentMarked(unit=uid, detached=detached):
+            data.setdefault("detached", {})[uid] = detached
+    return with_units(rec.store(state, data), moved)
+
+
+def _inside(unit: Unit, marker_id: str) -> Unit:
+    return replace(unit, location=InMarker(marker_id))
+
+
+register(ConcealedForces())

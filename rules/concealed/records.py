@@ -1,0 +1,124 @@
+"""The forces the Concealed Forces module keeps under its markers, and how to read them.
+
+Everything lives in ``module_data["concealed_forces"]`` as JSON-ready data::
+
+    {"forces": {"4821": {"side": "union", "kind": "division", "commander": "devens",
+                         "units": ["devens", "von-gilsa", ...], "concealed_turn": 3,
+                         "bred_turn": null}},
+     "spent": {"phase": [3, 2], "mp": {"4821": {"von-gilsa": 4.0}}},
+     "found": {"union": [3]},
+     "conceal_phase": {"union": [3, 2]},
+     "detached": ["barlow"]}
+
+A force is filed under its marker's id. ``units`` are every unit inside it (its commander
+among them); a decoy has none. ``concealed_turn`` is the turn the units went under cover (a
+decoy's is the turn it was bred) and ``bred_turn`` the last turn the force bred or was bred (it
+may breed again from the next turn). ``spent`` holds the MPs each member has used in the current
+movement phase, ``found`` the turns in which each side's decoys were found and removed (such a
+decoy is back in the pool from the next turn), ``conceal_phase`` the last phase in which a side
+concealed a force (breeding must come first), ``detached`` the units their owner marked as
+detached from their division. No side but the owner ever reads any of it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from rules.markers import Marker
+from rules.markers import own_marker as find_marker
+from rules.module_data import data_of, with_module_data
+
+if TYPE_CHECKING:
+    from rules.state import GameState
+
+MODULE = "concealed_forces"
+
+#: The scenario tag of a unit that starts detached from its division (on a brigade goal).
+DETACHED_TAG = "detached"
+#: The scenario tag of an independent cavalry brigade (it conceals alone and counts for a decoy).
+INDEPENDENT_TAG = "independent"
+#: The scenario tag of a skirmisher unit (released as a scout).
+SKIRMISHER_TAG = "skirmisher"
+
+
+class ForceKind(StrEnum):
+    """What is under a concealment marker."""
+
+    #: A divisional commander with his division (and corps units that joined it).
+    DIVISION = "division"
+    #: A lone cavalry brigade (independent, or detached on a brigade goal).
+    CAVALRY = "cavalry"
+    #: Nothing: a decoy.
+    DECOY = "decoy"
+
+
+def data(state: GameState) -> Mapping[str, Any]:
+    return data_of(state, MODULE)
+
+
+def forces(state: GameState) -> Mapping[str, Mapping[str, Any]]:
+    """Every concealed force, by its marker's id."""
+    found: Mapping[str, Mapping[str, Any]] = data(state).get("forces", {})
+    return found
+
+
+def force(state: GameState, marker_id: str) -> Mapping[str, Any] | None:
+    return forces(state).get(marker_id)
+
+
+def kind_of(record: Mapping[str, Any]) -> ForceKind:
+    return ForceKind(str(record["kind"]))
+
+
+def decoys_of(state: GameState, side: str) -> list[str]:
+    """The marker ids of a side's decoys in play."""
+    return sorted(mid for mid, f in forces(state).items()
+                  if f["side"] == side and kind_of(f) is ForceKind.DECOY)
+
+
+def is_detached(state: GameState, unit_id: str) -> bool:
+    """Whether the unit is detached from its division: tagged so in the scenario, or marked so
+    by its owner (and not marked back)."""
+    marks: Mapping[str, bool] = data(state).get("detached", {})
+    if unit_id in marks:
+        return bool(marks[unit_id])
+    unit = state.units.get(unit_id)
+    return unit is not None and DETACHED_TAG in unit.tags
+
+
+def spent(state: GameState, marker_id: str) -> Mapping[str, float]:
+    """The MPs each member of the force has used in the current phase (a decoy's one member
+    is ``""``)."""
+    s = data(state).get("spent", {})
+    if list(s.get("phase", ())) != [state.turn, state.step]:
+        return {}
+    found: Mapping[str, float] = s.get("mp", {}).get(marker_id, {})
+    return found
+
+
+def found_this_turn(state: GameState, side: str) -> int:
+    """How many of a side's decoys were found and removed this turn (back next turn)."""
+    turns: list[int] = data(state).get("found", {}).get(side, [])
+    return sum(1 for t in turns if t == state.turn)
+
+
+def concealed_this_phase(state: GameState, side: str) -> bool:
+    return list(data(state).get("conceal_phase", {}).get(side, ())) == [state.turn, state.step]
+
+
+def edit(state: GameState) -> dict[str, Any]:
+    """A deep copy of the module's data to change in a fold."""
+    return copy.deepcopy(dict(data(state)))
+
+
+def store(state: GameState, new: Mapping[str, Any]) -> GameState:
+    return with_module_data(state, MODULE, new)
+
+
+
+def own_marker(state: GameState, side: str, ref: str) -> Marker | None:
+    """One of the side's own markers by the id a player gives (``rules.markers.own_marker``)."""
+    return find_marker(state.markers, side, ref)

@@ -1,0 +1,109 @@
+"""Revealing concealed forces (Cf 2.1, 2.2).
+
+A unit on the map (not inside a marker) that comes into the line of sight of an enemy concealed
+force, or within two hexes of it, stops there, and the force is revealed: a real one deploys
+(``rules.concealed.deploying``), a decoy is taken off and is back in the pool next turn. The
+same holds however the unit got there: a move, an arrival, a retreat or advance, a surprise
+column, another force deploying, or a new turn's longer sight (ruling CF-10). Markers never
+reveal markers: their troops are off the map.
+
+A player may also unconceal a force of his own at the start of his movement phase, before any
+of his units has moved: it deploys by the same rule.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules.concealed import deploying
+from rules.concealed import events as cev
+from rules.concealed.commands import Unconceal
+from rules.concealed.records import force, forces, own_marker
+from rules.concealed.spacing import REVEAL_RANGE
+from rules.concealed.timing import require_phase_start
+from rules.grid import Cell
+from rules.knowledge import rule_for, sight, turn_visibility
+from rules.markers import Marker
+from rules.refusal import Refusal
+from rules.state import GameState
+from rules.stops import Stop, StopKind
+from rules.units import Unit
+
+if TYPE_CHECKING:
+    from rules.outcome import Outcome
+
+#: Why a removed marker went, as every side is told.
+DECOY_FOUND = "a decoy: nothing was under it"
+FORCE_REVEALED = "revealed: its force deploys"
+
+
+def finds(state: GameState, unit: Unit, cell: Cell, marker: Marker) -> bool:
+    """Whether ``unit``, standing in ``cell``, finds the enemy force under ``marker``: within
+    two hexes of it, or with its hex in line of sight (units that see nothing, wagons, find
+    nothing by sight)."""
+    gm = state.loaded.map
+    if gm.grid.distance(cell, marker.cell) <= REVEAL_RANGE:
+        return True
+    return unit.observer and rule_for(state).sees(gm.idx(cell), gm.idx(marker.cell),
+                                                  turn_visibility(state))
+
+
+def stop_reason(state: GameState, unit: Unit, cell: Cell) -> Stop | None:
+    """A moving unit stops where it finds an enemy concealed force."""
+    for marker in sorted(state.markers.values(), key=lambda m: m.id):
+        if marker.side != unit.side and marker.id in forces(state) and finds(
+                state, unit, cell, marker):
+            return Stop(StopKind.RULE, "it came upon an enemy concealed force at "
+                        f"{state.loaded.board.describe(marker.cell)}")
+    return None
+
+
+def found_marker(state: GameState) -> Marker | None:
+    """The first concealed force (by id) that an enemy unit on the map finds now."""
+    gm = state.loaded.map
+    grid = gm.grid
+    seen = sight(state)
+    for marker in sorted(state.markers.values(), key=lambda m: m.id):
+        if marker.id not in forces(state):
+            continue
+        idx = gm.idx(marker.cell)
+        for side, sighting in seen.items():
+            if side == marker.side:
+                continue
+            if sighting.sees_cell(idx) or any(
+                    grid.distance(u.cell, marker.cell) <= REVEAL_RANGE
+                    for u in state.enemies_of(marker.side) if u.cell is not None
+                    and u.side == side):
+                return marker
+    return None
+
+
+def reveal_found(out: Outcome) -> None:
+    """Reveal every concealed force an enemy unit finds, until none is left (a force that
+    deploys may find another)."""
+    for _ in range(len(out.state.markers) + 1):
+        marker = found_marker(out.state)
+        if marker is None:
+            return
+        reveal(out, marker, cause="an enemy unit came within sight")
+
+
+def reveal(out: Outcome, marker: Marker, *, cause: str, voluntary: bool = False) -> None:
+    """Lift the marker: a real force deploys, a decoy is removed."""
+    record = force(out.state, marker.id)
+    assert record is not None
+    placed = deploying.by_rule(out.state, marker, record)
+    out.add(cev.ForceRevealed(audience=ev.side_audience(marker.side), marker=marker.id,
+                              placed=placed, voluntary=voluntary, cause=cause))
+    out.add(ev.MarkerRemoved(audience="public", marker=marker.id,
+                             reason=FORCE_REVEALED if placed else DECOY_FOUND))
+
+
+def decide_unconceal(out: Outcome, side: str, command: Unconceal) -> None:
+    state = out.state
+    require_phase_start(state, side, "unconceal a force")
+    marker = own_marker(state, side, command.marker)
+    if marker is None or force(state, marker.id) is None:
+        raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
+    reveal(out, marker, cause="unconcealed", voluntary=True)
