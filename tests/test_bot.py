@@ -488,9 +488,9 @@ async def test_create_switches_off_unplayable_modules_publicly(table: Table,
     assert "You host game" in text_of(await final(handle))
     await fake.wait_for(lambda: len(public(table)) == 1)
     [announcement] = public(table)
-    assert "Rule modules switched off" in announcement
-    assert "surprise_move" not in announcement  # played since the Surprise Move module
-    assert "concealed_forces (Concealed Forces" in announcement
+    # Every module flank-march names is played (Concealed Forces since rule text 001).
+    assert "Rule modules switched off" not in announcement
+    assert "surprise_move" not in announcement and "concealed_forces" not in announcement
     # A second game in the same channel is refused in plain words.
     again = await say(table, "game create", table.bob, {"scenario": "flank-march"},
                       channel=table.channel)
@@ -498,6 +498,17 @@ async def test_create_switches_off_unplayable_modules_publicly(table: Table,
     # And outside a server channel, creating is explained.
     assert "text channel" in await say(table, "game create", table.bob,
                                        {"scenario": "flank-march"})
+
+
+async def test_a_scenario_naming_unbuilt_modules_plays_without_them_and_says_so(
+        table: Table, bot: VedetteBot) -> None:
+    handle = await table.fake.slash("game create", {"scenario": "chancellorsville-hidden"},
+                                    user=table.alice, channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    await table.fake.wait_for(lambda: len(public(table)) == 1)
+    [announcement] = public(table)
+    assert "Rule modules switched off" in announcement
+    assert "chancellorsville (Chancellorsville" in announcement
 
 
 async def test_create_takes_catalog_names_only(table: Table, bot: VedetteBot,
