@@ -208,6 +208,10 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
         costs = check_order(gm, unit, path, lambda c: friends.get(c, 0))
     except MoveError as e:
         raise Refusal(str(e)) from None
+    for module in modules:
+        why = module.route_refusal(state, unit, tuple(path))
+        if why:
+            raise Refusal(why)
     # ... whatever stops the unit on its way does not: the move is made as far as it goes.
     result = walk(gm, unit, path, costs, enemy_at=lambda c: c in enemy_cells,
                   friendly_count=lambda c: friends.get(c, 0), stop=_stop_hook(state, modules))

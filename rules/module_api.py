@@ -111,6 +111,13 @@ class RuleModule:
         """Why the unit may not move by an ordinary order now, or ``None`` if it may."""
         return None
 
+    def route_refusal(self, state: GameState, unit: Unit, path: tuple[Cell, ...]) -> str | None:
+        """Why an ordinary move of the unit along ``path`` (the cells it would enter, in order)
+        is refused by a limit this module puts on the unit's own route (a released scout's
+        reach, say), or ``None``. Asked after the core's own checks; only what the moving
+        side knows may refuse (an enemy on the way stops a move, never refuses it)."""
+        return None
+
     # -- combat (asked by the combat module) -------------------------------------------------------
     def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
                       distances: tuple[int, ...]) -> str | None:

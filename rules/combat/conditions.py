@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.combat.config import Atom, Condition, hidden_from_firer
+from rules.counting import counts_at
 from rules.grid import Cell
 from rules.state import GameState
 from rules.turns import is_night
@@ -103,8 +104,11 @@ def _property(a: Atom, u: Unit, state: GameState) -> bool:
             return terrain_id == a.value or bool(
                 a.value in ("woods", "hill", "fort") and getattr(terrain, a.value))
         case "leader":
-            return u.cell is not None and any(
-                o.is_leader and o.side == u.side and o.cell == u.cell
+            # Where units count (a unit under a marker counts at it), so that a leader under
+            # the same marker is with each unit of the force (ruling CF-14).
+            here = counts_at(state, u)
+            return here is not None and any(
+                o.is_leader and o.side == u.side and counts_at(state, o) == here
                 for o in state.units.values())
     return False
 

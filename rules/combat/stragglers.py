@@ -23,7 +23,9 @@ def straggler_check(out: Outcome, unit: Unit, column: str, reason: str) -> int:
     """Roll a straggler check for the unit on ``column`` of the straggler table (secret: told
     to its side only) and apply it; the points that straggle. No table or no such column: 0."""
     table = out.state.loaded.ruleset.tables.get("straggler")
-    if table is None or column not in table.columns or unit.cell is None or unit.strength <= 0:
+    # A unit inside a concealment marker checks too: it counts where the marker stands.
+    if (table is None or column not in table.columns or counts_at(out.state, unit) is None
+            or unit.strength <= 0):
         return 0
     mods = applicable(Situation(out.state, unit=unit), "straggler", table.modifiers)
     audience = side_audience(unit.side)

@@ -42,4 +42,24 @@ class MarkDetached(GameCommand):
     detached: bool = True
 
 
-COMMANDS: tuple[type[GameCommand], ...] = (ConcealForce, BreedDecoy, Unconceal, MarkDetached)
+class ReleaseScouts(GameCommand):
+    """A concealed division releases up to one cavalry unit and any number of skirmishers,
+    placed in its marker's hex; the rest of the force stays concealed (Cf 3.1)."""
+
+    kind: Literal["conceal_scouts"] = "conceal_scouts"
+    marker: Name
+    units: tuple[Name, ...] = Field(min_length=1, max_length=20)
+
+
+class ForceMarch(GameCommand):
+    """Let a concealed force add up to ``mp`` forced-march MPs to each of its units' allowance
+    for the rest of this movement phase (ruling CF-15); 0 takes it back before it is used.
+    Checked by the rules (a clear refusal), not here, so that a bad number reads plainly."""
+
+    kind: Literal["conceal_forced"] = "conceal_forced"
+    marker: Name
+    mp: int
+
+
+COMMANDS: tuple[type[GameCommand], ...] = (ConcealForce, BreedDecoy, Unconceal, MarkDetached,
+                                           ReleaseScouts, ForceMarch)

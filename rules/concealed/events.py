@@ -94,5 +94,95 @@ class DetachmentMarked(GameEvent):
                 f"{name} is back with its division.")
 
 
+class ScoutsReleased(GameEvent):
+    """A concealed division released scouts (Cf 3.1): ``units`` leave the marker for its hex
+    (``cell``); ``cavalry`` is the released cavalry unit, if any (shown to the enemy as an
+    anonymous cavalry counter until an enemy unit on the map sees it: ruling CF-13)."""
+
+    type: Literal["cf_scouts_released"] = "cf_scouts_released"
+    marker: str
+    units: tuple[str, ...]
+    cell: CellRef
+    cavalry: str = ""
+    names: tuple[str, ...] = ()
+
+    def report(self, view: SideView) -> str:
+        return (f"Marker {self.marker} released {', '.join(self.names or self.units)} as "
+                f"scouts at {view.board.describe(Cell(*self.cell))}. This phase skirmishers may "
+                "end at most 2 hexes from there, cavalry at most 4 leader MPs; the force stays "
+                "concealed.")
+
+
+class ScoutsRejoined(GameEvent):
+    """Released scouts still in their marker's hex when the phase ends go back under it
+    (ruling CF-12: a concealed force never stacks with other units)."""
+
+    type: Literal["cf_scouts_rejoined"] = "cf_scouts_rejoined"
+    marker: str
+    units: tuple[str, ...]
+    names: tuple[str, ...] = ()
+
+    def report(self, view: SideView) -> str:
+        return (f"{', '.join(self.names or self.units)} did not leave the hex of marker "
+                f"{self.marker} and went back under it.")
+
+
+class ScoutIdentified(GameEvent):
+    """An anonymous cavalry scout came into the sight of an enemy unit on the map: from now on
+    it shows to the enemy as itself (ruling CF-13)."""
+
+    type: Literal["cf_scout_identified"] = "cf_scout_identified"
+    unit: str
+    name: str = ""
+
+    def report(self, view: SideView) -> str:
+        return (f"{self.name or 'Your cavalry scout'} has been seen by the enemy: it is no "
+                "longer anonymous.")
+
+
+class ForcedMarchSet(GameEvent):
+    """The owner let a concealed force force-march this phase: ``mp`` MPs are added to each of
+    its units' allowance (ruling CF-15)."""
+
+    type: Literal["cf_forced_march"] = "cf_forced_march"
+    marker: str
+    mp: int
+
+    def report(self, view: SideView) -> str:
+        if not self.mp:
+            return f"Marker {self.marker} will not force-march this phase."
+        return (f"Marker {self.marker} may force-march this phase: up to {self.mp} extra MP(s) "
+                "for each of its units. Each unit that uses them makes a straggler check.")
+
+
+class MarchChecksNoted(GameEvent):
+    """The straggler checks a concealed force owes for this turn's forced march, kept until the
+    force is revealed (option ``cf_march_stragglers = "on_reveal"``): ``checks`` gives each
+    unit's forced-march MPs (the straggler table's column)."""
+
+    type: Literal["cf_march_noted"] = "cf_march_noted"
+    marker: str
+    checks: dict[str, int]
+
+    def report(self, view: SideView) -> str:
+        return (f"Marker {self.marker} force-marched: {len(self.checks)} straggler check(s) "
+                "are noted, to be rolled when the force is revealed.")
+
+
+class NotedChecksRolled(GameEvent):
+    """The noted forced-march checks of a concealed force have been rolled (each one a
+    ``StragglersChecked`` of the combat module, just before this)."""
+
+    type: Literal["cf_march_rolled"] = "cf_march_rolled"
+    marker: str
+    count: int
+
+    def report(self, view: SideView) -> str:
+        return (f"The {self.count} noted forced-march straggler check(s) of marker "
+                f"{self.marker} have been rolled.")
+
+
 EVENTS: tuple[type[GameEvent], ...] = (ForceConcealed, DecoyBred, ForceMoved, ForceRevealed,
-                                       DetachmentMarked)
+                                       DetachmentMarked, ScoutsReleased, ScoutsRejoined,
+                                       ScoutIdentified, ForcedMarchSet, MarchChecksNoted,
+                                       NotedChecksRolled)

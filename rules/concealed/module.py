@@ -7,10 +7,17 @@ from typing import TYPE_CHECKING, Any
 
 from rules.commands import GameCommand
 from rules.concealed import events as cev
+from rules.concealed import marching, revealing, scouts
 from rules.concealed import records as rec
-from rules.concealed import revealing
 from rules.concealed.breeding import decide_breed
-from rules.concealed.commands import BreedDecoy, ConcealForce, MarkDetached, Unconceal
+from rules.concealed.commands import (
+    BreedDecoy,
+    ConcealForce,
+    ForceMarch,
+    MarkDetached,
+    ReleaseScouts,
+    Unconceal,
+)
 from rules.concealed.creating import decide_conceal
 from rules.concealed.detaching import decide_detach
 from rules.concealed.moving import decide_marker_move
@@ -45,6 +52,10 @@ class ConcealedForces(RuleModule):
                 revealing.decide_unconceal(out, side, command)
             case MarkDetached():
                 decide_detach(out, side, command)
+            case ReleaseScouts():
+                scouts.decide_release(out, side, command)
+            case ForceMarch():
+                marching.decide_forced(out, side, command)
             case _:
                 raise Refusal("that is not a concealed-forces order")
 
@@ -63,8 +74,24 @@ class ConcealedForces(RuleModule):
 
     def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
         revealing.reveal_found(out)
+        scouts.identify_seen(out)
+
+    def route_refusal(self, state: GameState, unit: Unit, path: tuple[Cell, ...]) -> str | None:
+        return scouts.route_refusal(state, unit, path)
+
+    # -- the turn ----------------------------------------------------------------------------------
+    def on_step_end(self, out: Outcome) -> None:
+        """The end of a phase: forced marches' checks, and scouts that never left go back."""
+        marching.end_of_phase(out)
+        scouts.rejoin_stayers(out)
+
+    def on_game_end(self, out: Outcome) -> None:
+        marching.settle_all(out)
 
     # -- what a side sees --------------------------------------------------------------------------
+    def shows_anonymous(self, state: GameState, viewer: str, unit: Unit) -> bool:
+        return scouts.shows_anonymous(state, viewer, unit)
+
     def marker_contents(self, state: GameState, side: str, marker: Marker
                         ) -> tuple[str, ...] | None:
         record = rec.force(state, marker.id)
@@ -96,6 +123,16 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             spent = data.get("spent", {}).get("mp", {})
             if parent in spent:
                 spent[kept] = spent.pop(parent)
+            # What the force owes and may do follows it to its new marker.
+            for key in ("owed", "released"):
+                if parent in data.get(key, {}):
+                    data[key][kept] = data[key].pop(parent)
+            forced = data.get("forced", {}).get("mp", {})
+            if parent in forced:
+                forced[kept] = forced.pop(parent)
+            for info in data.get("scouts", {}).values():
+                if info["marker"] == parent:
+                    info["marker"] = kept
         case cev.ForceMoved(marker=mid, mp=mp):
             s = data.setdefault("spent", {})
             if list(s.get("phase", ())) != [state.turn, state.step]:
@@ -111,6 +148,38 @@ def fold(state: GameState, event: GameEvent) -> GameState:
                 moved[uid] = unit.placed(Cell(*cell)).with_formation(Formation(formation))
         case cev.DetachmentMarked(unit=uid, detached=detached):
             data.setdefault("detached", {})[uid] = detached
+        case cev.ScoutsReleased(marker=mid, units=units, cell=cell, cavalry=cavalry):
+            record = found[mid]
+            record["units"] = [u for u in record["units"] if u not in units]
+            phase = [state.turn, state.step]
+            data.setdefault("released", {})[mid] = phase
+            for uid in units:
+                data.setdefault("scouts", {})[uid] = {
+                    "marker": mid, "from": list(cell), "phase": phase,
+                    "kind": scouts.CAVALRY if uid == cavalry else scouts.SKIRMISHER}
+                moved[uid] = state.units[uid].placed(Cell(*cell))
+            if cavalry:
+                data.setdefault("anonymous", []).append(cavalry)
+        case cev.ScoutsRejoined(marker=mid, units=units):
+            found[mid]["units"] = [*found[mid]["units"], *units]
+            for uid in units:
+                data.get("scouts", {}).pop(uid, None)
+                moved[uid] = _inside(state.units[uid], mid)
+            data["anonymous"] = [u for u in data.get("anonymous", []) if u not in units]
+        case cev.ScoutIdentified(unit=uid):
+            data["anonymous"] = [u for u in data.get("anonymous", []) if u != uid]
+        case cev.ForcedMarchSet(marker=mid, mp=mp):
+            f = data.setdefault("forced", {})
+            if list(f.get("phase", ())) != [state.turn, state.step]:
+                f.clear()
+                f["phase"] = [state.turn, state.step]
+            f.setdefault("mp", {})[mid] = mp
+        case cev.MarchChecksNoted(marker=mid, checks=checks):
+            data.setdefault("owed", {}).setdefault(mid, []).append(
+                {"turn": state.turn, "checks": dict(checks)})
+        case cev.NotedChecksRolled(marker=mid):
+            data.get("owed", {}).pop(mid, None)
+            data.get("forced", {}).get("mp", {}).pop(mid, None)
     return with_units(rec.store(state, data), moved)
 
 

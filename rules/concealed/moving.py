@@ -16,14 +16,14 @@ within two hexes of an enemy unit or marker, or held by the enemy (ruling CF-7).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules import reaction
 from rules.board import LabelError
 from rules.concealed import events as cev
-from rules.concealed.records import ForceKind, force, kind_of, spent
+from rules.concealed.records import ForceKind, force, forced_mp, kind_of, spent
 from rules.concealed.spacing import KEEP_AWAY, cell_in_enemy_sight, enemy_cells
 from rules.grid import Cell
 from rules.markers import Marker
@@ -82,7 +82,9 @@ def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> b
         path = expand(gm, parse_route(gm, route), marker.cell)
     except (RouteError, LabelError) as e:
         raise Refusal(str(e)) from None
-    pace = members(state, record)
+    # A forced march adds its MPs to every member's allowance (ruling CF-15).
+    extra = forced_mp(state, marker.id)
+    pace = [replace(m, movement=m.movement + extra) for m in members(state, record)]
     costs = _check(state, side, marker, path, pace)
     entered, stopped = _walk(state, side, marker, path)
     # A stop never leaves the marker on a friend: it falls back to the last free hex.

@@ -8,7 +8,13 @@ Everything lives in ``module_data["concealed_forces"]`` as JSON-ready data::
      "spent": {"phase": [3, 2], "mp": {"4821": {"von-gilsa": 4.0}}},
      "found": {"union": [3]},
      "conceal_phase": {"union": [3, 2]},
-     "detached": ["barlow"]}
+     "detached": ["barlow"],
+     "scouts": {"von-gilsa-cav": {"marker": "4821", "from": [12, 7], "phase": [4, 1],
+                                  "kind": "cavalry"}},
+     "anonymous": ["von-gilsa-cav"],
+     "released": {"4821": [4, 1]},
+     "forced": {"phase": [4, 1], "mp": {"4821": 2}},
+     "owed": {"4821": [{"turn": 4, "checks": {"von-gilsa": 2}}]}}
 
 A force is filed under its marker's id. ``units`` are every unit inside it (its commander
 among them); a decoy has none. ``concealed_turn`` is the turn the units went under cover (a
@@ -17,7 +23,15 @@ may breed again from the next turn). ``spent`` holds the MPs each member has use
 movement phase, ``found`` the turns in which each side's decoys were found and removed (such a
 decoy is back in the pool from the next turn), ``conceal_phase`` the last phase in which a side
 concealed a force (breeding must come first), ``detached`` the units their owner marked as
-detached from their division. No side but the owner ever reads any of it.
+detached from their division. ``scouts`` are the units a force released (Cf 3.1): the marker
+and hex they came from, the phase in which they did (their reach is limited in that phase) and
+whether each is the ``cavalry`` unit or a ``skirmisher``; ``anonymous`` the released cavalry
+that no enemy unit on the map has seen yet (shown to the enemy without its identity);
+``released`` the last phase in which each force released scouts (once a phase). ``forced``
+holds the forced-march MPs each force may add in the current phase, and ``owed`` the forced
+march straggler checks noted for a force until it is revealed (option
+``cf_march_stragglers = "on_reveal"``), by turn, with each unit's forced-march MPs. No side but
+the owner ever reads any of it (the enemy's view asks only whether a unit is ``anonymous``).
 """
 
 from __future__ import annotations
@@ -107,6 +121,35 @@ def found_this_turn(state: GameState, side: str) -> int:
 
 def concealed_this_phase(state: GameState, side: str) -> bool:
     return list(data(state).get("conceal_phase", {}).get(side, ())) == [state.turn, state.step]
+
+
+def scouts(state: GameState) -> Mapping[str, Mapping[str, Any]]:
+    """Every released scout, by unit id."""
+    found: Mapping[str, Mapping[str, Any]] = data(state).get("scouts", {})
+    return found
+
+
+def is_anonymous(state: GameState, unit_id: str) -> bool:
+    """Whether the unit is a released cavalry scout the enemy has not identified yet."""
+    return unit_id in data(state).get("anonymous", ())
+
+
+def released_this_phase(state: GameState, marker_id: str) -> bool:
+    return list(data(state).get("released", {}).get(marker_id, ())) == [state.turn, state.step]
+
+
+def forced_mp(state: GameState, marker_id: str) -> int:
+    """The forced-march MPs the force may add to each unit's allowance in this phase."""
+    f = data(state).get("forced", {})
+    if list(f.get("phase", ())) != [state.turn, state.step]:
+        return 0
+    return int(f.get("mp", {}).get(marker_id, 0))
+
+
+def owed(state: GameState, marker_id: str) -> list[Mapping[str, Any]]:
+    """The forced-march straggler checks noted for the force, turn by turn."""
+    found: list[Mapping[str, Any]] = data(state).get("owed", {}).get(marker_id, [])
+    return found
 
 
 def edit(state: GameState) -> dict[str, Any]:

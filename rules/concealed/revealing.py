@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules import events as ev
-from rules.concealed import deploying
+from rules.concealed import deploying, marching
 from rules.concealed import events as cev
 from rules.concealed.commands import Unconceal
 from rules.concealed.records import force, forces, own_marker
@@ -98,6 +98,7 @@ def reveal(out: Outcome, marker: Marker, *, cause: str, voluntary: bool = False)
                               placed=placed, voluntary=voluntary, cause=cause))
     out.add(ev.MarkerRemoved(audience="public", marker=marker.id,
                              reason=FORCE_REVEALED if placed else DECOY_FOUND))
+    marching.settle(out, marker.id, marker.side)  # the forced marches' checks it owes
 
 
 def decide_unconceal(out: Outcome, side: str, command: Unconceal) -> None:

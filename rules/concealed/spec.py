@@ -5,11 +5,16 @@ from rules.concealed.events import EVENTS
 from rules.concealed.records import MODULE
 from rules.module_spec import ModuleSpec
 
+#: When a concealed force's forced-march straggler checks are rolled (ruling CF-15):
+#: ``each_turn`` (at the end of each phase it force-marched) or ``on_reveal`` (noted, and all
+#: rolled when it is revealed or unconcealed).
+MARCH_OPTION = "cf_march_stragglers"
+
 SPEC: ModuleSpec = ModuleSpec(
     name=MODULE,
     source="Concealed Forces (rule text 001)",
     commands=COMMANDS,
     events=EVENTS,
     tables=("straggler",),
-    options={},
+    options={MARCH_OPTION: "each_turn"},
 )
