@@ -7,10 +7,17 @@ from typing import TYPE_CHECKING, Any
 
 from rules.commands import GameCommand
 from rules.concealed import events as cev
+from rules.concealed import opportunity, plans, revealing
 from rules.concealed import records as rec
-from rules.concealed import revealing
 from rules.concealed.breeding import decide_breed
-from rules.concealed.commands import BreedDecoy, ConcealForce, MarkDetached, Unconceal
+from rules.concealed.commands import (
+    BreedDecoy,
+    ClearConcealPlan,
+    ConcealForce,
+    ConcealPlan,
+    MarkDetached,
+    Unconceal,
+)
 from rules.concealed.creating import decide_conceal
 from rules.concealed.detaching import decide_detach
 from rules.concealed.moving import decide_marker_move
@@ -29,6 +36,7 @@ from rules.words import Formation
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
+    from rules.reaction import Question
 
 
 class ConcealedForces(RuleModule):
@@ -45,6 +53,10 @@ class ConcealedForces(RuleModule):
                 revealing.decide_unconceal(out, side, command)
             case MarkDetached():
                 decide_detach(out, side, command)
+            case ConcealPlan():
+                plans.decide_plan(out, side, command)
+            case ClearConcealPlan():
+                plans.decide_clear(out, side, command)
             case _:
                 raise Refusal("that is not a concealed-forces order")
 
@@ -62,7 +74,11 @@ class ConcealedForces(RuleModule):
         return revealing.stop_reason(state, unit, cell)
 
     def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
-        revealing.reveal_found(out)
+        revealing.reveal_found(out, units)
+
+    def on_answer(self, out: Outcome, question: Question, choice: str, by_default: bool) -> None:
+        """A revealed force's owner chose to fire, charge or hold (ruling CF-11)."""
+        opportunity.on_answer(out, question, choice, by_default)
 
     # -- what a side sees --------------------------------------------------------------------------
     def marker_contents(self, state: GameState, side: str, marker: Marker
@@ -109,6 +125,10 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             for uid, cell, formation in placed:
                 unit = state.units[uid]
                 moved[uid] = unit.placed(Cell(*cell)).with_formation(Formation(formation))
+            if placed:  # who may still react at once (ruling CF-11)
+                data.setdefault("deployed", {})[mid] = [uid for uid, _, _ in placed]
+        case cev.DeploymentPlanned(marker=mid) | cev.DeploymentPlanCleared(marker=mid):
+            plans.fold(found[mid], event)
         case cev.DetachmentMarked(unit=uid, detached=detached):
             data.setdefault("detached", {})[uid] = detached
     return with_units(rec.store(state, data), moved)
