@@ -34,10 +34,17 @@ from rules.state import GameState, with_units
 
 
 def assault(out: Outcome, side: str, command: Assault) -> None:
+    require_phase(out.state, side, ("close_combat", "combat"), "assault")
+    resolve_assault(out, side, command)
+
+
+def resolve_assault(out: Outcome, side: str, command: Assault) -> None:
+    """The close combat, whatever the phase: ``assault`` checks the phase first; another
+    module calls this for a charge the rules allow outside it (a revealed force's reaction
+    charge)."""
     state = out.state
     ruleset = state.loaded.ruleset
     rules = ruleset.combat
-    require_phase(state, side, ("close_combat", "combat"), "assault")
     table = ruleset.tables.get("close_combat")
     if table is None or table.kind == "plain":
         raise Refusal("this game's rules have no close-combat table of odds or differentials")

@@ -64,10 +64,16 @@ def shammed(out: Outcome, fate: Fate, by_side: str) -> None:
 
 
 def fire(out: Outcome, side: str, command: Fire) -> None:
+    require_phase(out.state, side, ("fire", "combat"), "fire")
+    resolve_fire(out, side, command)
+
+
+def resolve_fire(out: Outcome, side: str, command: Fire) -> None:
+    """The fire, whatever the phase: ``fire`` checks the phase first; another module calls
+    this for fire the rules allow outside it (a revealed force's opportunity fire)."""
     state = out.state
     ruleset = state.loaded.ruleset
     rules = ruleset.combat
-    require_phase(state, side, ("fire", "combat"), "fire")
     table = ruleset.tables.get("fire")
     if table is None:
         raise Refusal("this game's rules have no fire combat")

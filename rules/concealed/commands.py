@@ -3,7 +3,7 @@ concealed force is moved with the core's ``Move``, naming its marker."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -61,5 +61,27 @@ class ForceMarch(GameCommand):
     mp: int
 
 
+class ConcealPlan(GameCommand):
+    """File where one unit of a concealed force sets up when the force deploys (Cf 2.3):
+    ``place`` is ``here`` (the marker's hex) or a direction from the marker's hex (N, NE, SE,
+    S, SW, NW on flat-topped hexes); ``formation`` empty for the rule's. The plan is secret."""
+
+    kind: Literal["conceal_plan"] = "conceal_plan"
+    marker: Name
+    unit: Name
+    place: Annotated[str, Field(min_length=1, max_length=20)]
+    formation: Annotated[str, Field(max_length=20)] = ""
+
+
+class ClearConcealPlan(GameCommand):
+    """Withdraw the deployment plan of one unit of a concealed force, or (``unit`` empty) the
+    whole force's: those units deploy by the rule."""
+
+    kind: Literal["conceal_plan_clear"] = "conceal_plan_clear"
+    marker: Name
+    unit: Annotated[str, Field(max_length=100)] = ""
+
+
 COMMANDS: tuple[type[GameCommand], ...] = (ConcealForce, BreedDecoy, Unconceal, MarkDetached,
-                                           ReleaseScouts, ForceMarch)
+                                           ReleaseScouts, ForceMarch, ConcealPlan,
+                                           ClearConcealPlan)

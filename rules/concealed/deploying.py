@@ -1,4 +1,5 @@
-"""Deploying from a concealed force (Cf 2.3), by the rule when its owner filed no plan.
+"""Deploying from a concealed force (Cf 2.3): by its owner's plan where that is legal
+(``rules.concealed.plans``, ruling CF-8), else by the rule.
 
 The marker is lifted and the commander stays in its hex; his units set up in that hex and the
 hexes next to it, never across impassable terrain nor into an enemy's hex, within the stacking
@@ -6,7 +7,8 @@ limit. A force that moved in this turn or the one before deploys in march format
 column, artillery limbered) and on road hexes as far as it can; one that did not keeps the
 formations its units had when they concealed (artillery may be unlimbered). When the hex and its
 neighbours are full, units go to the nearest hexes with room, reached without crossing
-impassable terrain (ruling CF-9). The umpire places them at once, so that a reveal in the
+impassable terrain (ruling CF-9). A unit with a legal plan takes its planned hex first; the
+others fill the room left. The umpire places them at once, so that a reveal in the
 enemy's phase never waits for the owner.
 """
 
@@ -16,6 +18,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from rules.concealed import plans
 from rules.events import CellRef
 from rules.grid import Cell
 from rules.markers import Marker
@@ -40,7 +43,18 @@ def moved_lately(state: GameState, marker: Marker) -> bool:
 
 def by_rule(state: GameState, marker: Marker, record: Mapping[str, Any]) -> tuple[Placed, ...]:
     """Where each unit of the force sets up, and in what formation (the commander first, in
-    the marker's hex)."""
+    the marker's hex), by the rule alone."""
+    return _deploy(state, marker, record, {})
+
+
+def deploy(state: GameState, marker: Marker, record: Mapping[str, Any]) -> tuple[Placed, ...]:
+    """Where each unit of the force sets up, and in what formation: as its owner's plan says
+    where that is legal, else by the rule (ruling CF-8)."""
+    return _deploy(state, marker, record, plans.plan_of(record))
+
+
+def _deploy(state: GameState, marker: Marker, record: Mapping[str, Any],
+            plan: Mapping[str, plans.Planned]) -> tuple[Placed, ...]:
     gm = state.loaded.map
     moved = moved_lately(state, marker)
     units = [state.units[u] for u in record["units"] if u in state.units]
@@ -51,10 +65,28 @@ def by_rule(state: GameState, marker: Marker, record: Mapping[str, Any]) -> tupl
                                   if u.cell is not None and u.kind in STACKING_KINDS)
     limit = gm.ruleset.stacking_limit
     rings = _reachable(state, marker.cell, enemy)
+    ground = _Ground(state, marker.cell, enemy, limit, moved, rings)
+    # Planned places first, in the order units deploy: a legal plan keeps its hex; the rest
+    # (and every unit whose plan is not legal) then fill what is left by the rule.
+    cells: dict[str, Cell] = {}
+    formations: dict[str, str] = {}
+    for unit in order:
+        planned = plan.get(unit.id)
+        if planned is None or unit.id == commander:
+            continue
+        if _formation_allowed(unit, planned.formation, moved):
+            formations[unit.id] = planned.formation
+        cell = ground.planned_cell(unit, planned.place, room)
+        if cell is not None:
+            cells[unit.id] = cell
+            if unit.kind in STACKING_KINDS:
+                room[cell] += 1
     placed: list[Placed] = []
     for unit in order:
-        formation = _formation(unit, moved)
-        if unit.kind not in STACKING_KINDS:
+        formation = formations.get(unit.id) or _formation(unit, moved)
+        if unit.id in cells:
+            cell = cells[unit.id]
+        elif unit.kind not in STACKING_KINDS:
             cell = marker.cell
         else:
             cell = next((c for c in _preferred(state, rings, moved)
@@ -62,6 +94,44 @@ def by_rule(state: GameState, marker: Marker, record: Mapping[str, Any]) -> tupl
             room[cell] += 1
         placed.append((unit.id, (cell.col, cell.row), formation))
     return tuple(placed)
+
+
+class _Ground:
+    """The hexes round a lifted marker, for checking a planned place."""
+
+    def __init__(self, state: GameState, start: Cell, enemy: set[Cell], limit: int,
+                 moved: bool, rings: list[list[Cell]]) -> None:
+        self.state, self.start, self.enemy = state, start, enemy
+        self.limit, self.moved = limit, moved
+        self.area = [c for ring in rings[:2] for c in ring]
+
+    def planned_cell(self, unit: Unit, place: str, room: Counter[Cell]) -> Cell | None:
+        """The hex the plan names, if the unit may set up there now: on the board, not held
+        by the enemy, not across impassable terrain, within the stacking limit, and after a
+        move on a road hex while one next to the marker has room (``None`` otherwise)."""
+        gm = self.state.loaded.map
+        cell = plans.toward(gm.grid, self.start, place)
+        if cell is None or cell in self.enemy or not gm.board.on_a_sheet(cell):
+            return None
+        if cell != self.start and gm.step_cost(self.start, cell, MovementClass.FOOT,
+                                               Formation.COLUMN) is None:
+            return None
+        if unit.kind not in STACKING_KINDS:
+            return cell
+        if room[cell] >= self.limit:
+            return None
+        if self.moved and not gm.has_road(cell) and any(
+                gm.has_road(c) and room[c] < self.limit for c in self.area):
+            return None
+        return cell
+
+
+def _formation_allowed(unit: Unit, formation: str, moved: bool) -> bool:
+    """Whether a planned formation may be taken: one of the unit's own, and after a move its
+    march formation (artillery unlimbers only if the force did not move)."""
+    if not formation or formation not in {f.value for f in unit.formations}:
+        return False
+    return not (moved and unit.kind in _MARCH and formation != _MARCH[unit.kind].value)
 
 
 def _formation(unit: Unit, moved: bool) -> str:

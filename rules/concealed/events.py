@@ -182,7 +182,49 @@ class NotedChecksRolled(GameEvent):
                 f"{self.marker} have been rolled.")
 
 
+def _name_under(view: SideView, marker: str, unit_id: str) -> str:
+    """A unit's name as its owner's view shows it under its marker (its id if not there)."""
+    for m in view.markers:
+        for u in m.contents or ():
+            if m.id == marker and u.ref == unit_id:
+                return u.name
+    return unit_id
+
+
+class DeploymentPlanned(GameEvent):
+    """The owner filed where ``unit`` sets up when its force deploys (Cf 2.3): ``place`` is
+    ``here`` or a direction from the marker's hex, ``formation`` empty for the rule's."""
+
+    type: Literal["cf_plan_filed"] = "cf_plan_filed"
+    marker: str
+    unit: str
+    place: str
+    formation: str = ""
+
+    def report(self, view: SideView) -> str:
+        name = _name_under(view, self.marker, self.unit)
+        where = "in the marker's hex" if self.place == "here" else f"{self.place} of the marker"
+        how = f" in {self.formation}" if self.formation else ""
+        return (f"Deployment plan for marker {self.marker}: {name} sets up {where}{how} when "
+                "the force deploys, if the rules allow it there.")
+
+
+class DeploymentPlanCleared(GameEvent):
+    """The owner withdrew the plan of ``unit`` (empty: of the whole force)."""
+
+    type: Literal["cf_plan_cleared"] = "cf_plan_cleared"
+    marker: str
+    unit: str = ""
+
+    def report(self, view: SideView) -> str:
+        if not self.unit:
+            return f"Marker {self.marker} has no deployment plan now: its units deploy by rule."
+        name = _name_under(view, self.marker, self.unit)
+        return f"{name} (marker {self.marker}) has no deployment plan now: it deploys by rule."
+
+
 EVENTS: tuple[type[GameEvent], ...] = (ForceConcealed, DecoyBred, ForceMoved, ForceRevealed,
                                        DetachmentMarked, ScoutsReleased, ScoutsRejoined,
                                        ScoutIdentified, ForcedMarchSet, MarchChecksNoted,
-                                       NotedChecksRolled)
+                                       NotedChecksRolled, DeploymentPlanned,
+                                       DeploymentPlanCleared)

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from rules.commands import GameCommand
 from rules.concealed import events as cev
-from rules.concealed import marching, revealing, scouts
+from rules.concealed import marching, opportunity, plans, revealing, scouts
 from rules.concealed import records as rec
 from rules.concealed.breeding import decide_breed
 from rules.concealed.commands import (
     BreedDecoy,
+    ClearConcealPlan,
     ConcealForce,
+    ConcealPlan,
     ForceMarch,
     MarkDetached,
     ReleaseScouts,
@@ -36,6 +38,7 @@ from rules.words import Formation
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
+    from rules.reaction import Question
 
 
 class ConcealedForces(RuleModule):
@@ -56,6 +59,10 @@ class ConcealedForces(RuleModule):
                 scouts.decide_release(out, side, command)
             case ForceMarch():
                 marching.decide_forced(out, side, command)
+            case ConcealPlan():
+                plans.decide_plan(out, side, command)
+            case ClearConcealPlan():
+                plans.decide_clear(out, side, command)
             case _:
                 raise Refusal("that is not a concealed-forces order")
 
@@ -73,11 +80,15 @@ class ConcealedForces(RuleModule):
         return revealing.stop_reason(state, unit, cell)
 
     def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
-        revealing.reveal_found(out)
+        revealing.reveal_found(out, units)
         scouts.identify_seen(out)
 
     def route_refusal(self, state: GameState, unit: Unit, path: tuple[Cell, ...]) -> str | None:
         return scouts.route_refusal(state, unit, path)
+
+    def on_answer(self, out: Outcome, question: Question, choice: str, by_default: bool) -> None:
+        """A revealed force's owner chose to fire, charge or hold (ruling CF-11)."""
+        opportunity.on_answer(out, question, choice, by_default)
 
     # -- the turn ----------------------------------------------------------------------------------
     def on_step_end(self, out: Outcome) -> None:
@@ -146,6 +157,10 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             for uid, cell, formation in placed:
                 unit = state.units[uid]
                 moved[uid] = unit.placed(Cell(*cell)).with_formation(Formation(formation))
+            if placed:  # who may still react at once (ruling CF-11)
+                data.setdefault("deployed", {})[mid] = [uid for uid, _, _ in placed]
+        case cev.DeploymentPlanned(marker=mid) | cev.DeploymentPlanCleared(marker=mid):
+            plans.fold(found[mid], event)
         case cev.DetachmentMarked(unit=uid, detached=detached):
             data.setdefault("detached", {})[uid] = detached
         case cev.ScoutsReleased(marker=mid, units=units, cell=cell, cavalry=cavalry):

@@ -4,7 +4,8 @@ Everything lives in ``module_data["concealed_forces"]`` as JSON-ready data::
 
     {"forces": {"4821": {"side": "union", "kind": "division", "commander": "devens",
                          "units": ["devens", "von-gilsa", ...], "concealed_turn": 3,
-                         "bred_turn": null}},
+                         "bred_turn": null,
+                         "plan": {"von-gilsa": ["NE", "line"]}}},
      "spent": {"phase": [3, 2], "mp": {"4821": {"von-gilsa": 4.0}}},
      "found": {"union": [3]},
      "conceal_phase": {"union": [3, 2]},
@@ -14,7 +15,8 @@ Everything lives in ``module_data["concealed_forces"]`` as JSON-ready data::
      "anonymous": ["von-gilsa-cav"],
      "released": {"4821": [4, 1]},
      "forced": {"phase": [4, 1], "mp": {"4821": 2}},
-     "owed": {"4821": [{"turn": 4, "checks": {"von-gilsa": 2}}]}}
+     "owed": {"4821": [{"turn": 4, "checks": {"von-gilsa": 2}}]},
+     "deployed": {"4821": ["devens", "von-gilsa", ...]}}
 
 A force is filed under its marker's id. ``units`` are every unit inside it (its commander
 among them); a decoy has none. ``concealed_turn`` is the turn the units went under cover (a
@@ -23,7 +25,9 @@ may breed again from the next turn). ``spent`` holds the MPs each member has use
 movement phase, ``found`` the turns in which each side's decoys were found and removed (such a
 decoy is back in the pool from the next turn), ``conceal_phase`` the last phase in which a side
 concealed a force (breeding must come first), ``detached`` the units their owner marked as
-detached from their division. ``scouts`` are the units a force released (Cf 3.1): the marker
+detached from their division. ``plan`` is the owner's deployment plan (``plans``: a unit's place
+and formation), ``deployed`` the units each revealed force placed (they may react at once:
+``opportunity``). ``scouts`` are the units a force released (Cf 3.1): the marker
 and hex they came from, the phase in which they did (their reach is limited in that phase) and
 whether each is the ``cavalry`` unit or a ``skirmisher``; ``anonymous`` the released cavalry
 that no enemy unit on the map has seen yet (shown to the enemy without its identity);

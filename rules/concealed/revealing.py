@@ -7,6 +7,9 @@ same holds however the unit got there: a move, an arrival, a retreat or advance,
 column, another force deploying, or a new turn's longer sight (ruling CF-10). Markers never
 reveal markers: their troops are off the map.
 
+A real force found by a unit's move may at once fire at or charge that unit
+(``rules.concealed.opportunity``, ruling CF-11).
+
 A player may also unconceal a force of his own at the start of his movement phase, before any
 of his units has moved: it deploys by the same rule.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules import events as ev
-from rules.concealed import deploying, marching
+from rules.concealed import deploying, marching, opportunity
 from rules.concealed import events as cev
 from rules.concealed.commands import Unconceal
 from rules.concealed.records import force, forces, own_marker
@@ -79,26 +82,47 @@ def found_marker(state: GameState) -> Marker | None:
     return None
 
 
-def reveal_found(out: Outcome) -> None:
+def reveal_found(out: Outcome, units: tuple[str, ...] = ()) -> None:
     """Reveal every concealed force an enemy unit finds, until none is left (a force that
-    deploys may find another)."""
+    deploys may find another). ``units`` are the units that just changed place: one of them
+    that found a real force may be fired at or charged by it (``opportunity``)."""
+    movers = set(units)
     for _ in range(len(out.state.markers) + 1):
         marker = found_marker(out.state)
         if marker is None:
             return
-        reveal(out, marker, cause="an enemy unit came within sight")
+        finder = finder_of(out.state, marker, movers)
+        placed = reveal(out, marker, cause="an enemy unit came within sight")
+        if placed and finder is not None:
+            opportunity.offer(out, marker.id, finder.id)
+        movers |= {uid for uid, _, _ in placed}  # a deployed unit may find the next force
 
 
-def reveal(out: Outcome, marker: Marker, *, cause: str, voluntary: bool = False) -> None:
-    """Lift the marker: a real force deploys, a decoy is removed."""
+def finder_of(state: GameState, marker: Marker, movers: set[str]) -> Unit | None:
+    """The unit that found the force by moving: of the enemy units on the map that find it
+    and just changed place, the nearest (then by id); ``None`` if none did."""
+    grid = state.loaded.map.grid
+    found = [u for u in state.enemies_of(marker.side) if u.id in movers and u.cell is not None
+             and finds(state, u, u.cell, marker)]
+    if not found:
+        return None
+    return min(found, key=lambda u: (grid.distance(u.cell or marker.cell, marker.cell),
+                                     not u.combat, u.id))
+
+
+def reveal(out: Outcome, marker: Marker, *, cause: str, voluntary: bool = False
+           ) -> tuple[deploying.Placed, ...]:
+    """Lift the marker: a real force deploys (by its owner's plan where legal), a decoy is
+    removed. Returns where the units were placed (none for a decoy)."""
     record = force(out.state, marker.id)
     assert record is not None
-    placed = deploying.by_rule(out.state, marker, record)
+    placed = deploying.deploy(out.state, marker, record)
     out.add(cev.ForceRevealed(audience=ev.side_audience(marker.side), marker=marker.id,
                               placed=placed, voluntary=voluntary, cause=cause))
     out.add(ev.MarkerRemoved(audience="public", marker=marker.id,
                              reason=FORCE_REVEALED if placed else DECOY_FOUND))
     marching.settle(out, marker.id, marker.side)  # the forced marches' checks it owes
+    return placed
 
 
 def decide_unconceal(out: Outcome, side: str, command: Unconceal) -> None:

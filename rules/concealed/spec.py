@@ -9,6 +9,11 @@ from rules.module_spec import ModuleSpec
 #: ``each_turn`` (at the end of each phase it force-marched) or ``on_reveal`` (noted, and all
 #: rolled when it is revealed or unconcealed).
 MARCH_OPTION = "cf_march_stragglers"
+#: Whether a revealed real force may fire and charge at once at the unit that found it
+#: (Cf 2.1, ruling CF-11).
+OPPORTUNITY_OPTION = "cf_opportunity_fire"
+#: How long, in seconds, its owner has to answer (0: until the step ends).
+REACTION_SECONDS_OPTION = "cf_reaction_seconds"
 
 SPEC: ModuleSpec = ModuleSpec(
     name=MODULE,
@@ -16,5 +21,6 @@ SPEC: ModuleSpec = ModuleSpec(
     commands=COMMANDS,
     events=EVENTS,
     tables=("straggler",),
-    options={MARCH_OPTION: "each_turn"},
+    options={MARCH_OPTION: "each_turn", OPPORTUNITY_OPTION: True,
+             REACTION_SECONDS_OPTION: 300},
 )
