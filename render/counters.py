@@ -303,7 +303,10 @@ def under_label(contents: tuple[UnitView, ...]) -> str:
     if not contents:
         return "decoy"
     head = next((u for u in contents if u.kind == "leader"), contents[0])
-    return head.short if head.short and head.short != head.name else abbreviate(head.name)
+    short = head.short
+    if not short or (head.name.startswith(short) and len(short) < len(head.name)):
+        short = abbreviate(head.name) or short  # a rank ("Brig. Gen.") is no name
+    return short
 
 
 def by_cell(units: Iterable[UnitView]) -> dict[Cell, list[UnitView]]:
