@@ -285,16 +285,21 @@ def stack_order(units: Iterable[UnitView]) -> list[UnitView]:
 OWN_MARKER = "own marker"
 
 
-def marker_counters(markers: Iterable[MarkerView]) -> list[UnitView]:
+def marker_counters(markers: Iterable[MarkerView], viewer: str | None = None
+                    ) -> list[UnitView]:
     """Markers as counters to stack with the units: the marker's id on a card in its side's
     colour; the owner's card also says what is under it (the force's short name, or a decoy).
     An enemy marker's card shows nothing more than its public face (the same for a decoy and
-    a division)."""
-    return [UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER, cell=m.cell, short=m.id,
-                     kind=OWN_MARKER if m.contents is not None else "",
-                     name=under_label(m.contents) if m.contents is not None else "",
-                     strength=len(m.contents) if m.contents is not None else None)
-            for m in markers]
+    a division): only a marker of the ``viewer``'s side (any, for the umpire's ``None``) is
+    drawn with its contents, whatever the view holds."""
+    out = []
+    for m in markers:
+        contents = m.contents if viewer is None or m.side == viewer else None
+        out.append(UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER, cell=m.cell,
+                            short=m.id, kind=OWN_MARKER if contents is not None else "",
+                            name=under_label(contents) if contents is not None else "",
+                            strength=len(contents) if contents is not None else None))
+    return out
 
 
 def under_label(contents: tuple[UnitView, ...]) -> str:

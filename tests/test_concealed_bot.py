@@ -15,6 +15,7 @@ from bot.client import VedetteBot
 from rules.commands import Done
 from tests.botkit import TOKEN, private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.surprise_support import Dice
 from umpire import dice as umpire_dice
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "flank-march.toml"
@@ -29,11 +30,12 @@ BREEDING = "which of markers"
 RealDice = umpire_dice.SeededDice
 
 
-class Rigged:
+class Rigged(Dice):
     """The game's own seeded dice, except the breeding roll (which of the two markers holds
     the force), which is given: so that two games differ only in what is under a marker."""
 
     def __init__(self, seed: bytes, game_id: str, holds: int) -> None:
+        super().__init__()
         self.real = RealDice(seed, game_id)
         self.holds = holds
 

@@ -73,7 +73,7 @@ def marker_news(view: SideView, event: ev.GameEvent, owner: str) -> str:
             return (f"Enemy {marker_ref(mid)} ({whose}) split in two at "
                     f"{_at(board, Cell(*cell))}: now markers {a} and {b}.")
         case ev.MarkerRemoved(marker=mid, reason=reason):
-            why = f": {plain(reason)}" if reason else ""
+            why = f" ({plain(reason)})" if reason else ""
             return f"Enemy {marker_ref(mid)} ({whose}) was removed{why}."
     return ""
 
