@@ -13,36 +13,22 @@ import pytest
 
 from bot.client import VedetteBot
 from rules.commands import Done
+from rules.concealed.commands import ConcealForce, Unconceal
 from tests.botkit import TOKEN, private_answer, started_game, text_of
+from tests.concealed_support import (
+    COLSTON,
+    DIVISION,
+    NEXT_DOOR,
+    SCENARIO,
+    SEED,
+    FlankMarch,
+    Rigged,
+)
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.surprise_support import Dice
 from umpire import dice as umpire_dice
+from umpire.messages import messages_for
 
-SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "flank-march.toml"
 SIDES = ("confederate", "union")
-SEED = bytes(range(32))
-COLSTON = "Brig. Gen. Raleigh E. Colston"
-DIVISION = "Colston's (Trimble's) Division"
-#: A cell next to Colston's, out of the Union's sight and reach (a marker may step there).
-NEXT_DOOR = "A1816"
-BREEDING = "which of markers"
-
-RealDice = umpire_dice.SeededDice
-
-
-class Rigged(Dice):
-    """The game's own seeded dice, except the breeding roll (which of the two markers holds
-    the force), which is given: so that two games differ only in what is under a marker."""
-
-    def __init__(self, seed: bytes, game_id: str, holds: int) -> None:
-        super().__init__()
-        self.real = RealDice(seed, game_id)
-        self.holds = holds
-
-    def __call__(self, seq: int, purpose: str, dice: str) -> int:
-        if purpose.startswith(BREEDING):
-            return self.holds
-        return self.real(seq, purpose, dice)
 
 
 def rig(monkeypatch: pytest.MonkeyPatch, holds: int) -> None:
@@ -194,3 +180,23 @@ async def test_the_enemy_gets_the_same_whatever_is_under_a_marker(
     assert "You have no unit called 'marker ####'" in first_marker[0]
     assert any(f"Enemy marker {first} (Army of Northern Virginia) moved to {NEXT_DOOR}" in t
                for t in division[-1])
+
+
+def test_unconcealing_words_for_each_side() -> None:
+    """The owner reads the module's words (which force, where it deploys); the enemy reads that
+    the marker was removed and why, in the same words for a decoy as the rules tell everyone,
+    and nothing of which division it was."""
+    g = FlankMarch(Rigged(SEED, "g1", 1))
+    g.to_confederate_movement(1)
+    g.game.do("confederate", ConcealForce(leader=COLSTON))
+    g.to_confederate_movement(2)
+    [marker] = g.game.state.markers
+    before = g.game.state
+    out = g.game.do("confederate", Unconceal(marker=marker))
+    told = messages_for(before, list(out.events), out.state)
+    union = [m.text for m in told if m.target == "union"]
+    confederate = [m.text for m in told if m.target == "confederate"]
+    assert union == [f"Enemy marker {marker} (Army of Northern Virginia) was removed "
+                     "(revealed: its force deploys)."]
+    assert any(t.startswith(f"Marker {marker} is unconcealed") for t in confederate)
+    assert not [t for t in confederate if "Enemy marker" in t]

@@ -5,7 +5,6 @@ owner's map labelled with what is under each. Released scouts keep their anonymo
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 from render import render_map
 from render.counters import OWN_MARKER, look_of, marker_counters, under_label
@@ -13,13 +12,10 @@ from render.samples import sample_map, sample_view
 from rules import commands as cmd
 from rules.concealed.commands import BreedDecoy, ConcealForce
 from rules.grid import Cell
-from rules.loader import load
 from rules.state import GameState
 from rules.view import ANONYMOUS, MARKER, MarkerView, UnitView, project
-from tests.surprise_support import Game
-from tests.test_concealed_bot import COLSTON, NEXT_DOOR, SEED, Rigged
+from tests.concealed_support import COLSTON, NEXT_DOOR, SEED, FlankMarch, Rigged
 
-ROOT = Path(__file__).resolve().parents[1]
 RADIUS = 5
 CELL = Cell(6, 5)
 
@@ -28,21 +24,11 @@ def game(holds: int) -> tuple[GameState, Cell]:
     """Flank-march: the Confederates conceal Colston in turn 1, breed a decoy in turn 2 (the
     force under the first marker by id when ``holds`` is 1, the second when 2) and move the
     first marker next door. The state, and the cell the markers stand round."""
-    sc = ROOT / "scenarios" / "flank-march.toml"
-    rs = ROOT / "scenarios" / "brigade-series.ruleset.toml"
-    g = Game(load(sc.read_text(), str(sc), rs.read_text(), str(rs)), Rigged(SEED, "g1", holds))
-
-    def to_movement(turn: int) -> None:
-        for _ in range(60):
-            s = g.state
-            if s.turn == turn and s.current.allows("move") and "confederate" in s.acting_sides():
-                return
-            g.step()
-        raise AssertionError(f"never reached turn {turn}")
-
-    to_movement(1)
+    f = FlankMarch(Rigged(SEED, "g1", holds))
+    g = f.game
+    f.to_confederate_movement(1)
     g.do("confederate", ConcealForce(leader=COLSTON))
-    to_movement(2)
+    f.to_confederate_movement(2)
     [parent] = g.state.markers
     centre = g.state.markers[parent].cell
     g.do("confederate", BreedDecoy(marker=parent))
