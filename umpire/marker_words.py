@@ -16,6 +16,7 @@ from rules.concealed.records import MODULE
 from rules.grid import Cell
 from rules.markup import plain
 from rules.view import MarkerView, SideView
+from rules.words import UnitKind
 
 #: What a player calls one of his markers in an order (``rules.markers.own_marker`` reads it).
 MARKER_WORD = "marker"
@@ -44,7 +45,7 @@ def under(view: SideView, marker: MarkerView) -> str:
 def _commander(marker: MarkerView) -> str:
     """The name of the force's commander (or its one unit), when the module names no force."""
     contents = marker.contents or ()
-    leader = next((u for u in contents if u.kind == "leader"), None)
+    leader = next((u for u in contents if u.kind == UnitKind.LEADER), None)
     return (leader or contents[0]).name if contents else ""
 
 

@@ -120,7 +120,19 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 out.append(Message("host", "", correction_for_host(e)))
                 out.append(Message("public", "", correction_text(views.public, e, user)))
             case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerSplit() | ev.MarkerRemoved():
-                out += _marker_news(views, was, e)
+                # A marker's news, to every side but its owner (whose module's report says
+                # more), worded from the public view: the same whatever is under it. A side
+                # is told where its model shows every enemy counter, or (a marker placed,
+                # moved or split) where its view shows the marker now.
+                marker = was.markers.get(e.marker)
+                owner = e.side if isinstance(e, ev.MarkerPlaced) else (
+                    marker.side if marker is not None else "")
+                named = set(e.into) if isinstance(e, ev.MarkerSplit) else {e.marker}
+                for side in after.sides if owner else ():
+                    if side != owner and (information_model(after, side).shows_every_enemy or (
+                            not isinstance(e, ev.MarkerRemoved)
+                            and any(m.id in named for m in views.of(side).markers))):
+                        out.append(Message("side", side, marker_news(views.public, e, owner)))
             case ev.GameEvent() if e.audience != "umpire" and _has_words(e) and (
                     text := e.report(views.for_audience(e.audience))):
                 # A rule module's event, worded by the module from its audience's view.
@@ -132,33 +144,6 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     "**The game is over.**" + (f" {plain(reason)}" if reason else "") +
                     f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
                     map_for="umpire"))
-    return out
-
-
-MarkerEvent = ev.MarkerPlaced | ev.MarkerMoved | ev.MarkerSplit | ev.MarkerRemoved
-
-
-def _marker_news(views: _Views, was: GameState, e: MarkerEvent) -> list[Message]:
-    """A marker's news to every side but its owner (whose own module's report says more):
-    worded from the public view, so that it reads the same whatever is under the marker. A
-    side is told where its model shows every enemy counter, or (for a marker placed, moved or
-    split) where its view shows the marker now; a marker removed out of a side's sight is not
-    news to it."""
-    marker = was.markers.get(e.marker)
-    owner = e.side if isinstance(e, ev.MarkerPlaced) else marker.side if marker else ""
-    if not owner:
-        return []
-    ids = {e.marker} if not isinstance(e, ev.MarkerSplit) else set(e.into)
-    out = []
-    for side in views.after.sides:
-        if side == owner:
-            continue
-        shown = information_model(views.after, side).shows_every_enemy or (
-            not isinstance(e, ev.MarkerRemoved)
-            and any(m.id in ids for m in views.of(side).markers))
-        text = marker_news(views.public, e, owner) if shown else ""
-        if text:
-            out.append(Message("side", side, text))
     return out
 
 
