@@ -1,7 +1,9 @@
-"""Autocomplete: the player's own units, the scenario's public named places, formations, sides
-and scenarios. At most 25 choices, answered from what the umpire holds in memory; whatever the
-player finally submits is validated again by the umpire. Never an enemy unit: unit names come from
-``Umpire.unit_names``, which lists the asking player's own side only."""
+"""Autocomplete: the player's own units and markers, the scenario's public named places,
+formations, sides and scenarios. At most 25 choices, answered from what the umpire holds in
+memory; whatever the player finally submits is validated again by the umpire. Never an enemy unit
+or marker: unit names come from ``Umpire.unit_names`` and markers from ``Umpire.marker_choices``,
+which list the asking player's own side only (a marker's label says what is under it, which only
+its owner knows)."""
 
 from __future__ import annotations
 
@@ -45,8 +47,41 @@ def matching(names: list[str], typed: str) -> Choices:
             for n in (first + then)[:MAX_CHOICES]]
 
 
+def labelled(choices: list[tuple[str, str]], typed: str) -> Choices:
+    """(value, label) pairs whose label starts with what was typed first, then those whose
+    label contains it."""
+    key = typed.strip().lower()
+    first = [c for c in choices if c[1].lower().startswith(key)]
+    then = [c for c in choices if key in c[1].lower() and c not in first]
+    return [app_commands.Choice(name=label[:MAX_VALUE], value=value[:MAX_VALUE])
+            for value, label in (first + then)[:MAX_CHOICES]]
+
+
+async def _own_markers(interaction: Interaction, game_id: str) -> list[tuple[str, str]]:
+    try:
+        return await _bot(interaction).umpire.marker_choices(game_id, interaction.user.id)
+    except Exception:
+        log.debug("no markers for game %s", game_id, exc_info=True)
+        return []
+
+
 async def units(interaction: Interaction, current: str) -> Choices:
-    """The asking player's own units."""
+    """The asking player's own units, and his own markers (a concealed force moves by its
+    marker), each marker labelled with what is under it."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    try:
+        names = await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
+    except Exception:
+        log.debug("no unit names for game %s", game_id, exc_info=True)
+        names = []
+    found = labelled(await _own_markers(interaction, game_id), current)
+    return (found + matching(names, current))[:MAX_CHOICES]
+
+
+async def unit_names(interaction: Interaction, current: str) -> Choices:
+    """The asking player's own units only (no markers)."""
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
@@ -56,6 +91,15 @@ async def units(interaction: Interaction, current: str) -> Choices:
         log.debug("no unit names for game %s", game_id, exc_info=True)
         return []
     return matching(names, current)
+
+
+async def markers(interaction: Interaction, current: str) -> Choices:
+    """The asking player's own markers, each labelled with what is under it; never an
+    enemy's."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    return labelled(await _own_markers(interaction, game_id), current)
 
 
 async def _places(interaction: Interaction) -> list[str]:

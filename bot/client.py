@@ -19,6 +19,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.combat import CombatCog
+from bot.cogs.conceal import ConcealCog
 from bot.cogs.game import GameCog
 from bot.cogs.host import HostCog
 from bot.cogs.info import InfoCog
@@ -62,6 +63,7 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(HostCog(self))
         await self.add_cog(CombatCog(self))
         await self.add_cog(MarchCog(self))
+        await self.add_cog(ConcealCog(self))
         self.add_dynamic_items(MoveButton, InboxButton)
         if self._sync_on_start:
             await self.sync_if_changed()

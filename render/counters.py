@@ -10,7 +10,8 @@ An enemy known only as a marker is a blank card in its side's colour with a ques
 anonymous one shows its arm and formation with a question mark for its name and no strength; a
 ghost is its last sighting, faded, with the turn it was last seen (``T3``). A marker on the map
 (a map object of its own) is a card in its side's colour with its id; its owner's card also says
-how many units are under it, or that it is a decoy.
+what is under it (the force's short name, or that it is a decoy). The enemy's card is the same
+whatever is under it.
 """
 
 from __future__ import annotations
@@ -54,12 +55,15 @@ class Look:
     colour: RGB
     scale: int
     morale_marker: str = ""
+    #: What is under one of the viewer's own markers (a force's short name, or ``decoy``).
+    under: str = ""
 
 
 def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "") -> Look:
     if u.level == MARKER:
         # A blank marker, or a marker object with its id (and, for its owner, what is under it).
-        return Look(MARKER, u.kind, u.short, u.strength, "", None, colour, scale)
+        return Look(MARKER, u.kind, u.short, u.strength, "", None, colour, scale,
+                    under=u.name if u.kind == OWN_MARKER else "")
     if u.level == ANONYMOUS or (u.level == GHOST and not u.name and not u.short):
         # Its kind and formation show, its identity does not: a question mark for the name.
         return Look(u.level, u.kind, "?", None, u.formation,
@@ -180,7 +184,7 @@ def draw_counter(look: Look) -> Image.Image:
         text, f = fit_font(look.short, w - 6, size)
         centred_text(d, w / 2, h * 0.34, text, f, on(colour))
         if look.kind == OWN_MARKER:  # what is under it, for its owner only
-            under = "decoy" if not look.strength else f"{look.strength} under"
+            under = look.under or ("decoy" if not look.strength else f"{look.strength} under")
             text, f = fit_font(under, w - 6, max(6, round(size * 0.85)))
             centred_text(d, w / 2, h * 0.72, text, f, on(colour))
         return im
@@ -281,14 +285,33 @@ def stack_order(units: Iterable[UnitView]) -> list[UnitView]:
 OWN_MARKER = "own marker"
 
 
-def marker_counters(markers: Iterable[MarkerView]) -> list[UnitView]:
+def marker_counters(markers: Iterable[MarkerView], viewer: str | None = None
+                    ) -> list[UnitView]:
     """Markers as counters to stack with the units: the marker's id on a card in its side's
-    colour; the owner's card also says what is under it (how many units, or a decoy). An enemy
-    marker's card shows nothing more than its public face."""
-    return [UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER, cell=m.cell, short=m.id,
-                     kind=OWN_MARKER if m.contents is not None else "",
-                     strength=len(m.contents) if m.contents is not None else None)
-            for m in markers]
+    colour; the owner's card also says what is under it (the force's short name, or a decoy).
+    An enemy marker's card shows nothing more than its public face (the same for a decoy and
+    a division): only a marker of the ``viewer``'s side (any, for the umpire's ``None``) is
+    drawn with its contents, whatever the view holds."""
+    out = []
+    for m in markers:
+        contents = m.contents if viewer is None or m.side == viewer else None
+        out.append(UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER, cell=m.cell,
+                            short=m.id, kind=OWN_MARKER if contents is not None else "",
+                            name=under_label(contents) if contents is not None else "",
+                            strength=len(contents) if contents is not None else None))
+    return out
+
+
+def under_label(contents: tuple[UnitView, ...]) -> str:
+    """What the owner's marker card says is under it: ``decoy``, or the short name of the
+    force's commander (a division's leader, or a lone brigade itself)."""
+    if not contents:
+        return "decoy"
+    head = next((u for u in contents if u.kind == "leader"), contents[0])
+    short = head.short
+    if not short or (head.name.startswith(short) and len(short) < len(head.name)):
+        short = abbreviate(head.name) or short  # a rank ("Brig. Gen.") is no name
+    return short
 
 
 def by_cell(units: Iterable[UnitView]) -> dict[Cell, list[UnitView]]:

@@ -120,7 +120,7 @@ def render_image(view: SideView, *, around: Cell | None = None, radius: int | No
             overlay.route(im, lay, box, cells, ROUTE)
     lift = scale * counter_drop(grid)
     size = counter_scale(grid, scale)
-    counters = [*view.units, *marker_counters(view.markers)]
+    counters = [*view.units, *marker_counters(view.markers, view.side)]
     stacks = [(c, st) for c, st in by_cell(counters).items()
               if grid.contains(c) and lay.touches(c, box)]
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))

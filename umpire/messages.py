@@ -21,6 +21,7 @@ from rules.knowledge import information_model, known_name, known_order
 from rules.markup import plain
 from rules.state import GameState, apply
 from rules.view import SideView, project, public_view
+from umpire.marker_words import marker_news
 from umpire.wording import turn_heading
 
 
@@ -70,7 +71,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     # The turn sequence as it stood at each event: a phase's words are those of its moment.
     now = before
     for e in events:
-        now = apply(now, e)
+        was, now = now, apply(now, e)
         match e:
             case ev.GameStarted(seed_sha256=sha, sources_commitment=binding):
                 out.append(Message("public", "", started_text(views.public, sha, binding)))
@@ -118,6 +119,20 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.UnitCorrected():
                 out.append(Message("host", "", correction_for_host(e)))
                 out.append(Message("public", "", correction_text(views.public, e, user)))
+            case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerSplit() | ev.MarkerRemoved():
+                # A marker's news, to every side but its owner (whose module's report says
+                # more), worded from the public view: the same whatever is under it. A side
+                # is told where its model shows every enemy counter, or (a marker placed,
+                # moved or split) where its view shows the marker now.
+                marker = was.markers.get(e.marker)
+                owner = e.side if isinstance(e, ev.MarkerPlaced) else (
+                    marker.side if marker is not None else "")
+                named = set(e.into) if isinstance(e, ev.MarkerSplit) else {e.marker}
+                for side in after.sides if owner else ():
+                    if side != owner and (information_model(after, side).shows_every_enemy or (
+                            not isinstance(e, ev.MarkerRemoved)
+                            and any(m.id in named for m in views.of(side).markers))):
+                        out.append(Message("side", side, marker_news(views.public, e, owner)))
             case ev.GameEvent() if e.audience != "umpire" and _has_words(e) and (
                     text := e.report(views.for_audience(e.audience))):
                 # A rule module's event, worded by the module from its audience's view.

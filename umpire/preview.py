@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rules.board import LabelError
 from rules.engine import Refusal, own_unit
+from rules.markers import own_marker
 from rules.overlay import Route
 from rules.route import RouteError, expand, parse_route
 from rules.status import GameStatus
@@ -51,6 +52,8 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     try:
         mine = own_unit(state, side, unit)
     except Refusal as e:
+        if own_marker(state.markers, side, unit) is not None:
+            return None  # a concealed force's marker: its module moves it and answers
         raise UmpireError(str(e)) from None
     if mine.cell is None:
         return None

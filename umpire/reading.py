@@ -7,7 +7,7 @@ from rules.state import GameState
 from rules.status import GameStatus
 from rules.view import project, public_view
 from storage.records import DeliveryRecord, Recipient
-from umpire import seats, wording
+from umpire import marker_words, seats, wording
 from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.repository import Repository
@@ -68,6 +68,15 @@ class Reading(Repository):
         if player is None:
             return []
         return wording.own_unit_names(project(game.state, player.side))
+
+    async def marker_choices(self, game_id: str, user_id: int) -> list[tuple[str, str]]:
+        """The player's own markers for autocomplete, each as the value an order reads and a
+        label saying what is under it (``umpire.marker_words``); never an enemy marker."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None or not game.state.markers:
+            return []
+        return marker_words.own_marker_choices(project(game.state, player.side))
 
     async def visible_enemy_names(self, game_id: str, user_id: int, *,
                                   troops_only: bool = True) -> list[str]:

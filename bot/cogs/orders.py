@@ -42,7 +42,8 @@ class OrdersCog(commands.Cog):
 
     @in_servers_and_dms
     @app_commands.command(name="move", description="Move one of your units along a route")
-    @app_commands.describe(unit="One of your units", route=ROUTE_HELP, game=GAME_HELP)
+    @app_commands.describe(unit="One of your units, or one of your concealment markers "
+                                "('marker 4821')", route=ROUTE_HELP, game=GAME_HELP)
     @app_commands.autocomplete(unit=ac.units, route=ac.route)
     async def move(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                    route: app_commands.Range[str, 1, 500], game: GameArg | None = None) -> None:
@@ -65,7 +66,7 @@ class OrdersCog(commands.Cog):
     @app_commands.command(name="formation", description="Change one of your units' formation")
     @app_commands.describe(unit="One of your units", formation="e.g. line, column, limbered",
                            game=GAME_HELP)
-    @app_commands.autocomplete(unit=ac.units, formation=ac.formations)
+    @app_commands.autocomplete(unit=ac.unit_names, formation=ac.formations)
     async def formation(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                         formation: app_commands.Range[str, 1, 40],
                         game: GameArg | None = None) -> None:

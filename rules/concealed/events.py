@@ -6,11 +6,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from rules.concealed.notes import ConcealedNote
+from rules.concealed.records import MODULE, ForceKind
 from rules.events import CellRef, GameEvent
 from rules.grid import Cell
 
 if TYPE_CHECKING:
     from rules.view import SideView
+
+
+def force_words(view: SideView, marker: str) -> str:
+    """`` (Colston's Division)`` or `` (decoy)``: what is under one of the side's own markers,
+    from its own view's note; empty when the view does not say."""
+    note = view.notes.get(MODULE)
+    found = note.force(marker) if isinstance(note, ConcealedNote) else None
+    if found is None:
+        return ""
+    return " (decoy)" if found.kind is ForceKind.DECOY else f" ({found.name})"
 
 
 class ForceConcealed(GameEvent):
@@ -53,11 +65,12 @@ class ForceMoved(GameEvent):
     stopped: str = ""
 
     def report(self, view: SideView) -> str:
+        what = f"Marker {self.marker}{force_words(view, self.marker)}"
         if not self.path:
-            return f"Marker {self.marker} could not leave its hex: {self.stopped}."
+            return f"{what} could not leave its hex: {self.stopped}."
         end = view.board.describe(Cell(*self.path[-1]))
         tail = f" (stopped: {self.stopped})" if self.stopped else ""
-        return f"Marker {self.marker} moved to {end}{tail}."
+        return f"{what} moved to {end}{tail}."
 
 
 

@@ -23,12 +23,14 @@ from rules.concealed.commands import (
 from rules.concealed.creating import decide_conceal
 from rules.concealed.detaching import decide_detach
 from rules.concealed.moving import decide_marker_move
+from rules.concealed.notes import note_for
 from rules.concealed.spec import SPEC
 from rules.events import GameEvent
 from rules.grid import Cell
 from rules.location import InMarker
 from rules.markers import Marker
 from rules.module_api import RuleModule
+from rules.notes import ModuleNote
 from rules.refusal import Refusal
 from rules.registry import register
 from rules.state import GameState, with_units
@@ -109,6 +111,9 @@ class ConcealedForces(RuleModule):
         if record is None or record["side"] != side:
             return None
         return tuple(record["units"])
+
+    def view_notes(self, state: GameState, side: str) -> ModuleNote | None:
+        return note_for(state, side)
 
 
 def fold(state: GameState, event: GameEvent) -> GameState:

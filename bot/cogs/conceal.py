@@ -1,0 +1,124 @@
+"""``/conceal``: the Concealed Forces orders. ``force`` (a divisional commander's division, with
+corps units joining it, or a lone cavalry brigade, goes under a concealment marker), ``breed``
+(a concealed force breeds a decoy), ``reveal`` (a force turns back into its units, which
+deploy) and ``detach`` (mark a unit detached from its division, or back in it). A concealed
+force moves with ``/move``, naming its marker.
+
+Thin commands: each turns the interaction into a ``rules.concealed.commands`` record and calls
+``Umpire.handle``; the answer goes to the asking player alone, and the umpire's reports to each
+side go out through the outbox. Every order of the module is one method below, built the same
+way (``record`` and ``_give``). Marker arguments complete the player's own markers only, each
+labelled with what is under it; what the player submits is read again by the umpire, which
+answers a name of an enemy marker exactly as a name of no marker at all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pydantic
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete as ac
+from bot.cogs import Interaction, resolve_game
+from bot.cogs.combat import list_choices, unit_list
+from bot.errors import Refused
+from bot.game_choice import GameArg, game_for_autocomplete
+from bot.replies import answer, thinking
+from rules.commands import GameCommand
+from rules.concealed.commands import BreedDecoy, ConcealForce, MarkDetached, Unconceal
+
+if TYPE_CHECKING:
+    from bot.client import VedetteBot
+
+Choices = list[app_commands.Choice[str]]
+
+GAME_HELP = "Which game (needed only if you are in several and not in the game's channel)"
+LEADER_HELP = "A divisional commander (his division conceals with him), or a lone cavalry brigade"
+JOIN_HELP = ("Units directly under the division's corps that join it (its artillery, the corps "
+             "commander and HQ), separated by commas")
+MARKER_HELP = "One of your concealment markers, e.g. 'marker 4821'"
+UNIT_HELP = "One of your units"
+DETACHED_HELP = ("yes: detached from its division (it stays on the map when the division "
+                 "conceals); no: back with its division")
+
+
+def _bot(interaction: Interaction) -> VedetteBot:
+    bot: VedetteBot = interaction.client
+    return bot
+
+
+def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
+    """The command record, or a plain refusal when a field is out of bounds."""
+    try:
+        return kind(**fields)
+    except pydantic.ValidationError:
+        raise Refused("that order is too long or empty: name up to twenty units of up to "
+                      "100 characters each") from None
+
+
+async def own_unit_list(interaction: Interaction, current: str) -> Choices:
+    """The asking player's own units, completing the last of a comma-separated list."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    try:
+        names = await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
+    except Exception:
+        return []
+    return [app_commands.Choice(name=v, value=v) for v in list_choices(current, names)]
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class ConcealCog(commands.GroupCog, group_name="conceal",
+                 group_description="Concealed forces: markers that hide a division or a decoy"):
+    def __init__(self, bot: VedetteBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _give(self, interaction: Interaction, game: str | None,
+                    command: GameCommand) -> None:
+        await thinking(interaction)
+        game_record = await resolve_game(interaction, game)
+        # The interaction's id: an interaction delivered again is answered, never applied twice.
+        reply = await self.bot.umpire.handle(game_record.id, interaction.user.id, command,
+                                             request_id=str(interaction.id))
+        await answer(interaction, reply.text)
+        self.bot.outbox.kick(game_record.id)
+
+    @app_commands.command(name="force", description="Start of your movement phase: put a "
+                                                    "division (or a lone cavalry brigade) under "
+                                                    "a concealment marker")
+    @app_commands.describe(leader=LEADER_HELP, join=JOIN_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(leader=ac.unit_names, join=own_unit_list)
+    async def force(self, interaction: Interaction, leader: app_commands.Range[str, 1, 100],
+                    join: app_commands.Range[str, 1, 1000] | None = None,
+                    game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(ConcealForce, leader=leader,
+                                                   join=unit_list(join or "")))
+
+    @app_commands.command(name="breed", description="Start of your movement phase: a concealed "
+                                                    "force breeds a decoy in its hex")
+    @app_commands.describe(marker=MARKER_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(marker=ac.markers)
+    async def breed(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
+                    game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(BreedDecoy, marker=marker))
+
+    @app_commands.command(name="reveal", description="Start of your movement phase: a concealed "
+                                                     "force turns back into its units")
+    @app_commands.describe(marker=MARKER_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(marker=ac.markers)
+    async def reveal(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
+                     game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(Unconceal, marker=marker))
+
+    @app_commands.command(name="detach", description="Mark a unit detached from its division "
+                                                     "(on a brigade goal), or back in it")
+    @app_commands.describe(unit=UNIT_HELP, detached=DETACHED_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(unit=ac.unit_names)
+    async def detach(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
+                     detached: bool = True, game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(MarkDetached, unit=unit, detached=detached))
