@@ -1,8 +1,10 @@
 """``/conceal``: the Concealed Forces orders. ``force`` (a divisional commander's division, with
 corps units joining it, or a lone cavalry brigade, goes under a concealment marker), ``breed``
 (a concealed force breeds a decoy), ``reveal`` (a force turns back into its units, which
-deploy) and ``detach`` (mark a unit detached from its division, or back in it). A concealed
-force moves with ``/move``, naming its marker.
+deploy), ``detach`` (mark a unit detached from its division, or back in it), ``scout`` (a
+force releases scouts), ``forced`` (a force force-marches this phase), ``plan`` and ``unplan``
+(a force's deployment plan) and ``react`` (a revealed force's owner answers at once: fire,
+charge or hold). A concealed force moves with ``/move``, naming its marker.
 
 Thin commands: each turns the interaction into a ``rules.concealed.commands`` record and calls
 ``Umpire.handle``; the answer goes to the asking player alone, and the umpire's reports to each
@@ -26,8 +28,17 @@ from bot.cogs.combat import list_choices, unit_list
 from bot.errors import Refused
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import answer, thinking
-from rules.commands import GameCommand
-from rules.concealed.commands import BreedDecoy, ConcealForce, MarkDetached, Unconceal
+from rules.commands import Answer, GameCommand
+from rules.concealed.commands import (
+    BreedDecoy,
+    ClearConcealPlan,
+    ConcealForce,
+    ConcealPlan,
+    ForceMarch,
+    MarkDetached,
+    ReleaseScouts,
+    Unconceal,
+)
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -40,6 +51,14 @@ JOIN_HELP = ("Units directly under the division's corps that join it (its artill
              "commander and HQ), separated by commas")
 MARKER_HELP = "One of your concealment markers, e.g. 'marker 4821'"
 UNIT_HELP = "One of your units"
+SCOUTS_HELP = ("Up to one cavalry unit and any skirmishers under the marker, separated by "
+               "commas")
+FORCED_HELP = "Forced-march MPs each unit may add this phase (0 takes it back)"
+PLACE_HELP = "here (the marker's hex) or a direction from it: N, NE, SE, S, SW, NW"
+FORMATION_HELP = "The formation it sets up in (empty: the rule's)"
+PLAN_UNIT_HELP = "One unit under the marker (empty: the whole force's plan)"
+QUESTION_HELP = "The question's number, as the message asking it gives it (e.g. confederate:q1)"
+CHOICE_HELP = "fire or charge at the unit that found the force, or hold"
 DETACHED_HELP = ("yes: detached from its division (it stays on the map when the division "
                  "conceals); no: back with its division")
 
@@ -122,3 +141,52 @@ class ConcealCog(commands.GroupCog, group_name="conceal",
     async def detach(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                      detached: bool = True, game: GameArg | None = None) -> None:
         await self._give(interaction, game, record(MarkDetached, unit=unit, detached=detached))
+
+    @app_commands.command(name="scout", description="Start of your movement phase: a concealed "
+                                                    "division releases scouts")
+    @app_commands.describe(marker=MARKER_HELP, units=SCOUTS_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(marker=ac.markers, units=own_unit_list)
+    async def scout(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
+                    units: app_commands.Range[str, 1, 1000], game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(ReleaseScouts, marker=marker,
+                                                   units=unit_list(units)))
+
+    @app_commands.command(name="forced", description="Your movement phase: a concealed force "
+                                                     "force-marches (secret straggler checks)")
+    @app_commands.describe(marker=MARKER_HELP, mp=FORCED_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(marker=ac.markers)
+    async def forced(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
+                     mp: app_commands.Range[int, 0, 12], game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(ForceMarch, marker=marker, mp=mp))
+
+    @app_commands.command(name="plan", description="Where one unit of a concealed force sets up "
+                                                   "when the force deploys (secret)")
+    @app_commands.describe(marker=MARKER_HELP, unit=UNIT_HELP, place=PLACE_HELP,
+                           formation=FORMATION_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(marker=ac.markers, unit=ac.unit_names, formation=ac.formations)
+    async def plan(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
+                   unit: app_commands.Range[str, 1, 100], place: app_commands.Range[str, 1, 20],
+                   formation: app_commands.Range[str, 1, 20] | None = None,
+                   game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(ConcealPlan, marker=marker, unit=unit,
+                                                   place=place, formation=formation or ""))
+
+    @app_commands.command(name="unplan", description="Withdraw a deployment plan: the units "
+                                                     "deploy by the rule")
+    @app_commands.describe(marker=MARKER_HELP, unit=PLAN_UNIT_HELP, game=GAME_HELP)
+    @app_commands.autocomplete(marker=ac.markers, unit=ac.unit_names)
+    async def unplan(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
+                     unit: app_commands.Range[str, 1, 100] | None = None,
+                     game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(ClearConcealPlan, marker=marker,
+                                                   unit=unit or ""))
+
+    @app_commands.command(name="react", description="A revealed force of yours answers at once: "
+                                                    "fire, charge or hold")
+    @app_commands.describe(question=QUESTION_HELP, choice=CHOICE_HELP, game=GAME_HELP)
+    @app_commands.choices(choice=[app_commands.Choice(name=c, value=c)
+                                  for c in ("fire", "charge", "hold")])
+    async def react(self, interaction: Interaction, question: app_commands.Range[str, 1, 60],
+                    choice: app_commands.Choice[str], game: GameArg | None = None) -> None:
+        await self._give(interaction, game, record(Answer, question=question,
+                                                   choice=choice.value))

@@ -138,7 +138,8 @@ def offer(out: Outcome, marker_id: str, finder_id: str) -> None:
     if can_charge:
         offered.append(f"charge ({', '.join(u.name for u in can_charge[:MOST_UNITS])})")
     prompt = (f"Marker {marker_id}'s force is revealed by the enemy unit at {where}, and may "
-              f"react at once: {' or '.join(offered)}, or hold. The enemy's movement waits.")
+              f"react at once: {' or '.join(offered)}, or hold (/conceal react). The enemy's "
+              "movement waits.")
     seconds = int(_option(state, REACTION_SECONDS_OPTION) or 0)
     reaction.ask(out, MODULE, side, f"{marker_id}:{finder_id}", (*choices, HOLD), HOLD,
                  prompt, seconds=seconds if seconds > 0 else None, holds=True)
