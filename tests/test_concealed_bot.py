@@ -75,7 +75,8 @@ async def test_conceal_breed_and_move_a_marker(fake: FakeDiscord, tmp_path: Path
     async with started_game(fake, tmp_path, SCENARIO, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"confederate": alice, "union": bob}
         [group] = [c for c in bot.command_payload() if c["name"] == "conceal"]
-        assert {o["name"] for o in group["options"]} == {"force", "breed", "reveal", "detach"}
+        assert {o["name"] for o in group["options"]} == {
+            "force", "breed", "reveal", "detach", "scout", "forced", "plan", "unplan", "react"}
         await to_movement(bot, users, 1)
         concealed = await say(fake, "conceal force", alice, {"leader": COLSTON})
         [parent] = await markers(bot)
