@@ -523,3 +523,24 @@ def test_a_detached_cavalry_brigade_may_conceal_alone() -> None:
     mid = conceal(g, "grey-cav", side="grey")
     assert under(g.state, mid) == {"grey-cav"}
     assert Cell(0, 0) not in {g.state.markers[mid].cell}
+
+
+def test_an_enemy_finds_a_marker_within_two_hexes_in_every_direction_and_not_at_three() -> None:
+    """The reveal check measures only the enemy units near a marker: it must still find every
+    one within two hexes, whatever the column's parity, and none farther off."""
+    from rules.concealed.revealing import found_marker
+
+    g = game()
+    mid = conceal(g, "blue-gen2")
+    g.place(**{u: None for u in ("grey-cav", "grey-gen", "grey-1", "grey-2", "grey-hq")})
+    grid = g.loaded.map.grid
+    centre = g.state.markers[mid].cell
+    checked = 0
+    for there in grid.within(centre, 4):
+        if there == centre:
+            continue
+        g.place(**{"grey-train": g.board.label(there)})  # a wagon: it finds by nearness only
+        found = found_marker(g.state)
+        assert (found is not None) == (grid.distance(there, centre) <= 2), there
+        checked += 1
+    assert checked > 40
