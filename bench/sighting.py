@@ -8,7 +8,11 @@ measures:
   of this process, and the memory that takes (tracemalloc, in a second, separate build);
 * a full pass for both sides once the tables are loaded;
 * one unit moving and the sighting brought up to date incrementally (the result included);
-* the naive reference's full pass, which is also checked to give the same answer.
+* the naive reference's full pass, which is also checked to give the same answer;
+* on the flank-march scenario, with 30 Confederate concealment markers (decoys, so that the
+  units on the map are the same) and without: the full sighting pass with the Concealed Forces
+  reveal check, and the work after one Union unit moves (``rules.positions.positions_changed``:
+  sighting brought up to date, then every module's hook, the reveal check among them).
 
 It prints readable figures and, as its last line, one JSON object with the headline numbers.
 """
@@ -24,6 +28,7 @@ import tracemalloc
 from collections.abc import Callable
 from functools import partial
 
+from bench import concealed
 from bench.boards import bench_map, random_forces
 from rules.sighting import geometry, tables
 from rules.sighting.los import LineOfSight
@@ -146,12 +151,14 @@ def main() -> None:
     if not agree:
         raise SystemExit("the fast sighting pass disagrees with the reference")
 
+    markers = concealed.run()
     print(json.dumps({
         "full_pass_ms_median": full_ms,
         "one_move_ms_median": move_ms,
         "load_s": round(load_s, 3),
         "table_mb": round(table_mb, 2),
         "naive_full_pass_ms_median": naive_ms,
+        **markers,
     }))
 
 

@@ -23,7 +23,9 @@ BREEDING = "which of markers"
 
 class Rigged(Dice):
     """The game's own seeded dice, except the breeding roll (which of the two markers holds
-    the force), which is given: so that two games differ only in what is under a marker."""
+    the force), which is given: so that two games differ only in what is under a marker.
+    ``holds`` is 1 for the lower id, 2 for the higher, rolled as the breeding d6 reads them
+    (1-3 the lower, 4-6 the higher)."""
 
     def __init__(self, seed: bytes, game_id: str, holds: int) -> None:
         super().__init__()
@@ -32,7 +34,7 @@ class Rigged(Dice):
 
     def __call__(self, seq: int, purpose: str, dice: str) -> int:
         if purpose.startswith(BREEDING):
-            return self.holds
+            return 1 if self.holds == 1 else 6
         return self.real(seq, purpose, dice)
 
 

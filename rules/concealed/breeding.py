@@ -6,7 +6,8 @@ decoy bred this turn may move at once and breed from the next turn; a force that
 breeds no more until the next (ruling CF-6).
 
 Nothing may tell the enemy which marker is the parent: the parent's marker splits into two
-markers with fresh ids, listed by id, and a secret die says which of them the force is under.
+markers with fresh ids, listed by id, and a secret die (1d6: 1-3 the first id, 4-6 the second)
+says which of them the force is under.
 Both show the same turn of placing and the same last move (``rules.markers``).
 """
 
@@ -46,10 +47,10 @@ def decide_breed(out: Outcome, side: str, command: BreedDecoy) -> None:
     first, second = out.new_marker_id(side), out.new_marker_id(side)
     into = (first, second) if first < second else (second, first)
     audience = ev.side_audience(side)
-    roll, _ = out.roll(f"which of markers {into[0]} and {into[1]} holds the force", "1d2",
+    # The game's dice are d6s and d10s: 1-3 puts the force under the first id, 4-6 the second.
+    roll, _ = out.roll(f"which of markers {into[0]} and {into[1]} holds the force", "1d6",
                        audience)
-    kept = into[roll - 1]
-    decoy = into[2 - roll]
+    kept, decoy = (into[1], into[0]) if roll > 3 else into
     cell = (marker.cell.col, marker.cell.row)
     out.add(ev.MarkerSplit(audience="public", marker=marker.id, into=into, cells=(cell, cell)))
     out.add(cev.DecoyBred(audience=audience, parent=marker.id, kept=kept, decoy=decoy))

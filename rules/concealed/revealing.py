@@ -16,6 +16,7 @@ of his units has moved: it deploys by the same rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from rules import events as ev
@@ -64,22 +65,39 @@ def stop_reason(state: GameState, unit: Unit, cell: Cell) -> Stop | None:
 
 def found_marker(state: GameState) -> Marker | None:
     """The first concealed force (by id) that an enemy unit on the map finds now."""
+    concealed = forces(state)
+    markers = sorted((m for m in state.markers.values() if m.id in concealed),
+                     key=lambda m: m.id)
+    if not markers:
+        return None
     gm = state.loaded.map
-    grid = gm.grid
     seen = sight(state)
-    for marker in sorted(state.markers.values(), key=lambda m: m.id):
-        if marker.id not in forces(state):
-            continue
+    # Where the markers' enemies stand, by column, gathered once: this runs after every move,
+    # for every marker.
+    owners = {m.side for m in markers}
+    stands: dict[str, dict[int, list[Cell]]] = {}
+    for unit in state.units.values():
+        cell = unit.cell
+        if cell is not None and (len(owners) > 1 or unit.side not in owners):
+            stands.setdefault(unit.side, {}).setdefault(cell.col, []).append(cell)
+    for marker in markers:
         idx = gm.idx(marker.cell)
         for side, sighting in seen.items():
-            if side == marker.side:
-                continue
-            if sighting.sees_cell(idx) or any(
-                    grid.distance(u.cell, marker.cell) <= REVEAL_RANGE
-                    for u in state.enemies_of(marker.side) if u.cell is not None
-                    and u.side == side):
+            if side != marker.side and (sighting.sees_cell(idx) or _within_reach(
+                    state, stands.get(side, {}), marker.cell)):
                 return marker
     return None
+
+
+def _within_reach(state: GameState, columns: Mapping[int, list[Cell]], target: Cell) -> bool:
+    """Whether a cell of ``columns`` (cells by column) is within two hexes of ``target``. A
+    step changes a cell's column and row by one at most, so only cells that near in both are
+    measured."""
+    grid = state.loaded.map.grid
+    return any(abs(c.row - target.row) <= REVEAL_RANGE and grid.distance(c, target)
+               <= REVEAL_RANGE
+               for col in range(target.col - REVEAL_RANGE, target.col + REVEAL_RANGE + 1)
+               for c in columns.get(col, ()))
 
 
 def reveal_found(out: Outcome, units: tuple[str, ...] = ()) -> None:
