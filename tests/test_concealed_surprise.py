@@ -140,14 +140,15 @@ def conceal(game: Game, leader: str = "General Slate") -> str:
     return marker
 
 
-def bred(holds: int) -> tuple[Game, str, str]:
-    """Turn 1: Blue's order is accepted, Grey conceals its division. Turn 2: Grey breeds a
-    decoy, the secret die putting the force under the first marker by id (``holds`` 1) or the
-    second (2); the second marker goes off east, the first stays at ``GREY_AT``. Returns the
-    game, the staying marker and the one that went."""
+def bred(holds: int, order: bool = True) -> tuple[Game, str, str]:
+    """Turn 1: Blue's order is accepted (unless not ``order``), Grey conceals its division.
+    Turn 2: Grey breeds a decoy, the secret die putting the force under the first marker by id
+    (``holds`` 1) or the second (2); the second marker goes off east, the first stays at
+    ``GREY_AT``. Returns the game, the staying marker and the one that went."""
     game = concealed_ground()
     game.to(1, "command")
-    order_blue(game)
+    if order:
+        order_blue(game)
     game.to(1, "movement", "grey")
     parent = conceal(game)
     game.to(2, "movement", "grey")
