@@ -87,9 +87,16 @@ class RuleModule:
         """Cells the side's units may neither enter nor pass through (beyond enemy-held ones)."""
         return frozenset()
 
+    def blocked_cells(self, state: GameState, side: str) -> frozenset[Cell]:
+        """Cells where a surprise march of ``side`` reaches a blocked hex beyond those the
+        sighting pass gives from the units on the map: the pickets and sight of something that
+        is no unit on the map (an enemy concealment marker, say)."""
+        return frozenset()
+
     def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
         """A reason for a moving unit to stop after entering ``cell``, or ``None``. A stop is
-        never a refusal: the move ends in the last cell the unit may stand in."""
+        never a refusal: the move ends in the last cell the unit may stand in. Asked for every
+        step of an ordinary move, and of a surprise column's head."""
         return None
 
     def move_marker(self, out: Outcome, side: str, marker: Marker, route: str) -> bool:

@@ -13,6 +13,7 @@ from rules.refusal import Refusal
 from rules.state import GameState
 from rules.units import Unit
 from rules.view import ANONYMOUS, GHOST, IDENTIFIED, MARKER, SideView, UnitView, project
+from rules.view_types import MarkerView
 from rules.words import COMBAT_KINDS
 
 
@@ -65,10 +66,26 @@ class Target:
     units: tuple[Unit, ...]
 
 
+def marker_refusal(label: str) -> Refusal:
+    """The answer to fire or an assault aimed at an enemy marker (ruling CF-19): whatever is
+    under it is off the map until it is revealed. The words name the hex and nothing else, so
+    they are the same whatever the marker hides (troops, which ones, or nothing)."""
+    return Refusal(f"Your troops see only an enemy marker at {label}: nothing under a marker "
+                   "can be fired at or assaulted until it is revealed.")
+
+
+def _enemy_marker(view: SideView, text: str) -> MarkerView | None:
+    """The enemy marker in the side's view that ``text`` names by its id (``4821``,
+    ``marker 4821``, ``#4821``), if any."""
+    key = text.strip().lower().removeprefix("marker").strip().lstrip("#").strip()
+    return next((m for m in view.markers if m.side != view.side and m.id == key), None)
+
+
 def resolve_target(state: GameState, side: str, text: str, know: Knowledge) -> Target:
     """The target ``side`` names. Only what the side sees can be named: a name it does not see
     gets the same answer as a name that belongs to no unit, and its hints list only names it
-    sees."""
+    sees. An enemy marker, named by its id or by its hex, is no target (ruling CF-19), unless
+    a counter the side may aim at stands with it."""
     view = know.view
     key = text.strip().lower()
     enemies = [u for u in view.units if u.level == IDENTIFIED]
@@ -87,12 +104,18 @@ def resolve_target(state: GameState, side: str, text: str, know: Knowledge) -> T
     try:
         cell = board.parse(text)
     except LabelError:
+        marker = _enemy_marker(view, text)
+        if marker is not None:
+            raise marker_refusal(board.label(marker.cell)) from None
         names = {uv.name.lower(): uv.name for uv in enemies}
         near = [names[n] for n in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)]
         hint = f" Did you mean: {', '.join(near)}?" if near else ""
         raise Refusal(f"Your troops see no enemy called {text.strip()[:60]!r}.{hint}") from None
     here = [uv for uv in view.units
             if uv.cell == cell and uv.level in (IDENTIFIED, ANONYMOUS, MARKER)]
+    aimable = [uv for uv in here if uv.level != IDENTIFIED or uv.kind in COMBAT_KINDS]
+    if not aimable and any(m.cell == cell and m.side != side for m in view.markers):
+        raise marker_refusal(board.label(cell))
     if not here:
         raise Refusal(f"Your troops see no enemy at {board.label(cell)}.")
     named = [uv for uv in here if uv.level == IDENTIFIED and uv.kind in COMBAT_KINDS]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.commands import GameCommand
 from rules.concealed import events as cev
-from rules.concealed import marching, opportunity, plans, revealing, scouts
+from rules.concealed import marching, opportunity, pickets, plans, revealing, scouts
 from rules.concealed import records as rec
 from rules.concealed.breeding import decide_breed
 from rules.concealed.commands import (
@@ -80,6 +80,9 @@ class ConcealedForces(RuleModule):
     # -- movement and the reveal -------------------------------------------------------------------
     def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
         return revealing.stop_reason(state, unit, cell)
+
+    def blocked_cells(self, state: GameState, side: str) -> frozenset[Cell]:
+        return pickets.blocked_by_markers(state, side)
 
     def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
         revealing.reveal_found(out, units)

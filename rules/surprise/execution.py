@@ -10,11 +10,17 @@ change of formation out of that budget (ruling CORE-7), before its first step.
 
 The lead element follows the route (SM, "Concealed Movement") until its MPs are spent, the route
 ends, it runs into the enemy, or it enters a *blocked hex*: a cell at or within two hexes of an
-enemy combat unit or one an enemy observer sees (``rules.sighting``: ``blocked_cells``). After a
-blocked hex the force may spend 6 more MPs, or what is left if less; the rest is lost (ruling
-SM-10). In a triggered march (``half``) all movement ceases once the head enters a blocked hex
-(SM, "Enemy Interference"): every unit of the force stops where it stands at that moment, having
-spent no more MPs than the head had (ruling SM-12).
+enemy combat unit or one an enemy observer sees (``rules.sighting``: ``blocked_cells``, with
+what the modules add: ``RuleModule.blocked_cells``, an enemy concealment marker's pickets and
+sight, ruling CF-16). After a blocked hex the force may spend 6 more MPs, or what is left if
+less; the rest is lost (ruling SM-10). In a triggered march (``half``) all movement ceases once
+the head enters a blocked hex (SM, "Enemy Interference"): every unit of the force stops where it
+stands at that moment, having spent no more MPs than the head had (ruling SM-12).
+
+The head is also stopped wherever a module would stop a moving unit (``RuleModule.stop_reason``:
+within sight or two hexes of an enemy concealed force, say). Then all movement ceases as in a
+triggered march's blocked hex, and the march is over (ruling CF-18); the module reacts once the
+column's move is made (``on_positions_changed``: the force is revealed).
 
 Before the first blocked hex, the ranking leader may roll his initiative to go round it (SM,
 "Initiative Use"): the umpire works out the detour (the cheapest way, avoiding every blocked and
@@ -41,6 +47,7 @@ from rules.movement import formation_change_cost
 from rules.positions import positions_changed
 from rules.registry import in_force
 from rules.state import GameState
+from rules.stops import Stop
 from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import interference, orders
@@ -128,6 +135,27 @@ def start_run(out: Outcome, march_id: str, kind: str, interactive: bool) -> None
 
 
 # -- the lead element's walk ----------------------------------------------------------------------
+def blocked_bits(state: GameState, side: str) -> int:
+    """The cells (a bitset) where a surprise march of ``side`` reaches a blocked hex: the
+    sighting pass's, and those the modules in force add (ruling CF-16)."""
+    gm = state.loaded.map
+    bits = sight(state)[side].blocked_cells
+    for module in in_force(state.modules):
+        for cell in module.blocked_cells(state, side):
+            bits |= 1 << gm.idx(cell)
+    return bits
+
+
+def _head_stop(state: GameState, lead: Unit, cell: Cell) -> Stop | None:
+    """Why a module would stop the head after it enters ``cell`` (as it would any moving
+    unit), or ``None``."""
+    for module in in_force(state.modules):
+        reason = module.stop_reason(state, lead, cell)
+        if reason is not None:
+            return reason
+    return None
+
+
 def _enemy_cells(state: GameState, side: str) -> set[Cell]:
     out = {u.cell for u in state.enemies_of(side) if u.cell is not None}
     for module in in_force(state.modules):
@@ -172,7 +200,7 @@ def walk(state: GameState, record: Mapping[str, Any], limit: float | None
     lead = state.units[run["order"][0]]
     assert lead.cell is not None
     here = lead.cell
-    blocked = sight(state)[side].blocked_cells
+    blocked = blocked_bits(state, side)
     enemy = _enemy_cells(state, side)
     declined = {rec.cell_of(c) for c in run["declined"]}
     leader = state.units.get(str(record.get("leader") or ""))
@@ -205,15 +233,17 @@ def walk(state: GameState, record: Mapping[str, Any], limit: float | None
         run["trail"].append(rec.ref(nxt))
         run["path"].pop(0)
         here = nxt
-        if is_blocked and run["blocked_at"] is None:
+        first_blocked = is_blocked and run["blocked_at"] is None
+        if first_blocked:
             run["blocked_at"] = run["spent"]
-            if run["half"]:
-                # All movement ceases: no unit of the force spends more than the head has.
-                run["cap"] = run["spent"]
-                run["stopped"] = (f"it reached a blocked hex ({gm.board.describe(nxt)}): all "
-                                  "movement ends")
-                break
             run["cap"] = min(run["budget"], run["spent"] + AFTER_BLOCKED_MP)
+        stop = _head_stop(state, lead, nxt)
+        if stop is not None or (first_blocked and run["half"]):
+            # All movement ceases: no unit of the force spends more than the head has.
+            run["cap"] = run["spent"]
+            run["stopped"] = stop.words if stop is not None else (
+                f"it reached a blocked hex ({gm.board.describe(nxt)}): all movement ends")
+            break
     else:
         run["stopped"] = run["stopped"] or "it reached the end of its route"
     run["done"] = True
