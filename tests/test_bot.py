@@ -478,6 +478,17 @@ async def test_unexpected_failures_are_logged_not_shown(
 
 async def test_create_switches_off_unplayable_modules_publicly(table: Table,
                                                               bot: VedetteBot) -> None:
+    handle = await table.fake.slash("game create", {"scenario": "chancellorsville-hidden"},
+                                    user=table.alice, channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    await table.fake.wait_for(lambda: len(public(table)) == 1)
+    [announcement] = public(table)
+    assert "Rule modules switched off" in announcement
+    assert "chancellorsville (Chancellorsville hidden units" in announcement
+    assert "raid_victory (" in announcement
+
+
+async def test_create_plays_every_module_of_flank_march(table: Table, bot: VedetteBot) -> None:
     fake = table.fake
     handle = await fake.autocomplete("game create", {"scenario": "flank"}, focused="scenario",
                                      user=table.alice, channel=table.channel)
@@ -488,9 +499,10 @@ async def test_create_switches_off_unplayable_modules_publicly(table: Table,
     assert "You host game" in text_of(await final(handle))
     await fake.wait_for(lambda: len(public(table)) == 1)
     [announcement] = public(table)
-    assert "Rule modules switched off" in announcement
-    assert "surprise_move" not in announcement  # played since the Surprise Move module
-    assert "concealed_forces (Concealed Forces" in announcement
+    # Every module of the sample is played: Surprise Move, Concealed Forces and combat.
+    assert "Rule modules switched off" not in announcement
+    assert "surprise_move" not in announcement
+    assert "concealed_forces" not in announcement
     # A second game in the same channel is refused in plain words.
     again = await say(table, "game create", table.bob, {"scenario": "flank-march"},
                       channel=table.channel)

@@ -597,14 +597,19 @@ PLACES = {"as written": ('at = "A2120"', "strength = 7"), "elsewhere": ('at = "A
 
 
 def flank_march_variant(tmp_path: Path, name: str) -> Path:
-    """flank-march with the Union seeing under the hidden model, and ``HIDDEN_UNIT`` placed and
-    sized as ``PLACES[name]`` says."""
+    """flank-march with the Union seeing under the hidden model (without Concealed Forces, which
+    that model does not allow), and ``HIDDEN_UNIT`` placed and sized as ``PLACES[name]`` says."""
     text = (SCENARIOS / "flank-march.toml").read_text(encoding="utf-8")
     text = text.replace('ruleset = "brigade-series.ruleset.toml"',
                         f'ruleset = "{SCENARIOS / "brigade-series.ruleset.toml"}"')
     union = 'id = "union"\nname = "Army of the Potomac"\n'
     assert union in text
     text = text.replace(union, union + 'information = "hidden"\n')
+    # Concealed Forces is played under the open or concealed model only (ruling CF-4); these
+    # games play without it anyway.
+    modules = 'modules = ["surprise_move", "concealed_forces", "combat"]'
+    assert modules in text
+    text = text.replace(modules, 'modules = ["surprise_move", "combat"]')
     start = text.index(f'id = "{HIDDEN_UNIT}"')
     end = text.index("[[units]]", start)
     block = text[start:end]
