@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import secrets
 
-DIE_FACES = {"1d6": (1, 6), "2d6": (2, 6), "1d10": (1, 10)}
+DIE_FACES = {"1d2": (1, 2), "1d6": (1, 6), "2d6": (2, 6), "1d10": (1, 10)}
 
 
 def new_seed() -> bytes:
@@ -32,7 +32,7 @@ def die(seed: bytes, game_id: str, seq: int, purpose: str, k: int, faces: int) -
 
 
 def roll(seed: bytes, game_id: str, seq: int, purpose: str, dice: str) -> int:
-    """The value of a roll (``1d6``, ``2d6``, ``1d10``): the sum of its dice."""
+    """The value of a roll (``1d2``, ``1d6``, ``2d6``, ``1d10``): the sum of its dice."""
     try:
         count, faces = DIE_FACES[dice]
     except KeyError:
