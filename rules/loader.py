@@ -16,7 +16,7 @@ from rules.board import Board, LabelError, Place
 from rules.bounds import MAX_BOARD_SIDE, MAX_CELLS
 from rules.gamemap import GameMap, Road, edge
 from rules.grid import Cell, make_grid
-from rules.modules import KNOWN_MODULES
+from rules.modules import KNOWN_MODULES, SPEC_BY_NAME
 from rules.problems import FileProblems, Problem, from_validation_error
 from rules.ruleset import Ruleset
 from rules.scenario import WITHDRAWN_OPTION, MapSpec, Scenario
@@ -348,6 +348,27 @@ class _Checker:
         for module, tables in self.r.missing_tables(self.s.scenario.modules).items():
             self.add("tables", f"rule module {module!r} needs table(s) {', '.join(tables)}",
                      file=self.ruleset_file)
+        self._models()
+
+    def _models(self) -> None:
+        """A module that may be played only under some information models (Concealed Forces:
+        ``open`` or ``concealed``, ruling CF-4) refuses a scenario choosing another for any
+        side, naming the module, the side and the models it may use."""
+        for module in self.s.scenario.modules:
+            spec = SPEC_BY_NAME.get(module)
+            if spec is None or not spec.models:
+                continue
+            allowed = " or ".join(repr(str(m)) for m in sorted(spec.models))
+            if self.s.scenario.information not in spec.models:
+                self.add("scenario.information",
+                         f"rule module {module!r} ({spec.source}) is played under the {allowed} "
+                         f"information model only, not {self.s.scenario.information!r}")
+            for i, side in enumerate(self.s.sides):
+                if side.information is not None and side.information not in spec.models:
+                    self.add(f"sides[{i}].information",
+                             f"rule module {module!r} ({spec.source}) is played under the "
+                             f"{allowed} information model only, for every side: side "
+                             f"{side.id!r} chooses {side.information!r}")
 
     def _sighting(self) -> None:
         from rules.sighting.registry import DEFAULT_RULE, SIGHTING_RULES

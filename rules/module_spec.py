@@ -2,10 +2,11 @@
 
 Its name (as a scenario writes it in ``modules``), the rule text it comes from, the commands it
 decides and the events it folds, the actions it lets players take in a ruleset's phases, the
-ruleset tables it needs, and its options with their defaults. ``rules.modules`` lists every
-module's spec; a module's ``RuleModule`` carries the same spec. A spec is plain data and
-imports nothing but the command and event classes, so that the scenario loader, the turn
-sequence and the log reader can all read it without importing the rules engine.
+ruleset tables it needs, its options with their defaults, and the information models it may be
+played under. ``rules.modules`` lists every module's spec; a module's ``RuleModule`` carries the
+same spec. A spec is plain data and imports nothing but the command and event classes and the
+information models, so that the scenario loader, the turn sequence and the log reader can all
+read it without importing the rules engine.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from types import MappingProxyType
 
 from rules.commands import GameCommand
 from rules.events import GameEvent
+from rules.information import InformationModel
 
 #: A module option's value, as a scenario's ``options`` holds it.
 OptionValue = str | int | bool
@@ -41,6 +43,9 @@ class ModuleSpec:
     #: The farthest any turn may see, in cells, while the module is in force (``None``: the
     #: module sets no limit). A turn track or ruleset asking for more is read as this.
     max_visibility: int | None = None
+    #: The information models the module may be played under, for every side (empty: any). A
+    #: scenario choosing another model for a side is refused when it is loaded.
+    models: frozenset[InformationModel] = frozenset()
 
     def option(self, options: Mapping[str, OptionValue], key: str) -> OptionValue:
         """The value of one of this module's options in a scenario's ``options``."""

@@ -478,6 +478,17 @@ async def test_unexpected_failures_are_logged_not_shown(
 
 async def test_create_switches_off_unplayable_modules_publicly(table: Table,
                                                               bot: VedetteBot) -> None:
+    handle = await table.fake.slash("game create", {"scenario": "chancellorsville-hidden"},
+                                    user=table.alice, channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    await table.fake.wait_for(lambda: len(public(table)) == 1)
+    [announcement] = public(table)
+    assert "Rule modules switched off" in announcement
+    assert "chancellorsville (Chancellorsville hidden units" in announcement
+    assert "raid_victory (" in announcement
+
+
+async def test_create_plays_every_module_of_flank_march(table: Table, bot: VedetteBot) -> None:
     fake = table.fake
     handle = await fake.autocomplete("game create", {"scenario": "flank"}, focused="scenario",
                                      user=table.alice, channel=table.channel)
@@ -498,17 +509,6 @@ async def test_create_switches_off_unplayable_modules_publicly(table: Table,
     # And outside a server channel, creating is explained.
     assert "text channel" in await say(table, "game create", table.bob,
                                        {"scenario": "flank-march"})
-
-
-async def test_a_scenario_naming_unbuilt_modules_plays_without_them_and_says_so(
-        table: Table, bot: VedetteBot) -> None:
-    handle = await table.fake.slash("game create", {"scenario": "chancellorsville-hidden"},
-                                    user=table.alice, channel=table.channel)
-    assert "You host game" in text_of(await final(handle))
-    await table.fake.wait_for(lambda: len(public(table)) == 1)
-    [announcement] = public(table)
-    assert "Rule modules switched off" in announcement
-    assert "chancellorsville (Chancellorsville" in announcement
 
 
 async def test_create_takes_catalog_names_only(table: Table, bot: VedetteBot,

@@ -275,7 +275,7 @@ def module_events_after_snapshot(db: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The demo's two variants' databases, and two games of the combat script still in play."""
+    """The demo's variants' databases, and two games of the combat script still in play."""
     tmp_path = tmp_path_factory.mktemp("restart")
     dbs: list[Path] = []
     for variant in demo.VARIANTS:
@@ -291,6 +291,10 @@ def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
         kinds = {t for (t,) in conn.execute("SELECT DISTINCT type FROM events")}
     assert {"surprise_ordered", "surprise_march_begun", "combat_fire",
             "combat_close_combat"} <= kinds
+    with sqlite3.connect(dbs[demo.VARIANTS.index(demo.CONCEALED)]) as conn:
+        kinds = {t for (t,) in conn.execute("SELECT DISTINCT type FROM events")}
+    assert {"cf_concealed", "cf_decoy_bred", "cf_moved", "cf_revealed", "marker_split",
+            "combat_fire"} <= kinds
     return dbs
 
 
@@ -298,10 +302,11 @@ def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 def test_a_restarted_process_reads_back_every_modules_events(
         restart_dbs: list[Path], as_bot: bool) -> None:
     """A fresh OS process (with the command line's imports, or the bot's), given databases whose
-    games hold the Surprise Move's and the combat module's events (the demo's two variants, and
-    two games of the combat script still in play), reads every game back, replays its whole log,
-    answers its status and each player's units and log, and decides a command in each game still
-    in play, with no "unknown event type"; the state read back is the full replay's."""
+    games hold the Surprise Move's, Concealed Forces' and the combat module's events (the demo's
+    variants, and two games of the combat script still in play), reads every game back, replays
+    its whole log, answers its status and each player's units and log, and decides a command in
+    each game still in play, with no "unknown event type"; the state read back is the full
+    replay's."""
     dbs = restart_dbs
     args = [sys.executable, "-m", "tests.restart_reader", *(["--as-bot"] if as_bot else []),
             *map(str, dbs)]
@@ -310,11 +315,13 @@ def test_a_restarted_process_reads_back_every_modules_events(
     assert "unknown event type" not in done.stderr
     assert done.returncode == 0, done.stderr
     games = [json.loads(line) for line in done.stdout.splitlines()]
+    ended = len(demo.VARIANTS)
+    assert ended == 3  # success, discovery and concealed
     assert [(Path(g["db"]).name, g["status"]) for g in games] == [
-        ("game.db", "ended"), ("game.db", "ended"),
+        *(("game.db", "ended") for _ in range(ended)),
         *((f"in-play-{until}.db", "active") for until in IN_PLAY_UNTIL)]
     assert all(g["same_state"] for g in games)
-    for game in games[2:]:
+    for game in games[ended:]:
         assert game["done"] and "already" not in game["done"]
 
 
@@ -597,14 +604,19 @@ PLACES = {"as written": ('at = "A2120"', "strength = 7"), "elsewhere": ('at = "A
 
 
 def flank_march_variant(tmp_path: Path, name: str) -> Path:
-    """flank-march with the Union seeing under the hidden model, and ``HIDDEN_UNIT`` placed and
-    sized as ``PLACES[name]`` says."""
+    """flank-march with the Union seeing under the hidden model (without Concealed Forces, which
+    that model does not allow), and ``HIDDEN_UNIT`` placed and sized as ``PLACES[name]`` says."""
     text = (SCENARIOS / "flank-march.toml").read_text(encoding="utf-8")
     text = text.replace('ruleset = "brigade-series.ruleset.toml"',
                         f'ruleset = "{SCENARIOS / "brigade-series.ruleset.toml"}"')
     union = 'id = "union"\nname = "Army of the Potomac"\n'
     assert union in text
     text = text.replace(union, union + 'information = "hidden"\n')
+    # Concealed Forces is played under the open or concealed model only (ruling CF-4); these
+    # games play without it anyway.
+    modules = 'modules = ["surprise_move", "concealed_forces", "combat"]'
+    assert modules in text
+    text = text.replace(modules, 'modules = ["surprise_move", "combat"]')
     start = text.index(f'id = "{HIDDEN_UNIT}"')
     end = text.index("[[units]]", start)
     block = text[start:end]

@@ -54,7 +54,7 @@ def terrain(loaded: LoadedScenario, where: str) -> str:
 def test_flank_march_header(flank: LoadedScenario) -> None:
     header = flank.scenario.scenario
     assert flank.id == "flank-march"
-    assert header.information == "open"
+    assert header.information == "concealed"  # Concealed Forces as written
     assert header.modules == ("surprise_move", "concealed_forces", "combat")
     assert flank.ruleset.id == "brigade-series"
 

@@ -42,8 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="play the sample game offline and write what each side got")
     demo.add_argument("--out", type=Path, default=Path("vedette-demo"),
                       help="folder for the demo's files (default: ./vedette-demo)")
-    demo.add_argument("--variant", choices=("success", "discovery"), default="success",
-                      help="Jackson's flank march succeeds, or Union pickets discover it")
+    demo.add_argument("--variant", choices=("success", "discovery", "concealed"),
+                      default="success",
+                      help="Jackson's flank march succeeds, or Union pickets discover it; or "
+                           "Colston's concealed division and its decoys meet Union cavalry")
     demo.set_defaults(func=_demo)
 
     scen = sub.add_parser("scenario", help="scenario tools")

@@ -10,8 +10,11 @@ a surprise-move order up the Brock Road and east along the Orange Turnpike. In t
 variant the corps saves its MPs unseen for several turns, then sets off and lands on the open
 flank of the XI Corps; in the ``discovery`` variant Union cavalry pickets ride out along the
 Plank Road, end a move within two hexes of the column's cavalry screen and trigger the march,
-which must then spend half its saved MPs at once. Each variant plays with its own fixed seed, so
-that the story is the same every time (the seed is still revealed and checked at the end).
+which must then spend half its saved MPs at once. The ``concealed`` variant tells a Concealed
+Forces story instead (``umpire.demo_concealed``): a division under cover breeds decoys, Union
+cavalry finds one and then the division, which fires on it. Each variant plays with its own
+fixed seed, so that the story is the same every time (the seed is still revealed and checked at
+the end).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
 from storage.store import Store
+from umpire import demo_concealed as concealed
 from umpire.demo_combat import fight
 from umpire.dice import commitment
 from umpire.maps import draw_side_map
@@ -40,11 +44,12 @@ SCENARIO = "flank-march"
 TURNS = 9
 HOST = 1
 PLAYERS = {"union": 101, "confederate": 201}
-#: Rule modules the demo plays without (Concealed Forces is not played yet).
+#: Rule modules the Surprise Move stories play without (no force conceals in them).
 WITHOUT = ("concealed_forces",)
-VARIANTS = ("success", "discovery")
+CONCEALED = "concealed"
+VARIANTS = ("success", "discovery", CONCEALED)
 #: Each variant's fixed seed (any seed plays; these tell the story the variant is named for).
-SEEDS = {"success": bytes([8] * 32), "discovery": bytes(32)}
+SEEDS = {"success": bytes([8] * 32), "discovery": bytes(32), CONCEALED: concealed.SEED}
 #: Jackson's march: the route and the MPs saved before he sets it off (success variant).
 MARCH_ROUTE = "road A1309 road Luckett's Farm road Talley's Farm"
 SET_OFF_AT_MP = 18.0
@@ -129,25 +134,34 @@ async def _demo(out: Path, variant: str = "success") -> int:
     transport = FolderTransport(out, {uid: side for side, uid in PLAYERS.items()})
     async with Store.open(out / "game.db") as store:
         umpire = Umpire(store)
-        await umpire.create_game(SCENARIO, HOST, game_id="demo", without=WITHOUT,
-                                 seed=SEEDS[variant])
+        story = variant == CONCEALED
+        turns = concealed.TURNS if story else TURNS
+        roles = concealed.Roles()
+        await umpire.create_game(SCENARIO, HOST, game_id="demo",
+                                 without=() if story else WITHOUT, seed=SEEDS[variant])
         for side, uid in PLAYERS.items():
             await umpire.join("demo", uid, side)
         await umpire.start("demo", HOST)
         game = await store.get_game("demo")
         assert game is not None
         refusals = 0
-        for turn in range(1, TURNS + 1):
+        for turn in range(1, turns + 1):
             # Each side's map as the turn begins, then the turn itself.
             state = await umpire.state_for("demo")
             await asyncio.to_thread(_draw_turn, state, out, turn)
-            refusals += await _play_turn(umpire, turn, variant)
+            refusals += (await concealed.play_turn(umpire, "demo", PLAYERS, turn, roles) if story
+                         else await _play_turn(umpire, turn, variant))
             await drain(store, transport)
-        await asyncio.to_thread(_draw_turn, await umpire.state_for("demo"), out, TURNS + 1)
-        summary = await _march_summary(umpire)
+        await asyncio.to_thread(_draw_turn, await umpire.state_for("demo"), out, turns + 1)
+        summary = (concealed.summary(await umpire.state_for("demo")) if story
+                   else await _march_summary(umpire))
+        for side, replies in roles.replies.items():
+            if replies:  # the umpire's answers to the story's orders, as each player saw them
+                (out / side / "replies.md").write_text("\n\n".join(replies) + "\n",
+                                                       encoding="utf-8")
         await umpire.end_game("demo", HOST, reason="The demo's scripted turns are over.")
         await drain(store, transport)
-    print(f"Vedette demo ({variant}): {TURNS} turns of {SCENARIO} played through the umpire.")
+    print(f"Vedette demo ({variant}): {turns} turns of {SCENARIO} played through the umpire.")
     print(f"  {summary}")
     print(f"  public channel:   {out / 'public.md'}")
     for side in PLAYERS:

@@ -3,6 +3,7 @@
 from rules.concealed.commands import COMMANDS
 from rules.concealed.events import EVENTS
 from rules.concealed.records import MODULE
+from rules.information import InformationModel
 from rules.module_spec import ModuleSpec
 
 #: When a concealed force's forced-march straggler checks are rolled (ruling CF-15):
@@ -18,6 +19,8 @@ REACTION_SECONDS_OPTION = "cf_reaction_seconds"
 SPEC: ModuleSpec = ModuleSpec(
     name=MODULE,
     source="Concealed Forces (rule text 001)",
+    # Its checks read enemy positions and enemy line of sight (ruling CF-4).
+    models=frozenset({InformationModel.OPEN, InformationModel.CONCEALED}),
     commands=COMMANDS,
     events=EVENTS,
     tables=("straggler",),
