@@ -10,7 +10,14 @@ import pytest
 
 from rules import commands as cmd
 from rules.concealed import records as rec
-from rules.concealed.commands import BreedDecoy, ConcealForce, MarkDetached, Unconceal
+from rules.concealed.commands import (
+    BreedDecoy,
+    ConcealForce,
+    ConcealPlan,
+    MarkDetached,
+    Unconceal,
+)
+from rules.concealed.plans import directions, toward
 from rules.concealed.pool import decoy_pool, decoys_available
 from rules.engine import Refusal
 from rules.grid import Cell
@@ -544,3 +551,55 @@ def test_an_enemy_finds_a_marker_within_two_hexes_in_every_direction_and_not_at_
         assert (found is not None) == (grid.distance(there, centre) <= 2), there
         checked += 1
     assert checked > 40
+
+
+def _furthest(g: Game, marker: str, routes: tuple[str, ...]) -> str:
+    """The furthest of ``routes`` (each one hex longer) the marker may be ordered along."""
+    reached = g.board.label(g.state.markers[marker].cell)
+    for route in routes:
+        try:
+            g.do("blue", cmd.Move(unit=marker, route=route))
+        except Refusal:
+            break
+        reached = g.board.label(g.state.markers[marker].cell)
+    return reached
+
+
+def test_a_force_of_leaders_alone_goes_no_further_than_a_decoy() -> None:
+    """Cf 1.4, ruling CF-5: a decoy's pace is the ceiling of every real force, so a marker that
+    outran a decoy could not be one. A general whose brigades are all detached conceals alone
+    and would cross woods at leader rates (cheaper than horse): he is held to the decoy's
+    pace."""
+    woods = ("A1302", "A1303", "A1304", "A1305", "A1306", "A1307")
+    leaders = game()
+    leaders.place(**{"blue-gen2": "A1301", "blue-5": "A0211", "blue-6": "A0311"})
+    leaders.do("blue", MarkDetached(unit="blue-5"))
+    leaders.do("blue", MarkDetached(unit="blue-6"))
+    general = conceal(leaders, "blue-gen2")
+    leaders.to(2, "movement", "blue")
+    decoys = game()
+    decoys.place(**{"blue-gen": "A1301", "blue-1": "A1301", "blue-2": "A1302",
+                    "blue-3": "A1201"})
+    parent = conceal(decoys, "blue-gen")
+    decoys.to(2, "movement", "blue")
+    _kept, decoy = breed(decoys, parent)
+    # One hex an order, each a step further than the last.
+    assert _furthest(leaders, general, woods) == _furthest(decoys, decoy, woods) == "A1305"
+
+
+def test_a_deploying_force_never_sets_up_with_another_of_its_markers() -> None:
+    """Cf 1.4, 2.3: a concealed force stacks with no unit, so a force that deploys next to
+    another friendly marker leaves that marker's hex alone, even when its plan names it."""
+    g = game()
+    g.place(**{"blue-gen2": "A0506", "blue-5": "A0506", "blue-6": "A0606"})
+    first = conceal(g, "blue-gen")
+    second = conceal(g, "blue-gen2")
+    g.to(2, "movement", "blue")
+    grid = g.state.loaded.map.grid
+    there = g.state.markers[second].cell
+    [south] = [d for d in directions(grid) if toward(grid, g.state.markers[first].cell, d)
+               == there]
+    g.do("blue", ConcealPlan(marker=first, unit="blue-1", place=south))
+    g.do("blue", Unconceal(marker=first))
+    assert g.state.units["blue-1"].cell is not None
+    assert [u.id for u in g.state.units.values() if u.cell == there] == []

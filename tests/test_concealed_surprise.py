@@ -143,8 +143,8 @@ def conceal(game: Game, leader: str = "General Slate") -> str:
 def bred(holds: int, order: bool = True) -> tuple[Game, str, str]:
     """Turn 1: Blue's order is accepted (unless not ``order``), Grey conceals its division.
     Turn 2: Grey breeds a decoy, the secret die putting the force under the first marker by id
-    (``holds`` 1) or the second (2); the second marker goes off east, the first stays at
-    ``GREY_AT``. Returns the game, the staying marker and the one that went."""
+    (``holds`` 1: a d6 of 1) or the second (2: a d6 of 6); the second marker goes off east, the
+    first stays at ``GREY_AT``. Returns the game, the staying marker and the one that went."""
     game = concealed_ground()
     game.to(1, "command")
     if order:
@@ -152,9 +152,10 @@ def bred(holds: int, order: bool = True) -> tuple[Game, str, str]:
     game.to(1, "movement", "grey")
     parent = conceal(game)
     game.to(2, "movement", "grey")
-    game.dice.set(which=[holds])
+    game.dice.set(which=[1 if holds == 1 else 6])
     game.do("grey", BreedDecoy(marker=parent))
     staying, going = sorted(game.state.markers)
+    assert real_under(game, staying) == (holds == 1)
     game.do("grey", cmd.Move(unit=going, route=AWAY))
     assert game.board.label(game.state.markers[staying].cell) == GREY_AT
     return game, staying, going

@@ -60,10 +60,16 @@ def _deploy(state: GameState, marker: Marker, record: Mapping[str, Any],
     units = [state.units[u] for u in record["units"] if u in state.units]
     commander = str(record.get("commander") or "")
     order = sorted(units, key=lambda u: (u.id != commander, not u.combat, u.id))
+    # An enemy marker's hex is the enemy's; another friendly marker's hex is full (a concealed
+    # force stacks with no unit: Cf 1.4).
     enemy = {u.cell for u in state.units.values() if u.side != marker.side and u.cell}
+    enemy |= {m.cell for m in state.markers.values() if m.side != marker.side}
+    limit = gm.ruleset.stacking_limit
     room: Counter[Cell] = Counter(u.cell for u in state.units_of(marker.side)
                                   if u.cell is not None and u.kind in STACKING_KINDS)
-    limit = gm.ruleset.stacking_limit
+    for m in state.markers.values():
+        if m.side == marker.side and m.id != marker.id:
+            room[m.cell] = max(room[m.cell], limit)
     rings = _reachable(state, marker.cell, enemy)
     ground = _Ground(state, marker.cell, enemy, limit, moved, rings)
     # Planned places first, in the order units deploy: a legal plan keeps its hex; the rest

@@ -56,14 +56,17 @@ class Member:
 
 
 def members(state: GameState, record: Mapping[str, Any]) -> list[Member]:
-    """The units whose pace the force keeps: its combat units (its leaders when it has none);
-    for a decoy, one mounted cavalry brigade."""
+    """The paces the force keeps: a decoy's is a mounted cavalry brigade's; a real force keeps
+    that one too, and its combat units' (its leaders' when it has none), so that no real force
+    ever outruns what a decoy could do (ruling CF-5)."""
+    allowance = state.loaded.ruleset.movement_allowance.get(MovementClass.HORSE, 0)
+    ceiling = Member(DECOY_MEMBER, MovementClass.HORSE, Formation.MOUNTED, allowance)
     if kind_of(record) is ForceKind.DECOY:
-        allowance = state.loaded.ruleset.movement_allowance.get(MovementClass.HORSE, 0)
-        return [Member(DECOY_MEMBER, MovementClass.HORSE, Formation.MOUNTED, allowance)]
+        return [ceiling]
     units = [state.units[u] for u in record["units"] if u in state.units]
     pace = [u for u in units if u.combat] or units
-    return [Member(u.id, u.movement_class, _MARCH[u.kind], u.movement) for u in pace]
+    return [*(Member(u.id, u.movement_class, _MARCH[u.kind], u.movement) for u in pace),
+            ceiling]
 
 
 def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> bool:
