@@ -1,6 +1,7 @@
 """``vedette demo --variant concealed``: the Concealed Forces story plays through the umpire,
-its game verifies, each side is told what the story says it learns, and the Union is never told
-what is under a Confederate marker."""
+its game verifies, each side is told what the story says it learns, the Union is never told
+what is under a Confederate marker, and the Confederates never learn which unit the Union's
+cavalry scout is until one of their units sees it."""
 
 from __future__ import annotations
 
@@ -11,24 +12,44 @@ from pathlib import Path
 
 import pytest
 
+from rules import commands as cmd
+from rules.concealed.commands import ConcealForce, ReleaseScouts
 from rules.concealed.records import forces
 from rules.location import InMarker
 from rules.state import GameState
+from rules.view import ANONYMOUS, project
 from storage.store import Store
-from umpire.demo import run_demo
-from umpire.demo_concealed import FINDER, FORCE, STORY
+from umpire.demo import HOST, PLAYERS, SCENARIO, run_demo
+from umpire.demo_concealed import (
+    CONFEDERATE,
+    FINDER,
+    FORCE,
+    SCREEN,
+    SEED,
+    STORY,
+    UNION,
+    Roles,
+    play_turn,
+    question,
+)
 from umpire.dice import roll
-from umpire.service import Umpire
+from umpire.service import Umpire, UmpireError
 from umpire.verify import verify
 
 #: Colston's division as the scenario names its units: never told to the Union while hidden.
 HIDDEN_NAMES = ("Colston", "Paxton", "J. R. Jones", "Warren", "Nicholls", "H. P. Jones")
 #: What only the owner of a marker is told about it.
 OWNER_ONLY = ("which of markers", "the force is now under", "the decoy is marker", "units deploy",
-              "concealed under marker", "was found by the enemy")
-#: The Union's phase in which its cavalry finds Colston: before it, nothing of his is named.
+              "Trimble's) Division is concealed under marker", "was found by the enemy",
+              "Deployment plan", "may react at once", "(question ")
+#: The Union's phase in which its scout finds Colston: before it, nothing of his is named.
 REVEALING_PHASE = ("Your orders, please: Army of the Potomac Movement and Close Combat Phase, "
-                   "turn 5.")
+                   "turn 6.")
+#: What the Confederates are told as Colston's division deploys: the first moment one of their
+#: units on the map sees the scout.
+REVEALED = "is revealed (an enemy unit came within sight): its 6 units deploy"
+#: The scout as the scenario names it: never told to the Confederates before it is seen.
+SCOUT_NAMES = ("8th Pennsylvania", FINDER)
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +88,7 @@ def in_order(text: str, *parts: str) -> bool:
 
 def test_the_story_plays_without_a_refusal(played: tuple[Path, str]) -> None:
     _, printed = played
-    assert "Vedette demo (concealed): 5 turns of flank-march" in printed
+    assert "Vedette demo (concealed): 6 turns of flank-march" in printed
     assert "refused" not in printed
     assert "Colston's division revealed at A2216; 1 Confederate marker(s) left" in printed
 
@@ -83,32 +104,64 @@ def test_the_story_ends_as_told(demo: Path) -> None:
     assert state.units[FINDER].strength < 4  # and was fired on
     colston = [u for u in state.units.values() if u.command == "colston-div"]
     assert all(u.cell is not None for u in colston)  # the division is on the map, revealed
+    # its two leading brigades deployed by the plan, in line, next to the scout
     assert {board.label(state.units[u].cell) for u in ("paxton", "jones")} == {"A2316", "A2317"}
+    assert {state.units[u].formation.value for u in ("paxton", "jones")} == {"line"}
     # one decoy is left, nothing under it; the other was found and removed
-    left = [m for m in state.markers.values() if m.side == "confederate"]
+    left = [m for m in state.markers.values() if m.side == CONFEDERATE]
     assert len(left) == 1 and forces(state)[left[0].id]["units"] == []
-    assert not any(isinstance(u.location, InMarker) for u in state.units.values())
+    # the rest of Pleasonton's division is still under its one marker at Hazel Grove
+    (screen,) = [m for m in state.markers.values() if m.side == UNION]
+    assert board.label(screen.cell) == "B1114"
+    inside = {u.id for u in state.units.values() if isinstance(u.location, InMarker)}
+    assert inside == set(forces(state)[screen.id]["units"])
+    assert SCREEN in inside and FINDER not in inside
+    assert not any(state.units[u].command == "colston-div" for u in inside)
 
 
 def test_the_confederates_are_told_each_beat(demo: Path) -> None:
     inbox = read(demo, "confederate/inbox.md")
     assert in_order(inbox,
+                    "A concealment marker of the Army of the Potomac appeared at B1114",
                     "Colston's (Trimble's) Division is concealed under marker",
                     "bred a decoy", "bred a decoy",
                     "was found by the enemy and is removed",
-                    "is revealed (an enemy unit came within sight): its 6 units deploy",
-                    "**Fire**: Paxton's (Stonewall) brigade and J. R. Jones' brigade fired at "
-                    "8th Pennsylvania Cavalry")
+                    "Deployment plan for marker", "Deployment plan for marker",
+                    REVEALED,
+                    "may react at once: fire (J. R. Jones' brigade, Paxton's (Stonewall) "
+                    "brigade)", "(question confederate:q1)",
+                    "**Fire**: J. R. Jones' brigade and Paxton's (Stonewall) brigade fired at "
+                    "8th Pennsylvania Cavalry (A2416, 1 hex",
+                    # at once: before the Confederates' own movement and fire phases
+                    "Your orders, please: Army of Northern Virginia Movement and Close Combat "
+                    "Phase, turn 6.")
     assert inbox.count("Secret roll for which of markers") == 2  # the breeding rolls
+    # the answer to the question was the Confederate player's own order, answered with the fire
+    replies = read(demo, "confederate/replies.md")
+    assert in_order(replies, "Turn 6, movement: **Fire**: J. R. Jones' brigade and Paxton's "
+                    "(Stonewall) brigade fired at 8th Pennsylvania Cavalry")
 
 
-def test_the_union_is_stopped_twice_and_fired_on(demo: Path) -> None:
+def test_the_union_scout_is_stopped_twice_and_fired_on_at_once(demo: Path) -> None:
     replies = read(demo, "union/replies.md")
-    assert in_order(replies, "It stopped: it came upon an enemy concealed force at A2616",
+    assert in_order(replies, "Turn 1, movement: Cavalry division (Pleasonton) is concealed "
+                    "under marker",
+                    "Turn 2, movement: Marker", "released 8th Pennsylvania Cavalry as scouts at "
+                    "B1114",
+                    "It stopped: it came upon an enemy concealed force at A2616",
                     "It stopped: it came upon an enemy concealed force at A2216")
     inbox = read(demo, "union/inbox.md")
-    assert in_order(inbox, REVEALING_PHASE, "**Under fire**: 8th Pennsylvania Cavalry was "
-                    "fired on by Paxton's (Stonewall) brigade and J. R. Jones' brigade")
+    # the fire's result and the morale roll it calls for reach the Union as any fire's do, in
+    # its own movement phase, before its fire phase
+    assert in_order(inbox, REVEALING_PHASE,
+                    "8th Pennsylvania Cavalry has been seen by the enemy: it is no longer "
+                    "anonymous",
+                    "Secret roll for morale check of 8th Pennsylvania Cavalry (fire)",
+                    "**Under fire**: 8th Pennsylvania Cavalry was fired on by J. R. Jones' "
+                    "brigade and Paxton's (Stonewall) brigade: **1M**",
+                    "8th Pennsylvania Cavalry loses 1 strength point",
+                    "Your orders, please: Army of the Potomac Fire Phase, turn 6.")
+    assert inbox.count("has been seen by the enemy") == 1
 
 
 def test_the_union_never_learns_what_is_under_a_marker(demo: Path) -> None:
@@ -116,7 +169,7 @@ def test_the_union_never_learns_what_is_under_a_marker(demo: Path) -> None:
     assert REVEALING_PHASE in inbox
     hidden_part = inbox[:inbox.index(REVEALING_PHASE)]
     replies = read(demo, "union/replies.md").split("\n\n")
-    while_hidden = [hidden_part, *(r for r in replies if not r.startswith("Turn 5"))]
+    while_hidden = [hidden_part, *(r for r in replies if not r.startswith("Turn 6"))]
     for text in while_hidden:
         for name in HIDDEN_NAMES:
             assert name not in text, name
@@ -129,10 +182,88 @@ def test_the_union_never_learns_what_is_under_a_marker(demo: Path) -> None:
         assert name not in read(demo, "public.md"), name
 
 
+def test_the_scout_is_anonymous_to_the_confederates_until_seen(demo: Path) -> None:
+    """Nothing the Confederates are told names the 8th Pennsylvania before Colston's units on
+    the map see it; from then on they name it."""
+    inbox = read(demo, "confederate/inbox.md")
+    assert REVEALED in inbox
+    before = inbox[:inbox.index(REVEALED)]
+    replies = read(demo, "confederate/replies.md").split("\n\n")
+    for text in [before, *(r for r in replies if not r.startswith("Turn 6")),
+                 read(demo, "public.md")]:
+        for name in SCOUT_NAMES:
+            assert name not in text, name
+    assert "fired at 8th Pennsylvania Cavalry" in inbox[inbox.index(REVEALED):]
+
+
+@pytest.fixture(scope="module")
+def eve(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The story's game on a fresh database, played through the umpire as the demo plays it
+    to the eve of the reveal: turn 6 begins, the scout stands next to the found decoy's hex."""
+    db = tmp_path_factory.mktemp("concealed-eve") / "game.db"
+
+    async def play() -> None:
+        async with Store.open(db) as store:
+            umpire = Umpire(store)
+            await umpire.create_game(SCENARIO, HOST, game_id="demo", seed=SEED)
+            for side, uid in PLAYERS.items():
+                await umpire.join("demo", uid, side)
+            await umpire.start("demo", HOST)
+            roles = Roles()
+            for turn in range(1, 6):
+                assert await play_turn(umpire, "demo", PLAYERS, turn, roles) == 0
+
+    asyncio.run(play())
+    return db
+
+
+def test_the_confederate_view_shows_the_scout_as_an_anonymous_counter(eve: Path) -> None:
+    """The Confederates' own view shows a cavalry counter without a name where the scout
+    stands, and nothing named for it; the Union's own view names it."""
+    state = asyncio.run(final_state(eve))
+    assert state.turn == 6
+    scout = state.units[FINDER]
+    assert scout.cell is not None and state.loaded.board.label(scout.cell) == "A2715"
+    view = project(state, CONFEDERATE)
+    there = [u for u in view.units if u.cell == scout.cell]
+    assert [(u.level, u.kind, u.name, u.ref) for u in there] == [(ANONYMOUS, "cavalry", "",
+                                                                 "anonymous-1")]
+    assert not any(u.ref == FINDER or "8th Pennsylvania" in u.name for u in view.units)
+    assert any(u.ref == FINDER and u.name == "8th Pennsylvania Cavalry"
+               for u in project(state, UNION).units)
+
+
+def test_an_answer_before_its_question_is_refused(eve: Path) -> None:
+    """The question stand-in is read from the side's own open questions: before the question
+    is asked it stays a name that the umpire refuses as no question, and nothing changes."""
+    async def attempt() -> tuple[str, int, int]:
+        async with Store.open(eve) as store:
+            umpire = Umpire(store)
+            state = await umpire.state_for("demo")
+            command = Roles().resolve(state, CONFEDERATE,
+                                      cmd.Answer(question=question(FORCE), choice="fire"))
+            before = len(await store.events("demo"))
+            with pytest.raises(UmpireError) as refused:
+                await umpire.handle("demo", PLAYERS[CONFEDERATE], command)
+            return str(refused.value), before, len(await store.events("demo"))
+
+    text, before, after = asyncio.run(attempt())
+    assert "no question 'colston' is waiting for your answer" in text
+    assert before == after
+
+
 def test_the_story_is_one_table_of_real_commands() -> None:
     kinds = [beat.command.kind for beat in STORY]
-    assert kinds.count("conceal_breed") == 2 and kinds[0] == "conceal"
-    assert kinds[-1] == "fire"
+    assert kinds.count("conceal") == 2 and kinds.count("conceal_breed") == 2
+    assert STORY[0].side == UNION and STORY[0].command == ConcealForce(leader=SCREEN)
+    (release,) = [b for b in STORY if b.command.kind == "conceal_scouts"]
+    assert (release.side, release.turn) == (UNION, 2)
+    assert isinstance(release.command, ReleaseScouts) and release.command.units == (FINDER,)
+    # no fire phase: the revealed division fires at once, answering its question in the
+    # Union's movement phase, the story's last beat
+    assert "fire" not in kinds and STORY[-1].command == cmd.Answer(question=question(FORCE),
+                                                                   choice="fire")
+    assert (STORY[-1].side, STORY[-1].during, STORY[-1].step_of) == (CONFEDERATE, UNION, UNION)
     assert [b.turn for b in STORY] == sorted(b.turn for b in STORY)
     assert all(beat.says for beat in STORY)
     assert FORCE == "colston"

@@ -294,7 +294,8 @@ def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     with sqlite3.connect(dbs[demo.VARIANTS.index(demo.CONCEALED)]) as conn:
         kinds = {t for (t,) in conn.execute("SELECT DISTINCT type FROM events")}
     assert {"cf_concealed", "cf_decoy_bred", "cf_moved", "cf_revealed", "marker_split",
-            "combat_fire"} <= kinds
+            "combat_fire", "cf_scouts_released", "cf_scout_identified", "cf_plan_filed",
+            "question_asked", "question_answered"} <= kinds
     return dbs
 
 

@@ -11,10 +11,11 @@ variant the corps saves its MPs unseen for several turns, then sets off and land
 flank of the XI Corps; in the ``discovery`` variant Union cavalry pickets ride out along the
 Plank Road, end a move within two hexes of the column's cavalry screen and trigger the march,
 which must then spend half its saved MPs at once. The ``concealed`` variant tells a Concealed
-Forces story instead (``umpire.demo_concealed``): a division under cover breeds decoys, Union
-cavalry finds one and then the division, which fires on it. Each variant plays with its own
-fixed seed, so that the story is the same every time (the seed is still revealed and checked at
-the end).
+Forces story instead (``umpire.demo_concealed``): a division under cover breeds decoys, a
+concealed Union cavalry division releases a scout, anonymous to the enemy until seen, which finds
+a decoy and then the division, which fires on it at once by opportunity fire. Each variant plays
+with its own fixed seed, so that the story is the same every time (the seed is still revealed
+and checked at the end).
 """
 
 from __future__ import annotations
