@@ -9,14 +9,17 @@ from discord import app_commands
 
 from bot.errors import Refused
 from bot.game_choice import resolve_game
+from bot.replies import answer
 
 if TYPE_CHECKING:
+    from bot.client import VedetteBot
+    from rules.commands import GameCommand
     from umpire.gameref import GameRef
 
 Interaction = discord.Interaction[Any]
 
-__all__ = ["Interaction", "in_game_server", "in_servers_and_dms", "is_admin", "require_host",
-           "resolve_game"]
+__all__ = ["Interaction", "give_order", "in_game_server", "in_servers_and_dms", "is_admin",
+           "require_host", "resolve_game"]
 
 T = TypeVar("T")
 
@@ -59,3 +62,15 @@ def in_servers_and_dms(command: T) -> T:
     contexts = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     installs = app_commands.allowed_installs(guilds=True, users=False)
     return installs(contexts(command))
+
+
+async def give_order(interaction: Interaction, game: str | None, command: GameCommand) -> None:
+    """Give a player's order to the umpire for the game named (or the channel's), answer the
+    player with the umpire's reply, and send the reports it led to. The interaction's id goes
+    with it: an interaction delivered again is answered, never applied twice."""
+    bot: VedetteBot = interaction.client
+    record = await resolve_game(interaction, game)
+    reply = await bot.umpire.handle(record.id, interaction.user.id, command,
+                                    request_id=str(interaction.id))
+    await answer(interaction, reply.text)
+    bot.outbox.kick(record.id)

@@ -16,10 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import MAX_CHOICES, MAX_VALUE, matching
-from bot.cogs import Interaction, in_servers_and_dms, resolve_game
+from bot.cogs import Interaction, give_order, in_servers_and_dms
 from bot.errors import Refused
 from bot.game_choice import GameArg, game_for_autocomplete
-from bot.replies import answer, thinking
+from bot.replies import thinking
 from rules.combat.commands import Assault, Fire, Rally
 from rules.commands import GameCommand
 
@@ -97,12 +97,7 @@ class CombatCog(commands.Cog):
 
     async def _give(self, interaction: Interaction, game: str | None,
                     command: GameCommand) -> None:
-        record = await resolve_game(interaction, game)
-        # The interaction's id: an interaction delivered again is answered, never applied twice.
-        reply = await self.bot.umpire.handle(record.id, interaction.user.id, command,
-                                             request_id=str(interaction.id))
-        await answer(interaction, reply.text)
-        self.bot.outbox.kick(record.id)
+        await give_order(interaction, game, command)
 
     @in_servers_and_dms
     @app_commands.command(name="fire", description="Fire at an enemy your troops see")

@@ -23,11 +23,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete as ac
-from bot.cogs import Interaction, resolve_game
-from bot.cogs.combat import list_choices, unit_list
+from bot.cogs import Interaction, give_order
+from bot.cogs.combat import own_units, unit_list
 from bot.errors import Refused
-from bot.game_choice import GameArg, game_for_autocomplete
-from bot.replies import answer, thinking
+from bot.game_choice import GameArg
+from bot.replies import thinking
 from rules.commands import Answer, GameCommand
 from rules.concealed.commands import (
     BreedDecoy,
@@ -77,18 +77,6 @@ def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
                       "100 characters each") from None
 
 
-async def own_unit_list(interaction: Interaction, current: str) -> Choices:
-    """The asking player's own units, completing the last of a comma-separated list."""
-    game_id = await game_for_autocomplete(interaction)
-    if game_id is None:
-        return []
-    try:
-        names = await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
-    except Exception:
-        return []
-    return [app_commands.Choice(name=v, value=v) for v in list_choices(current, names)]
-
-
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
 class ConcealCog(commands.GroupCog, group_name="conceal",
@@ -100,18 +88,13 @@ class ConcealCog(commands.GroupCog, group_name="conceal",
     async def _give(self, interaction: Interaction, game: str | None,
                     command: GameCommand) -> None:
         await thinking(interaction)
-        game_record = await resolve_game(interaction, game)
-        # The interaction's id: an interaction delivered again is answered, never applied twice.
-        reply = await self.bot.umpire.handle(game_record.id, interaction.user.id, command,
-                                             request_id=str(interaction.id))
-        await answer(interaction, reply.text)
-        self.bot.outbox.kick(game_record.id)
+        await give_order(interaction, game, command)
 
     @app_commands.command(name="force", description="Start of your movement phase: put a "
                                                     "division (or a lone cavalry brigade) under "
                                                     "a concealment marker")
     @app_commands.describe(leader=LEADER_HELP, join=JOIN_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(leader=ac.unit_names, join=own_unit_list)
+    @app_commands.autocomplete(leader=ac.unit_names, join=own_units)
     async def force(self, interaction: Interaction, leader: app_commands.Range[str, 1, 100],
                     join: app_commands.Range[str, 1, 1000] | None = None,
                     game: GameArg | None = None) -> None:
@@ -145,7 +128,7 @@ class ConcealCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="scout", description="Start of your movement phase: a concealed "
                                                     "division releases scouts")
     @app_commands.describe(marker=MARKER_HELP, units=SCOUTS_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers, units=own_unit_list)
+    @app_commands.autocomplete(marker=ac.markers, units=own_units)
     async def scout(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     units: app_commands.Range[str, 1, 1000], game: GameArg | None = None) -> None:
         await self._give(interaction, game, record(ReleaseScouts, marker=marker,

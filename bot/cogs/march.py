@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot import autocomplete as ac
 from bot.autocomplete import MAX_CHOICES, MAX_VALUE, matching
-from bot.cogs import Interaction, resolve_game
+from bot.cogs import Interaction, give_order, resolve_game
 from bot.errors import Refused, report
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import answer, send_notice, thinking
@@ -177,12 +177,7 @@ class MarchCog(commands.GroupCog, group_name="march",
     async def _give(self, interaction: Interaction, game: str | None,
                     command: GameCommand) -> None:
         await thinking(interaction)
-        game_record = await resolve_game(interaction, game)
-        # The interaction's id: an interaction delivered again is answered, never applied twice.
-        reply = await self.bot.umpire.handle(game_record.id, interaction.user.id, command,
-                                             request_id=str(interaction.id))
-        await answer(interaction, reply.text)
-        self.bot.outbox.kick(game_record.id)
+        await give_order(interaction, game, command)
 
     @app_commands.command(name="order", description="Command Phase: send a surprise-move order "
                                                     "to a force")
