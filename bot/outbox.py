@@ -16,6 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from bot.transport import DiscordTransport
+from umpire.deadlines import time_out_all
 from umpire.outbox import DeliveryRejected
 
 if TYPE_CHECKING:
@@ -62,6 +63,12 @@ class Outbox:
             return
         warm = False
         while not self._stop.is_set():
+            try:
+                # The reaction window's clock: a question whose time is up gets its default
+                # (and its reports are drained just below).
+                await time_out_all(self.bot.umpire)
+            except Exception:
+                log.exception("applying the questions' deadlines failed; retrying")
             try:
                 await self.drain_all()
             except Exception:

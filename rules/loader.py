@@ -349,6 +349,7 @@ class _Checker:
             self.add("tables", f"rule module {module!r} needs table(s) {', '.join(tables)}",
                      file=self.ruleset_file)
         self._models()
+        self._module_options()
 
     def _models(self) -> None:
         """A module that may be played only under some information models (Concealed Forces:
@@ -369,6 +370,26 @@ class _Checker:
                              f"rule module {module!r} ({spec.source}) is played under the "
                              f"{allowed} information model only, for every side: side "
                              f"{side.id!r} chooses {side.information!r}")
+
+    def _module_options(self) -> None:
+        """A module option the scenario sets has the kind of value its default has (yes/no, a
+        whole number, a word), and a whole number is at least 1 (every one counts something: a
+        reaction's seconds)."""
+        options = self.s.scenario.options
+        for module in self.s.scenario.modules:
+            spec = SPEC_BY_NAME.get(module)
+            if spec is None:
+                continue
+            for key, default in spec.options.items():
+                if key not in options:
+                    continue
+                value, fld = options[key], f"scenario.options.{key}"
+                if type(value) is not type(default):
+                    kind = {bool: "true or false", int: "a whole number", str: "a word"}
+                    self.add(fld, f"rule module {module!r}'s option {key!r} is "
+                                  f"{kind[type(default)]}, not {value!r}")
+                elif isinstance(value, int) and not isinstance(value, bool) and value < 1:
+                    self.add(fld, f"rule module {module!r}'s option {key!r} is at least 1")
 
     def _sighting(self) -> None:
         from rules.sighting.registry import DEFAULT_RULE, SIGHTING_RULES

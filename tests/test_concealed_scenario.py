@@ -186,3 +186,18 @@ def test_scenario_check_names_the_rule(tmp_path: Path, capsys: pytest.CaptureFix
     assert "1 problem(s)" in out
     assert "scenario.information: rule module 'concealed_forces' (Concealed Forces" in out
     assert main(["scenario", "check", str(SCENARIO)]) == 0
+
+
+def test_the_modules_options_are_checked_when_the_scenario_loads() -> None:
+    """A reaction always has a clock (the finder's side cannot end its phase while it waits,
+    ruling CF-11), and an option takes the kind of value its default has."""
+    modules = 'modules = ["surprise_move", "concealed_forces", "combat"]'
+    found = problems_of((modules, modules + '\noptions = { cf_reaction_seconds = 0, '
+                                            'cf_opportunity_fire = "yes" }'))
+    assert ("scenario.options.cf_reaction_seconds",
+            "rule module 'concealed_forces''s option 'cf_reaction_seconds' is at least 1") in found
+    assert ("scenario.options.cf_opportunity_fire",
+            "rule module 'concealed_forces''s option 'cf_opportunity_fire' is true or false, "
+            "not 'yes'") in found
+    loaded = load_flank((modules, modules + "\noptions = { cf_reaction_seconds = 60 }"))
+    assert loaded.scenario.scenario.options["cf_reaction_seconds"] == 60

@@ -31,7 +31,7 @@ from rules.view import project
 from storage.store import Store
 from tests.conftest import FIXTURES, load_tiny
 from tests.probe_module import NAME, TRIPWIRE, Probe, notes, registered, score
-from umpire.deadlines import time_out_questions
+from umpire.deadlines import time_out_all, time_out_questions
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 from umpire.verify import verify
@@ -292,18 +292,23 @@ def test_verify_rederives_the_end_hooks_roll(probe: Probe, tmp_path: Path,
 
 
 # -- the umpire's clock ----------------------------------------------------------------------------
+async def _question_asked(umpire: Umpire, probe: Probe, tmp_path: Path, game_id: str) -> None:
+    """A game in which Blue's move has just put Grey a question with a 60-second clock."""
+    await umpire.create_game(probe_scenario(tmp_path), HOST, game_id=game_id, channel_id=None)
+    await umpire.join(game_id, BLUE, "blue")
+    await umpire.join(game_id, GREY, "grey")
+    await umpire.start(game_id, HOST)
+    probe.alarm = (await umpire.state_for(game_id)).loaded.board.parse("A0304")
+    await umpire.handle(game_id, BLUE, cmd.Move(unit="1st Brigade", route="A0304"))
+
+
 async def test_the_umpire_applies_the_default_when_the_time_is_up(
         probe: Probe, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(rule_modules.KNOWN_MODULES, NAME, "a test-only module")
     probe.seconds = 60
     async with Store.open(tmp_path / "game.db") as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
-        await umpire.create_game(probe_scenario(tmp_path), HOST, game_id="g1", channel_id=None)
-        await umpire.join("g1", BLUE, "blue")
-        await umpire.join("g1", GREY, "grey")
-        await umpire.start("g1", HOST)
-        probe.alarm = (await umpire.state_for("g1")).loaded.board.parse("A0304")
-        await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0304"))
+        await _question_asked(umpire, probe, tmp_path, "g1")
         (asked,) = [e for e in await store.events("g1") if e.type == "question_asked"]
         with pytest.raises(UmpireError, match="wait: the Grey Army player is answering"):
             await umpire.handle("g1", BLUE, cmd.Done())
@@ -315,3 +320,25 @@ async def test_the_umpire_applies_the_default_when_the_time_is_up(
         state = await umpire.state_for("g1")
         assert notes(state)[-1] == ("grey:q1 hold by default", ("blue-1",))
         await umpire.handle("g1", BLUE, cmd.Done())  # Blue's movement goes on
+
+
+async def test_the_bots_clock_times_out_every_games_questions_after_a_restart(
+        probe: Probe, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``time_out_all`` (the bot's outbox loop calls it on every pass) applies each game's
+    expired questions once, counting from the stored question, so that a question asked before
+    a restart still times out after it."""
+    monkeypatch.setitem(rule_modules.KNOWN_MODULES, NAME, "a test-only module")
+    probe.seconds = 60
+    async with Store.open(tmp_path / "game.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await _question_asked(umpire, probe, tmp_path, "g1")
+        await _question_asked(umpire, probe, tmp_path, "g2")
+        (asked, _) = [e for e in await store.events("g1") if e.type == "question_asked"] + [
+            e for e in await store.events("g2") if e.type == "question_asked"]
+    async with Store.open(tmp_path / "game.db") as store:  # the bot restarted
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        assert await time_out_all(umpire, asked.created_at + timedelta(seconds=30)) == []
+        late = asked.created_at + timedelta(seconds=3600)
+        assert await time_out_all(umpire, late) == [("g1", "grey:q1"), ("g2", "grey:q1")]
+        assert await time_out_all(umpire, late) == []
+        await umpire.handle("g2", BLUE, cmd.Done())  # Blue's movement goes on

@@ -6,7 +6,7 @@ open questions whose time, counted from when their ``question_asked`` event was 
 out by ``now``, and gives for each the host's ``AnswerTimeout`` command, logged like any other
 (so ``vedette verify`` decides it again). Its request id is the question's, so that two
 processes, or a retry, never apply a deadline twice. Whoever runs the game calls it now and
-then (the bot's loop, a script).
+then: the bot's outbox loop calls ``time_out_all`` on every pass.
 """
 
 from __future__ import annotations
@@ -44,4 +44,14 @@ async def time_out_questions(umpire: Umpire, game_id: str, now: datetime | None 
         await umpire.handle(game_id, record.host_user_id, cmd.AnswerTimeout(question=qid),
                             is_admin=True, request_id=f"answer-timeout:{game_id}:{qid}")
         done.append(qid)
+    return done
+
+
+async def time_out_all(umpire: Umpire, now: datetime | None = None) -> list[tuple[str, str]]:
+    """``time_out_questions`` for every game in play; returns (game id, question id) for each
+    question whose default was applied. A deadline survives a restart: it is counted from the
+    stored event, not kept in memory."""
+    done: list[tuple[str, str]] = []
+    for game in await umpire.store.list_games(status=GameStatus.ACTIVE):
+        done += [(game.id, qid) for qid in await time_out_questions(umpire, game.id, now)]
     return done

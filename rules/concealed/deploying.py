@@ -71,6 +71,12 @@ def _deploy(state: GameState, marker: Marker, record: Mapping[str, Any],
         if m.side == marker.side and m.id != marker.id:
             room[m.cell] = max(room[m.cell], limit)
     rings = _reachable(state, marker.cell, enemy)
+    # An enemy unit that arrived or fell back onto the marker holds its hex: the force sets up
+    # round it, its commander in the nearest free hex (both sides never share a hex).
+    home = marker.cell
+    if home in enemy:
+        rings[0] = []
+        home = next((c for c in _preferred(state, rings, moved) if room[c] < limit), home)
     ground = _Ground(state, marker.cell, enemy, limit, moved, rings)
     # Planned places first, in the order units deploy: a legal plan keeps its hex; the rest
     # (and every unit whose plan is not legal) then fill what is left by the rule.
@@ -93,10 +99,10 @@ def _deploy(state: GameState, marker: Marker, record: Mapping[str, Any],
         if unit.id in cells:
             cell = cells[unit.id]
         elif unit.kind not in STACKING_KINDS:
-            cell = marker.cell
+            cell = home
         else:
             cell = next((c for c in _preferred(state, rings, moved)
-                         if room[c] < limit), marker.cell)
+                         if room[c] < limit), home)
             room[cell] += 1
         placed.append((unit.id, (cell.col, cell.row), formation))
     return tuple(placed)

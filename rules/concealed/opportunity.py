@@ -6,8 +6,8 @@ default) and the combat module is in force, the owner is asked at once, in the r
 (``rules.reaction``): ``fire`` (every deployed unit that can fire at the finder does, together),
 ``charge`` (every deployed unit next to it attacks it in close combat, and stays where it is
 whatever the result) or ``hold``, the default. The question holds the enemy's movement until it
-is answered, its deadline passes (``cf_reaction_seconds``, 0 for none: the end of the step) or
-the step ends.
+is answered or its deadline passes (``cf_reaction_seconds``, at least one second: the finder's
+side cannot end its phase while it waits).
 
 The question is asked only when some deployed unit could act against the finder by what the
 finder's side itself sees once the units are placed: where they stand, their kinds,
@@ -140,9 +140,9 @@ def offer(out: Outcome, marker_id: str, finder_id: str) -> None:
     prompt = (f"Marker {marker_id}'s force is revealed by the enemy unit at {where}, and may "
               f"react at once: {' or '.join(offered)}, or hold (/conceal react). The enemy's "
               "movement waits.")
-    seconds = int(_option(state, REACTION_SECONDS_OPTION) or 0)
+    seconds = int(_option(state, REACTION_SECONDS_OPTION))
     reaction.ask(out, MODULE, side, f"{marker_id}:{finder_id}", (*choices, HOLD), HOLD,
-                 prompt, seconds=seconds if seconds > 0 else None, holds=True)
+                 prompt, seconds=max(1, seconds), holds=True)
 
 
 def on_answer(out: Outcome, question: Question, choice: str, by_default: bool) -> None:

@@ -29,6 +29,7 @@ from rules.concealed.timing import require_phase_start
 from rules.grid import Cell
 from rules.knowledge import rule_for, sight, turn_visibility
 from rules.markers import Marker
+from rules.positions import positions_changed
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.stops import Stop, StopKind
@@ -149,4 +150,6 @@ def decide_unconceal(out: Outcome, side: str, command: Unconceal) -> None:
     marker = own_marker(state, side, command.marker)
     if marker is None or force(state, marker.id) is None:
         raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
-    reveal(out, marker, cause="unconcealed", voluntary=True)
+    placed = reveal(out, marker, cause="unconcealed", voluntary=True)
+    # Its units are on the map now: they see, and may find enemy forces in their turn (CF-10).
+    positions_changed(out, tuple(uid for uid, _, _ in placed))

@@ -13,7 +13,8 @@ MARCH_OPTION = "cf_march_stragglers"
 #: Whether a revealed real force may fire and charge at once at the unit that found it
 #: (Cf 2.1, ruling CF-11).
 OPPORTUNITY_OPTION = "cf_opportunity_fire"
-#: How long, in seconds, its owner has to answer (0: until the step ends).
+#: How long, in seconds, its owner has to answer (at least 1: the finder's side waits, and
+#: cannot end its phase, while the question is open).
 REACTION_SECONDS_OPTION = "cf_reaction_seconds"
 
 SPEC: ModuleSpec = ModuleSpec(
