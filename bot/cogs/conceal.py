@@ -63,11 +63,6 @@ DETACHED_HELP = ("yes: detached from its division (it stays on the map when the 
                  "conceals); no: back with its division")
 
 
-def _bot(interaction: Interaction) -> VedetteBot:
-    bot: VedetteBot = interaction.client
-    return bot
-
-
 def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
     """The command record, or a plain refusal when a field is out of bounds."""
     try:
