@@ -57,6 +57,14 @@ def labelled(choices: list[tuple[str, str]], typed: str) -> Choices:
             for value, label in (first + then)[:MAX_CHOICES]]
 
 
+async def _own_unit_names(interaction: Interaction, game_id: str) -> list[str]:
+    try:
+        return await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
+    except Exception:
+        log.debug("no unit names for game %s", game_id, exc_info=True)
+        return []
+
+
 async def _own_markers(interaction: Interaction, game_id: str) -> list[tuple[str, str]]:
     try:
         return await _bot(interaction).umpire.marker_choices(game_id, interaction.user.id)
@@ -71,11 +79,7 @@ async def units(interaction: Interaction, current: str) -> Choices:
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
-    try:
-        names = await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
-    except Exception:
-        log.debug("no unit names for game %s", game_id, exc_info=True)
-        names = []
+    names = await _own_unit_names(interaction, game_id)
     found = labelled(await _own_markers(interaction, game_id), current)
     return (found + matching(names, current))[:MAX_CHOICES]
 
@@ -85,12 +89,7 @@ async def unit_names(interaction: Interaction, current: str) -> Choices:
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
-    try:
-        names = await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
-    except Exception:
-        log.debug("no unit names for game %s", game_id, exc_info=True)
-        return []
-    return matching(names, current)
+    return matching(await _own_unit_names(interaction, game_id), current)
 
 
 async def markers(interaction: Interaction, current: str) -> Choices:
