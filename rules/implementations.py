@@ -7,6 +7,8 @@ state is folded.
 
 from __future__ import annotations
 
+import rules.chancellorsville.module
+import rules.chancellorsville.raid_module
 import rules.combat.module
 import rules.concealed.module
 import rules.surprise.module  # noqa: F401  (registers "surprise_move")

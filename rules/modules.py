@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rules.chancellorsville.spec import RAID_SPEC as RAID_VICTORY
+from rules.chancellorsville.spec import SPEC as CHANCELLORSVILLE
 from rules.combat.spec import SPEC as COMBAT
 from rules.concealed.spec import SPEC as CONCEALED_FORCES
 from rules.module_spec import ModuleSpec
@@ -23,10 +25,8 @@ SPECS: tuple[ModuleSpec, ...] = (
     COMBAT,
     SURPRISE_MOVE,
     CONCEALED_FORCES,
-    ModuleSpec("chancellorsville", "Chancellorsville hidden units and grid sighting "
-               "(rule text 002)", tables=("close_combat",)),
-    ModuleSpec("raid_victory", "Chancellorsville raid option and its victory die roll "
-               "(rule text 002)", tables=("victory",)),
+    CHANCELLORSVILLE,
+    RAID_VICTORY,
 )
 
 SPEC_BY_NAME: dict[str, ModuleSpec] = {spec.name: spec for spec in SPECS}

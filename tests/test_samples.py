@@ -314,7 +314,7 @@ def test_brigade_series_numbers(flank: LoadedScenario) -> None:
 def test_hidden_header_and_board(hidden: LoadedScenario) -> None:
     header = hidden.scenario.scenario
     assert header.information == "inverted"
-    assert header.modules == ("chancellorsville", "raid_victory")
+    assert header.modules == ("combat", "chancellorsville", "raid_victory")
     assert hidden.ruleset.id == "classic-1961"
     m = hidden.scenario.map
     assert len(m.sheets) == 1 and m.sheet_width >= 40 and m.sheet_height >= 30

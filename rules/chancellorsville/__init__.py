@@ -1,0 +1,10 @@
+"""The Chancellorsville hidden-units variant (rule text 002), as two rule modules.
+
+* ``chancellorsville``: both sides' counters face down until sighted (the ``inverted`` model, or
+  ``hidden`` if the scenario prefers), sighting by clear paths (the ``clear_path`` rule of
+  ``rules.sighting``), Stuart's cavalry and forts on the combat table;
+* ``raid_victory``: the Federal cavalry raid, which takes units out of the game and changes what
+  each side sees, and the die roll at the end that picks the victory chart's column.
+
+``spec``: both modules' declarations; ``module`` and ``raid_module``: their ``RuleModule``\\s.
+"""
