@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from rules.board import Board
 from rules.gamemap import GameMap, edge
 from rules.grid import Cell, Cube, HexGrid, make_grid
+from rules.knowledge import presences, rule_for, sight
 from rules.ruleset import Ruleset, TerrainType
 from rules.sighting.path_reference import (
     clear_shortest_path,
@@ -26,6 +28,7 @@ from rules.sighting.path_reference import (
 from rules.sighting.paths import ClearPath, Cover, cover_of
 from rules.sighting.registry import rule_named
 from rules.sighting.sighting_pass import Presence, Sighting, full_pass
+from rules.state import initial_state
 from rules.turns import visibility as turn_visibility
 from tests.test_samples import load_sample
 
@@ -494,3 +497,28 @@ def test_the_sample_sights_by_clear_paths_and_its_nights_see_next_door_only() ->
     covers = [cover_of(gm, i) for i in range(gm.grid.size)]
     assert covers.count(Cover.WOODS_ROAD) > 0  # the sample has roads cut through the woods
     assert covers == [reference_cover(gm, gm.grid.cell(i)) for i in range(gm.grid.size)]
+
+
+def test_the_sample_game_sees_by_the_reference_by_day_and_at_night() -> None:
+    loaded = load_sample("chancellorsville-hidden")
+    state = initial_state(loaded)
+    assert isinstance(rule_for(state), ClearPath)
+    units = presences(state)
+    gm = loaded.map
+    day = sight(state)
+    assert day == reference_path_sighting(gm, 20, units, sides=day)
+    night = replace(state, turn=4)
+    dark = sight(night)
+    assert dark == reference_path_sighting(gm, 1, units, sides=dark)
+    # At night only units next to an enemy observer are sighted.
+    for side, result in dark.items():
+        for uid in result.seen_units:
+            cell = state.units[uid].cell
+            assert cell is not None
+            assert any(
+                u.side == side and u.observer and u.cell is not None
+                and gm.grid.distance(u.cell, cell) <= 1
+                for u in state.units.values()
+            )
+    assert sum(len(r.seen_units) for r in dark.values()) < sum(
+        len(r.seen_units) for r in day.values())
