@@ -350,6 +350,7 @@ class _Checker:
                      file=self.ruleset_file)
         self._models()
         self._module_options()
+        self._cavalry_rules()
 
     def _models(self) -> None:
         """A module that may be played only under some information models (Concealed Forces:
@@ -390,6 +391,27 @@ class _Checker:
                                   f"{kind[type(default)]}, not {value!r}")
                 elif isinstance(value, int) and not isinstance(value, bool) and value < 1:
                     self.add(fld, f"rule module {module!r}'s option {key!r} is at least 1")
+
+    def _cavalry_rules(self) -> None:
+        """A module whose rule text refers to cavalry rules needs the ruleset to list them
+        (stand-ins at least); a played rule limited to a tag needs a unit carrying it, or a
+        misspelt tag would silently switch the rule off."""
+        for module in self.s.scenario.modules:
+            spec = SPEC_BY_NAME.get(module)
+            if spec is None:
+                continue
+            missing = [c for c in spec.cavalry_rules if c not in self.r.cavalry_rules]
+            if missing:
+                self.add("cavalry_rules", f"rule module {module!r} ({spec.source}) plays cavalry "
+                         f"rule(s) {', '.join(missing)}, which the ruleset does not list",
+                         file=self.ruleset_file)
+        tags = {t for u in self.s.units for t in u.tags}
+        for letter, rule in sorted(self.r.cavalry_rules.items()):
+            if rule.shift and rule.only_tagged and rule.only_tagged not in tags:
+                self.add(f"cavalry_rules.{letter}.only_tagged",
+                         f"no unit of scenario {self.s.scenario.id!r} is tagged "
+                         f"{rule.only_tagged!r}, so rule {letter} could never be played",
+                         file=self.ruleset_file)
 
     def _sighting(self) -> None:
         from rules.sighting.registry import DEFAULT_RULE, SIGHTING_RULES

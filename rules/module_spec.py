@@ -46,6 +46,10 @@ class ModuleSpec:
     #: The information models the module may be played under, for every side (empty: any). A
     #: scenario choosing another model for a side is refused when it is loaded.
     models: frozenset[InformationModel] = frozenset()
+    #: The cavalry rules (by letter) the module's rule text refers to: the ruleset must list
+    #: each under ``cavalry_rules`` (a stand-in at least), or the scenario is refused when it
+    #: is loaded.
+    cavalry_rules: tuple[str, ...] = ()
 
     def option(self, options: Mapping[str, OptionValue], key: str) -> OptionValue:
         """The value of one of this module's options in a scenario's ``options``."""
