@@ -1,6 +1,7 @@
 """The declarations of the two Chancellorsville modules (see ``rules.module_spec``)."""
 
 from rules.chancellorsville.events import EVENTS
+from rules.chancellorsville.settings import RaidSettings
 from rules.information import InformationModel
 from rules.module_spec import ModuleSpec
 
@@ -27,4 +28,5 @@ RAID_SPEC: ModuleSpec = ModuleSpec(
     events=EVENTS,
     tables=("victory", "raid_outcome"),
     options={RAID_OPTION: False, VICTORY_OPTION: True},
+    settings=RaidSettings,
 )
