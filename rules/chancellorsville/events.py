@@ -25,8 +25,9 @@ class RaidRode(GameEvent):
 
     def report(self, view: SideView) -> str:
         return ("The raid option is played: the Federal cavalry has ridden off against Lee's "
-                "communications, except Pleasonton's division and Morris' regiment, and "
-                "W. H. F. Lee's brigade has followed it. Those counters are out of the game. "
+                "communications, all but Pleasonton's division and Morris' regiment, and the "
+                "Confederate cavalry brigade that followed it has gone too. Those counters are "
+                "out of the game. "
                 "The Federal units are face up to the Confederates for the whole game; the "
                 "Federals see Confederate units only while they are sighted.")
 
