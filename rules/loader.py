@@ -108,7 +108,9 @@ class _Checker:
         self._turns()
         self._modules()
         self._sighting()
-        return LoadedScenario(self.s, self.r, board, gm)
+        loaded = LoadedScenario(self.s, self.r, board, gm)
+        self._settings(loaded)
+        return loaded
 
     # -- map ---------------------------------------------------------------------------------
     def _board(self, m: MapSpec) -> Board | None:
@@ -412,6 +414,30 @@ class _Checker:
                          f"no unit of scenario {self.s.scenario.id!r} is tagged "
                          f"{rule.only_tagged!r}, so rule {letter} could never be played",
                          file=self.ruleset_file)
+    def _settings(self, loaded: LoadedScenario) -> None:
+        """Each ``[settings.<module>]`` section belongs to a module in ``modules`` that takes
+        settings, and has the shape that module declares; a module in force that takes settings
+        is checked even when the scenario gives none (its required fields are then missing)."""
+        modules = self.s.scenario.modules
+        for name in self.s.settings:
+            spec = SPEC_BY_NAME.get(name)
+            if name not in modules:
+                self.add(f"settings.{name}", f"settings for {name!r}, which is not one of the "
+                         f"scenario's modules ({', '.join(modules) or 'none'})")
+            elif spec is None or spec.settings is None:
+                self.add(f"settings.{name}", f"rule module {name!r} takes no settings")
+        for name in modules:
+            spec = SPEC_BY_NAME.get(name)
+            if spec is None or spec.settings is None:
+                continue
+            fld = f"settings.{name}"
+            try:
+                parsed = spec.settings.model_validate(self.s.settings.get(name, {}))
+            except ValidationError as e:
+                self.problems += from_validation_error(self.file, e, prefix=fld)
+                continue
+            for sub, message in parsed.problems(loaded):
+                self.add(f"{fld}.{sub}" if sub else fld, message)
 
     def _sighting(self) -> None:
         from rules.sighting.registry import DEFAULT_RULE, SIGHTING_RULES

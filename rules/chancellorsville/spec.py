@@ -2,6 +2,7 @@
 
 from rules.chancellorsville.cavalry_notice import CAVALRY_EVENTS
 from rules.chancellorsville.events import EVENTS
+from rules.chancellorsville.settings import RaidSettings
 from rules.information import InformationModel
 from rules.module_spec import ModuleSpec
 
@@ -31,4 +32,5 @@ RAID_SPEC: ModuleSpec = ModuleSpec(
     events=EVENTS,
     tables=("victory", "raid_outcome"),
     options={RAID_OPTION: False, VICTORY_OPTION: True},
+    settings=RaidSettings,
 )
