@@ -342,9 +342,13 @@ def test_a_scenario_without_the_module_needs_no_cavalry_rules(tmp_path: Path) ->
     text = text[:text.index("[cavalry_rules.A]")] + text[text.index("# The raid roll"):]
     (tmp_path / RULESET.name).write_text(text, encoding="utf-8")
     stext = SAMPLE.read_text(encoding="utf-8")
-    (tmp_path / SAMPLE.name).write_text(
-        stext.replace('modules = ["combat", "chancellorsville", "raid_victory"]',
-                      'modules = ["combat"]'), encoding="utf-8")
+    without = stext.replace('modules = ["combat", "chancellorsville", "raid_victory"]',
+                            'modules = ["combat"]')
+    # the raid's settings go with its module
+    settings = without.index("\n[settings.raid_victory]\n")
+    after = without.index("# ====", without.index("[settings.raid_victory.victory]"))
+    without = without[:settings] + without[after:]
+    (tmp_path / SAMPLE.name).write_text(without, encoding="utf-8")
     assert catalog.load_file(tmp_path / SAMPLE.name).ruleset.cavalry_rules == {}
     (tmp_path / SAMPLE.name).write_text(stext, encoding="utf-8")
     with pytest.raises(FileProblems, match="A, B, C, D, E, F, G, H"):
