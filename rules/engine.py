@@ -70,7 +70,10 @@ def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
     out.add(ev.CommandAccepted(audience="umpire", kind=END, command={"kind": END,
                                                                      "reason": reason},
                                host=True, user=user))
-    _game_ends(out)
+    if state.status != GameStatus.SETUP:
+        # A game ended before it started has no result: nothing was played to score, and no
+        # roll may be made on a seed whose commitment was never published.
+        _game_ends(out)
     out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=reason))
     return out
 

@@ -134,6 +134,21 @@ def test_the_raid_is_announced_publicly_without_naming_a_unit() -> None:
     assert not any(isinstance(e, RaidRode) for e in quiet.events)
 
 
+def test_the_raid_announcement_follows_the_settings() -> None:
+    """What the news says stays and followed is what the settings remove, not fixed words."""
+    def said(loaded: LoadedScenario) -> str:
+        out = start(initial_state(loaded), hashlib.sha256(SEED).hexdigest(), dice)
+        [news] = [e for e in out.events if isinstance(e, RaidRode)]
+        return news.report(project(out.state, "union"))
+    text = said(raided())
+    assert "1st Cavalry Division (Pleasonton)" in text and "Morris' regiment" in text
+    assert "(7 units)" in text and "1 unit of the Confederate cavalry followed it" in text
+    alone = said(raided(sample(('follows = ["whf-lee"]', "follows = []"),
+                               ('stays = ["pleasonton-div", "morris-regt"]', "stays = []"))))
+    assert "followed" not in alone and "Pleasonton" not in alone and "Morris" not in alone
+    assert "(10 units)" in alone
+
+
 def test_under_the_raid_the_confederates_see_the_union_face_up() -> None:
     state = started(raided())
     assert information_model(state, "confederate") is InformationModel.OPEN

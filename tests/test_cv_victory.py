@@ -19,10 +19,11 @@ from rules.chancellorsville.victory import RAID_ROLL, holders, score
 from rules.engine import LAST_TURN_PLAYED, DiceSource, Outcome, decide, end, end_if_over
 from rules.events import DieRolled, GameEnded
 from rules.location import Eliminated
-from rules.state import GameState, with_units
+from rules.state import GameState, initial_state, with_units
 from rules.view import project
 from storage.store import Store
 from tests.test_cv_raid import SAMPLE, SEED, dice, raided, sample, started
+from umpire.answers import UmpireError
 from umpire.catalog import with_options
 from umpire.maps import MapMaker
 from umpire.service import Umpire
@@ -180,3 +181,38 @@ def test_the_host_ending_early_rolls_a_checked_die(tmp_path: Path,
         conn.execute("DELETE FROM snapshots")
     assert asyncio.run(verify(db, None)) != 0
     assert RAID_ROLL in capsys.readouterr().out
+
+
+def test_a_game_ended_before_it_starts_reads_no_chart_and_rolls_no_die() -> None:
+    """No result for a game nobody played, and no roll on a seed never committed to."""
+    out = end(initial_state(raided()), "00", "changed our minds", fixed(1))
+    assert not [e for e in out.events if isinstance(e, (VictoryDecided, DieRolled))]
+    assert isinstance(out.events[-1], GameEnded)
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"raid": "yes"}, "'raid' is true or false"),
+    ({"raid": 1}, "'raid' is true or false"),
+    ({"riad": True}, "no game option 'riad'"),
+    ({"victory_roll": "no"}, "'victory_roll' is true or false"),
+])
+def test_a_wrong_option_at_creation_is_refused_and_makes_no_game(
+        tmp_path: Path, options: dict[str, object], words: str) -> None:
+    async def run() -> None:
+        async with Store.open(tmp_path / "g.db") as store:
+            umpire = Umpire(store, maps=MapMaker(enabled=False))
+            with pytest.raises(UmpireError, match=words):
+                await umpire.create_game(str(SAMPLE), 1, options=options)  # type: ignore[arg-type]
+            assert await store.list_games() == []
+    asyncio.run(run())
+
+
+def test_a_raid_option_for_a_scenario_without_the_module_is_refused(tmp_path: Path) -> None:
+    flank = SAMPLE.parent / "flank-march.toml"
+    async def run() -> None:
+        async with Store.open(tmp_path / "g.db") as store:
+            umpire = Umpire(store, maps=MapMaker(enabled=False))
+            with pytest.raises(UmpireError, match="belongs to the rule module 'raid_victory'"):
+                await umpire.create_game(str(flank), 1, options={"raid": True})
+            assert await store.list_games() == []
+    asyncio.run(run())

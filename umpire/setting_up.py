@@ -12,7 +12,7 @@ from rules.modules import RuleNotImplemented
 from rules.problems import FileProblems
 from rules.status import GameStatus
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
-from umpire import catalog, dice, seats, wording
+from umpire import catalog, dice, game_options, seats, wording
 from umpire.answers import Reply, UmpireError
 from umpire.repository import Repository
 
@@ -38,7 +38,8 @@ class SettingUp(Repository):
             # The game is pinned to the texts read now; it never reads the files again.
             sources = catalog.read_sources(path)
             loaded = catalog.load_sources(sources)
-            require_playable([m for m in loaded.scenario.scenario.modules if m not in without])
+            in_force = [m for m in loaded.scenario.scenario.modules if m not in without]
+            require_playable(in_force)
         except FileNotFoundError as e:
             raise UmpireError(str(e)) from None
         except FileProblems as e:
@@ -47,6 +48,9 @@ class SettingUp(Repository):
                               f"{catalog.without_folders(e.problems[0])}") from None
         except RuleNotImplemented as e:
             raise UmpireError(str(e)) from None
+        refused = game_options.refusal(in_force, options or {})
+        if refused:
+            raise UmpireError(refused)
         if channel_id is not None and await self.store.list_games(channel_id=channel_id,
                                                                   status=GameStatus.SETUP) + \
                 await self.store.list_games(channel_id=channel_id, status=GameStatus.ACTIVE):

@@ -19,17 +19,33 @@ if TYPE_CHECKING:
 
 
 class RaidRode(GameEvent):
-    """The Federal cavalry has ridden off on its raid before the first turn."""
+    """The Federal cavalry has ridden off on its raid before the first turn. ``stays`` names
+    the Federal commands and units the settings keep with the army (they stay in play, face
+    up); ``riders`` and ``followers`` count the Federal and Confederate units taken out of the
+    game. No removed unit is named: the counters are simply not there (ruling CV-13)."""
 
     type: Literal["cv_raid_rode"] = "cv_raid_rode"
+    stays: tuple[str, ...] = ()
+    riders: int = 0
+    followers: int = 0
 
     def report(self, view: SideView) -> str:
-        return ("The raid option is played: the Federal cavalry has ridden off against Lee's "
-                "communications, all but Pleasonton's division and Morris' regiment, and the "
-                "Confederate cavalry brigade that followed it has gone too. Those counters are "
+        kept = (f", all but {_and(self.stays)}," if self.stays else "")
+        followed = (f" {_units(self.followers)} of the Confederate cavalry followed it."
+                    if self.followers else "")
+        return (f"The raid option is played: the Federal cavalry{kept} has ridden off against "
+                f"Lee's communications ({_units(self.riders)}).{followed} Those counters are "
                 "out of the game. "
                 "The Federal units are face up to the Confederates for the whole game; the "
                 "Federals see Confederate units only while they are sighted.")
+
+
+def _units(n: int) -> str:
+    return "1 unit" if n == 1 else f"{n} units"
+
+
+def _and(names: tuple[str, ...]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class PlacesHeld(GameEvent):

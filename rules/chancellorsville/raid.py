@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.chancellorsville.events import RaidRode
 from rules.chancellorsville.settings import RaidSettings
 from rules.chancellorsville.spec import RAID_OPTION, RAID_SPEC
 from rules.loader import LoadedScenario
@@ -59,3 +60,16 @@ def raiders(loaded: LoadedScenario, settings: RaidSettings) -> frozenset[str]:
         elif spec.side == settings.confederate and _under(loaded, spec, follows):
             out.add(spec.id)
     return frozenset(out)
+
+
+def raid_rode(loaded: LoadedScenario, settings: RaidSettings) -> RaidRode:
+    """The public news that the raid went: what stays with the Federal army, by the names of
+    the commands and units the settings keep, and how many units rode off or followed."""
+    names = {c.id: c.name for c in loaded.scenario.commands}
+    names.update({u.id: u.name for u in loaded.scenario.units})
+    gone = raiders(loaded, settings)
+    sides = {u.id: u.side for u in loaded.scenario.units if u.id in gone}
+    return RaidRode(audience="public", stays=tuple(names[ref] for ref in settings.stays
+                                                   if ref in names),
+                    riders=sum(side == settings.federal for side in sides.values()),
+                    followers=sum(side == settings.confederate for side in sides.values()))

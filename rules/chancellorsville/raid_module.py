@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.chancellorsville import victory
-from rules.chancellorsville.events import EVENTS, PlacesHeld, RaidRode, VictoryDecided
-from rules.chancellorsville.raid import raid_goes, raiders
+from rules.chancellorsville.events import EVENTS, PlacesHeld, VictoryDecided
+from rules.chancellorsville.raid import raid_goes, raid_rode, raiders
 from rules.chancellorsville.settings import OUTCOME_COLUMN, RaidSettings
 from rules.chancellorsville.spec import RAID_SPEC, RAID_VICTORY, VICTORY_OPTION
 from rules.events import GameEvent
@@ -54,7 +54,7 @@ class RaidVictory(RuleModule):
 
     def on_game_start(self, out: Outcome) -> None:
         if _raid(out.state):
-            out.add(RaidRode(audience="public"))
+            out.add(raid_rode(out.state.loaded, settings(out.state.loaded)))
         self._track_places(out)
 
     def information_model(self, state: GameState, viewer: str,
