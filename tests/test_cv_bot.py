@@ -3,15 +3,35 @@ options, announced in the game's channel and refused for a scenario that does no
 its maps (face-down counters, face-up sighted ones, fog; ghosts under the raid) and its
 end-of-game post."""
 
+# The fixtures `table` and `bot` come from tests.test_bot, and tests name them as arguments.
+# ruff: noqa: F811
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from bot.client import VedetteBot
 from rules.chancellorsville.spec import RAID_VICTORY
 from rules.registry import MODULES
-from tests.test_bot import Table, bot, final, public, say, table, text_of  # noqa: F401
+from rules.view import IDENTIFIED, MARKER, SideView, project
+from tests.fakediscord import FakeUser
+from tests.test_bot import (  # noqa: F401
+    MAPS,
+    Table,
+    bot,
+    final,
+    game_id,
+    public,
+    say,
+    settle,
+    table,
+    text_of,
+)
+from umpire import demo_chancellorsville as story
+from umpire.maps import draw_side_map
 
 CV = "chancellorsville-hidden"
 RAID_WORDS = "the raid option is played"
@@ -20,7 +40,7 @@ NO_CHART_WORDS = "no victory chart at the end of the game"
 CHART_WORDS = "the victory chart is read at the end of the game"
 
 
-async def create(table: Table,  # noqa: F811
+async def create(table: Table,
                  options: dict[str, object]) -> tuple[str, list[str]]:
     """alice creates a game in the channel; her answer and what the channel was told."""
     before = len(public(table))
@@ -44,7 +64,7 @@ def raid_module_not_built() -> Iterator[None]:
 
 
 async def test_create_with_the_raid_and_no_victory_roll_announces_both(
-        table: Table, bot: VedetteBot) -> None:  # noqa: F811
+        table: Table, bot: VedetteBot) -> None:
     answer, [post] = await create(table, {"scenario": CV, "raid": True, "victory_roll": False})
     assert "You host game" in answer
     assert RAID_WORDS in post and NO_CHART_WORDS in post
@@ -56,7 +76,7 @@ async def test_create_with_the_raid_and_no_victory_roll_announces_both(
 
 
 async def test_create_without_options_announces_the_scenarios_choice(
-        table: Table, bot: VedetteBot) -> None:  # noqa: F811
+        table: Table, bot: VedetteBot) -> None:
     """Whether the raid went changes what both sides see: the post says so even when the host
     chose nothing."""
     _, [post] = await create(table, {"scenario": CV})
@@ -67,7 +87,7 @@ async def test_create_without_options_announces_the_scenarios_choice(
 
 
 async def test_the_raid_is_refused_for_a_scenario_without_the_raid_module(
-        table: Table, bot: VedetteBot) -> None:  # noqa: F811
+        table: Table, bot: VedetteBot) -> None:
     for options in ({"raid": True}, {"victory_roll": False}, {"raid": False}):
         answer = await say(table, "game create", table.alice,
                            {"scenario": "flank-march", **options}, channel=table.channel)
@@ -83,7 +103,7 @@ async def test_the_raid_is_refused_for_a_scenario_without_the_raid_module(
 
 
 async def test_a_declared_module_not_built_is_switched_off_and_its_options_refused(
-        table: Table, bot: VedetteBot) -> None:  # noqa: F811
+        table: Table, bot: VedetteBot) -> None:
     """The create post names a module the scenario declares and the umpire cannot play yet;
     its options are refused like those of a module the scenario does not name."""
     with raid_module_not_built():
@@ -99,3 +119,78 @@ async def test_a_declared_module_not_built_is_switched_off_and_its_options_refus
     assert "Rule options" not in post
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
     assert game.options["without"] == [RAID_VICTORY]
+
+
+# -- maps ------------------------------------------------------------------------------------------
+RADIUS = 4
+
+
+async def started(table: Table, bot: VedetteBot, options: dict[str, object]) -> str:
+    """A Chancellorsville game created in the channel with ``options``, alice commanding the
+    Union, bob the Confederates, started."""
+    answer, _ = await create(table, {"scenario": CV, **options})
+    assert "You host game" in answer
+    gid = await game_id(bot, table)
+    for user, side in ((table.alice, "union"), (table.bob, "confederate")):
+        assert "You command" in await say(table, "game join", user, {"side": side},
+                                          channel=table.channel)
+    assert "started" in await say(table, "game start", table.alice, channel=table.channel)
+    return gid
+
+
+def players(table: Table) -> dict[str, int]:
+    return {"union": table.alice.id, "confederate": table.bob.id}
+
+
+async def play_story(table: Table, bot: VedetteBot, gid: str, turns: int) -> None:
+    """The demo's story (``umpire.demo_chancellorsville``) for the first ``turns`` turns."""
+    state = await bot.umpire.state_for(gid)
+    for turn in range(state.turn, turns + 1):
+        assert await story.play_turn(bot.umpire, gid, players(table), turn, story.Notes()) == 0
+    await settle(bot)
+
+
+async def map_on_discord(table: Table, user: FakeUser, around: str) -> tuple[str, bytes]:
+    """The player's /map around a place: its caption and the picture's bytes as Discord
+    stored them."""
+    message = await final(await table.fake.slash("map", {"around": around, "radius": RADIUS},
+                                                 user=user))
+    [attachment] = message["attachments"]
+    return text_of(message), table.fake.world.blobs[int(attachment["id"])].data
+
+
+async def view_of(bot: VedetteBot, gid: str, side: str) -> SideView:
+    return project(await bot.umpire.state_for(gid), side)
+
+
+@pytest.mark.skipif(not MAPS, reason="map pictures need render.render_map")
+async def test_the_union_map_shows_face_down_counters_until_sighted(
+        table: Table, bot: VedetteBot) -> None:
+    gid = await started(table, bot, {})
+    start = await view_of(bot, gid, "union")
+    assert start.fog
+    # Before the story, Fitz Lee's brigade at its start is a face-down counter to the Union:
+    # where it stands, nothing of what it is.
+    fitz = (await bot.umpire.state_for(gid)).units[story.STUART]
+    assert fitz.cell is not None
+    [counter] = [u for u in start.at(fitz.cell) if u.side == "confederate"]
+    assert counter.level == MARKER and counter.name == "" and counter.strength is None
+    assert not any(u.name == fitz.name for u in start.units)
+    label = start.board.label(fitz.cell)
+    caption, png = await map_on_discord(table, table.alice, label)
+    assert caption.startswith("Army of the Potomac, turn 1")
+    assert png == draw_side_map(start, label, RADIUS)
+    # Turn 1: Fitz Lee halts on the road through the woods two hexes from Devin, who sights
+    # him: his counter is face up on the Union's map, and the picture on Discord shows it.
+    await play_story(table, bot, gid, 1)
+    seen = await view_of(bot, gid, "union")
+    [spotted] = [u for u in seen.units if u.name == fitz.name]
+    assert spotted.level == IDENTIFIED
+    assert seen.board.label(spotted.cell) == story.ROAD_IN_WOODS
+    _, after = await map_on_discord(table, table.alice, story.ROAD_IN_WOODS)
+    assert after == draw_side_map(seen, story.ROAD_IN_WOODS, RADIUS)
+    assert after != draw_side_map(start, story.ROAD_IN_WOODS, RADIUS)
+    # The Confederate player's map is his own side's view, on Discord too.
+    _, theirs = await map_on_discord(table, table.bob, story.WATCH_POST)
+    assert theirs == draw_side_map(await view_of(bot, gid, "confederate"), story.WATCH_POST,
+                                   RADIUS)
