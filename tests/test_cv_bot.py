@@ -8,6 +8,7 @@ end-of-game post."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -16,7 +17,7 @@ import pytest
 from bot.client import VedetteBot
 from rules.chancellorsville.spec import RAID_VICTORY
 from rules.registry import MODULES
-from rules.view import IDENTIFIED, MARKER, SideView, project
+from rules.view import GHOST, IDENTIFIED, MARKER, SideView, project
 from tests.fakediscord import FakeUser
 from tests.test_bot import (  # noqa: F401
     MAPS,
@@ -194,3 +195,109 @@ async def test_the_union_map_shows_face_down_counters_until_sighted(
     _, theirs = await map_on_discord(table, table.bob, story.WATCH_POST)
     assert theirs == draw_side_map(await view_of(bot, gid, "confederate"), story.WATCH_POST,
                                    RADIUS)
+
+
+@pytest.mark.skipif(not MAPS, reason="map pictures need render.render_map")
+async def test_a_unit_in_the_woods_goes_face_down_until_an_enemy_is_next_to_it(
+        table: Table, bot: VedetteBot) -> None:
+    gid = await started(table, bot, {})
+    await play_story(table, bot, gid, 2)
+    # Turn 2: Fitz Lee has slipped into the woods, two hexes from Devin: face down again.
+    view = await view_of(bot, gid, "union")
+    woods = view.board.parse(story.IN_THE_WOODS)
+    [counter] = [u for u in view.at(woods) if u.side == "confederate"]
+    assert counter.level == MARKER and counter.name == ""
+    assert not any(u.name == "Fitz Lee's cavalry brigade" for u in view.units)
+    _, png = await map_on_discord(table, table.alice, story.IN_THE_WOODS)
+    assert png == draw_side_map(view, story.IN_THE_WOODS, RADIUS)
+    # Turn 3: Devin rides up next to the woods and sees him, face up.
+    [ride] = [b for b in story.STORY if b.turn == 3 and b.side == "union"]
+    assert (await bot.umpire.state_for(gid)).acting_sides() == ("union",)
+    await bot.umpire.handle(gid, table.alice.id, ride.command)
+    await settle(bot)
+    seen = await view_of(bot, gid, "union")
+    [face_up] = [u for u in seen.at(woods) if u.side == "confederate"]
+    assert (face_up.level, face_up.name) == (IDENTIFIED, "Fitz Lee's cavalry brigade")
+    _, after = await map_on_discord(table, table.alice, story.IN_THE_WOODS)
+    assert after == draw_side_map(seen, story.IN_THE_WOODS, RADIUS) and after != png
+
+
+@pytest.mark.skipif(not MAPS, reason="map pictures need render.render_map")
+async def test_under_the_raid_the_union_keeps_ghosts_and_the_confederates_see_everything(
+        table: Table, bot: VedetteBot) -> None:
+    gid = await started(table, bot, {"raid": True})
+    state = await bot.umpire.state_for(gid)
+    # The Confederates see every Federal unit on the map face up, without fog.
+    theirs = project(state, "confederate")
+    federal = sorted(u.name for u in state.units.values()
+                     if u.side == "union" and u.cell is not None)
+    assert sorted(u.name for u in theirs.enemy_units()) == federal
+    assert all(u.level == IDENTIFIED for u in theirs.enemy_units())
+    _, png = await map_on_discord(table, table.bob, story.WATCH_POST)
+    assert png == draw_side_map(theirs, story.WATCH_POST, RADIUS)
+    # The Union sees no face-down counter at all: a Confederate unit out of sight is not shown.
+    assert not any(u.level == MARKER for u in project(state, "union").enemy_units())
+    # Turn 1: Fitz Lee is sighted on the road through the woods; turn 2: he slips into the
+    # woods, out of sight: nothing where he is, a ghost where he was last seen.
+    await play_story(table, bot, gid, 1)
+    _, sighted = await map_on_discord(table, table.alice, story.ROAD_IN_WOODS)
+    await play_story(table, bot, gid, 2)
+    view = await view_of(bot, gid, "union")
+    woods, road = view.board.parse(story.IN_THE_WOODS), view.board.parse(story.ROAD_IN_WOODS)
+    assert [u for u in view.at(woods) if u.side == "confederate"] == []
+    ghosts = {(u.cell, u.last_seen_turn) for u in (*view.units, *view.memory)
+              if u.level == GHOST and u.name == "Fitz Lee's cavalry brigade"}
+    assert ghosts == {(road, 1)}
+    _, lost = await map_on_discord(table, table.alice, story.ROAD_IN_WOODS)
+    assert lost == draw_side_map(view, story.ROAD_IN_WOODS, RADIUS) and lost != sighted
+
+
+async def end_posts(table: Table, bot: VedetteBot) -> list[dict[str, object]]:
+    """The host ends the game; the channel's messages from then on."""
+    before = len(public(table))
+    assert "The game is over" in await say(table, "game end", table.alice,
+                                           channel=table.channel)
+    await settle(bot)
+    await table.fake.wait_for(lambda: any("game record" in p for p in public(table)[before:]),
+                              what="the game record")
+    return table.fake.messages_in(table.channel)[before:]
+
+
+async def test_the_end_of_game_post_gives_the_raid_roll_the_column_and_the_result(
+        table: Table, bot: VedetteBot) -> None:
+    gid = await started(table, bot, {"raid": True})
+    await play_story(table, bot, gid, 1)
+    posts = await end_posts(table, bot)
+    texts = [text_of(p) for p in posts]
+    [victory] = [t for t in texts if t.startswith("**Victory.**")]
+    found = re.search(r"The Federal raid roll is ([1-6]) on one die: the raid (succeeded|came "
+                      r"to nothing), and the chart is read in its (Successful Raid|No Raid) "
+                      r"column\. .*Result: \*\*(\S+)\*\* \((.+)\)\.", victory)
+    assert found is not None, victory
+    roll, verdict, column = int(found[1]), found[2], found[3]
+    assert (roll <= 2) == (verdict == "succeeded") == (column == "Successful Raid")
+    # The roll is the game's logged die, and the post comes before the game-over post, which
+    # shows the whole map.
+    state = await bot.umpire.state_for(gid)
+    assert state.status == "ended"
+    over = next(i for i, t in enumerate(texts) if t.startswith("**The game is over.**"))
+    assert texts.index(victory) < over
+    if MAPS:
+        assert posts[over]["attachments"]
+
+
+async def test_without_the_raid_the_chart_is_read_in_the_no_raid_column_without_a_roll(
+        table: Table, bot: VedetteBot) -> None:
+    await started(table, bot, {})
+    texts = [text_of(p) for p in await end_posts(table, bot)]
+    [victory] = [t for t in texts if t.startswith("**Victory.**")]
+    assert "The raid was not sent: the chart is read in its No Raid column." in victory
+    assert "roll" not in victory
+
+
+async def test_without_the_victory_roll_the_end_of_game_post_reads_no_chart(
+        table: Table, bot: VedetteBot) -> None:
+    await started(table, bot, {"raid": True, "victory_roll": False})
+    texts = [text_of(p) for p in await end_posts(table, bot)]
+    assert not any("Victory" in t for t in texts)
+    assert any(t.startswith("**The game is over.**") for t in texts)

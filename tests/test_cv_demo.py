@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from rules import commands as cmd
+from umpire import catalog
 from umpire.cli import build_parser
 from umpire.demo import run_demo
 from umpire.demo_chancellorsville import (
@@ -109,3 +110,67 @@ def test_the_command_line_reaches_the_chancellorsville_demo() -> None:
                                                               None)
     parsed = build_parser().parse_args(["demo"])
     assert (parsed.scenario, parsed.raid, parsed.variant) == ("flank-march", False, None)
+
+
+@pytest.mark.parametrize("variant", ["plain", "raided"])
+def test_a_unit_on_a_road_in_the_woods_is_spotted_from_two_hexes(
+        variant: str, request: pytest.FixtureRequest) -> None:
+    demo, _ = request.getfixturevalue(variant)
+    halted = story_lines(demo)[1]
+    assert halted.startswith("Turn 1, confederate: Fitz Lee rides up the Brock Road")
+    assert halted.endswith(f"The union side's map shows: {FITZ_LEE} face up at "
+                           f"{ROAD_IN_WOODS}.")
+
+
+def test_a_unit_in_the_woods_is_face_down_until_an_enemy_is_next_to_it(
+        plain: tuple[Path, str]) -> None:
+    demo, _ = plain
+    lines = story_lines(demo)
+    assert lines[2].endswith(f"The union side's map shows: a face-down counter at "
+                             f"{IN_THE_WOODS}.")
+    assert lines[3].endswith(f"The union side's map shows: {FITZ_LEE} face up at "
+                             f"{IN_THE_WOODS}.")
+
+
+def test_under_the_raid_a_unit_out_of_sight_leaves_a_ghost(raided: tuple[Path, str]) -> None:
+    demo, _ = raided
+    lines = story_lines(demo)
+    assert lines[2].endswith(f"The union side's map shows: nothing at {IN_THE_WOODS}; a ghost "
+                             f"of {FITZ_LEE} at {ROAD_IN_WOODS}.")
+    assert lines[3].endswith(f"The union side's map shows: {FITZ_LEE} face up at "
+                             f"{IN_THE_WOODS}.")
+
+
+def test_the_raid_demo_ends_with_the_victory_roll(raided: tuple[Path, str]) -> None:
+    demo, _ = raided
+    channel = read(demo, "public.md")
+    assert "The raid option is played: the Federal cavalry has ridden off" in channel
+    victory = channel.index("**Victory.** The Federal raid roll is 2 on one die: the raid "
+                            "succeeded, and the chart is read in its Successful Raid column.")
+    assert victory < channel.index("**The game is over.**")
+    # Both dice of the game (the charge and the raid roll) are checked again from the seed.
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert asyncio.run(verify(demo / "game.db", None)) == 0
+    assert "all 2 rolls verified" in printed.getvalue()
+
+
+def test_without_the_raid_the_chart_is_read_without_a_roll(plain: tuple[Path, str]) -> None:
+    demo, _ = plain
+    channel = read(demo, "public.md")
+    assert "The raid option is played" not in channel
+    assert ("**Victory.** The raid was not sent: the chart is read in its No Raid column."
+            in channel)
+
+
+def test_the_raiders_appear_nowhere_in_the_raid_demo(raided: tuple[Path, str]) -> None:
+    demo, _ = raided
+    told = "".join(read(demo, name) for name in (
+        "public.md", "union/inbox.md", "confederate/inbox.md", "union/replies.md",
+        "confederate/replies.md"))
+    loaded = catalog.load_file(catalog.find_named("chancellorsville-hidden", []))
+    raiders = [u for u in loaded.scenario.units if "raid" in u.tags]
+    assert len(raiders) == 8
+    for unit in raiders:
+        for name in (unit.id, unit.name, unit.short):
+            assert not name or name not in told, name
