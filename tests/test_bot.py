@@ -485,6 +485,10 @@ async def test_create_plays_chancellorsville_with_its_own_rules(table: Table,
     [announcement] = public(table)
     assert "Rule modules switched off" not in announcement
     assert "chancellorsville" not in announcement.split("created:")[0]
+    # Its raid module's options are told to everyone, here the scenario's own.
+    assert ("Rule options: no raid: the Federal cavalry stays, and both sides' counters stand "
+            "face down until sighted (the scenario); the victory chart is read at the end of "
+            "the game") in announcement
 
 
 async def test_create_plays_every_module_of_flank_march(table: Table, bot: VedetteBot) -> None:

@@ -42,10 +42,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="play the sample game offline and write what each side got")
     demo.add_argument("--out", type=Path, default=Path("vedette-demo"),
                       help="folder for the demo's files (default: ./vedette-demo)")
+    demo.add_argument("--scenario", choices=("flank-march", "chancellorsville-hidden"),
+                      default="flank-march",
+                      help="the flank march (default), or Chancellorsville's hidden units: "
+                           "sighting in the woods and Stuart's charge")
     demo.add_argument("--variant", choices=("success", "discovery", "concealed"),
-                      default="success",
-                      help="Jackson's flank march succeeds, or Union pickets discover it; or "
-                           "Colston's concealed division and its decoys meet Union cavalry")
+                      default=None,
+                      help="flank-march only: Jackson's flank march succeeds (default), or "
+                           "Union pickets discover it; or Colston's concealed division and its "
+                           "decoys meet Union cavalry")
+    demo.add_argument("--raid", action="store_true",
+                      help="chancellorsville-hidden only: the Federal cavalry raid goes, and "
+                           "the victory roll is made at the end")
     demo.set_defaults(func=_demo)
 
     scen = sub.add_parser("scenario", help="scenario tools")
@@ -128,7 +136,7 @@ def summary(loaded: LoadedScenario, path: Path) -> str:
 def _demo(args: argparse.Namespace) -> int:
     from umpire.demo import run_demo
 
-    return run_demo(args.out, args.variant)
+    return run_demo(args.out, args.variant, scenario=args.scenario, raid=args.raid)
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -16,6 +16,10 @@ concealed Union cavalry division releases a scout, anonymous to the enemy until 
 a decoy and then the division, which fires on it at once by opportunity fire. Each variant plays
 with its own fixed seed, so that the story is the same every time (the seed is still revealed
 and checked at the end).
+
+``--scenario chancellorsville-hidden`` plays the Chancellorsville story instead
+(``umpire.demo_chancellorsville``): sighting in the woods and on a road through them, Stuart's
+charge, and with ``--raid`` the cavalry raid and the victory roll.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
 from storage.store import Store
+from umpire import demo_chancellorsville as cv
 from umpire import demo_concealed as concealed
 from umpire.demo_combat import fight
 from umpire.dice import commitment
@@ -42,6 +47,8 @@ from umpire.outbox import Transport, drain
 from umpire.service import Umpire, UmpireError
 
 SCENARIO = "flank-march"
+#: The scenarios the demo plays: the flank march (with its variants), and Chancellorsville.
+SCENARIOS = (SCENARIO, cv.SCENARIO)
 TURNS = 9
 HOST = 1
 PLAYERS = {"union": 101, "confederate": 201}
@@ -119,14 +126,35 @@ class FolderTransport(Transport):
             f.write(block + "\n\n---\n\n")
 
 
-def run_demo(out: Path, variant: str = "success") -> int:
-    return asyncio.run(_demo(out, variant))
+def run_demo(out: Path, variant: str | None = None, *, scenario: str = SCENARIO,
+             raid: bool = False) -> int:
+    return asyncio.run(_demo(out, variant, scenario=scenario, raid=raid))
 
 
-async def _demo(out: Path, variant: str = "success") -> int:
-    if variant not in VARIANTS:
-        print(f"vedette demo: no variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+def _refusal(variant: str | None, scenario: str, raid: bool) -> str:
+    """Why these demo choices cannot be played ("" if they can)."""
+    if scenario not in SCENARIOS:
+        return f"no demo of {scenario!r}; choose one of {', '.join(SCENARIOS)}"
+    if scenario == SCENARIO:
+        if raid:
+            return f"--raid is an option of the {cv.SCENARIO} demo"
+        if variant is not None and variant not in VARIANTS:
+            return f"no variant {variant!r}; choose one of {', '.join(VARIANTS)}"
+    elif variant is not None:
+        return f"the {scenario} demo has no variants (--raid plays the cavalry raid)"
+    return ""
+
+
+async def _demo(out: Path, variant: str | None = None, *, scenario: str = SCENARIO,
+                raid: bool = False) -> int:
+    refused = _refusal(variant, scenario, raid)
+    if refused:
+        print(f"vedette demo: {refused}")
         return 2
+    variant = variant or "success"
+    chancellorsville = scenario == cv.SCENARIO
+    story = variant == CONCEALED and not chancellorsville
+    label = ("raid" if raid else "no raid") if chancellorsville else variant
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -135,11 +163,15 @@ async def _demo(out: Path, variant: str = "success") -> int:
     transport = FolderTransport(out, {uid: side for side, uid in PLAYERS.items()})
     async with Store.open(out / "game.db") as store:
         umpire = Umpire(store)
-        story = variant == CONCEALED
-        turns = concealed.TURNS if story else TURNS
+        turns = cv.TURNS if chancellorsville else concealed.TURNS if story else TURNS
         roles = concealed.Roles()
-        await umpire.create_game(SCENARIO, HOST, game_id="demo",
-                                 without=() if story else WITHOUT, seed=SEEDS[variant])
+        notes = cv.Notes()
+        if chancellorsville:
+            await umpire.create_game(scenario, HOST, game_id="demo", seed=cv.SEEDS[raid],
+                                     options=cv.OPTIONS[raid])
+        else:
+            await umpire.create_game(SCENARIO, HOST, game_id="demo",
+                                     without=() if story else WITHOUT, seed=SEEDS[variant])
         for side, uid in PLAYERS.items():
             await umpire.join("demo", uid, side)
         await umpire.start("demo", HOST)
@@ -150,24 +182,35 @@ async def _demo(out: Path, variant: str = "success") -> int:
             # Each side's map as the turn begins, then the turn itself.
             state = await umpire.state_for("demo")
             await asyncio.to_thread(_draw_turn, state, out, turn)
-            refusals += (await concealed.play_turn(umpire, "demo", PLAYERS, turn, roles) if story
-                         else await _play_turn(umpire, turn, variant))
+            if chancellorsville:
+                refusals += await cv.play_turn(umpire, "demo", PLAYERS, turn, notes)
+            elif story:
+                refusals += await concealed.play_turn(umpire, "demo", PLAYERS, turn, roles)
+            else:
+                refusals += await _play_turn(umpire, turn, variant)
             await drain(store, transport)
         await asyncio.to_thread(_draw_turn, await umpire.state_for("demo"), out, turns + 1)
-        summary = (concealed.summary(await umpire.state_for("demo")) if story
+        state = await umpire.state_for("demo")
+        summary = (cv.summary(state) if chancellorsville else concealed.summary(state) if story
                    else await _march_summary(umpire))
-        for side, replies in roles.replies.items():
-            if replies:  # the umpire's answers to the story's orders, as each player saw them
-                (out / side / "replies.md").write_text("\n\n".join(replies) + "\n",
+        replies = notes.replies if chancellorsville else roles.replies
+        for side, said in replies.items():
+            if said:  # the umpire's answers to the story's orders, as each player saw them
+                (out / side / "replies.md").write_text("\n\n".join(said) + "\n",
                                                        encoding="utf-8")
+        if notes.lines:
+            (out / "umpire" / "story.md").write_text("\n\n".join(notes.lines) + "\n",
+                                                     encoding="utf-8")
         await umpire.end_game("demo", HOST, reason="The demo's scripted turns are over.")
         await drain(store, transport)
-    print(f"Vedette demo ({variant}): {turns} turns of {SCENARIO} played through the umpire.")
+    print(f"Vedette demo ({label}): {turns} turns of {scenario} played through the umpire.")
     print(f"  {summary}")
     print(f"  public channel:   {out / 'public.md'}")
     for side in PLAYERS:
         print(f"  {side + ' inbox:':17} {out / side / 'inbox.md'} (maps: {out / side}/turn-NN.png)")
     print(f"  umpire's maps:    {out / 'umpire'}/turn-NN.png")
+    if notes.lines:
+        print(f"  the story:        {out / 'umpire' / 'story.md'} (what each side saw)")
     print(f"  database:         {out / 'game.db'}")
     print(f"  dice commitment:  {commitment(game.seed)} (seed revealed at the end)")
     print(f"  check the dice:   vedette verify --db {out / 'game.db'}")

@@ -1,41 +1,119 @@
-"""The rule options a host may choose when creating a game, checked before the game exists.
+"""Rule options chosen when a game is created: which are allowed, and how they are announced.
 
-A chosen option is laid over the scenario's own (``umpire.catalog.with_options``), so it gets
-the checks the scenario file's options get when it loads, and one more: it must belong to
-something the game plays. An option for a rule module the scenario does not play (or that the
-group leaves out) would be silently ignored, and the group would play a game they did not
-choose.
+A rule module's option (its ``ModuleSpec.options``) may be chosen for a game only if the game
+plays that module: choosing the raid for a scenario without the ``raid_victory`` module would
+change nothing, and saying nothing about it would let a group believe it plays the raid (ruling
+CV-30). A chosen value has the kind of the option's default, as in a scenario file. Options no
+module declares must be the core's (``announce_finished``); any other is refused.
+
+Everything chosen at creation is announced in the game's channel, and so are the options of
+the Chancellorsville raid module even when left at the scenario's values: whether the Federal
+cavalry rode off changes what both sides see, so both are told (ruling CV-31).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 
 from rules.announcements import ANNOUNCE_FINISHED
+from rules.chancellorsville.spec import RAID_OPTION, RAID_VICTORY, VICTORY_OPTION
+from rules.loader import LoadedScenario
 from rules.module_spec import OptionValue
 from rules.modules import SPEC_BY_NAME
+from rules.surprise.spec import COLLISION_OPTION
+from umpire.answers import UmpireError
 
-#: Options of the core, with the value each takes when not chosen.
+#: What each announced option means, by its value, in the players' words.
+OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
+    RAID_OPTION: {
+        True: "the raid option is played: the Federal cavalry rides off on its raid before "
+              "the first turn, the Confederates see every Federal unit face up, and the Union "
+              "sees Confederate units only while they are sighted",
+        False: "no raid: the Federal cavalry stays, and both sides' counters stand face down "
+               "until sighted",
+    },
+    VICTORY_OPTION: {
+        True: "the victory chart is read at the end of the game (after the raid's die roll, "
+              "if the raid went)",
+        False: "no victory chart at the end of the game",
+    },
+    COLLISION_OPTION: {
+        "first": "two surprise moves that meet: the first started completes",
+        "alternate": "two surprise moves that meet alternate 6 MPs",
+    },
+    ANNOUNCE_FINISHED: {
+        True: "each side's finish of a phase played at once is announced",
+        False: "only a phase's end is announced",
+    },
+}
+
+#: The core's options a host may choose, with the value each takes when not chosen.
 CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False}
 
 _KIND = {bool: "true or false", int: "a whole number", str: "a word"}
 
+#: Modules whose options are announced whether chosen or not.
+ALWAYS_ANNOUNCED: tuple[str, ...] = (RAID_VICTORY,)
 
-def refusal(modules: Iterable[str], options: Mapping[str, OptionValue]) -> str | None:
-    """Why these options cannot be chosen for a game playing ``modules`` (the scenario's, less
-    those left out), or ``None`` when they can."""
-    modules = tuple(modules)
-    for key, value in options.items():
-        default = CORE_OPTIONS.get(key)
-        owner = None
-        if default is None:
-            owner = next((m for m in SPEC_BY_NAME.values() if key in m.options), None)
-            if owner is None:
-                return f"there is no game option {key[:40]!r}"
-            if owner.name not in modules:
-                return (f"the option {key!r} belongs to the rule module {owner.name!r} "
-                        f"({owner.source}), which this game does not play")
-            default = owner.options[key]
+
+def owner(key: str) -> str | None:
+    """The rule module declaring the option ``key`` (``None``: a core option or none)."""
+    return next((name for name, spec in SPEC_BY_NAME.items() if key in spec.options), None)
+
+
+def in_force(loaded: LoadedScenario, without: Sequence[str]) -> tuple[str, ...]:
+    """The scenario's modules the game plays."""
+    return tuple(m for m in loaded.scenario.scenario.modules if m not in without)
+
+
+def check(loaded: LoadedScenario, without: Sequence[str],
+          chosen: Mapping[str, OptionValue]) -> None:
+    """Refuse (``UmpireError``) an option of a module the game does not play, or a value of
+    the wrong kind; nothing is created then."""
+    played = in_force(loaded, without)
+    for key, value in chosen.items():
+        module = owner(key)
+        if module is None:
+            if key not in CORE_OPTIONS:
+                raise UmpireError(f"there is no game option {key[:40]!r}")
+            if type(value) is not type(CORE_OPTIONS[key]):
+                raise UmpireError(f"the option {key!r} is {_KIND[type(CORE_OPTIONS[key])]}, "
+                                  f"not {value!r}")
+            continue
+        spec = SPEC_BY_NAME[module]
+        if module not in played:
+            raise UmpireError(
+                f"the option {key!r} belongs to the rule module {module!r} ({spec.source}), "
+                f"which scenario {loaded.id!r} does not play; create the game without it")
+        default = spec.options[key]
         if type(value) is not type(default):
-            return f"the option {key!r} is {_KIND[type(default)]}, not {value!r}"
-    return None
+            raise UmpireError(f"the option {key!r} is {_KIND[type(default)]}, not {value!r}")
+
+
+def announcement(loaded: LoadedScenario, without: Sequence[str],
+                 chosen: Mapping[str, OptionValue]) -> str:
+    """The create post's line of rule options ("" if there is nothing to say). ``loaded`` is
+    the scenario as read from its file; ``chosen`` what the host chose over it."""
+    played = in_force(loaded, without)
+    keys = list(chosen)
+    for module in ALWAYS_ANNOUNCED:
+        if module in played:
+            keys += [k for k in SPEC_BY_NAME[module].options if k not in keys]
+    if not keys:
+        return ""
+    parts = []
+    for key in keys:
+        value = _value(loaded, key, chosen)
+        words = OPTION_WORDS.get(key, {}).get(value, f"{key} = {value!r}")
+        parts.append(f"{words} ({'chosen by the host' if key in chosen else 'the scenario'})")
+    return "Rule options: " + "; ".join(parts) + "."
+
+
+def _value(loaded: LoadedScenario, key: str,
+           chosen: Mapping[str, OptionValue]) -> OptionValue:
+    if key in chosen:
+        return chosen[key]
+    module = owner(key)
+    if module is not None:
+        return SPEC_BY_NAME[module].option(loaded.scenario.scenario.options, key)
+    return loaded.scenario.scenario.options.get(key, "")

@@ -30,16 +30,17 @@ class SettingUp(Repository):
         path (for requests from server members). ``without`` names rule modules the group chooses to
         play without (a game option); every other module in force must be playable. ``options``
         are rule options chosen for this game, laid over the scenario's own (such as
-        ``surprise_collision``). ``seed`` is for replaying a known game in tests; games normally
-        get a fresh secret seed."""
+        ``surprise_collision``); an option of a module the game does not play is refused
+        (``umpire.game_options``), and the reply announces them. ``seed`` is for replaying a
+        known game in tests; games normally get a fresh secret seed."""
         try:
             path = (catalog.find_named if catalog_only else catalog.find)(scenario,
                                                                           self.scenarios)
             # The game is pinned to the texts read now; it never reads the files again.
             sources = catalog.read_sources(path)
             loaded = catalog.load_sources(sources)
-            in_force = [m for m in loaded.scenario.scenario.modules if m not in without]
-            require_playable(in_force)
+            require_playable([m for m in loaded.scenario.scenario.modules if m not in without])
+            game_options.check(loaded, without, options or {})
         except FileNotFoundError as e:
             raise UmpireError(str(e)) from None
         except FileProblems as e:
@@ -48,9 +49,6 @@ class SettingUp(Repository):
                               f"{catalog.without_folders(e.problems[0])}") from None
         except RuleNotImplemented as e:
             raise UmpireError(str(e)) from None
-        refused = game_options.refusal(in_force, options or {})
-        if refused:
-            raise UmpireError(refused)
         if channel_id is not None and await self.store.list_games(channel_id=channel_id,
                                                                   status=GameStatus.SETUP) + \
                 await self.store.list_games(channel_id=channel_id, status=GameStatus.ACTIVE):
@@ -64,9 +62,10 @@ class SettingUp(Repository):
                                      **({"rules": dict(options)} if options else {})})
         await self.store.create_game(record, sources)
         sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
+        said = game_options.announcement(loaded, without, options or {})
         return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "
-                     f"{sides}. "
-                     "Players join with /game join; the host starts with /game start.")
+                     f"{sides}. " + (f"{said} " if said else "")
+                     + "Players join with /game join; the host starts with /game start.")
 
     async def join(self, game_id: str, user_id: int, side: str, *,
                    in_server: bool = False) -> Reply:

@@ -16,6 +16,7 @@ from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
 from rules.announcements import ANNOUNCE_FINISHED
+from rules.chancellorsville.spec import RAID_OPTION, VICTORY_OPTION
 from rules.implementations import playable_modules
 from rules.modules import KNOWN_MODULES
 from rules.status import GameStatus
@@ -61,12 +62,18 @@ class GameCog(commands.GroupCog, group_name="game",
                                      "started completes (default), or they alternate 6 MPs",
                            announce_finished="Announce in the channel each side that finishes a "
                                              "phase played at once (default: only the phase's "
-                                             "end)")
+                                             "end)",
+                           raid="Chancellorsville: the Federal cavalry rides off on its raid "
+                                "before the first turn (default: the scenario's choice)",
+                           victory_roll="Chancellorsville: read the victory chart at the end, "
+                                        "after the raid's die roll (default: yes)")
     @app_commands.autocomplete(scenario=ac.scenarios)
     async def create(self, interaction: Interaction,
                      scenario: app_commands.Range[str, 1, 200],
                      collision: Literal["first", "alternate"] | None = None,
-                     announce_finished: bool | None = None) -> None:
+                     announce_finished: bool | None = None,
+                     raid: bool | None = None,
+                     victory_roll: bool | None = None) -> None:
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             raise Refused("create a game in a text channel of your server: that channel becomes "
@@ -78,6 +85,11 @@ class GameCog(commands.GroupCog, group_name="game",
             chosen["surprise_collision"] = collision
         if announce_finished is not None:
             chosen[ANNOUNCE_FINISHED] = announce_finished
+        # The umpire refuses these for a scenario that does not play the raid module.
+        if raid is not None:
+            chosen[RAID_OPTION] = raid
+        if victory_roll is not None:
+            chosen[VICTORY_OPTION] = victory_roll
         options = chosen or None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
