@@ -144,7 +144,7 @@ def test_under_the_raid_a_unit_out_of_sight_leaves_a_ghost(raided: tuple[Path, s
 def test_the_raid_demo_ends_with_the_victory_roll(raided: tuple[Path, str]) -> None:
     demo, _ = raided
     channel = read(demo, "public.md")
-    assert "The raid option is played: the Federal cavalry has ridden off" in channel
+    assert "The raid option is played: the Federal cavalry, all but" in channel
     victory = channel.index("**Victory.** The Federal raid roll is 2 on one die: the raid "
                             "succeeded, and the chart is read in its Successful Raid column.")
     assert victory < channel.index("**The game is over.**")
