@@ -1,0 +1,203 @@
+"""Non-interference on the Chancellorsville sample: what a side receives depends only on what its
+side may know. Each test plays the sample twice or more through the umpire, changing only enemy
+state the side's model hides from it, and compares the side's whole output byte for byte
+(``tests.cv_play.side_output``: its views, answers, refusals, reads, autocomplete choices, map
+PNGs and deliveries). A control changes something the side is shown, and the output must then
+differ, so that each comparison is able to fail.
+
+* inverted (the hidden-units rule): an unsighted enemy counter shows where it stands, face down;
+  which unit it is, its kind and its strength are hidden, and so is any unit not yet on the
+  board;
+* hidden (the rule's other method): where unsighted enemy units stand, and whether they exist.
+
+Both sides are watched in turn. The observing side's orders include an assault with a die roll
+(the roll's value follows its place in the log, so the games are built to log as many events),
+orders naming enemy units it does not see, and an assault on a face-down counter out of reach.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import commands as cmd
+from rules.combat.commands import Assault
+from tests.cv_play import Play, arriving, differs, mentions, placed, side_output
+
+#: The sighting rules the comparisons are played under.
+RULES = ("los",)
+
+DEVIN = "Pleasonton's division: Devin's brigade"
+MORRIS = "Morris' regiment"
+FITZ = "Fitz Lee's cavalry brigade"
+ROONEY = "W. H. F. Lee's cavalry brigade"
+
+#: The Union's first orders: a cavalry charge on Anderson's division at Zoan Church (rolled), a
+#: charge on the face-down counter at C1527 (out of reach: refused), and orders naming
+#: Confederate units its troops do not see, by name and by their place.
+UNION_ORDERS: tuple[cmd.Command, ...] = (
+    cmd.Move(unit=DEVIN, route="C2918"),
+    Assault(units=(DEVIN,), target="Anderson's division"),
+    Assault(units=(MORRIS,), target="C1527"),
+    Assault(units=(MORRIS,), target=FITZ),
+    Assault(units=(MORRIS,), target="marker-4"),
+    cmd.Move(unit=FITZ, route="C1526"),
+    cmd.Move(unit="Cavalry HQ (Stuart)", route="C1426"),
+    cmd.SetFormation(unit=ROONEY, formation="line"),
+    cmd.Move(unit=MORRIS, route="Z9999"),
+)
+
+#: Stuart's horse near Todd's Tavern, face down and out of the Union's sight.
+STUART_UNSEEN = ("fitz-lee", "whf-lee", "stuart-hq", "stuart-horse-arty")
+
+
+def confederate_rides(brigade: str) -> tuple[cmd.Command, ...]:
+    """The Confederates' first orders: the brigade at C1527 rides out a hex and back."""
+    return (cmd.Move(unit=brigade, route="C1528"), cmd.Move(unit=brigade, route="C1527"))
+
+
+def union_watches(rule: str, information: str = "inverted", **more: object) -> Play:
+    fields = {"information": information, "sighting": rule, "unseen": STUART_UNSEEN,
+              "orders": {"union": UNION_ORDERS, "confederate": confederate_rides(FITZ)}}
+    fields.update(more)
+    return Play(**fields)  # type: ignore[arg-type]
+
+
+#: Under the inverted model: the two brigades trade places, the horse battery is another
+#: battery of another kind and strength, Stuart's HQ has another name, and a brigade is on its
+#: way (it enters on turn 9).
+MASKED = {"units": {"fitz-lee": {"at": "C0527"}, "whf-lee": {"at": "C1527"},
+                    "stuart-horse-arty": {"name": "Breathed's battery", "kind": "cavalry",
+                                          "strength": 3},
+                    "stuart-hq": {"name": "Cavalry HQ (Hampton)"}},
+          "extra": arriving("hampton", "confederate", "Hampton's cavalry brigade", "cavalry",
+                            3, 9, "C0136"),
+          "orders": {"union": UNION_ORDERS, "confederate": confederate_rides(ROONEY)}}
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_inverted_face_down_counters_tell_the_union_nothing(
+        tmp_path: Path, rule: str) -> None:
+    base = await side_output(tmp_path, "base", union_watches(rule), "union",
+                             around=("C1527",))
+    masked = await side_output(tmp_path, "masked", union_watches(rule, **MASKED), "union",
+                               around=("C1527",))
+    assert mentions(base, "Anderson's division") and mentions(base, "roll")
+    for name in (FITZ, ROONEY, "Cavalry HQ (Stuart)", "Cavalry HQ (Hampton)", "Breathed's",
+                 "Hampton's", "Stuart Horse Artillery", *STUART_UNSEEN):
+        assert not mentions(base + masked, name), name
+    assert differs(base, masked) == []
+    assert base == masked
+    # Control: a face-down counter's place is shown under this model.
+    moved = await side_output(tmp_path, "moved", union_watches(
+        rule, units={"fitz-lee": {"at": "C1528"}},
+        orders={"union": UNION_ORDERS, "confederate": ()}), "union", around=("C1527",))
+    assert moved != base
+
+
+#: Under the hidden model: Stuart's horse stands elsewhere in the Wilderness (still out of the
+#: Union's sight), under other names and strengths, and a brigade exists that the base game
+#: lacks.
+ELSEWHERE = {"units": {"fitz-lee": {"at": "C0830", "name": "Rosser's cavalry brigade",
+                                    "strength": 4},
+                       "whf-lee": {"at": "C0333"},
+                       "stuart-hq": {"at": "C1232", "name": "Cavalry HQ (Hampton)"},
+                       "stuart-horse-arty": {"at": "C1232", "strength": 2}},
+             "extra": placed("hampton", "confederate", "Hampton's cavalry brigade", "cavalry",
+                             3, "C0630", command="cavalry-div"),
+             "orders": {"union": UNION_ORDERS,
+                        "confederate": (cmd.Move(unit="Rosser's cavalry brigade",
+                                                 route="C0831"),
+                                        cmd.Move(unit="Hampton's cavalry brigade",
+                                                 route="C0631"))}}
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_hidden_units_out_of_sight_tell_the_union_nothing(
+        tmp_path: Path, rule: str) -> None:
+    base = await side_output(tmp_path, "base", union_watches(rule, "hidden"), "union")
+    elsewhere = await side_output(tmp_path, "elsewhere", union_watches(
+        rule, "hidden", unseen=(*STUART_UNSEEN, "hampton"), **ELSEWHERE), "union")
+    assert mentions(base, "Anderson's division") and mentions(base, "roll")
+    for name in (FITZ, ROONEY, "Rosser's", "Hampton's", "Cavalry HQ (Stuart)",
+                 "Stuart Horse Artillery", "C0830", *STUART_UNSEEN):
+        assert not mentions(base + elsewhere, name), name
+    assert differs(base, elsewhere) == []
+    assert base == elsewhere
+    # Control: what the Union's troops see reaches the Union.
+    weaker = await side_output(tmp_path, "weaker", union_watches(
+        rule, "hidden", units={"anderson": {"strength": 7}}), "union")
+    assert weaker != base
+
+
+#: Hooker's units the Confederates do not see at dawn (under the line of sight), and the ones
+#: this module's tests change.
+HOOKER_UNSEEN = ("averell-mcintosh", "averell-sargent", "berry", "birney", "buford-reserve",
+                 "french", "gregg-kilpatrick", "gregg-wyndham", "hancock", "humphreys",
+                 "whipple")
+
+#: The Confederates' first orders: a charge at a counter they see face down at C2705 (out of
+#: reach), and orders naming Union units they do not see.
+CONFEDERATE_ORDERS: tuple[cmd.Command, ...] = (
+    Assault(units=(FITZ,), target="C2705"),
+    Assault(units=(FITZ,), target="Birney's division"),
+    cmd.Move(unit="Birney's division", route="C2706"),
+    cmd.Move(unit="Gregg's division: Kilpatrick's brigade", route="C0217"),
+    cmd.Move(unit=FITZ, route="C1528"),
+)
+
+
+def confederates_watch(rule: str, information: str = "inverted", *, birney: str = "Birney's",
+                       **more: object) -> Play:
+    """The Union's division at C2705 marches out a hex and back; the Confederates probe."""
+    fields = {"information": information, "sighting": rule, "unseen": HOOKER_UNSEEN,
+              "orders": {"confederate": CONFEDERATE_ORDERS,
+                         "union": (cmd.Move(unit=f"{birney} division", route="C2706"),
+                                   cmd.Move(unit=f"{birney} division", route="C2705"))}}
+    fields.update(more)
+    return Play(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_inverted_face_down_counters_tell_the_confederates_nothing(
+        tmp_path: Path, rule: str) -> None:
+    """The raiders trade places, two divisions trade places and strengths (the one that
+    marches is the other), Hancock's is weaker and French's has another name."""
+    base = await side_output(tmp_path, "base", confederates_watch(rule), "confederate")
+    traded = await side_output(tmp_path, "traded", confederates_watch(
+        rule, birney="Whipple's",
+        units={"gregg-kilpatrick": {"at": "C0506"}, "averell-mcintosh": {"at": "C0218"},
+               "birney": {"at": "C2703"}, "whipple": {"at": "C2705", "strength": 2},
+               "hancock": {"strength": 3}, "french": {"name": "Caldwell's division"}}),
+        "confederate")
+    for name in ("Birney's division", "Whipple's division", "Caldwell's", "Hancock's",
+                 "Gregg's division: Kilpatrick's brigade", "McIntosh", *HOOKER_UNSEEN):
+        assert not mentions(base + traded, name), name
+    assert differs(base, traded) == []
+    assert base == traded
+    # Control: what the Confederates' troops see reaches them.
+    weaker = await side_output(tmp_path, "weaker", confederates_watch(
+        rule, units={"geary": {"strength": 4}}), "confederate")
+    assert weaker != base
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_hidden_units_out_of_sight_tell_the_confederates_nothing(
+        tmp_path: Path, rule: str) -> None:
+    """Under the hidden model the raiders stand elsewhere, out of sight, one of them is not in
+    the game at all, and a division has another strength."""
+    base = await side_output(tmp_path, "base", confederates_watch(rule, "hidden"),
+                             "confederate")
+    elsewhere = await side_output(tmp_path, "elsewhere", confederates_watch(
+        rule, "hidden", units={"gregg-kilpatrick": {"at": "C0112"},
+                               "averell-sargent": {"at": "C0309", "strength": 4},
+                               "birney": {"strength": 3},
+                               "buford-reserve": {"side": "union", "at": "C0114"}},
+        extra=placed("gregg-irvin", "union", "Gregg's division: Irvin's brigade", "cavalry",
+                     2, "C0113", command="gregg-div")), "confederate")
+    for name in ("Birney's division", "Gregg's division: Kilpatrick's brigade", "Sargent",
+                 "Irvin", *HOOKER_UNSEEN):
+        assert not mentions(base + elsewhere, name), name
+    assert differs(base, elsewhere) == []
+    assert base == elsewhere
