@@ -17,7 +17,9 @@ orders naming enemy units it does not see, and an assault on a face-down counter
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,11 +59,11 @@ def confederate_rides(brigade: str) -> tuple[cmd.Command, ...]:
     return (cmd.Move(unit=brigade, route="C1528"), cmd.Move(unit=brigade, route="C1527"))
 
 
-def union_watches(rule: str, information: str = "inverted", **more: object) -> Play:
-    fields = {"information": information, "sighting": rule, "unseen": STUART_UNSEEN,
-              "orders": {"union": UNION_ORDERS, "confederate": confederate_rides(FITZ)}}
-    fields.update(more)
-    return Play(**fields)  # type: ignore[arg-type]
+def union_watches(rule: str, information: str = "inverted", **more: Any) -> Play:
+    """The Union's orders and the Confederates' ride, as ``more`` changes them."""
+    return replace(Play(information=information, sighting=rule, unseen=STUART_UNSEEN,
+                        orders={"union": UNION_ORDERS, "confederate": confederate_rides(FITZ)}),
+                   **more)
 
 
 #: Under the inverted model: the two brigades trade places, the horse battery is another
@@ -149,14 +151,12 @@ CONFEDERATE_ORDERS: tuple[cmd.Command, ...] = (
 
 
 def confederates_watch(rule: str, information: str = "inverted", *, birney: str = "Birney's",
-                       **more: object) -> Play:
+                       **more: Any) -> Play:
     """The Union's division at C2705 marches out a hex and back; the Confederates probe."""
-    fields = {"information": information, "sighting": rule, "unseen": HOOKER_UNSEEN,
-              "orders": {"confederate": CONFEDERATE_ORDERS,
-                         "union": (cmd.Move(unit=f"{birney} division", route="C2706"),
-                                   cmd.Move(unit=f"{birney} division", route="C2705"))}}
-    fields.update(more)
-    return Play(**fields)  # type: ignore[arg-type]
+    union = (cmd.Move(unit=f"{birney} division", route="C2706"),
+             cmd.Move(unit=f"{birney} division", route="C2705"))
+    return replace(Play(information=information, sighting=rule, unseen=HOOKER_UNSEEN,
+                        orders={"confederate": CONFEDERATE_ORDERS, "union": union}), **more)
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -201,3 +201,24 @@ async def test_hidden_units_out_of_sight_tell_the_confederates_nothing(
         assert not mentions(base + elsewhere, name), name
     assert differs(base, elsewhere) == []
     assert base == elsewhere
+
+
+def devens_marches(rule: str, then: str) -> Play:
+    """Hidden model: Devens' division, in the Confederates' sight at dawn, steps into the
+    woods out of it, then goes on to ``then``, unseen."""
+    union = (cmd.Move(unit="Devens' division", route="C1615"),
+             cmd.Move(unit="Devens' division", route=then))
+    return Play(information="hidden", sighting=rule, unseen=("devens", *HOOKER_UNSEEN),
+                orders={"confederate": CONFEDERATE_ORDERS, "union": union})
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_a_ghost_stays_where_the_confederates_last_saw_it(
+        tmp_path: Path, rule: str) -> None:
+    """Once Devens' division is lost from sight, the Confederates keep its ghost where they
+    last saw it, whichever way it goes on."""
+    north = await side_output(tmp_path, "north", devens_marches(rule, "C1614"), "confederate")
+    west = await side_output(tmp_path, "west", devens_marches(rule, "C1515"), "confederate")
+    assert any("Lost from sight: Devens' division, last at C1616" in t for t in north)
+    assert differs(north, west) == []
+    assert north == west
