@@ -1,0 +1,66 @@
+"""No leaks on the Chancellorsville sample: a side probing for enemy units it does not see learns
+nothing from the answers, and (with the raid) the units that rode off reach no one, in no
+answer, view, autocomplete choice or message, on either side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import commands as cmd
+from rules.combat.commands import Assault
+from storage.store import Store
+from tests.cv_play import HOST, SEED, UNION, USERS, Play, answer, scenario_file
+from umpire.maps import MapMaker
+from umpire.service import Umpire
+
+MORRIS = "Morris' regiment"
+
+
+def probes(name: str) -> tuple[cmd.Command, ...]:
+    """Union orders naming ``name`` as if it were a unit: its own, or a target."""
+    return (cmd.Move(unit=name, route="C1526"),
+            cmd.SetFormation(unit=name, formation="line"),
+            Assault(units=(MORRIS,), target=name),
+            Assault(units=(name,), target="Anderson's division"),
+            Assault(units=(MORRIS, name), target="C1527"))
+
+
+async def union_answers(tmp_path: Path, name: str, play: Play, names: tuple[str, ...]
+                        ) -> list[str]:
+    """The Union's answers to the probes naming each of ``names``, in its first phase."""
+    async with Store.open(tmp_path / f"{name}.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(scenario_file(tmp_path, name, play)), HOST, game_id="g1",
+                                 seed=SEED)
+        for side, user in USERS.items():
+            await umpire.join("g1", user, side)
+        await umpire.start("g1", HOST)
+        return [await answer(umpire, UNION, c) for n in names for c in probes(n)]
+
+
+#: Confederate units out of the Union's sight at dawn, by name, by the first ten letters of a
+#: name (a unit's short name, which orders may use for a unit the side sees), and in another
+#: case.
+UNSEEN_NAMES = ("Fitz Lee's cavalry brigade", "W. H. F. Lee's cavalry brigade",
+                "Cavalry HQ (Stuart)", "Stuart Horse Artillery", "Fitz Lee's",
+                "fitz lee's cavalry brigade")
+#: The same units under other names: in this game those names belong to no unit.
+RENAMED = {"fitz-lee": {"name": "Rosser's brigade"}, "whf-lee": {"name": "Munford's brigade"},
+           "stuart-hq": {"name": "Cavalry HQ (Hampton)"},
+           "stuart-horse-arty": {"name": "Breathed's battery"}}
+
+
+@pytest.mark.parametrize("information", ["inverted", "hidden"])
+async def test_naming_an_unseen_enemy_unit_is_answered_as_naming_no_unit(
+        tmp_path: Path, information: str) -> None:
+    """Whether a name is an unseen Confederate unit's (in full, by its short name, in another
+    case) or no unit's at all, the Union is answered in the same words."""
+    named = await union_answers(tmp_path, "named", Play(information=information),
+                                UNSEEN_NAMES)
+    nobody = await union_answers(tmp_path, "nobody", Play(information=information,
+                                                          units=RENAMED), UNSEEN_NAMES)
+    assert all(a.startswith("refused: ") for a in named)
+    assert any("see no enemy called" in a for a in named)
+    assert named == nobody
