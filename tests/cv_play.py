@@ -44,7 +44,9 @@ class Play:
     ``strength``, ``kind``...); ``extra``: more ``[[units]]`` in TOML; ``orders``: by side, the
     orders it gives in its first phase (answers to the observing side's are part of its
     output); ``options``: the game's options chosen at creation; ``unseen``: units that must
-    stay out of the observing side's sight throughout (checked at every step)."""
+    stay out of the observing side's sight throughout (checked at every step); ``may_refuse``:
+    the other side's orders may be refused (else each must be carried out, or the play would
+    prove less than it claims)."""
 
     information: str = "inverted"
     sighting: str = "los"
@@ -53,6 +55,7 @@ class Play:
     orders: Mapping[str, tuple[cmd.Command, ...]] = field(default_factory=dict)
     options: Mapping[str, bool] = field(default_factory=dict)
     unseen: tuple[str, ...] = ()
+    may_refuse: bool = False
 
 
 def set_fields(text: str, uid: str, fields: Mapping[str, Value]) -> str:
@@ -145,10 +148,11 @@ async def reads(umpire: Umpire, user: int, side: str, around: tuple[str, ...]) -
 
 
 async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
-                      turns: int = 2, around: tuple[str, ...] = ()) -> list[str]:
+                      turns: int = 2, around: tuple[str, ...] = (), end: bool = False
+                      ) -> list[str]:
     """Everything ``observer`` receives in ``play`` from the start to the first phase of turn
-    ``turns + 1``: its reads at the start and at each of its phases, its answers, and every
-    delivery addressed to it or public."""
+    ``turns + 1`` (and, with ``end``, as the host then ends the game): its reads at the start
+    and at each of its phases, its answers, and every delivery addressed to it or public."""
     heard: list[str] = []
     user = USERS[observer]
     async with Store.open(tmp_path / f"{name}.db") as store:
@@ -168,7 +172,7 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
                         said = await answer(umpire, USERS[side], command)
                         if side == observer:
                             heard.append(said)
-                        else:  # the other side's orders are carried out, or the play is moot
+                        elif not play.may_refuse:
                             assert not said.startswith("refused: "), (command, said)
                         check_unseen(await umpire.state_for("g1"), observer, play)
                 said = await answer(umpire, USERS[side], cmd.Done())
@@ -178,6 +182,8 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
             check_unseen(state, observer, play)
             if observer in state.acting_sides():
                 heard += await reads(umpire, user, observer, around)
+        if end:
+            heard.append((await umpire.end_game("g1", HOST)).text)
         for d in await store.pending_deliveries("g1", limit=100_000):
             if d.kind == "public" or d.target in (str(user), observer):
                 heard.append(f"{d.kind} {d.target} {masked(d.text)} {d.image_name} "
