@@ -133,11 +133,10 @@ async def test_hidden_units_out_of_sight_tell_the_union_nothing(
     assert weaker != base
 
 
-#: Hooker's units the Confederates do not see at dawn (under the line of sight), and the ones
-#: this module's tests change.
-HOOKER_UNSEEN = ("averell-mcintosh", "averell-sargent", "berry", "birney", "buford-reserve",
-                 "french", "gregg-kilpatrick", "gregg-wyndham", "hancock", "humphreys",
-                 "whipple")
+#: Hooker's units the Confederates do not see at dawn, under either sighting rule (the ones
+#: these tests change are among them).
+HOOKER_UNSEEN = ("averell-mcintosh", "averell-sargent", "birney", "buford-reserve",
+                 "gregg-kilpatrick", "gregg-wyndham", "griffin", "hancock", "humphreys")
 
 #: The Confederates' first orders: a charge at a counter they see face down at C2705 (out of
 #: reach), and orders naming Union units they do not see.
@@ -150,11 +149,11 @@ CONFEDERATE_ORDERS: tuple[cmd.Command, ...] = (
 )
 
 
-def confederates_watch(rule: str, information: str = "inverted", *, birney: str = "Birney's",
-                       **more: Any) -> Play:
-    """The Union's division at C2705 marches out a hex and back; the Confederates probe."""
-    union = (cmd.Move(unit=f"{birney} division", route="C2706"),
-             cmd.Move(unit=f"{birney} division", route="C2705"))
+def confederates_watch(rule: str, information: str = "inverted", *,
+                       marching: str = "Humphreys'", **more: Any) -> Play:
+    """The Union's division at C2509 marches out a hex and back; the Confederates probe."""
+    union = (cmd.Move(unit=f"{marching} division", route="C2510"),
+             cmd.Move(unit=f"{marching} division", route="C2509"))
     return replace(Play(information=information, sighting=rule, unseen=HOOKER_UNSEEN,
                         orders={"confederate": CONFEDERATE_ORDERS, "union": union}), **more)
 
@@ -162,17 +161,19 @@ def confederates_watch(rule: str, information: str = "inverted", *, birney: str 
 @pytest.mark.parametrize("rule", RULES)
 async def test_inverted_face_down_counters_tell_the_confederates_nothing(
         tmp_path: Path, rule: str) -> None:
-    """The raiders trade places, two divisions trade places and strengths (the one that
-    marches is the other), Hancock's is weaker and French's has another name."""
+    """The raiders trade places, two pairs of divisions trade places (so the one that marches
+    is the other), Hancock's is weaker and a brigade has another name."""
     base = await side_output(tmp_path, "base", confederates_watch(rule), "confederate")
     traded = await side_output(tmp_path, "traded", confederates_watch(
-        rule, birney="Whipple's",
+        rule, marching="Griffin's",
         units={"gregg-kilpatrick": {"at": "C0506"}, "averell-mcintosh": {"at": "C0218"},
-               "birney": {"at": "C2703"}, "whipple": {"at": "C2705", "strength": 2},
-               "hancock": {"strength": 3}, "french": {"name": "Caldwell's division"}}),
+               "humphreys": {"at": "C2515"}, "griffin": {"at": "C2509"},
+               "birney": {"at": "C2513"}, "hancock": {"at": "C2705", "strength": 3},
+               "gregg-wyndham": {"name": "Gregg's division: Irvin's brigade"}}),
         "confederate")
-    for name in ("Birney's division", "Whipple's division", "Caldwell's", "Hancock's",
-                 "Gregg's division: Kilpatrick's brigade", "McIntosh", *HOOKER_UNSEEN):
+    for name in ("Birney's division", "Humphreys' division", "Griffin's division", "Irvin's",
+                 "Hancock's", "Wyndham's", "Gregg's division: Kilpatrick's brigade",
+                 "McIntosh", *HOOKER_UNSEEN):
         assert not mentions(base + traded, name), name
     assert differs(base, traded) == []
     assert base == traded
@@ -203,22 +204,24 @@ async def test_hidden_units_out_of_sight_tell_the_confederates_nothing(
     assert base == elsewhere
 
 
-def devens_marches(rule: str, then: str) -> Play:
-    """Hidden model: Devens' division, in the Confederates' sight at dawn, steps into the
-    woods out of it, then goes on to ``then``, unseen."""
-    union = (cmd.Move(unit="Devens' division", route="C1615"),
-             cmd.Move(unit="Devens' division", route=then))
-    return Play(information="hidden", sighting=rule, unseen=("devens", *HOOKER_UNSEEN),
+def steinwehr_marches(rule: str, then: str) -> Play:
+    """Hidden model: von Steinwehr's division, in the Confederates' sight at dawn, steps out
+    of it, then goes on to ``then``, unseen."""
+    union = (cmd.Move(unit="von Steinwehr's division", route="C1918"),
+             cmd.Move(unit="von Steinwehr's division", route=then))
+    return Play(information="hidden", sighting=rule, unseen=("steinwehr", *HOOKER_UNSEEN),
                 orders={"confederate": CONFEDERATE_ORDERS, "union": union})
 
 
 @pytest.mark.parametrize("rule", RULES)
 async def test_a_ghost_stays_where_the_confederates_last_saw_it(
         tmp_path: Path, rule: str) -> None:
-    """Once Devens' division is lost from sight, the Confederates keep its ghost where they
-    last saw it, whichever way it goes on."""
-    north = await side_output(tmp_path, "north", devens_marches(rule, "C1614"), "confederate")
-    west = await side_output(tmp_path, "west", devens_marches(rule, "C1515"), "confederate")
-    assert any("Lost from sight: Devens' division, last at C1616" in t for t in north)
-    assert differs(north, west) == []
-    assert north == west
+    """Once von Steinwehr's division is lost from sight, the Confederates keep its ghost where
+    they last saw it, whichever way it goes on."""
+    east = await side_output(tmp_path, "east", steinwehr_marches(rule, "C2018"), "confederate")
+    south = await side_output(tmp_path, "south", steinwehr_marches(rule, "C1919"),
+                              "confederate")
+    lost = "Lost from sight: von Steinwehr's division, last"
+    assert any(lost in t and "C1917" in t for t in east)
+    assert differs(east, south) == []
+    assert east == south
