@@ -64,3 +64,31 @@ async def test_naming_an_unseen_enemy_unit_is_answered_as_naming_no_unit(
     assert all(a.startswith("refused: ") for a in named)
     assert any("see no enemy called" in a for a in named)
     assert named == nobody
+
+
+# -- a second account --------------------------------------------------------------------------
+#: A second Discord account of the Union's player.
+SECOND = 99
+
+
+@pytest.mark.xfail(strict=True, reason="a seat taken before the start is told to no one: the "
+                   "start's public posts do not name the players of each side")
+async def test_a_second_account_seated_with_the_enemy_is_told_to_everyone(
+        tmp_path: Path) -> None:
+    """The Union's player (here the host too) seats a second account with the Confederates
+    before the start. From then on it is sent everything the Confederate side is (its map, its
+    units, its reports) and may give its orders. The Confederates' player must be told so
+    publicly, at the latest when play begins, or the game is lost to a spy he never hears of."""
+    async with Store.open(tmp_path / "spy.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(scenario_file(tmp_path, "spy", Play())), UNION,
+                                 game_id="g1", seed=SEED, guild_id=5, channel_id=6)
+        await umpire.join("g1", UNION, "union", in_server=True)
+        await umpire.join("g1", USERS["confederate"], "confederate", in_server=True)
+        await umpire.join("g1", SECOND, "confederate", in_server=True)
+        await umpire.start("g1", UNION)
+        # The attack works: the second account reads the Confederate side's own units.
+        assert "Anderson's division" in (await umpire.units_text("g1", SECOND)).text
+        public = [d.text for d in await store.pending_deliveries("g1", limit=1000)
+                  if d.kind == "public"]
+        assert any(f"<@{SECOND}>" in t for t in public)
