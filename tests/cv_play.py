@@ -41,7 +41,8 @@ Value = str | int | list[str]
 @dataclass(frozen=True)
 class Play:
     """One game of the sample. ``units``: fields to set on units, by unit id (``at``, ``name``,
-    ``strength``, ``kind``...); ``extra``: more ``[[units]]`` in TOML; ``orders``: by side, the
+    ``strength``, ``kind``...); ``extra``: more ``[[units]]`` in TOML; ``edits``: other changes
+    to the text (old, new), each found exactly once; ``orders``: by side, the
     orders it gives in its first phase (answers to the observing side's are part of its
     output); ``options``: the game's options chosen at creation; ``unseen``: units that must
     stay out of the observing side's sight throughout (checked at every step); ``may_refuse``:
@@ -52,6 +53,7 @@ class Play:
     sighting: str = "los"
     units: Mapping[str, Mapping[str, Value]] = field(default_factory=dict)
     extra: str = ""
+    edits: tuple[tuple[str, str], ...] = ()
     orders: Mapping[str, tuple[cmd.Command, ...]] = field(default_factory=dict)
     options: Mapping[str, bool] = field(default_factory=dict)
     unseen: tuple[str, ...] = ()
@@ -90,6 +92,9 @@ def sample_text(play: Play) -> str:
             if o.strip() and not o.strip().startswith("sighting")]
     line = "options = { " + ", ".join([*kept, f'sighting = "{play.sighting}"']) + " }"
     text = text[:options.start()] + line + text[options.end():]
+    for old, new in play.edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
     for uid, fields in play.units.items():
         text = set_fields(text, uid, fields)
     return text + play.extra

@@ -225,3 +225,47 @@ async def test_a_ghost_stays_where_the_confederates_last_saw_it(
     assert any(lost in t and "C1917" in t for t in east)
     assert differs(east, south) == []
     assert east == south
+
+
+#: The first two turns played at night: troops see only next door (visibility 1).
+NIGHT = tuple((f'turn = {n}\ntime = "{t}"\nday = 1\nlight = "day"',
+               f'turn = {n}\ntime = "{t}"\nday = 1\nlight = "night"\nvisibility = 1')
+              for n, t in ((1, "06:00"), (2, "11:00")))
+#: Lee's army, out of the Union's sight at night (nobody is next door).
+LEE_UNSEEN = ("ap-hill", "colston", "early", "jackson-hq", "lee-hq", "pendleton-reserve",
+              "rodes", *STUART_UNSEEN)
+
+
+def union_at_night(rule: str, information: str, marching: str = "Rodes'",
+                   **more: Any) -> Play:
+    """At night: the Union charges Anderson's division (next door, so in sight) and probes;
+    the Confederate division at C4025 marches out a hex and back."""
+    confederate = (cmd.Move(unit=f"{marching} division", route="C4026"),
+                   cmd.Move(unit=f"{marching} division", route="C4025"))
+    return replace(Play(information=information, sighting=rule, edits=NIGHT, unseen=LEE_UNSEEN,
+                        orders={"union": UNION_ORDERS, "confederate": confederate}), **more)
+
+
+@pytest.mark.parametrize("information", ["inverted", "hidden"])
+@pytest.mark.parametrize("rule", RULES)
+async def test_at_night_lees_army_tells_the_union_nothing(
+        tmp_path: Path, rule: str, information: str) -> None:
+    """At night the Union sees only what stands next to its troops. Two of Jackson's
+    divisions trade places and strengths (the one that marches is the other), Early's has
+    another name, the reserve artillery is infantry and Lee's HQ another name: the Union's
+    output is the same."""
+    base = await side_output(tmp_path, "base", union_at_night(rule, information), "union",
+                             turns=1)
+    traded = await side_output(tmp_path, "traded", union_at_night(
+        rule, information, marching="Colston's",
+        units={"rodes": {"at": "C3925", "strength": 6}, "colston": {"at": "C4025"},
+               "early": {"name": "Trimble's division"},
+               "pendleton-reserve": {"kind": "infantry"},
+               "lee-hq": {"name": "Army HQ (Longstreet)"}}), "union", turns=1)
+    assert mentions(base, "night; visibility 1")
+    assert mentions(base, "Anderson's division") and mentions(base, "roll")
+    for name in ("Rodes' division", "Colston's division", "Early's division", "Trimble's",
+                 "Reserve artillery (Pendleton)", "(Longstreet)", *LEE_UNSEEN):
+        assert not mentions(base + traded, name), name
+    assert differs(base, traded) == []
+    assert base == traded
