@@ -153,11 +153,12 @@ async def reads(umpire: Umpire, user: int, side: str, around: tuple[str, ...]) -
 
 
 async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
-                      turns: int = 2, around: tuple[str, ...] = (), end: bool = False
-                      ) -> list[str]:
+                      turns: int = 2, around: tuple[str, ...] = (), end: bool = False,
+                      last: list[GameState] | None = None) -> list[str]:
     """Everything ``observer`` receives in ``play`` from the start to the first phase of turn
     ``turns + 1`` (and, with ``end``, as the host then ends the game): its reads at the start
-    and at each of its phases, its answers, and every delivery addressed to it or public."""
+    and at each of its phases, its answers, and every delivery addressed to it or public.
+    The game's last state is put in ``last``, for the test to check its premise."""
     heard: list[str] = []
     user = USERS[observer]
     async with Store.open(tmp_path / f"{name}.db") as store:
@@ -189,6 +190,8 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
                 heard += await reads(umpire, user, observer, around)
         if end:
             heard.append((await umpire.end_game("g1", HOST)).text)
+        if last is not None:
+            last.append(await umpire.state_for("g1"))
         for d in await store.pending_deliveries("g1", limit=100_000):
             if d.kind == "public" or d.target in (str(user), observer):
                 heard.append(f"{d.kind} {d.target} {masked(d.text)} {d.image_name} "
