@@ -25,6 +25,7 @@ import pytest
 
 from rules import commands as cmd
 from rules.combat.commands import Assault
+from rules.state import GameState
 from tests.cv_play import Play, arriving, differs, mentions, placed, side_output
 
 #: The sighting rules the comparisons are played under.
@@ -99,15 +100,17 @@ async def test_inverted_face_down_counters_tell_the_union_nothing(
 
 
 #: Under the hidden model: Stuart's horse stands elsewhere in the Wilderness (still out of the
-#: Union's sight), under other names and strengths, and a brigade exists that the base game
-#: lacks.
+#: Union's sight), under other names and strengths, a brigade exists that the base game lacks,
+#: and another arrives on turn 2, out of sight.
 ELSEWHERE = {"units": {"fitz-lee": {"at": "C0830", "name": "Rosser's cavalry brigade",
                                     "strength": 4},
                        "whf-lee": {"at": "C0333"},
                        "stuart-hq": {"at": "C1232", "name": "Cavalry HQ (Hampton)"},
                        "stuart-horse-arty": {"at": "C1232", "strength": 2}},
              "extra": placed("hampton", "confederate", "Hampton's cavalry brigade", "cavalry",
-                             3, "C0630", command="cavalry-div"),
+                             3, "C0630", command="cavalry-div")
+             + arriving("jones", "confederate", "Jones' cavalry brigade", "cavalry", 2, 2,
+                        "C0136"),
              "orders": {"union": UNION_ORDERS,
                         "confederate": (cmd.Move(unit="Rosser's cavalry brigade",
                                                  route="C0831"),
@@ -119,10 +122,13 @@ ELSEWHERE = {"units": {"fitz-lee": {"at": "C0830", "name": "Rosser's cavalry bri
 async def test_hidden_units_out_of_sight_tell_the_union_nothing(
         tmp_path: Path, rule: str) -> None:
     base = await side_output(tmp_path, "base", union_watches(rule, "hidden"), "union")
+    states: list[GameState] = []
     elsewhere = await side_output(tmp_path, "elsewhere", union_watches(
-        rule, "hidden", unseen=(*STUART_UNSEEN, "hampton"), **ELSEWHERE), "union")
+        rule, "hidden", unseen=(*STUART_UNSEEN, "hampton", "jones"), **ELSEWHERE), "union",
+        last=states)
+    assert states[0].units["jones"].cell is not None  # it did arrive
     assert mentions(base, "Anderson's division") and mentions(base, "roll")
-    for name in (FITZ, ROONEY, "Rosser's", "Hampton's", "Cavalry HQ (Stuart)",
+    for name in (FITZ, ROONEY, "Rosser's", "Hampton's", "Jones'", "Cavalry HQ (Stuart)",
                  "Stuart Horse Artillery", "C0830", *STUART_UNSEEN):
         assert not mentions(base + elsewhere, name), name
     assert differs(base, elsewhere) == []
