@@ -108,7 +108,9 @@ class _Checker:
         self._turns()
         self._modules()
         self._sighting()
-        return LoadedScenario(self.s, self.r, board, gm)
+        loaded = LoadedScenario(self.s, self.r, board, gm)
+        self._settings(loaded)
+        return loaded
 
     # -- map ---------------------------------------------------------------------------------
     def _board(self, m: MapSpec) -> Board | None:
@@ -350,6 +352,7 @@ class _Checker:
                      file=self.ruleset_file)
         self._models()
         self._module_options()
+        self._cavalry_rules()
 
     def _models(self) -> None:
         """A module that may be played only under some information models (Concealed Forces:
@@ -390,6 +393,51 @@ class _Checker:
                                   f"{kind[type(default)]}, not {value!r}")
                 elif isinstance(value, int) and not isinstance(value, bool) and value < 1:
                     self.add(fld, f"rule module {module!r}'s option {key!r} is at least 1")
+
+    def _cavalry_rules(self) -> None:
+        """A module whose rule text refers to cavalry rules needs the ruleset to list them
+        (stand-ins at least); a played rule limited to a tag needs a unit carrying it, or a
+        misspelt tag would silently switch the rule off."""
+        for module in self.s.scenario.modules:
+            spec = SPEC_BY_NAME.get(module)
+            if spec is None:
+                continue
+            missing = [c for c in spec.cavalry_rules if c not in self.r.cavalry_rules]
+            if missing:
+                self.add("cavalry_rules", f"rule module {module!r} ({spec.source}) plays cavalry "
+                         f"rule(s) {', '.join(missing)}, which the ruleset does not list",
+                         file=self.ruleset_file)
+        tags = {t for u in self.s.units for t in u.tags}
+        for letter, rule in sorted(self.r.cavalry_rules.items()):
+            if rule.shift and rule.only_tagged and rule.only_tagged not in tags:
+                self.add(f"cavalry_rules.{letter}.only_tagged",
+                         f"no unit of scenario {self.s.scenario.id!r} is tagged "
+                         f"{rule.only_tagged!r}, so rule {letter} could never be played",
+                         file=self.ruleset_file)
+    def _settings(self, loaded: LoadedScenario) -> None:
+        """Each ``[settings.<module>]`` section belongs to a module in ``modules`` that takes
+        settings, and has the shape that module declares; a module in force that takes settings
+        is checked even when the scenario gives none (its required fields are then missing)."""
+        modules = self.s.scenario.modules
+        for name in self.s.settings:
+            spec = SPEC_BY_NAME.get(name)
+            if name not in modules:
+                self.add(f"settings.{name}", f"settings for {name!r}, which is not one of the "
+                         f"scenario's modules ({', '.join(modules) or 'none'})")
+            elif spec is None or spec.settings is None:
+                self.add(f"settings.{name}", f"rule module {name!r} takes no settings")
+        for name in modules:
+            spec = SPEC_BY_NAME.get(name)
+            if spec is None or spec.settings is None:
+                continue
+            fld = f"settings.{name}"
+            try:
+                parsed = spec.settings.model_validate(self.s.settings.get(name, {}))
+            except ValidationError as e:
+                self.problems += from_validation_error(self.file, e, prefix=fld)
+                continue
+            for sub, message in parsed.problems(loaded):
+                self.add(f"{fld}.{sub}" if sub else fld, message)
 
     def _sighting(self) -> None:
         from rules.sighting.registry import DEFAULT_RULE, SIGHTING_RULES

@@ -24,6 +24,7 @@ from rules.units import Unit
 from rules.view_types import UnitView
 
 if TYPE_CHECKING:
+    from rules.loader import LoadedScenario
     from rules.outcome import Outcome
     from rules.reaction import Question
     from rules.state import GameState
@@ -72,6 +73,13 @@ class RuleModule:
         side's, or the default when ``by_default`` (its deadline passed, or the step ended)."""
 
     # -- the game ----------------------------------------------------------------------------------
+    def left_out(self, loaded: LoadedScenario) -> frozenset[str]:
+        """Ids of units this module takes out of the game before it begins, read from the
+        scenario and its options (chosen when the game was created). ``initial_state`` never
+        creates them: they are in no state, view, list or log, for any side, and not even
+        withdrawn (a withdrawn unit is still listed to its own side)."""
+        return frozenset()
+
     def on_game_start(self, out: Outcome) -> None:
         """The game has just started (``GameStarted`` is in ``out``), before the first step
         begins and before the first sighting pass: remove units, settle options, place

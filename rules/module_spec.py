@@ -18,6 +18,7 @@ from types import MappingProxyType
 from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.information import InformationModel
+from rules.module_settings import ModuleSettings
 
 #: A module option's value, as a scenario's ``options`` holds it.
 OptionValue = str | int | bool
@@ -46,6 +47,13 @@ class ModuleSpec:
     #: The information models the module may be played under, for every side (empty: any). A
     #: scenario choosing another model for a side is refused when it is loaded.
     models: frozenset[InformationModel] = frozenset()
+    #: The cavalry rules (by letter) the module's rule text refers to: the ruleset must list
+    #: each under ``cavalry_rules`` (a stand-in at least), or the scenario is refused when it
+    #: is loaded.
+    cavalry_rules: tuple[str, ...] = ()
+    #: The shape of the module's ``[settings.<name>]`` section in a scenario (``None``: the
+    #: module takes no settings, and a scenario giving it some is refused when it is loaded).
+    settings: type[ModuleSettings] | None = None
 
     def option(self, options: Mapping[str, OptionValue], key: str) -> OptionValue:
         """The value of one of this module's options in a scenario's ``options``."""

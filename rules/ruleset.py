@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.bounds import MAX_BLOCKED_RADIUS, MAX_MOVEMENT, MAX_VISIBILITY
+from rules.chancellorsville.cavalry import TABLE as CAVALRY_TABLE
+from rules.chancellorsville.cavalry import CavalryRule, cavalry_problems
 from rules.combat.config import CombatRules
 from rules.modules import tables_needed
 from rules.tables import Table
@@ -98,6 +100,9 @@ class Ruleset(_Frozen):
     tables: dict[str, Table] = Field(default_factory=dict)
     #: What the combat tables' results mean and when their modifiers apply (rules.combat).
     combat: CombatRules = Field(default_factory=CombatRules)
+    #: Cavalry combat rules by letter, and the close-combat shift (if any) each is played as
+    #: (``rules.chancellorsville.cavalry``).
+    cavalry_rules: dict[str, CavalryRule] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _sequence_ids_unique(self) -> Ruleset:
@@ -110,6 +115,15 @@ class Ruleset(_Frozen):
     @model_validator(mode="after")
     def _combat_explains_its_tables(self) -> Ruleset:
         problems = self.combat.table_problems(self.tables)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    @model_validator(mode="after")
+    def _cavalry_rules_play_real_shifts(self) -> Ruleset:
+        table = self.tables.get(CAVALRY_TABLE)
+        problems = cavalry_problems(self.cavalry_rules, table.shifts if table else None,
+                                    self.combat.conditions.get(CAVALRY_TABLE, {}))
         if problems:
             raise ValueError("; ".join(problems))
         return self

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from string import Formatter
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -214,6 +214,9 @@ class Scenario(_Frozen):
     commands: tuple[CommandSpec, ...] = ()
     units: tuple[UnitSpec, ...] = Field(min_length=1)
     turns: tuple[TurnSpec, ...] = Field(min_length=1)
+    #: Each rule module's own settings (``[settings.<module>]``), checked against the shape its
+    #: spec declares when the scenario is loaded (``rules.module_settings``).
+    settings: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def withdrawn_units(self) -> tuple[str, ...]:
         """The units the option ``withdrawn`` takes out of play (ids separated by commas or

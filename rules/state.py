@@ -130,11 +130,20 @@ class GameState:
 
 def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> GameState:
     """The game as the scenario sets it up, before the first event; ``without`` names rule
-    modules the players chose to leave out."""
+    modules the players chose to leave out. Units a module in force leaves out of the game
+    (``RuleModule.left_out``: the Chancellorsville raid) are never created; whatever plays a
+    game has registered every built module (``rules.implementations``, imported by the
+    engine) before it sets one up."""
+    from rules.registry import in_force  # the modules in force may leave units out
+
     board = loaded.board
+    modules = tuple(m for m in loaded.scenario.scenario.modules if m not in without)
+    left_out = frozenset().union(*(m.left_out(loaded) for m in in_force(modules)))
     withdrawn = set(loaded.scenario.withdrawn_units())
     units: dict[str, Unit] = {}
     for spec in loaded.scenario.units:
+        if spec.id in left_out:
+            continue
         mclass = spec.movement_class or DEFAULT_MOVEMENT_CLASS[spec.kind]
         movement = spec.movement
         if movement is None:
@@ -161,7 +170,7 @@ def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> Game
     return GameState(
         loaded=loaded, units=MappingProxyType(units), commands=MappingProxyType(commands),
         turn=first, memory={s: {} for s in sides}, reports={s: () for s in sides},
-        modules=tuple(m for m in loaded.scenario.scenario.modules if m not in without),
+        modules=modules,
     )
 
 

@@ -170,8 +170,11 @@ def test_units_in_forts_have_no_flanks(hidden: LoadedScenario) -> None:
     label = hidden.board.label
     infantry = next(u for u in state.units.values()
                     if u.side == "union" and u.kind == "infantry")
-    attackers = [u for u in state.units.values()
-                 if u.side == "confederate" and u.kind == "infantry"][:2]
+    # a flank attack is cavalry rule E, played in combats involving cavalry (ruling CV-23):
+    # a Confederate division and Fitz Lee's cavalry brigade attack together
+    attackers = [next(u for u in state.units.values()
+                      if u.side == "confederate" and u.kind == "infantry"),
+                 state.units["fitz-lee"]]
     ids = tuple(a.id for a in attackers)
     state = clear_field(state, (infantry.id, *ids))
     for uid in (infantry.id, *ids):

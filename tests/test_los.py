@@ -435,5 +435,6 @@ def test_every_registered_rule_answers_to_its_name_and_sees_its_neighbours() -> 
 def test_an_unknown_sighting_rule_is_a_clear_error() -> None:
     from rules.sighting.registry import UnknownSightingRule, rule_named
 
-    with pytest.raises(UnknownSightingRule, match="unknown sighting rule 'radar'; known: los"):
+    with pytest.raises(UnknownSightingRule,
+                       match="unknown sighting rule 'radar'; known: clear_path, los"):
         rule_named("radar")

@@ -91,7 +91,8 @@ def test_field_errors(old: str, new: str, expected: str) -> None:
         ('information = "open"', 'information = "open"\nmodules = ["telepathy"]',
          "s.toml: scenario.modules[0]: unknown rule module 'telepathy'"),
         ('information = "open"', 'information = "open"\noptions = { sighting = "radar" }',
-         "s.toml: scenario.options.sighting: unknown sighting rule 'radar'; known: los"),
+         "s.toml: scenario.options.sighting: unknown sighting rule 'radar'; "
+         "known: clear_path, los"),
     ],
 )
 def test_cross_check_errors(old: str, new: str, expected: str) -> None:

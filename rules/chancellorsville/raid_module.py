@@ -1,14 +1,119 @@
-"""The ``raid_victory`` rule module: the Federal cavalry raid and the victory roll."""
+"""The ``raid_victory`` rule module: the Federal cavalry raid and the victory roll.
+
+* The raid (option ``raid``, chosen when the game is created): the raiders are never created
+  (``left_out``); a public event says the raid went; the Confederates see every Federal unit
+  face up (``open``) and the Federals see Confederate units only while sighted, with ghosts of
+  what they last saw (``hidden``). This replaces the hidden-units rule's face-down counters.
+* The victory roll (option ``victory_roll``): at the end, the raid die (if the raid went) picks
+  the chart's column, and the chart is read with the Federal margin; who holds each scored place
+  is kept during play in umpire-only events.
+"""
 
 from __future__ import annotations
 
-from rules.chancellorsville.spec import RAID_SPEC
-from rules.module_api import RuleModule
+from typing import TYPE_CHECKING
+
+from rules.chancellorsville import victory
+from rules.chancellorsville.events import EVENTS, PlacesHeld, RaidRode, VictoryDecided
+from rules.chancellorsville.raid import raid_goes, raiders
+from rules.chancellorsville.settings import OUTCOME_COLUMN, RaidSettings
+from rules.chancellorsville.spec import RAID_SPEC, RAID_VICTORY, VICTORY_OPTION
+from rules.events import GameEvent
+from rules.information import InformationModel
+from rules.module_api import RuleModule, data_of
+from rules.module_settings import settings_of
 from rules.registry import register
+from rules.state import GameState, with_module_data
+
+if TYPE_CHECKING:
+    from rules.loader import LoadedScenario
+    from rules.outcome import Outcome
+
+
+def settings(loaded: LoadedScenario) -> RaidSettings:
+    """The scenario's ``[settings.raid_victory]``."""
+    return settings_of(loaded, RAID_VICTORY, RaidSettings)
+
+
+def _raid(state: GameState) -> bool:
+    return raid_goes(state.loaded.scenario.scenario.options)
+
+
+def _victory_roll(state: GameState) -> bool:
+    return RAID_SPEC.option(state.loaded.scenario.scenario.options, VICTORY_OPTION) is True
 
 
 class RaidVictory(RuleModule):
     spec = RAID_SPEC
+
+    # -- the raid ----------------------------------------------------------------------------------
+    def left_out(self, loaded: LoadedScenario) -> frozenset[str]:
+        if not raid_goes(loaded.scenario.scenario.options):
+            return frozenset()
+        return raiders(loaded, settings(loaded))
+
+    def on_game_start(self, out: Outcome) -> None:
+        if _raid(out.state):
+            out.add(RaidRode(audience="public"))
+        self._track_places(out)
+
+    def information_model(self, state: GameState, viewer: str,
+                          model: InformationModel) -> InformationModel:
+        """With the raid, the Confederate sees the Federal units face up and the Federal sees
+        the Confederates only when sighted, with ghosts (ruling CV-12)."""
+        if not _raid(state):
+            return model
+        s = settings(state.loaded)
+        if viewer == s.confederate:
+            return InformationModel.OPEN
+        if viewer == s.federal:
+            return InformationModel.HIDDEN
+        return model
+
+    # -- who holds the places ----------------------------------------------------------------------
+    def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
+        if units:
+            self._track_places(out)
+
+    def _track_places(self, out: Outcome) -> None:
+        """Record, for the umpire only, the scored places that changed hands (ruling CV-15)."""
+        if not _victory_roll(out.state):
+            return
+        s = settings(out.state.loaded)
+        if not s.victory.places:
+            return
+        changed = victory.changed_hands(out.state, s)
+        if changed:
+            out.add(PlacesHeld(audience="umpire", held=changed))
+
+    def apply(self, state: GameState, event: GameEvent) -> GameState | None:
+        if not isinstance(event, EVENTS):
+            return None
+        if isinstance(event, PlacesHeld):
+            data = dict(data_of(state, RAID_VICTORY))
+            data["held"] = {**data.get("held", {}), **event.held}
+            return with_module_data(state, RAID_VICTORY, data)
+        return state  # the raid and the victory change no state: they tell
+
+    # -- the end -----------------------------------------------------------------------------------
+    def on_game_end(self, out: Outcome) -> None:
+        state = out.state
+        if not _victory_roll(state):
+            return
+        s = settings(state.loaded)
+        raid = _raid(state)
+        roll, outcome = 0, ""
+        if raid:
+            roll, outcome = out.roll(victory.RAID_ROLL, "1d6", "public", table="raid_outcome",
+                                     column=OUTCOME_COLUMN)
+        column = victory.column_after(raid, outcome)
+        points = victory.score(out.state, s)
+        chart = state.loaded.ruleset.tables["victory"]
+        result = chart.lookup(points.margin, column)
+        out.add(VictoryDecided(audience="public", raid=raid, roll=roll, column=column,
+                               federal=points.federal, confederate=points.confederate,
+                               margin=points.margin, result=result,
+                               words=chart.results.get(result, result)))
 
 
 register(RaidVictory())

@@ -1,6 +1,8 @@
 """The declarations of the two Chancellorsville modules (see ``rules.module_spec``)."""
 
+from rules.chancellorsville.cavalry_notice import CAVALRY_EVENTS
 from rules.chancellorsville.events import EVENTS
+from rules.chancellorsville.settings import RaidSettings
 from rules.information import InformationModel
 from rules.module_spec import ModuleSpec
 
@@ -19,6 +21,9 @@ SPEC: ModuleSpec = ModuleSpec(
     # movement instead, which is the hidden model.
     models=frozenset({InformationModel.INVERTED, InformationModel.HIDDEN}),
     tables=("close_combat",),
+    events=CAVALRY_EVENTS,
+    # Cavalry rules A to G in any combat involving cavalry, H for Buford's division only.
+    cavalry_rules=tuple("ABCDEFGH"),
 )
 
 RAID_SPEC: ModuleSpec = ModuleSpec(
@@ -27,4 +32,5 @@ RAID_SPEC: ModuleSpec = ModuleSpec(
     events=EVENTS,
     tables=("victory", "raid_outcome"),
     options={RAID_OPTION: False, VICTORY_OPTION: True},
+    settings=RaidSettings,
 )

@@ -8,6 +8,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rules.chancellorsville.cavalry import TABLE as CAVALRY_TABLE
+from rules.chancellorsville.cavalry import plays, rule_of_shift
 from rules.combat.config import Atom, Condition, hidden_from_firer
 from rules.counting import counts_at
 from rules.grid import Cell
@@ -37,14 +39,21 @@ class Situation:
 def applicable(situation: Situation, table: str, named: Mapping[str, int], *,
                public_only: bool = False) -> dict[str, int]:
     """The named modifiers (or shifts) of ``table`` whose conditions hold, with their values.
-    ``public_only`` leaves out those whose condition reads the target's hidden attributes."""
-    rules = situation.state.loaded.ruleset.combat
+    ``public_only`` leaves out those whose condition reads the target's hidden attributes. A
+    close-combat shift that a ruleset's cavalry rule plays applies only where that rule may be
+    played (``rules.chancellorsville.cavalry.plays``)."""
+    ruleset = situation.state.loaded.ruleset
+    rules = ruleset.combat
     out: dict[str, int] = {}
     for name, value in named.items():
         cond = rules.condition(table, name)
         if cond is None:
             continue
         if public_only and hidden_from_firer(cond):
+            continue
+        cavalry = rule_of_shift(ruleset.cavalry_rules, name) if table == CAVALRY_TABLE else None
+        if cavalry is not None and not plays(cavalry, value, situation.attackers,
+                                             situation.defenders):
             continue
         if holds(cond, situation):
             out[name] = value

@@ -6,9 +6,12 @@
 * ``rules.sighting.tables``: every cell's visible cells, precomputed;
 * ``rules.sighting.rule``: what a sighting rule answers (``SightingRule``);
 * ``rules.sighting.los``: the ``los`` rule, straight-line sight with a visibility limit;
+* ``rules.sighting.paths``: the ``clear_path`` rule, sight along paths clear of woods and hills
+  (Chancellorsville);
 * ``rules.sighting.registry``: the rules a scenario chooses from by name;
 * ``rules.sighting.sighting_pass``: each side's sighting under a rule, kept up to date;
-* ``rules.sighting.reference``: a slow, plain reference of the rule and the pass (a test oracle).
+* ``rules.sighting.reference``: a slow, plain reference of the rule and the pass (a test oracle);
+* ``rules.sighting.path_reference``: the same for the ``clear_path`` rule.
 
 A new sighting rule is a new module here and one line in the registry.
 """

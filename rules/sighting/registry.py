@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from rules.gamemap import GameMap
 from rules.sighting.los import LineOfSight
+from rules.sighting.paths import ClearPath
 from rules.sighting.rule import SightingRule
 
 #: The rule a scenario gets when it names none.
@@ -16,6 +17,7 @@ DEFAULT_RULE = "los"
 #: Sighting rules by the name a scenario gives, each built from the game map.
 SIGHTING_RULES: Mapping[str, Callable[[GameMap], SightingRule]] = MappingProxyType({
     LineOfSight.name: LineOfSight,
+    ClearPath.name: ClearPath,
 })
 
 

@@ -1,0 +1,61 @@
+"""The raid option (rule text 002): which units ride off, worked out from the order of battle.
+
+With the raid, every Federal unit whose movement factor is the raid's (8) leaves the game,
+except the headquarters, the commands and units the settings keep (Pleasonton's division,
+Morris' regiment); and the Confederate units that followed the raid (W. H. F. Lee's brigade)
+leave too. Headquarters are leaders and HQs both (ruling CV-11), so that no command loses the
+unit it is led from. The ``raid`` unit tag plays no part: it only documents the sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.chancellorsville.settings import RaidSettings
+from rules.chancellorsville.spec import RAID_OPTION, RAID_SPEC
+from rules.loader import LoadedScenario
+from rules.module_spec import OptionValue
+from rules.scenario import UnitSpec
+from rules.words import DEFAULT_MOVEMENT_CLASS, LEADER_KINDS
+
+
+def raid_goes(options: Mapping[str, OptionValue]) -> bool:
+    """Whether the Federal player sent the raid (the game's option ``raid``)."""
+    return RAID_SPEC.option(options, RAID_OPTION) is True
+
+
+def movement_factor(loaded: LoadedScenario, spec: UnitSpec) -> int:
+    """A unit's movement factor as the game gives it: its own, else its class's allowance."""
+    if spec.movement is not None:
+        return spec.movement
+    mclass = spec.movement_class or DEFAULT_MOVEMENT_CLASS[spec.kind]
+    return loaded.ruleset.movement_allowance.get(mclass, 0)
+
+
+def _under(loaded: LoadedScenario, spec: UnitSpec, refs: frozenset[str]) -> bool:
+    """Whether the unit is one of ``refs``, or belongs to one of them or to a command under
+    one (a brigade of a division kept by its division's id)."""
+    if spec.id in refs:
+        return True
+    parents = {c.id: c.parent for c in loaded.scenario.commands}
+    command, seen = spec.command, set[str]()
+    while command and command not in seen:
+        if command in refs:
+            return True
+        seen.add(command)
+        command = parents.get(command, "")
+    return False
+
+
+def raiders(loaded: LoadedScenario, settings: RaidSettings) -> frozenset[str]:
+    """The ids of every unit the raid takes out of the game, both sides."""
+    stays, follows = frozenset(settings.stays), frozenset(settings.follows)
+    out: set[str] = set()
+    for spec in loaded.scenario.units:
+        if spec.side == settings.federal:
+            if (movement_factor(loaded, spec) == settings.raid_movement
+                    and spec.kind not in LEADER_KINDS and not _under(loaded, spec, stays)):
+                out.add(spec.id)
+        elif spec.side == settings.confederate and _under(loaded, spec, follows):
+            out.add(spec.id)
+    return frozenset(out)

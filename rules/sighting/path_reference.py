@@ -1,0 +1,138 @@
+"""A slow and plain reference for the ``clear_path`` rule and its sighting pass: the test oracle.
+
+It applies the rule stated in ``rules.sighting.paths`` straight from its definitions and shares
+none of that module's machinery: cells are ``Cell`` values, neighbours and distances come from
+the grid one cell at a time, each observer-target pair is judged on its own by searching the
+chains of adjacent cells between them, and each side's sets are built one cell and one unit at a
+time. The fast rule must give exactly the same answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from rules.gamemap import GameMap
+from rules.grid import Cell
+from rules.sighting.paths import Cover
+from rules.sighting.sighting_pass import Presence, SideSighting
+
+
+def reference_cover(game_map: GameMap, cell: Cell) -> Cover:
+    """Woods; a road cell, not woods, with four or more woods cells on the board next to it; or
+    open."""
+    if game_map.is_woods(cell):
+        return Cover.WOODS
+    if game_map.has_road(cell):
+        around = [n for n in game_map.grid.neighbours(cell) if game_map.board.on_a_sheet(n)]
+        if len([n for n in around if game_map.is_woods(n)]) >= 4:
+            return Cover.WOODS_ROAD
+    return Cover.OPEN
+
+
+def _may_pass(game_map: GameMap, cell: Cell) -> bool:
+    return (game_map.board.on_a_sheet(cell)
+            and not game_map.is_woods(cell) and not game_map.is_hill(cell))
+
+
+def shortest_paths(game_map: GameMap, a: Cell, b: Cell) -> Iterator[tuple[Cell, ...]]:
+    """Every chain of adjacent board cells from ``a`` to ``b`` exactly as long as their grid
+    distance, ends included. There can be very many: only for small boards."""
+    grid = game_map.grid
+
+    def walk(path: tuple[Cell, ...]) -> Iterator[tuple[Cell, ...]]:
+        here = path[-1]
+        if here == b:
+            yield path
+            return
+        for n in grid.neighbours(here):
+            if grid.distance(n, b) == grid.distance(here, b) - 1:
+                yield from walk((*path, n))
+
+    yield from walk((a,))
+
+
+def clear_shortest_path(game_map: GameMap, a: Cell, b: Cell) -> bool:
+    """Whether some shortest chain from ``a`` to ``b`` has only passable cells between its ends.
+
+    The same as trying every chain of ``shortest_paths``, but a cell from which no clear chain
+    was found is not tried again, so that long distances stay affordable."""
+    grid = game_map.grid
+    dead: set[Cell] = set()
+
+    def search(here: Cell) -> bool:
+        for n in grid.neighbours(here):
+            if grid.distance(n, b) != grid.distance(here, b) - 1:
+                continue
+            if n == b:
+                return True
+            if n in dead or not _may_pass(game_map, n):
+                continue
+            if search(n):
+                return True
+            dead.add(n)
+        return False
+
+    return a == b or search(a)
+
+
+def reference_path_sees(game_map: GameMap, a: int, b: int, visibility: int) -> bool:
+    """Whether an observer in cell index ``a`` sees a unit in cell index ``b``."""
+    grid = game_map.grid
+    ca, cb = grid.cell(a), grid.cell(b)
+    if visibility <= 0 or not game_map.board.on_a_sheet(cb):
+        return False
+    far = grid.distance(ca, cb)
+    if far > visibility:
+        return False
+    cover = reference_cover(game_map, cb)
+    if far <= 1:
+        return True
+    if cover is Cover.WOODS:
+        return False
+    if cover is Cover.WOODS_ROAD:
+        if far != 2:
+            return False
+        middle = [n for n in grid.neighbours(ca) if n in grid.neighbours(cb)]
+        return any(_may_pass(game_map, m) for m in middle)
+    return clear_shortest_path(game_map, ca, cb)
+
+
+def reference_path_sighting(
+    game_map: GameMap,
+    visibility: int,
+    units: Iterable[Presence],
+    *,
+    blocked_radius: int | None = None,
+    sides: Iterable[str] = (),
+) -> dict[str, SideSighting]:
+    """Every side's sighting under the ``clear_path`` rule, from the definitions."""
+    units = list(units)
+    radius = game_map.ruleset.blocked_radius if blocked_radius is None else blocked_radius
+    grid = game_map.grid
+    names = list(dict.fromkeys([*sides, *(u.side for u in units)]))
+    seen: dict[str, int] = {}
+    for side in names:
+        observers = sorted({u.cell for u in units if u.side == side and u.observer})
+        seen[side] = sum(
+            1 << cell for cell in range(grid.size)
+            if any(reference_path_sees(game_map, o, cell, visibility) for o in observers)
+        )
+    out = {}
+    for side in names:
+        observers = sorted({u.cell for u in units if u.side == side and u.observer})
+        enemies = [u for u in units if u.side != side]
+        seen_units = frozenset(
+            u.unit_id for u in enemies
+            if any(reference_path_sees(game_map, o, u.cell, visibility) for o in observers)
+        )
+        near = 0
+        for u in enemies:
+            if u.combat:
+                for cell in grid.within(grid.cell(u.cell), radius):
+                    near |= 1 << grid.index(cell)
+        watched = 0
+        for other in names:
+            if other != side:
+                watched |= seen[other]
+        out[side] = SideSighting(side, seen[side], seen_units, near, watched)
+    return out

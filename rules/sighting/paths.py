@@ -1,0 +1,231 @@
+"""The ``clear_path`` sighting rule of the Chancellorsville variant (rule text 002): a unit is
+sighted according to the cover of the cell it stands in, by paths of cells clear of woods and
+hills (the reasons are in ``docs/rulings.md``, rulings CV-1 to CV-9).
+
+* A unit in a **woods** cell is sighted only by an enemy observer next to it.
+* A unit on a **road in the woods** (a cell that carries a road, is not woods itself, and has at
+  least four woods cells among its neighbours) is sighted by an observer next to it, or two cells
+  away when some cell between them, next to both, is neither woods nor hill.
+* A unit in any **other** cell is sighted when some shortest path (a chain of adjacent cells as
+  long as the grid distance) from the observer to it passes only cells that are neither woods nor
+  hill. One clear path among several of the same length is enough.
+* The two end cells never block: the observer's own cell does not, and the target's cell only
+  decides which of the three cases applies. Only cells on a sheet of the board carry a path, and
+  only they are sighted (nothing stands anywhere else). Elevation plays no part.
+* Range is the turn's visibility, counted in cells: a visibility of 0 sees nothing (ruling
+  LOS-7), 1 sees only the cells next door, and no case reaches beyond it.
+
+The rule is not symmetric: a unit in the woods sees out along clear paths but is seen only from
+next door. It answers from tables precomputed for every cell (``build_paths``), one int bitset a
+cell (bit ``i`` is cell index ``i``), as ``rules.sighting.los`` does.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from rules.gamemap import GameMap
+from rules.grid import HexGrid, SquareGrid
+from rules.sighting.disks import CellDisks, col_row_delta, disk, distance, parities, parity_of
+from rules.sighting.geometry import Rel
+from rules.sighting.tables import _transpose
+
+#: Woods cells a road cell needs among its neighbours to be a road in the woods.
+WOODS_ROAD_NEIGHBOURS = 4
+
+
+class Cover(Enum):
+    """What the cell a target stands in makes of it for this rule."""
+
+    WOODS = "woods"
+    WOODS_ROAD = "road in the woods"
+    OPEN = "open"
+
+
+def cover_of(game_map: GameMap, index: int) -> Cover:
+    """The cover of a cell (by index): woods; a road cell, not woods, with four or more woods
+    neighbours; or open (everything else, hills included)."""
+    grid = game_map.grid
+    cell = grid.cell(index)
+    if game_map.is_woods(cell):
+        return Cover.WOODS
+    if game_map.has_road(cell):
+        woods = sum(
+            1 for n in grid.neighbours(cell)
+            if game_map.board.on_a_sheet(n) and game_map.is_woods(n)
+        )
+        if woods >= WOODS_ROAD_NEIGHBOURS:
+            return Cover.WOODS_ROAD
+    return Cover.OPEN
+
+
+def passable(game_map: GameMap, index: int) -> bool:
+    """Whether a path may run through a cell: on a sheet, and neither woods nor hill."""
+    cell = game_map.grid.cell(index)
+    return (game_map.board.on_a_sheet(cell)
+            and not game_map.is_woods(cell) and not game_map.is_hill(cell))
+
+
+def _steps(grid: HexGrid | SquareGrid) -> tuple[Rel, ...]:
+    """The relative positions of a cell's neighbours."""
+    return tuple(rel for rel in disk(grid, 1) if distance(grid, rel) == 1)
+
+
+def build_paths(game_map: GameMap, rng: int) -> list[int]:
+    """For every cell, the bitset of cells in which the rule sees a unit from it at distances up
+    to ``rng`` (at least 1).
+
+    The work runs over all observers at once, one relative position at a time and one parity
+    class of offset coordinates at a time: ``reach[rel]`` is the bitset of observers that have a
+    shortest path to the cell at ``rel`` whose inner cells are all passable. A cell at distance
+    ``d + 1`` is reached through a neighbour at distance ``d`` that is reached and passable
+    itself (the observer's own cell always passes), so each ring of relative positions follows
+    from the one before with a few shifts of whole-board bitsets. The cover of the target then
+    bounds the distance (woods 1, a road in the woods 2), and the bitsets by relative position
+    are transposed into bitsets by observer.
+    """
+    grid = game_map.grid
+    width, height = grid.width, grid.height
+    n = grid.size
+    rng = max(1, rng)
+    board = game_map.board
+    on_sheet = clear = woods_road = open_ = 0
+    for i in range(n):
+        bit = 1 << i
+        if not board.on_a_sheet(grid.cell(i)):
+            continue
+        on_sheet |= bit
+        if passable(game_map, i):
+            clear |= bit
+        cover = cover_of(game_map, i)
+        if cover is Cover.WOODS_ROAD:
+            woods_road |= bit
+        elif cover is Cover.OPEN:
+            open_ |= bit
+    # Targets each distance may show: anything next door, a road in the woods up to two cells.
+    allowed = {0: on_sheet, 1: on_sheet, 2: open_ | woods_road}
+
+    classes = parities(grid)
+    par_mask = [0] * len(classes)
+    for i in range(n):
+        par_mask[parity_of(grid, grid.cell(i))] |= 1 << i
+    col_prefix = [0] * (width + 1)
+    column = sum(1 << (r * width) for r in range(height))
+    for c in range(width):
+        col_prefix[c + 1] = col_prefix[c] | (column << c)
+
+    def rect(dc: int, dr: int) -> int:
+        """Cells ``o`` for which ``o + (dc, dr)`` is on the grid."""
+        c0, c1 = max(0, -dc), min(width - 1, width - 1 - dc)
+        r0, r1 = max(0, -dr), min(height - 1, height - 1 - dr)
+        if c0 > c1 or r0 > r1:
+            return 0
+        cols = col_prefix[c1 + 1] ^ col_prefix[c0]
+        rows = ((1 << ((r1 + 1) * width)) - 1) ^ ((1 << (r0 * width)) - 1)
+        return cols & rows
+
+    rings: dict[int, list[Rel]] = {}
+    for rel in disk(grid, rng):
+        rings.setdefault(distance(grid, rel), []).append(rel)
+    steps = _steps(grid)
+    delta = {(p, r): col_row_delta(grid, p, r) for p in classes for r in disk(grid, rng)}
+    shift0 = max(abs(dr * width + dc) for dc, dr in delta.values())
+    window = [0] * (2 * shift0 + 1)
+    window[shift0] = on_sheet  # every cell on a sheet sees itself
+    for p in classes:
+        # Observers (of this parity class) whose path may go on from the cell at each position
+        # of the last ring; the observer's own cell always lets it through.
+        through: dict[Rel, int] = {rings[0][0]: par_mask[p]}
+        for d in range(1, rng + 1):
+            targets = allowed.get(d, open_)
+            nxt: dict[Rel, int] = {}
+            for rel in rings.get(d, ()):
+                dc, dr = delta[(p, rel)]
+                inside = rect(dc, dr)
+                reach = 0
+                for st in steps:
+                    reach |= through.get(tuple(a - b for a, b in zip(rel, st, strict=True)), 0)
+                reach &= inside
+                if not reach:
+                    continue
+                off = dr * width + dc
+                window[shift0 + off] |= reach & _down(targets, off)
+                go_on = reach & _down(clear, off)
+                if go_on:
+                    nxt[rel] = go_on
+            if not nxt:
+                break
+            through = nxt
+    return _transpose(window, shift0, n)
+
+
+def _down(bits: int, off: int) -> int:
+    """Bit ``o`` set when bit ``o + off`` of ``bits`` is: the cells ``off`` ahead, brought back
+    to the observers they lie ahead of."""
+    return bits >> off if off >= 0 else bits << -off
+
+
+class ClearPath:
+    """The Chancellorsville sighting rule (stated at the top of this module) on a hex or square
+    grid.
+
+    Tables are built on first use for the largest visibility asked for so far (at least the
+    ruleset's clear-weather visibility), or at once by ``prepare``; shorter visibilities reuse
+    them, masked to the cells within range.
+    """
+
+    name = "clear_path"
+
+    def __init__(self, game_map: GameMap, max_range: int | None = None) -> None:
+        self._map = game_map
+        self.grid = game_map.grid
+        self._want = max(1, max_range if max_range is not None else game_map.ruleset.visibility)
+        # No two cells are farther apart than this, so a longer visibility sees no more.
+        self._cap = self.grid.width + self.grid.height
+        self._built = 0
+        self._visible: list[int] = []
+        self._limited: dict[int, list[int]] = {}
+        self.disks = CellDisks(self.grid)
+
+    @property
+    def game_map(self) -> GameMap:
+        return self._map
+
+    @property
+    def built_range(self) -> int:
+        """The visibility the tables cover (0 before they are built)."""
+        return self._built
+
+    def prepare(self, max_range: int | None = None) -> None:
+        """Build the tables now, for visibilities up to ``max_range`` at least."""
+        want = max(self._want, max_range or 0)
+        rng = min(want, self._cap)
+        if self._built >= rng:
+            return
+        self._visible = build_paths(self._map, rng)
+        self._built = rng
+        self._want = want
+        self._limited.clear()
+
+    def visible_from(self, observer: int, visibility: int) -> int:
+        """Cells in which an observer in cell ``observer`` sees a unit under ``visibility``:
+        none under a visibility of 0, only its own and the next cells under 1."""
+        if visibility <= 0:
+            return 0
+        if visibility > self._built and self._built < self._cap:
+            self.prepare(visibility)
+        if visibility >= self._built:
+            return self._visible[observer]
+        cache = self._limited.get(visibility)
+        if cache is None:
+            cache = self._limited[visibility] = [-1] * self.grid.size
+        out = cache[observer]
+        if out < 0:
+            out = cache[observer] = (
+                self._visible[observer] & self.disks.mask(observer, visibility)
+            )
+        return out
+
+    def sees(self, observer: int, target: int, visibility: int) -> bool:
+        """Whether an observer in cell ``observer`` sees a unit in cell ``target``."""
+        return bool(self.visible_from(observer, visibility) >> target & 1)
