@@ -24,12 +24,14 @@ from typing import Any
 import pytest
 
 from rules import commands as cmd
+from rules.chancellorsville.raid_module import settings
+from rules.chancellorsville.victory import holders
 from rules.combat.commands import Assault
 from rules.state import GameState
 from tests.cv_play import Play, arriving, differs, mentions, placed, side_output
 
 #: The sighting rules the comparisons are played under.
-RULES = ("los",)
+RULES = ("los", "clear_path")
 
 DEVIN = "Pleasonton's division: Devin's brigade"
 MORRIS = "Morris' regiment"
@@ -275,3 +277,87 @@ async def test_at_night_lees_army_tells_the_union_nothing(
         assert not mentions(base + traded, name), name
     assert differs(base, traded) == []
     assert base == traded
+
+
+# -- the raid ----------------------------------------------------------------------------------
+RAID = {"raid": True}
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_under_the_raid_unseen_confederates_tell_the_union_nothing(
+        tmp_path: Path, rule: str) -> None:
+    """With the raid the Union sees Confederate units only while sighted (the hidden model):
+    Stuart's horse elsewhere, renamed, stronger, one more brigade, tell it nothing."""
+    base = await side_output(tmp_path, "base", union_watches(rule, options=RAID), "union")
+    elsewhere = await side_output(tmp_path, "elsewhere", union_watches(
+        rule, options=RAID, unseen=(*STUART_UNSEEN, "hampton", "jones"), **ELSEWHERE),
+        "union")
+    assert mentions(base, "raid option is played") and mentions(base, "Anderson's division")
+    for name in (FITZ, "Rosser's", "Hampton's", "Cavalry HQ (Stuart)", "Stuart Horse Artillery",
+                 *STUART_UNSEEN):
+        assert not mentions(base + elsewhere, name), name
+    assert differs(base, elsewhere) == []
+    assert base == elsewhere
+    weaker = await side_output(tmp_path, "weaker", union_watches(
+        rule, options=RAID, units={"anderson": {"strength": 7}}), "union")
+    assert weaker != base
+
+
+#: The Union's orders that the Confederates, who see every Federal unit face up under the raid,
+#: must still not learn of: a division marching out and back, and orders refused.
+UNION_BUSY: tuple[cmd.Command, ...] = (
+    cmd.Move(unit="Humphreys' division", route="C2510"),
+    cmd.Move(unit="Humphreys' division", route="C2509"),
+    cmd.Move(unit="Humphreys' division", route="C4848"),
+    Assault(units=(MORRIS,), target=FITZ),
+    cmd.Move(unit="Buford's Reserve Brigade", route="C0321"),
+)
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_under_the_raid_the_union_is_face_up_but_its_orders_are_its_own(
+        tmp_path: Path, rule: str) -> None:
+    """The Confederates see every Federal unit, so nothing about them is varied; what the
+    Union does that leaves no trace on the board (a march out and back, refused orders, the
+    MPs spent) must not reach them."""
+    quiet = Play(sighting=rule, options=RAID, orders={"confederate": CONFEDERATE_ORDERS})
+    busy = replace(quiet, may_refuse=True,
+                   orders={"confederate": CONFEDERATE_ORDERS, "union": UNION_BUSY})
+    base = await side_output(tmp_path, "quiet", quiet, "confederate")
+    other = await side_output(tmp_path, "busy", busy, "confederate")
+    assert mentions(base, "Humphreys' division") and mentions(base, MORRIS)
+    assert differs(base, other) == []
+    assert base == other
+    # Control: a Federal unit that moves and stays moved is shown where it went.
+    moved = await side_output(tmp_path, "moved", replace(quiet, orders={
+        "confederate": CONFEDERATE_ORDERS,
+        "union": (cmd.Move(unit="Humphreys' division", route="C2510"),)}), "confederate")
+    assert moved != base
+
+
+#: A scored place the Union holds, in the woods by Todd's Tavern, out of its sight.
+CHURCH = (('[[map.places]]\nname = "Germanna Ford"',
+           '[[map.places]]\nname = "Piney Branch Church"\nat = "C1528"\nkind = "church"\n\n'
+           '[[map.places]]\nname = "Germanna Ford"'),
+          ('places = [\n',
+           'places = [\n  { place = "Piney Branch Church", points = 2, holder = "union" },\n'))
+
+
+@pytest.mark.parametrize("rule", RULES)
+async def test_under_the_raid_a_place_taken_out_of_sight_is_not_told(
+        tmp_path: Path, rule: str) -> None:
+    """Who holds a scored place is kept for the umpire until the end: Fitz Lee's brigade
+    riding into the Union's church out of its sight, or to a hex beside it, tells the Union
+    nothing before the end."""
+    def ride(to: str) -> Play:
+        return union_watches(rule, options=RAID, edits=CHURCH, orders={
+            "union": UNION_ORDERS, "confederate": (cmd.Move(unit=FITZ, route=to),)})
+
+    states: list[GameState] = []
+    taken = await side_output(tmp_path, "taken", ride("C1528"), "union", last=states)
+    beside = await side_output(tmp_path, "beside", ride("C1526"), "union", last=states)
+    held = [holders(s, settings(s.loaded))["Piney Branch Church"] for s in states]
+    assert held == ["confederate", "union"]  # the umpire did see the place change hands
+    assert mentions(taken, "Piney Branch Church")
+    assert differs(taken, beside) == []
+    assert taken == beside
