@@ -11,7 +11,20 @@ import pytest
 from rules import commands as cmd
 from rules.combat.commands import Assault
 from storage.store import Store
-from tests.cv_play import HOST, SEED, UNION, USERS, Play, answer, scenario_file
+from tests.cv_play import (
+    HOST,
+    SAMPLE,
+    SEED,
+    UNION,
+    USERS,
+    Play,
+    answer,
+    mentions,
+    scenario_file,
+    side_output,
+)
+from tests.test_cv_noninterference import RULES
+from umpire.catalog import load_file
 from umpire.maps import MapMaker
 from umpire.service import Umpire
 
@@ -64,6 +77,62 @@ async def test_naming_an_unseen_enemy_unit_is_answered_as_naming_no_unit(
     assert all(a.startswith("refused: ") for a in named)
     assert any("see no enemy called" in a for a in named)
     assert named == nobody
+
+
+# -- the raid ----------------------------------------------------------------------------------
+def raiders() -> dict[str, tuple[str, ...]]:
+    """The units the raid takes out of the sample (its ``raid`` tags, which the raid's own tests
+    show to be the units the rule picks), each with every word that names it: id, name and
+    short name."""
+    loaded = load_file(SAMPLE)
+    return {u.id: (u.id, u.name, u.short or u.name[:10])
+            for u in loaded.scenario.units if "raid" in u.tags}
+
+
+#: Both sides' orders naming the raiders as their own units and as targets, and one each that
+#: names a unit that stayed.
+RAID_ORDERS = {
+    "union": (cmd.Move(unit="Buford's Reserve Brigade", route="C0321"),
+              cmd.Move(unit="Horse artillery with Averell", route="C0407"),
+              Assault(units=(MORRIS,), target="W. H. F. Lee's cavalry brigade"),
+              Assault(units=(MORRIS,), target="C0527"),
+              cmd.Move(unit=MORRIS, route="C1511")),
+    "confederate": (cmd.Move(unit="W. H. F. Lee's cavalry brigade", route="C0528"),
+                    Assault(units=("Fitz Lee's cavalry brigade",),
+                            target="Gregg's division: Wyndham's brigade"),
+                    Assault(units=("Fitz Lee's cavalry brigade",), target="C0219"),
+                    cmd.Move(unit="Fitz Lee's cavalry brigade", route="C1528")),
+}
+
+
+def typed_names(orders: tuple[cmd.Command, ...]) -> set[str]:
+    """The unit names a side typed in its orders (as its own units or as targets)."""
+    out: set[str] = set()
+    for order in orders:
+        for key in ("unit", "target"):
+            out.add(str(getattr(order, key, "")))
+        out.update(getattr(order, "units", ()))
+    return out - {""}
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("side", ["union", "confederate"])
+async def test_the_raiders_reach_no_one(tmp_path: Path, side: str, rule: str) -> None:
+    """With the raid, no word naming a unit that rode off reaches either side over two turns
+    and the end of the game: no answer, refusal, view (ids included), autocomplete choice,
+    status, log, inbox or message, whichever orders name them. The other side's units that
+    stayed do show (face up to the Confederates)."""
+    play = Play(sighting=rule, options={"raid": True}, orders=RAID_ORDERS, may_refuse=True)
+    heard = await side_output(tmp_path, side, play, side, end=True)
+    assert any("raid option is played" in t for t in heard)
+    # The refusals echo the names the side typed itself: those echoes are not leaks.
+    for typed in typed_names(RAID_ORDERS[side]):
+        heard = [t.replace(typed, "<typed>") for t in heard]
+    leaked = [(uid, word) for uid, words in raiders().items() for word in words
+              if mentions(heard, word)]
+    assert leaked == []
+    if side == "confederate":  # the Federals are face up: those that stayed are shown
+        assert mentions(heard, MORRIS) and mentions(heard, "Pleasonton's division: Devin")
 
 
 # -- a second account --------------------------------------------------------------------------
