@@ -140,8 +140,6 @@ async def test_the_raiders_reach_no_one(tmp_path: Path, side: str, rule: str) ->
 SECOND = 99
 
 
-@pytest.mark.xfail(strict=True, reason="a seat taken before the start is told to no one: the "
-                   "start's public posts do not name the players of each side")
 async def test_a_second_account_seated_with_the_enemy_is_told_to_everyone(
         tmp_path: Path) -> None:
     """The Union's player (here the host too) seats a second account with the Confederates

@@ -10,8 +10,8 @@ from rules import commands as cmd
 from rules import engine
 from rules.engine import Refusal, decide, request_key, start
 from rules.view import own_view, project
-from storage.records import GameStatus
-from umpire import dice, wording
+from storage.records import GameStatus, NewDelivery
+from umpire import dice, seats, wording
 from umpire.answers import Reply, UmpireError
 from umpire.repository import Repository
 
@@ -24,7 +24,8 @@ class Deciding(Repository):
         async with self.lock(game_id):
             game = await self._game(game_id)
             self._require_host(game, user_id, is_admin)
-            sides = {p.side for p in await self.store.players(game_id)}
+            players = await self.store.players(game_id)
+            sides = {p.side for p in players}
             missing = [s for s in game.state.sides if s not in sides]
             if missing:
                 raise UmpireError(f"no one has joined {', '.join(missing)} yet")
@@ -38,7 +39,11 @@ class Deciding(Repository):
                     sources_commitment=binding)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self._commit(game, outcome, status=GameStatus.ACTIVE)
+            roster = seats.roster_announcement([
+                (game.state.side_name(side), sorted(p.user_id for p in players if p.side == side))
+                for side in game.state.sides])
+            ids = await self._commit(game, outcome, status=GameStatus.ACTIVE,
+                                     extra=[NewDelivery("public", "", roster)])
             return Reply("The game has started.", delivery_ids=ids)
 
     async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,

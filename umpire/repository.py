@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,8 +95,9 @@ class Repository:
                       (event_from_json(json.dumps(r.payload), r.audience) for r in records))
 
     # -- committing ------------------------------------------------------------------------------
-    async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None
-                      ) -> tuple[int, ...]:
+    async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
+                      extra: Sequence[NewDelivery] = ()) -> tuple[int, ...]:
+        """Store the outcome's events with their deliveries (``extra``: more, after them)."""
         before, after = game.state, outcome.state
         if game.rolls_told is None:
             counts = await self.store.count_events(game.record.id, "die_rolled")
@@ -103,6 +105,7 @@ class Repository:
                                if a.startswith("side:")}
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
         deliveries = await self._address(game, after, messages)
+        deliveries += extra
         if status == GameStatus.ENDED:
             deliveries.append(await self._record_delivery(game, outcome))
         snapshot = None

@@ -15,6 +15,7 @@ holds the decisions and the words, so that they are written once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -84,6 +85,14 @@ def request_to_host(game_id: str, user_id: int, side: str, side_name: str, *,
             f"{where}.{back} To accept: `/host seat user:{mention(user_id)} side:{side} "
             f"game:{game_id}` (announced in the game's channel). To refuse: "
             f"`/host unseat user:{mention(user_id)} game:{game_id}`.")
+
+
+def roster_announcement(seated: Sequence[tuple[str, Sequence[int]]]) -> str:
+    """Who commands each side as play begins, told to everyone: a seat taken before the start
+    is otherwise told to no one, and a player could seat a second account with the enemy and
+    read its every secret unseen."""
+    parts = [f"{name}: {', '.join(mention(u) for u in users)}" for name, users in seated]
+    return "**Seats** as play begins. " + "; ".join(parts) + "."
 
 
 def seated_announcement(user_id: int, side_name: str, by: int) -> str:
