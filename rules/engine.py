@@ -399,7 +399,10 @@ def _check_correction(state: GameState, unit: Unit, changes: dict[str, object]
                 raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
             fixed[key] = value
         elif key == "morale":
-            fixed[key] = str(value)[:30]
+            states = [m.name for m in state.loaded.ruleset.combat.morale_states]
+            if value not in states:
+                raise Refusal(f"morale is one of: {', '.join(states)}")
+            fixed[key] = value
         else:
             raise Refusal(f"{key!r} cannot be corrected (cell, strength, stragglers, formation, "
                           "morale can)")

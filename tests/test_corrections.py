@@ -53,6 +53,20 @@ async def test_a_correction_needs_a_game_in_play(tmp_path: Path) -> None:
         assert (await umpire.state_for("g1")).units["grey-1"].strength == 3
 
 
+async def test_a_morale_correction_takes_only_a_state_the_ruleset_has(tmp_path: Path) -> None:
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = await seated(store)
+        await umpire.start("g1", HOST)
+        last = await store.last_seq("g1")
+        with pytest.raises(UmpireError, match="morale is one of: normal, shaken"):
+            await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"morale": "zzz"},
+                                                        reason="typo in the morale"))
+        assert await store.last_seq("g1") == last  # nothing changed
+        await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"morale": "shaken"},
+                                                    reason="missed a morale check"))
+        assert (await umpire.state_for("g1")).units["grey-1"].morale == "shaken"
+
+
 async def test_a_correction_is_announced_and_listed_at_the_end(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "v.db"
