@@ -97,7 +97,8 @@ class Repository:
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
                       extra: Sequence[NewDelivery] = ()) -> tuple[int, ...]:
-        """Store the outcome's events with their deliveries (``extra``: more, after them)."""
+        """Store the outcome's events with their deliveries; ``extra`` are told right after the
+        first of them (the start's own post, say)."""
         before, after = game.state, outcome.state
         if game.rolls_told is None:
             counts = await self.store.count_events(game.record.id, "die_rolled")
@@ -105,7 +106,7 @@ class Repository:
                                if a.startswith("side:")}
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
         deliveries = await self._address(game, after, messages)
-        deliveries += extra
+        deliveries[1:1] = extra
         if status == GameStatus.ENDED:
             deliveries.append(await self._record_delivery(game, outcome))
         snapshot = None
