@@ -17,20 +17,24 @@ from rules import events as ev
 from rules.chancellorsville.cavalry_notice import CavalryRulesAnnounced
 from rules.combat import events as cev
 from rules.combat.commands import Assault
+from rules.combat.config import side_warnings
 from rules.commands import Done
 from rules.engine import start
 from rules.grid import Cell
 from rules.loader import LoadedScenario
 from rules.problems import FileProblems
 from rules.state import GameState, initial_state
+from rules.words import MovementClass
 from storage.store import Store
 from tests.combat_support import Dice, at_step, change, clear_field, of_type, place, run
 from umpire import catalog
+from umpire.cli import main
 from umpire.maps import MapMaker
 from umpire.service import Umpire
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 SAMPLE = SCENARIOS / "chancellorsville-hidden.toml"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 RULESET = SCENARIOS / "classic-1961.ruleset.toml"
 STUART = "stuart_vs_federal_cavalry"
 STUART_DEFENDS = "stuart_defends_against_federal_cavalry"
@@ -124,13 +128,15 @@ def test_stuart_mixed_with_other_units_fights_at_the_true_odds(sample: LoadedSce
     assert _assault(state, "confederate",
                     {"pleasonton-devin": centre, "fitz-lee": ring[0], rebel: ring[1]},
                     ("fitz-lee", rebel), "pleasonton-devin") == ({}, "2-1")
-    # Stuart with his horse artillery, which is not cavalry (4 to 3: 1-1)
-    assert _assault(state, "confederate",
+    # Stuart with a foot battery, which does not ride with him (4 to 3: 1-1)
+    foot_battery = change(state, "stuart-horse-arty", movement_class=MovementClass.WHEELED)
+    assert _assault(foot_battery, "confederate",
                     {"pleasonton-devin": centre, "fitz-lee": ring[0],
                      "stuart-horse-arty": ring[1]},
                     ("fitz-lee", "stuart-horse-arty"), "pleasonton-devin") == ({}, "1-1")
-    # Federal cavalry stacked with its horse battery (3 to 4: 1-2)
-    assert _assault(state, "confederate",
+    # Federal cavalry stacked with a foot battery (3 to 4: 1-2)
+    foot_battery = change(state, "pleasonton-martin", movement_class=MovementClass.WHEELED)
+    assert _assault(foot_battery, "confederate",
                     {"pleasonton-devin": centre, "pleasonton-martin": centre,
                      "fitz-lee": ring[0]},
                     ("fitz-lee",), "pleasonton-devin") == ({}, "1-2")
@@ -146,6 +152,110 @@ def test_stuart_mixed_with_other_units_fights_at_the_true_odds(sample: LoadedSce
     assert _assault(union_turn, "union",
                     {"fitz-lee": centre, "pleasonton-devin": ring[0], union_inf: ring[1]},
                     ("pleasonton-devin", union_inf), "fitz-lee") == ({}, "2-1")
+
+
+HORSE_BATTERIES = ("pleasonton-martin", "raid-horse-arty-1", "raid-horse-arty-2",
+                   "stuart-horse-arty")
+
+
+def test_the_sample_horse_batteries_ride_as_cavalry_and_keep_their_movement(
+        sample: LoadedScenario) -> None:
+    """CV-21: horse class, so the cavalry's terrain costs (woods 2, not the guns' 3), movement 8."""
+    state = initial_state(sample)
+    woods = sample.ruleset.terrain["woods"]
+    for uid in HORSE_BATTERIES:
+        unit = state.units[uid]
+        assert (unit.kind, unit.movement_class, unit.movement) == (
+            "artillery", MovementClass.HORSE, 8), uid
+        assert woods.cost_for(unit.movement_class, unit.formation) == 2
+    assert "stuart" in state.units["stuart-horse-arty"].tags
+    assert woods.cost_for(MovementClass.WHEELED, state.units["stuart-horse-arty"].formation) == 3
+
+
+def test_stuart_gets_his_columns_against_pleasonton_as_set_up(sample: LoadedScenario) -> None:
+    """CV-21: horse artillery fights with its cavalry. Pleasonton's division starts as one stack
+    of Devin's cavalry and Martin's horse battery; Stuart attacking it, or attacked by it, has
+    his two columns."""
+    start_cells = {u.id: u.at for u in sample.scenario.units}
+    assert start_cells["pleasonton-devin"] == start_cells["pleasonton-martin"] == "C2316"
+    state = _game(sample, "confederate")
+    centre, ring = _open_ring(sample)
+    stack = {"pleasonton-devin": centre, "pleasonton-martin": centre}
+    # Fitz Lee (3) on Devin and Martin (4): 1-2, two columns better is 2-1
+    assert _assault(state, "confederate", {**stack, "fitz-lee": ring[0]},
+                    ("fitz-lee",), "pleasonton-devin") == ({STUART: 2}, "2-1")
+    # both of Pleasonton's units on Fitz Lee (4 to 3): 1-1, two in the defender's favour is 1-3
+    union_turn = at_step(state, "player_turn", "union")
+    assert _assault(union_turn, "union",
+                    {"fitz-lee": centre, "pleasonton-devin": ring[0],
+                     "pleasonton-martin": ring[0]},
+                    ("pleasonton-devin", "pleasonton-martin"), "fitz-lee") == (
+                        {STUART_DEFENDS: -2}, "1-3")
+
+
+def test_stuart_gets_his_columns_with_his_horse_battery(sample: LoadedScenario) -> None:
+    """CV-21: Stuart's own horse battery (horse class, tagged stuart) fights with his cavalry;
+    a battery alone is not a cavalry fight, and one not tagged stuart is not his."""
+    state = _game(sample, "confederate")
+    centre, ring = _open_ring(sample)
+    with_battery = {"pleasonton-devin": centre, "fitz-lee": ring[0],
+                    "stuart-horse-arty": ring[1]}
+    # Fitz Lee and his battery (4) on Devin (3): 1-1, two better is 3-1
+    assert _assault(state, "confederate", with_battery,
+                    ("fitz-lee", "stuart-horse-arty"), "pleasonton-devin") == ({STUART: 2}, "3-1")
+    # the battery alone (1 to 3: 1-3): no cavalry of Stuart's in the fight
+    assert _assault(state, "confederate", with_battery,
+                    ("stuart-horse-arty",), "pleasonton-devin") == ({}, "1-3")
+    # a horse battery not tagged stuart is not Stuart's
+    untagged = change(state, "stuart-horse-arty", tags=())
+    assert _assault(untagged, "confederate", with_battery,
+                    ("fitz-lee", "stuart-horse-arty"), "pleasonton-devin") == ({}, "1-1")
+    # defending: Fitz Lee stacked with his battery (4), attacked by Devin (3): 1-2 -> 1-4
+    union_turn = at_step(state, "player_turn", "union")
+    assert _assault(union_turn, "union",
+                    {"fitz-lee": centre, "stuart-horse-arty": centre,
+                     "pleasonton-devin": ring[0]},
+                    ("pleasonton-devin",), "fitz-lee") == ({STUART_DEFENDS: -2}, "1-4")
+    # Martin's battery alone attacking Fitz Lee (1 to 3): no Federal cavalry in the fight
+    assert _assault(union_turn, "union",
+                    {"fitz-lee": centre, "pleasonton-martin": ring[0]},
+                    ("pleasonton-martin",), "fitz-lee") == ({}, "1-3")
+
+
+def test_check_warns_of_a_condition_naming_a_side_the_scenario_lacks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The Stuart conditions name the side id union: a scenario whose Federal side is called
+    otherwise still loads, but the check names each condition that can never match."""
+    path = _variant(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace('"union"', '"usa"'),
+                    encoding="utf-8")
+    assert main(["scenario", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: ok - " in out
+    warnings = [line for line in out.splitlines() if "warning" in line]
+    assert len(warnings) == 2, out
+    for name, line in zip((STUART, STUART_DEFENDS), warnings, strict=True):
+        assert f"combat.conditions.close_combat.{name} " in line
+        assert "union" in line and "usa, confederate" in line
+    # the sample as written, and a scenario with sides blue and grey under such a ruleset
+    assert main(["scenario", "check", str(SAMPLE)]) == 0
+    assert "warning" not in capsys.readouterr().out
+    assert main(["scenario", "check", str(FIXTURES / "scouts.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "ok - " in out and "stuart_vs_federal_cavalry names side(s) union" in out
+
+
+def test_side_warnings_read_every_subject_and_negation() -> None:
+    conditions = {"close_combat": {"a": "night", "b": "not defenders:side=usa",
+                                   "c": "any_attacker:side=blue or unit:side=red"},
+                  "morale": {"d": "unit:side=grey", "e": "uphill"}}
+    assert side_warnings(conditions, ["blue", "grey"]) == (
+        "combat.conditions.close_combat.b names side(s) usa, which this scenario does not have "
+        "(its sides: blue, grey): no unit ever matches that test",
+        "combat.conditions.close_combat.c names side(s) red, which this scenario does not have "
+        "(its sides: blue, grey): no unit ever matches that test",
+    )
+    assert side_warnings(conditions, ["blue", "grey", "usa", "red"]) == ()
 
 
 def test_stuart_and_a_flank_attack_add_up(sample: LoadedScenario) -> None:

@@ -23,6 +23,7 @@ from rules.problems import FileProblems
 from rules.state import GameState, initial_state
 from rules.view import project
 from rules.view_types import GHOST, IDENTIFIED
+from rules.words import MovementClass
 from storage.store import Store
 from umpire.catalog import with_options
 from umpire.maps import MapMaker
@@ -101,10 +102,22 @@ def test_the_rule_is_read_from_the_order_of_battle_not_the_tags() -> None:
     # Nobody follows the raid: W. H. F. Lee stays.
     loaded = raided(sample(('follows = ["whf-lee"]', "follows = []")))
     assert "whf-lee" not in raiders(loaded, settings(loaded))
-    # Following by command takes the whole command (Stuart's division, its HQ included).
+    # Following by command takes the whole command (Stuart's division), but not its HQ.
     loaded = raided(sample(('follows = ["whf-lee"]', 'follows = ["cavalry-div"]')))
     cavalry = {u.id for u in loaded.scenario.units if u.command == "cavalry-div"}
-    assert cavalry <= raiders(loaded, settings(loaded))
+    assert cavalry - {"stuart-hq"} <= raiders(loaded, settings(loaded))
+
+
+def test_a_followed_command_keeps_its_headquarters() -> None:
+    """CV-11: headquarters never ride, on either side: a command that follows the raid leaves
+    its HQ, and the command is still led by a unit in the game."""
+    loaded = raided(sample(('follows = ["whf-lee"]', 'follows = ["cavalry-div"]')))
+    gone = raiders(loaded, settings(loaded))
+    assert "stuart-hq" not in gone
+    assert {"fitz-lee", "whf-lee", "stuart-horse-arty"} <= gone
+    state = initial_state(loaded)
+    assert state.commands["cavalry-div"].leader == "stuart-hq"
+    assert "stuart-hq" in state.units
 
 
 def test_a_movement_allowance_from_the_ruleset_counts_as_the_units_own() -> None:
@@ -114,7 +127,7 @@ def test_a_movement_allowance_from_the_ruleset_counts_as_the_units_own() -> None
                             'strength = 1\nat = "C1510"'),
                            ('stays = ["pleasonton-div", "morris-regt"]',
                             'stays = ["pleasonton-div"]')))
-    assert loaded.ruleset.movement_allowance["horse"] == 8
+    assert loaded.ruleset.movement_allowance[MovementClass.HORSE] == 8
     assert "morris-regt" in raiders(loaded, settings(loaded))
 
 
@@ -240,6 +253,12 @@ def test_the_sample_settings_load() -> None:
      "settings.raid_victory.stays[1]: 'fitz-lee' belongs to 'confederate', not 'union'"),
     (('follows = ["whf-lee"]', 'follows = ["rooney"]'),
      "settings.raid_victory.follows[0]: 'rooney' is neither a command nor a unit"),
+    (('follows = ["whf-lee"]', 'follows = ["whf-lee", "lee-hq"]'),
+     "settings.raid_victory.follows[1]: 'lee-hq' is a headquarters or leader"),
+    (('follows = ["whf-lee"]', 'follows = ["stuart-hq"]'),
+     "settings.raid_victory.follows[0]: 'stuart-hq' is a headquarters or leader"),
+    (('stays = ["pleasonton-div", "morris-regt"]', 'stays = ["hooker-hq", "morris-regt"]'),
+     "settings.raid_victory.stays[0]: 'hooker-hq' is a headquarters or leader"),
     (('{ place = "Banks Ford", points = 2, holder = "union" }',
       '{ place = "Bank Ford", points = 2, holder = "union" }'),
      "settings.raid_victory.victory.places[2].place: 'Bank Ford' is not one of the map's places"),

@@ -262,16 +262,17 @@ def test_a_woods_cell_carrying_a_road_is_woods() -> None:
     assert both_see(gm, hex_step(gm, t, 4), t)
 
 
-def test_woods_roads_on_square_grids_count_their_own_neighbours() -> None:
-    # Four neighbours: a road square needs all four to be woods; eight: any four of them.
+def test_woods_roads_on_square_grids_count_the_eight_squares_round() -> None:
+    # Any four of the eight squares round a road square, corners included, on either grid.
     rows = [".....", "..W..", ".WrW.", "..r..", "..r.."]
     four = text_map(rows, SQUARE4)
     t = at(four, 2, 2)
-    assert cover_of(four, t) is Cover.OPEN
+    assert cover_of(four, t) is Cover.OPEN  # three woods squares round it
     rows8 = [".....", ".WW..", ".WrW.", "..r..", "..r.."]
     eight = text_map(rows8, SQUARE8)
     assert cover_of(eight, t) is Cover.WOODS_ROAD
-    assert cover_of(text_map(rows8, SQUARE4), t) is Cover.OPEN
+    # The corner square (1, 1) borders the road square on a 4-neighbour grid too (ruling CV-3).
+    assert cover_of(text_map(rows8, SQUARE4), t) is Cover.WOODS_ROAD
     full = text_map([".....", "..W..", ".WrW.", "..R..", "..r.."], SQUARE4)
     assert cover_of(full, t) is Cover.WOODS_ROAD
     assert both_see(four, at(four, 2, 4), t)
@@ -280,6 +281,25 @@ def test_woods_roads_on_square_grids_count_their_own_neighbours() -> None:
     assert not both_see(eight, at(eight, 0, 0), t)  # two squares off, only woods between
     assert both_see(eight, at(eight, 4, 4), t)  # two off diagonally, (3, 3) clear
     assert not both_see(full, at(full, 2, 4), t)  # the one square between is woods
+
+
+
+#: A straight road cut through the woods down column 2: its squares are clear.
+ROAD_THROUGH_WOODS = ["WWrWW"] * 9
+
+
+@pytest.mark.parametrize("kind", [HEX, SQUARE4, SQUARE8])
+def test_a_road_cut_straight_through_the_woods_is_a_road_in_the_woods_on_every_grid(
+        kind: Kind) -> None:
+    # On a 4-neighbour grid the road square has road squares on two sides and woods on two;
+    # its four woods corners make it hemmed in all the same.
+    gm = text_map(ROAD_THROUGH_WOODS, kind)
+    middle = at(gm, 2, 4)
+    assert cover_of(gm, middle) is Cover.WOODS_ROAD
+    assert reference_cover(gm, gm.grid.cell(middle)) is Cover.WOODS_ROAD
+    assert not both_see(gm, at(gm, 2, 0), middle)  # four squares down the road: too far
+    assert both_see(gm, at(gm, 2, 2), middle)  # two squares down it, the square between clear
+    assert both_see(gm, at(gm, 2, 3), middle)  # next door
 
 
 # -- open ground -----------------------------------------------------------------------------------

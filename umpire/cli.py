@@ -9,6 +9,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from rules.combat.config import side_warnings
+from rules.combat.spec import SPEC as COMBAT
 from rules.loader import LoadedScenario
 from rules.problems import FileProblems
 from rules.turns import visibility_warnings
@@ -103,9 +105,18 @@ def _check(args: argparse.Namespace) -> int:
             continue
         print(summary(loaded, path))
         # Warnings do not fail the check: the scenario plays, as the warning says.
-        for warning in visibility_warnings(loaded.scenario, loaded.ruleset):
+        for warning in (*visibility_warnings(loaded.scenario, loaded.ruleset),
+                        *_condition_warnings(loaded)):
             print(f"  warning: {warning}")
     return 1 if failed else 0
+
+
+def _condition_warnings(loaded: LoadedScenario) -> tuple[str, ...]:
+    """Combat conditions naming sides the scenario lacks; only the combat module reads them."""
+    if COMBAT.name not in loaded.scenario.scenario.modules:
+        return ()
+    sides = [side.id for side in loaded.scenario.sides]
+    return side_warnings(loaded.ruleset.combat.conditions, sides)
 
 
 def summary(loaded: LoadedScenario, path: Path) -> str:

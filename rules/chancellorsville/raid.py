@@ -3,8 +3,10 @@
 With the raid, every Federal unit whose movement factor is the raid's (8) leaves the game,
 except the headquarters, the commands and units the settings keep (Pleasonton's division,
 Morris' regiment); and the Confederate units that followed the raid (W. H. F. Lee's brigade)
-leave too. Headquarters are leaders and HQs both (ruling CV-11), so that no command loses the
-unit it is led from. The ``raid`` unit tag plays no part: it only documents the sample.
+leave too, headquarters again excepted: following a whole command takes its units, not the HQ
+it is led from. Headquarters are leaders and HQs both (ruling CV-11), so that no command on
+either side loses the unit it is led from. The ``raid`` unit tag plays no part: it only
+documents the sample.
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ def raiders(loaded: LoadedScenario, settings: RaidSettings) -> frozenset[str]:
             if (movement_factor(loaded, spec) == settings.raid_movement
                     and spec.kind not in LEADER_KINDS and not _under(loaded, spec, stays)):
                 out.add(spec.id)
-        elif spec.side == settings.confederate and _under(loaded, spec, follows):
+        elif (spec.side == settings.confederate and spec.kind not in LEADER_KINDS
+              and _under(loaded, spec, follows)):
             out.add(spec.id)
     return frozenset(out)
 

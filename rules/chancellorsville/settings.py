@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.bounds import MAX_MOVEMENT
 from rules.module_settings import ModuleSettings
+from rules.words import LEADER_KINDS
 
 if TYPE_CHECKING:
     from rules.loader import LoadedScenario
@@ -56,7 +57,8 @@ class RaidSettings(ModuleSettings):
     """``federal`` and ``confederate``: the two sides' ids. ``raid_movement``: the movement
     factor of the units that ride off. ``stays``: Federal commands (with every unit under
     them) or units that stay with the army. ``follows``: Confederate commands or units that
-    ride after the raid. ``victory``: the score."""
+    ride after the raid. Neither names a headquarters or leader, which never ride (ruling
+    CV-11). ``victory``: the score."""
 
     federal: str
     confederate: str
@@ -76,6 +78,7 @@ class RaidSettings(ModuleSettings):
         if self.federal == self.confederate:
             found.append(("confederate", "the two armies must be different sides"))
         owner = {c.id: c.side for c in s.commands} | {u.id: u.side for u in s.units}
+        headquarters = {u.id for u in s.units if u.kind in LEADER_KINDS}
         for key, side in (("stays", self.federal), ("follows", self.confederate)):
             for i, ref in enumerate(getattr(self, key)):
                 if ref not in owner:
@@ -83,6 +86,12 @@ class RaidSettings(ModuleSettings):
                 elif owner[ref] != side:
                     found.append((f"{key}[{i}]", f"{ref!r} belongs to {owner[ref]!r}, not "
                                                 f"{side!r}"))
+                elif ref in headquarters:
+                    # Headquarters never ride off and never follow (ruling CV-11): an entry
+                    # naming one would do nothing, and is most likely a slip for its command.
+                    found.append((f"{key}[{i}]", f"{ref!r} is a headquarters or leader, which "
+                                                "always stays with its army: name its command "
+                                                "or its units instead"))
         places = {p.name for p in s.map.places}
         for i, value in enumerate(self.victory.places):
             if value.place not in places:

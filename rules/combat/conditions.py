@@ -95,6 +95,10 @@ def _property(a: Atom, u: Unit, state: GameState) -> bool:
     match a.prop:
         case "kind":
             return u.kind == a.value
+        case "class":
+            # The movement class, which the kind does not tell: a horse battery is artillery
+            # that rides with the cavalry (ruling CV-21).
+            return u.movement_class == a.value
         case "tag":
             return a.value in u.tags
         case "side":

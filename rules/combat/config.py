@@ -16,7 +16,8 @@ Conditions: ``atom``, ``not atom``, joined with ``and`` (binding tighter) and ``
 * ``uphill``: the target's cell stands higher than every attacker's cell;
 * ``attackers:<p>`` / ``any_attacker:<p>``: every attacking unit / at least one has property p;
   likewise ``defenders:<p>`` / ``any_defender:<p>`` for the target units, and ``unit:<p>`` for
-  the unit checking morale or stragglers. Properties: ``kind=X``, ``tag=X``, ``side=X``,
+  the unit checking morale or stragglers. Properties: ``kind=X``, ``class=X`` (the unit's
+  movement class: ``foot``, ``horse``, ``wheeled``, ``leader``), ``tag=X``, ``side=X``,
   ``formation=X``, ``morale=X``, ``echelon=X``, ``terrain=X`` (a terrain id, or one of the flags
   ``woods``, ``hill``, ``fort``), and ``leader`` (a leader of its side shares its cell).
 
@@ -44,7 +45,8 @@ VALUE_ATOMS = frozenset({"range"})
 #: Who a unit property is asked of.
 SUBJECTS = frozenset({"attackers", "any_attacker", "defenders", "any_defender", "unit"})
 #: Unit properties with a value after ``=``.
-PROPERTIES = frozenset({"kind", "tag", "side", "formation", "morale", "echelon", "terrain"})
+PROPERTIES = frozenset({"kind", "class", "tag", "side", "formation", "morale", "echelon",
+                        "terrain"})
 #: Unit properties without a value.
 FLAGS = frozenset({"leader"})
 #: Properties of a target that anyone can tell from the map (its cell's terrain).
@@ -116,6 +118,28 @@ def hidden_from_firer(condition: Condition) -> bool:
     identified it could know (anything but its cell's terrain)."""
     return any(a.subject in ("defenders", "any_defender") and a.prop not in PUBLIC_PROPERTIES
                for conj in condition for a in conj)
+
+
+def side_warnings(conditions: Mapping[str, Mapping[str, str]],
+                  sides: Collection[str]) -> tuple[str, ...]:
+    """What a scenario author should hear about conditions that name a side id the scenario
+    does not have (``side=X`` in any subject): no unit ever matches it, so a shift written for
+    one side's units is silently lost. One line for each condition, naming it and the sides.
+    Not a load problem: a ruleset serves scenarios whose sides are named differently."""
+    out: list[str] = []
+    for table, named in conditions.items():
+        for name, text in named.items():
+            try:
+                condition = parse_condition(text)
+            except ConditionError:
+                continue  # the section's own validation reports it
+            unknown = sorted({a.value for conj in condition for a in conj
+                              if a.subject and a.prop == "side" and a.value not in sides})
+            if unknown:
+                out.append(f"combat.conditions.{table}.{name} names side(s) "
+                           f"{', '.join(unknown)}, which this scenario does not have (its "
+                           f"sides: {', '.join(sides)}): no unit ever matches that test")
+    return tuple(out)
 
 
 # -- the section's shapes ------------------------------------------------------------------------

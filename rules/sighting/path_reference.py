@@ -17,13 +17,23 @@ from rules.sighting.paths import Cover
 from rules.sighting.sighting_pass import Presence, SideSighting
 
 
+def _bordering(game_map: GameMap, cell: Cell) -> list[Cell]:
+    """A hex's neighbours; on a square grid every square touching it at a side or a corner."""
+    grid = game_map.grid
+    if grid.kind == "hex":
+        return list(grid.neighbours(cell))
+    return [Cell(c, r) for c in range(cell.col - 1, cell.col + 2)
+            for r in range(cell.row - 1, cell.row + 2)
+            if Cell(c, r) != cell and grid.contains(Cell(c, r))]
+
+
 def reference_cover(game_map: GameMap, cell: Cell) -> Cover:
-    """Woods; a road cell, not woods, with four or more woods cells on the board next to it; or
-    open."""
+    """Woods; a road cell, not woods, with four or more woods cells on the board bordering it;
+    or open."""
     if game_map.is_woods(cell):
         return Cover.WOODS
     if game_map.has_road(cell):
-        around = [n for n in game_map.grid.neighbours(cell) if game_map.board.on_a_sheet(n)]
+        around = [n for n in _bordering(game_map, cell) if game_map.board.on_a_sheet(n)]
         if len([n for n in around if game_map.is_woods(n)]) >= 4:
             return Cover.WOODS_ROAD
     return Cover.OPEN

@@ -3,9 +3,10 @@ sighted according to the cover of the cell it stands in, by paths of cells clear
 hills (the reasons are in ``docs/rulings.md``, rulings CV-1 to CV-9).
 
 * A unit in a **woods** cell is sighted only by an enemy observer next to it.
-* A unit on a **road in the woods** (a cell that carries a road, is not woods itself, and has at
-  least four woods cells among its neighbours) is sighted by an observer next to it, or two cells
-  away when some cell between them, next to both, is neither woods nor hill.
+* A unit on a **road in the woods** (a cell that carries a road, is not woods itself, and is
+  bordered by at least four woods cells: on hexes its six neighbours, on a square grid the eight
+  squares round it, whatever steps the grid moves by) is sighted by an observer next to it, or
+  two cells away when some cell between them, next to both, is neither woods nor hill.
 * A unit in any **other** cell is sighted when some shortest path (a chain of adjacent cells as
   long as the grid distance) from the observer to it passes only cells that are neither woods nor
   hill. One clear path among several of the same length is enough.
@@ -25,13 +26,15 @@ from __future__ import annotations
 from enum import Enum
 
 from rules.gamemap import GameMap
-from rules.grid import HexGrid, SquareGrid
+from rules.grid import Cell, HexGrid, SquareGrid
 from rules.sighting.disks import CellDisks, col_row_delta, disk, distance, parities, parity_of
 from rules.sighting.geometry import Rel
 from rules.sighting.tables import _transpose
 
-#: Woods cells a road cell needs among its neighbours to be a road in the woods.
+#: Woods cells a road cell needs among the cells bordering it to be a road in the woods.
 WOODS_ROAD_NEIGHBOURS = 4
+#: The squares round a square: its four sides and its four corners.
+_SQUARES_ROUND = tuple((dc, dr) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dc or dr)
 
 
 class Cover(Enum):
@@ -42,16 +45,27 @@ class Cover(Enum):
     OPEN = "open"
 
 
+def bordering(grid: HexGrid | SquareGrid, cell: Cell) -> tuple[Cell, ...]:
+    """The cells on the board that border a cell (ruling CV-3): a hex's six neighbours; the eight
+    squares round a square, its corners included, even on a grid that moves by four steps."""
+    if isinstance(grid, HexGrid):
+        return grid.neighbours(cell)
+    # A road cut through the woods on a 4-neighbour grid has road squares on two of its sides;
+    # counting the sides alone, it could never be hemmed in by woods.
+    around = (Cell(cell.col + dc, cell.row + dr) for dc, dr in _SQUARES_ROUND)
+    return tuple(n for n in around if grid.contains(n))
+
+
 def cover_of(game_map: GameMap, index: int) -> Cover:
-    """The cover of a cell (by index): woods; a road cell, not woods, with four or more woods
-    neighbours; or open (everything else, hills included)."""
+    """The cover of a cell (by index): woods; a road cell, not woods, bordered by four or more
+    woods cells (``bordering``); or open (everything else, hills included)."""
     grid = game_map.grid
     cell = grid.cell(index)
     if game_map.is_woods(cell):
         return Cover.WOODS
     if game_map.has_road(cell):
         woods = sum(
-            1 for n in grid.neighbours(cell)
+            1 for n in bordering(grid, cell)
             if game_map.board.on_a_sheet(n) and game_map.is_woods(n)
         )
         if woods >= WOODS_ROAD_NEIGHBOURS:
