@@ -5,6 +5,7 @@
 * ``rules.sighting.disks``: sets of cells within a distance, as bitsets;
 * ``rules.sighting.tables``: every cell's visible cells, precomputed;
 * ``rules.sighting.rule``: what a sighting rule answers (``SightingRule``);
+* ``rules.sighting.tabled``: what the rules answering from per-cell tables share;
 * ``rules.sighting.los``: the ``los`` rule, straight-line sight with a visibility limit;
 * ``rules.sighting.paths``: the ``clear_path`` rule, sight along paths clear of woods and hills
   (Chancellorsville);

@@ -27,8 +27,9 @@ from enum import Enum
 
 from rules.gamemap import GameMap
 from rules.grid import Cell, HexGrid, SquareGrid
-from rules.sighting.disks import CellDisks, col_row_delta, disk, distance, parities, parity_of
+from rules.sighting.disks import col_row_delta, disk, distance, parities, parity_of
 from rules.sighting.geometry import Rel
+from rules.sighting.tabled import TabledRule
 from rules.sighting.tables import _transpose
 
 #: Woods cells a road cell needs among the cells bordering it to be a road in the woods.
@@ -179,7 +180,7 @@ def _down(bits: int, off: int) -> int:
     return bits >> off if off >= 0 else bits << -off
 
 
-class ClearPath:
+class ClearPath(TabledRule):
     """The Chancellorsville sighting rule (stated at the top of this module) on a hex or square
     grid.
 
@@ -190,56 +191,5 @@ class ClearPath:
 
     name = "clear_path"
 
-    def __init__(self, game_map: GameMap, max_range: int | None = None) -> None:
-        self._map = game_map
-        self.grid = game_map.grid
-        self._want = max(1, max_range if max_range is not None else game_map.ruleset.visibility)
-        # No two cells are farther apart than this, so a longer visibility sees no more.
-        self._cap = self.grid.width + self.grid.height
-        self._built = 0
-        self._visible: list[int] = []
-        self._limited: dict[int, list[int]] = {}
-        self.disks = CellDisks(self.grid)
-
-    @property
-    def game_map(self) -> GameMap:
-        return self._map
-
-    @property
-    def built_range(self) -> int:
-        """The visibility the tables cover (0 before they are built)."""
-        return self._built
-
-    def prepare(self, max_range: int | None = None) -> None:
-        """Build the tables now, for visibilities up to ``max_range`` at least."""
-        want = max(self._want, max_range or 0)
-        rng = min(want, self._cap)
-        if self._built >= rng:
-            return
-        self._visible = build_paths(self._map, rng)
-        self._built = rng
-        self._want = want
-        self._limited.clear()
-
-    def visible_from(self, observer: int, visibility: int) -> int:
-        """Cells in which an observer in cell ``observer`` sees a unit under ``visibility``:
-        none under a visibility of 0, only its own and the next cells under 1."""
-        if visibility <= 0:
-            return 0
-        if visibility > self._built and self._built < self._cap:
-            self.prepare(visibility)
-        if visibility >= self._built:
-            return self._visible[observer]
-        cache = self._limited.get(visibility)
-        if cache is None:
-            cache = self._limited[visibility] = [-1] * self.grid.size
-        out = cache[observer]
-        if out < 0:
-            out = cache[observer] = (
-                self._visible[observer] & self.disks.mask(observer, visibility)
-            )
-        return out
-
-    def sees(self, observer: int, target: int, visibility: int) -> bool:
-        """Whether an observer in cell ``observer`` sees a unit in cell ``target``."""
-        return bool(self.visible_from(observer, visibility) >> target & 1)
+    def build(self, game_map: GameMap, rng: int) -> list[int]:
+        return build_paths(game_map, rng)
