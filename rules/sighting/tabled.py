@@ -7,11 +7,13 @@ visibility and the masking are here.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from rules.gamemap import GameMap
 from rules.sighting.disks import CellDisks
 
 
-class TabledRule:
+class TabledRule(ABC):
     """A sighting rule answering from a table of visible cells per observer cell.
 
     Tables are built on first use for the largest visibility asked for so far (at least the
@@ -33,9 +35,9 @@ class TabledRule:
         self._limited: dict[int, list[int]] = {}
         self.disks = CellDisks(self.grid)
 
+    @abstractmethod
     def build(self, game_map: GameMap, rng: int) -> list[int]:
         """Every cell's visible cells under visibility ``rng``."""
-        raise NotImplementedError
 
     @property
     def game_map(self) -> GameMap:
