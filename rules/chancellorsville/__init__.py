@@ -6,5 +6,8 @@
 * ``raid_victory``: the Federal cavalry raid, which takes units out of the game and changes what
   each side sees, and the die roll at the end that picks the victory chart's column.
 
-``spec``: both modules' declarations; ``module`` and ``raid_module``: their ``RuleModule``\\s.
+Files: ``spec`` (both modules' declarations), ``module`` and ``raid_module`` (their
+``RuleModule``\\s), ``cavalry`` and ``cavalry_notice`` (the ruleset's cavalry rules A to H and
+their public notice at the start), ``settings`` (the scenario's ``[settings.raid_victory]``),
+``raid`` (which units ride off), ``victory`` (places held and the score), ``events``.
 """
