@@ -4,7 +4,8 @@ It applies the rule stated in ``rules.sighting.paths`` straight from its definit
 none of that module's machinery: cells are ``Cell`` values, neighbours and distances come from
 the grid one cell at a time, each observer-target pair is judged on its own by searching the
 chains of adjacent cells between them, and each side's sets are built one cell and one unit at a
-time. The fast rule must give exactly the same answers.
+time by the plain pass the line-of-sight reference uses (``reference_pass``), which knows nothing
+of the rule but its answer for one pair. The fast rule must give exactly the same answers.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from rules.gamemap import GameMap
 from rules.grid import Cell
 from rules.sighting.paths import Cover
+from rules.sighting.reference import reference_pass
 from rules.sighting.sighting_pass import Presence, SideSighting
 
 
@@ -116,33 +118,5 @@ def reference_path_sighting(
     sides: Iterable[str] = (),
 ) -> dict[str, SideSighting]:
     """Every side's sighting under the ``clear_path`` rule, from the definitions."""
-    units = list(units)
-    radius = game_map.ruleset.blocked_radius if blocked_radius is None else blocked_radius
-    grid = game_map.grid
-    names = list(dict.fromkeys([*sides, *(u.side for u in units)]))
-    seen: dict[str, int] = {}
-    for side in names:
-        observers = sorted({u.cell for u in units if u.side == side and u.observer})
-        seen[side] = sum(
-            1 << cell for cell in range(grid.size)
-            if any(reference_path_sees(game_map, o, cell, visibility) for o in observers)
-        )
-    out = {}
-    for side in names:
-        observers = sorted({u.cell for u in units if u.side == side and u.observer})
-        enemies = [u for u in units if u.side != side]
-        seen_units = frozenset(
-            u.unit_id for u in enemies
-            if any(reference_path_sees(game_map, o, u.cell, visibility) for o in observers)
-        )
-        near = 0
-        for u in enemies:
-            if u.combat:
-                for cell in grid.within(grid.cell(u.cell), radius):
-                    near |= 1 << grid.index(cell)
-        watched = 0
-        for other in names:
-            if other != side:
-                watched |= seen[other]
-        out[side] = SideSighting(side, seen[side], seen_units, near, watched)
-    return out
+    return reference_pass(game_map, visibility, units, reference_path_sees,
+                          blocked_radius=blocked_radius, sides=sides)

@@ -14,7 +14,7 @@ where the target lies relative to the observer, so it is kept per relative posit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -179,25 +179,44 @@ def reference_sighting(
     blocked_radius: int | None = None,
     sides: Iterable[str] = (),
 ) -> dict[str, SideSighting]:
-    """Every side's sighting, from the definitions, one pair at a time."""
+    """Every side's sighting under line of sight, from the definitions, one pair at a time."""
+    return reference_pass(game_map, visibility, units, reference_sees,
+                          blocked_radius=blocked_radius, sides=sides)
+
+
+#: Whether an observer in one cell (by index) sees a unit in another under a visibility.
+Sees = Callable[[GameMap, int, int, int], bool]
+
+
+def reference_pass(
+    game_map: GameMap,
+    visibility: int,
+    units: Iterable[Presence],
+    sees: Sees,
+    *,
+    blocked_radius: int | None = None,
+    sides: Iterable[str] = (),
+) -> dict[str, SideSighting]:
+    """Every side's sighting under the rule ``sees``, built straight from the sighting pass's
+    definitions (``rules.sighting.sighting_pass``), one observer-target pair at a time."""
     units = list(units)
     radius = game_map.ruleset.blocked_radius if blocked_radius is None else blocked_radius
     grid = game_map.grid
     names = list(dict.fromkeys([*sides, *(u.side for u in units)]))
     seen: dict[str, int] = {}
     for side in names:
-        observers = [u.cell for u in units if u.side == side and u.observer]
+        observers = sorted({u.cell for u in units if u.side == side and u.observer})
         seen[side] = sum(
             1 << cell for cell in range(grid.size)
-            if any(reference_sees(game_map, o, cell, visibility) for o in observers)
+            if any(sees(game_map, o, cell, visibility) for o in observers)
         )
     out = {}
     for side in names:
-        observers = [u.cell for u in units if u.side == side and u.observer]
+        observers = sorted({u.cell for u in units if u.side == side and u.observer})
         enemies = [u for u in units if u.side != side]
         seen_units = frozenset(
             u.unit_id for u in enemies
-            if any(reference_sees(game_map, o, u.cell, visibility) for o in observers)
+            if any(sees(game_map, o, u.cell, visibility) for o in observers)
         )
         near = 0
         for u in enemies:
@@ -210,4 +229,3 @@ def reference_sighting(
                 watched |= seen[other]
         out[side] = SideSighting(side, seen[side], seen_units, near, watched)
     return out
-
