@@ -24,11 +24,11 @@ import statistics
 import time
 import tomllib
 import tracemalloc
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 from bench.boards import bench_map, random_forces
+from bench.timing import ms, timed
 from rules.gamemap import GameMap, edge
 from rules.knowledge import presences
 from rules.loader import load
@@ -48,18 +48,6 @@ HILL_FROM = 4
 ROADS = 12
 
 
-def _ms(seconds: float) -> float:
-    return round(seconds * 1000, 3)
-
-
-def _timed(fn: Callable[[], object], runs: int) -> list[float]:
-    times = []
-    gc.collect()
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def _popcount(bits: int) -> int:
@@ -135,10 +123,10 @@ def main() -> None:
           f"the woods; {len(units)} units on the map; visibility {vis}")
     rule, sample_build_s = _build(gm)
     print(f"sample tables: {sample_build_s:.3f} s for range {rule.built_range}")
-    sample_full = _timed(lambda: full_pass(rule, vis, units), 100)
-    sample_ms = _ms(statistics.median(sample_full))
+    sample_full = timed(lambda: full_pass(rule, vis, units), 100)
+    sample_ms = ms(statistics.median(sample_full))
     _describe(full_pass(rule, vis, units))
-    print(f"sample full pass: median {sample_ms} ms, max {_ms(max(sample_full))} ms "
+    print(f"sample full pass: median {sample_ms} ms, max {ms(max(sample_full))} ms "
           f"over {len(sample_full)} runs")
     sample_agree = full_pass(rule, vis, units) == reference_path_sighting(gm, vis, units)
     print(f"sample: same answer as the reference: {sample_agree}")
@@ -157,15 +145,15 @@ def main() -> None:
     kept_mb, peak_mb = _memory(big)
     print(f"board tables memory: {kept_mb:.1f} MB kept, {peak_mb:.1f} MB at the peak of the build")
 
-    full = _timed(lambda: full_pass(big_rule, VISIBILITY, forces), 60)
-    big_ms = _ms(statistics.median(full))
+    full = timed(lambda: full_pass(big_rule, VISIBILITY, forces), 60)
+    big_ms = ms(statistics.median(full))
     result = full_pass(big_rule, VISIBILITY, forces)
     _describe(result)
-    print(f"board full pass: median {big_ms} ms, max {_ms(max(full))} ms over {len(full)} runs")
+    print(f"board full pass: median {big_ms} ms, max {ms(max(full))} ms over {len(full)} runs")
     for short in (6, 1):
         full_pass(big_rule, short, forces)  # a shorter visibility masks its cells once
-        other = _timed(partial(full_pass, big_rule, short, forces), 30)
-        print(f"board full pass (visibility {short}): median {_ms(statistics.median(other))} ms")
+        other = timed(partial(full_pass, big_rule, short, forces), 30)
+        print(f"board full pass (visibility {short}): median {ms(statistics.median(other))} ms")
 
     rng = random.Random(SEED)
     sighting = Sighting(big_rule, VISIBILITY, forces)
@@ -181,15 +169,15 @@ def main() -> None:
         sighting.result()
         moves.append(time.perf_counter() - start)
         here[uid] = Presence(uid, p.side, target, p.combat, p.observer)
-    move_ms = _ms(statistics.median(moves))
+    move_ms = ms(statistics.median(moves))
     assert sighting.result() == full_pass(big_rule, VISIBILITY, here.values())
     print(f"one move: median {move_ms} ms, 95th percentile "
-          f"{_ms(sorted(moves)[int(len(moves) * 0.95)])} ms over {len(moves)} moves "
+          f"{ms(sorted(moves)[int(len(moves) * 0.95)])} ms over {len(moves)} moves "
           "(equal to a fresh pass afterwards)")
 
     start = time.perf_counter()
     reference = reference_path_sighting(big, VISIBILITY, forces)
-    naive_ms = _ms(time.perf_counter() - start)
+    naive_ms = ms(time.perf_counter() - start)
     agree = reference == result
     print(f"naive reference full pass: {naive_ms} ms (one run); same answer: {agree}; "
           f"{naive_ms / big_ms:.0f} times the fast pass")

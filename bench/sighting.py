@@ -25,11 +25,11 @@ import random
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
 from functools import partial
 
 from bench import concealed
 from bench.boards import bench_map, random_forces
+from bench.timing import ms, timed
 from rules.sighting import geometry, tables
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sighting
@@ -40,17 +40,6 @@ PER_SIDE = 300
 VISIBILITY = 20
 
 
-def _ms(seconds: float) -> float:
-    return round(seconds * 1000, 3)
-
-
-def _timed(fn: Callable[[], object], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def _clear_caches() -> None:
@@ -100,8 +89,8 @@ def main() -> None:
     print(f"memory: {current / 2**20:.1f} MB kept, {table_mb:.1f} MB at the peak of the build")
 
     # Full pass of both sides, tables loaded.
-    full = _timed(lambda: full_pass(rule, VISIBILITY, units), 60)
-    full_ms = _ms(statistics.median(full))
+    full = timed(lambda: full_pass(rule, VISIBILITY, units), 60)
+    full_ms = ms(statistics.median(full))
     result = full_pass(rule, VISIBILITY, units)
     for side, r in result.items():
         print(f"  {side}: sees {_popcount(r.seen_cells)} cells and {len(r.seen_units)} enemy "
@@ -109,11 +98,11 @@ def main() -> None:
               f"({_popcount(r.near_enemy_cells)} near the enemy, "
               f"{_popcount(r.enemy_watched_cells)} watched)")
     print(f"full pass (visibility {VISIBILITY}): median {full_ms} ms, "
-          f"max {_ms(max(full))} ms over {len(full)} runs")
+          f"max {ms(max(full))} ms over {len(full)} runs")
     for vis in (6, 0):
         full_pass(rule, vis, units)  # first use of a shorter visibility masks its cells once
-        other = _timed(partial(full_pass, rule, vis, units), 30)
-        print(f"full pass (visibility {vis}): median {_ms(statistics.median(other))} ms")
+        other = timed(partial(full_pass, rule, vis, units), 30)
+        print(f"full pass (visibility {vis}): median {ms(statistics.median(other))} ms")
 
     # One unit moves; the sighting is brought up to date.
     rng = random.Random(SEED)
@@ -131,10 +120,10 @@ def main() -> None:
         sighting.result()
         moves.append(time.perf_counter() - start)
         here[uid] = Presence(uid, p.side, target, p.combat, p.observer)
-    move_ms = _ms(statistics.median(moves))
+    move_ms = ms(statistics.median(moves))
     assert sighting.result() == full_pass(rule, VISIBILITY, here.values())
     print(f"one move: median {move_ms} ms, 95th percentile "
-          f"{_ms(sorted(moves)[int(len(moves) * 0.95)])} ms over {len(moves)} moves "
+          f"{ms(sorted(moves)[int(len(moves) * 0.95)])} ms over {len(moves)} moves "
           "(equal to a fresh pass afterwards)")
 
     # The naive reference: every pair traced on its own.
@@ -144,7 +133,7 @@ def main() -> None:
         start = time.perf_counter()
         reference = reference_sighting(gm, VISIBILITY, units)
         naive.append(time.perf_counter() - start)
-    naive_ms = _ms(statistics.median(naive))
+    naive_ms = ms(statistics.median(naive))
     agree = reference == result
     print(f"naive reference full pass: median {naive_ms} ms over {len(naive)} runs "
           f"(first {naive[0]:.1f} s, computing line shapes); same answer: {agree}")
