@@ -61,6 +61,33 @@ def col_row_delta(grid: HexGrid | SquareGrid, parity: int, rel: Rel) -> tuple[in
     return (c.col - rep.col, c.row - rep.row)
 
 
+class BoardMasks:
+    """Whole-board bitsets that per-position table builders shift about: the cells of each
+    parity class (``parity[p]``), and the cells a relative column and row offset keeps on the
+    board (``inside``)."""
+
+    def __init__(self, grid: HexGrid | SquareGrid) -> None:
+        self.width, self.height = grid.width, grid.height
+        self.parity = [0] * len(parities(grid))
+        for i in range(grid.size):
+            self.parity[parity_of(grid, grid.cell(i))] |= 1 << i
+        self._col_prefix = [0] * (self.width + 1)
+        column = sum(1 << (r * self.width) for r in range(self.height))
+        for c in range(self.width):
+            self._col_prefix[c + 1] = self._col_prefix[c] | (column << c)
+
+    def inside(self, dc: int, dr: int) -> int:
+        """Cells ``o`` for which ``o + (dc, dr)`` is on the board."""
+        width, height = self.width, self.height
+        c0, c1 = max(0, -dc), min(width - 1, width - 1 - dc)
+        r0, r1 = max(0, -dr), min(height - 1, height - 1 - dr)
+        if c0 > c1 or r0 > r1:
+            return 0
+        cols = self._col_prefix[c1 + 1] ^ self._col_prefix[c0]
+        rows = ((1 << ((r1 + 1) * width)) - 1) ^ ((1 << (r0 * width)) - 1)
+        return cols & rows
+
+
 class CellDisks:
     """Bitsets of the cells within a distance of each cell, built on demand and kept."""
 

@@ -27,7 +27,7 @@ from enum import Enum
 
 from rules.gamemap import GameMap
 from rules.grid import Cell, HexGrid, SquareGrid
-from rules.sighting.disks import col_row_delta, disk, distance, parities, parity_of
+from rules.sighting.disks import BoardMasks, col_row_delta, disk, distance, parities
 from rules.sighting.geometry import Rel
 from rules.sighting.tabled import TabledRule
 from rules.sighting.tables import _transpose
@@ -100,7 +100,7 @@ def build_paths(game_map: GameMap, rng: int) -> list[int]:
     are transposed into bitsets by observer.
     """
     grid = game_map.grid
-    width, height = grid.width, grid.height
+    width = grid.width
     n = grid.size
     rng = max(1, rng)
     board = game_map.board
@@ -121,23 +121,8 @@ def build_paths(game_map: GameMap, rng: int) -> list[int]:
     allowed = {0: on_sheet, 1: on_sheet, 2: open_ | woods_road}
 
     classes = parities(grid)
-    par_mask = [0] * len(classes)
-    for i in range(n):
-        par_mask[parity_of(grid, grid.cell(i))] |= 1 << i
-    col_prefix = [0] * (width + 1)
-    column = sum(1 << (r * width) for r in range(height))
-    for c in range(width):
-        col_prefix[c + 1] = col_prefix[c] | (column << c)
-
-    def rect(dc: int, dr: int) -> int:
-        """Cells ``o`` for which ``o + (dc, dr)`` is on the grid."""
-        c0, c1 = max(0, -dc), min(width - 1, width - 1 - dc)
-        r0, r1 = max(0, -dr), min(height - 1, height - 1 - dr)
-        if c0 > c1 or r0 > r1:
-            return 0
-        cols = col_prefix[c1 + 1] ^ col_prefix[c0]
-        rows = ((1 << ((r1 + 1) * width)) - 1) ^ ((1 << (r0 * width)) - 1)
-        return cols & rows
+    masks = BoardMasks(grid)
+    par_mask, rect = masks.parity, masks.inside
 
     rings: dict[int, list[Rel]] = {}
     for rel in disk(grid, rng):

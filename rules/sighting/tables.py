@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from rules.gamemap import GameMap
 from rules.grid import HexGrid, SquareGrid
-from rules.sighting.disks import col_row_delta, disk, distance, parities, parity_of
+from rules.sighting.disks import BoardMasks, col_row_delta, disk, distance, parities
 from rules.sighting.geometry import Rel, line_shape
 from rules.sighting.height import is_obstacle
 
@@ -39,23 +39,8 @@ def build_visibility(game_map: GameMap, rng: int) -> list[int]:
     classes = parities(grid)
 
     # Masks of the board by parity class, and ranges of columns and rows.
-    par_mask = [0] * len(classes)
-    for i in range(n):
-        par_mask[parity_of(grid, grid.cell(i))] |= 1 << i
-    col_prefix = [0] * (width + 1)
-    column = sum(1 << (r * width) for r in range(height))
-    for c in range(width):
-        col_prefix[c + 1] = col_prefix[c] | (column << c)
-
-    def rect(dc: int, dr: int) -> int:
-        """Cells ``o`` for which ``o + (dc, dr)`` is on the board."""
-        c0, c1 = max(0, -dc), min(width - 1, width - 1 - dc)
-        r0, r1 = max(0, -dr), min(height - 1, height - 1 - dr)
-        if c0 > c1 or r0 > r1:
-            return 0
-        cols = col_prefix[c1 + 1] ^ col_prefix[c0]
-        rows = ((1 << ((r1 + 1) * width)) - 1) ^ ((1 << (r0 * width)) - 1)
-        return cols & rows
+    masks = BoardMasks(grid)
+    par_mask, rect = masks.parity, masks.inside
 
     # Heights: elevation of the ends, line-of-sight height and obstacles of what lies between.
     elev = game_map.elevation
