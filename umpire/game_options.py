@@ -50,6 +50,9 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
 #: The core's options a host may choose, with the value each takes when not chosen.
 CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False}
 
+#: The values a core option given as a word may take (any other is refused).
+CORE_CHOICES: Mapping[str, tuple[str, ...]] = {}
+
 _KIND = {bool: "true or false", int: "a whole number", str: "a word"}
 
 #: Modules whose options are announced whether chosen or not.
@@ -79,6 +82,10 @@ def check(loaded: LoadedScenario, without: Sequence[str],
             if type(value) is not type(CORE_OPTIONS[key]):
                 raise UmpireError(f"the option {key!r} is {_KIND[type(CORE_OPTIONS[key])]}, "
                                   f"not {value!r}")
+            allowed = CORE_CHOICES.get(key)
+            if allowed is not None and value not in allowed:
+                raise UmpireError(f"the option {key!r} is one of {', '.join(allowed)}, "
+                                  f"not {str(value)[:40]!r}")
             continue
         spec = SPEC_BY_NAME[module]
         if module not in played:
@@ -117,3 +124,11 @@ def _value(loaded: LoadedScenario, key: str,
     if module is not None:
         return SPEC_BY_NAME[module].option(loaded.scenario.scenario.options, key)
     return loaded.scenario.scenario.options.get(key, "")
+
+
+def core_option(options: Mapping[str, OptionValue], key: str) -> OptionValue:
+    """The value of the core option ``key`` among a game's ``options`` (the scenario's, with
+    the host's choices laid over them), or its default when neither chose it."""
+    default = CORE_OPTIONS[key]
+    value = options.get(key, default)
+    return value if type(value) is type(default) else default
