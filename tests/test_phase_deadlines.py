@@ -210,7 +210,7 @@ async def test_a_paused_game_stops_the_clock(tmp_path: Path) -> None:
         await umpire.handle("g1", HOST, cmd.Pause(paused=True))
         clock.at(hours=30)  # long past the deadline, but paused: nothing fires
         assert await check_game(umpire, "g1") == []
-        assert "stands still" in (await describe(umpire, "g1")).text
+        assert "stands still" in (await describe(umpire, "g1", HOST)).text
         clock.at(hours=31)
         await umpire.handle("g1", HOST, cmd.Pause(paused=False))  # 30 h paused
         clock.at(hours=32, minutes=59)
@@ -312,7 +312,7 @@ async def test_only_the_host_sets_the_deadline_and_bad_words_change_nothing(
         with pytest.raises(UmpireError, match="length of time"):
             await set_length(umpire, "g1", HOST, "tomorrow")
         assert await umpire.store.deadline_setting("g1") is None
-        assert "none" in (await describe(umpire, "g1")).text
+        assert "none" in (await describe(umpire, "g1", HOST)).text
         await set_length(umpire, "g1", HOST, "2d")
         assert "already 2 d" in (await set_length(umpire, "g1", HOST, "48h")).text
         await set_length(umpire, "g1", HOST, "none")

@@ -106,8 +106,10 @@ async def extend(umpire: Umpire, game_id: str, user_id: int, by: str, *,
         return Reply(f"Done: {text}")
 
 
-async def describe(umpire: Umpire, game_id: str) -> Reply:
-    """The game's phase deadline and the current phase's, in words (public facts only)."""
+async def describe(umpire: Umpire, game_id: str, user_id: int, *,
+                   is_admin: bool = False) -> Reply:
+    """The game's phase deadline and the current phase's, in words, for the host."""
+    await _hosted(umpire, game_id, user_id, is_admin)
     state = await umpire.state_for(game_id)
     setting = await umpire.store.deadline_setting(game_id)
     seconds = None if setting is None else setting.length_seconds
