@@ -1,8 +1,7 @@
 """``/host deadline`` and the phases' clock through the fake Discord: the host sets and extends a
 deadline (announced in the channel), the bot's outbox loop reminds the player still at the phase
 by DM (once for each deadline), and at the deadline marks their side done once, also after
-the bot restarts. The
-store's clock is one the test moves; the loop reads it."""
+the bot restarts. The store's clock is one the test moves; the loop reads it."""
 
 from __future__ import annotations
 
