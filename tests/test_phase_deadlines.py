@@ -234,6 +234,24 @@ async def test_a_length_set_during_a_phase_counts_from_when_it_was_set(tmp_path:
         assert await check_game(umpire, "g1") == [MARKED_DONE]
 
 
+async def test_a_deadline_set_before_the_start_counts_from_the_first_phase(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    async with opened(tmp_path / "v.db", clock) as umpire:
+        await umpire.create_game(TINY, HOST, game_id="g1", channel_id=None)
+        await umpire.join("g1", BLUE, "blue")
+        await umpire.join("g1", GREY, "grey")
+        reply = await set_length(umpire, "g1", HOST, "1h")
+        assert reply.text == "Done: The host set a deadline of 1 h for each phase."
+        clock.at(hours=5)
+        assert await check_game(umpire, "g1") == []  # not started: no clock
+        await umpire.start("g1", HOST)
+        clock.at(hours=5, minutes=45)
+        assert await check_game(umpire, "g1") == [REMINDED]
+        clock.at(hours=6)
+        assert await check_game(umpire, "g1") == [MARKED_DONE]
+
+
 async def test_the_host_extends_the_phase(tmp_path: Path) -> None:
     clock = Clock()
     async with opened(tmp_path / "v.db", clock) as umpire:

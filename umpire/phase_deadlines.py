@@ -126,6 +126,9 @@ async def check_game(umpire: Umpire, game_id: str, now: datetime | None = None) 
     """Send the current phase's reminder and apply its deadline when their times have come,
     once each; returns what was done (``REMINDED``, ``MARKED_DONE``, ``HOST_PINGED``)."""
     did: list[str] = []
+    setting = await umpire.store.deadline_setting(game_id)
+    if setting is None or setting.length_seconds is None:
+        return did  # most games: no deadline, and no need to wait for the game's lock
     async with umpire.lock(game_id):
         now = now or umpire.store.now()
         state = await umpire.state_for(game_id)
