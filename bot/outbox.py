@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from bot.transport import DiscordTransport
 from umpire.deadlines import time_out_all
 from umpire.outbox import DeliveryRejected
+from umpire.phase_deadlines import check_all as check_phase_deadlines
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -69,6 +70,11 @@ class Outbox:
                 await time_out_all(self.bot.umpire)
             except Exception:
                 log.exception("applying the questions' deadlines failed; retrying")
+            try:
+                # The phases' deadlines: reminders at three quarters, the deadline's action.
+                await check_phase_deadlines(self.bot.umpire)
+            except Exception:
+                log.exception("applying the phases' deadlines failed; retrying")
             try:
                 await self.drain_all()
             except Exception:

@@ -90,6 +90,18 @@ class ForceEndPhase(GameCommand):
     kind: Literal["force_end_phase"] = "force_end_phase"
 
 
+class DeadlinePassed(GameCommand):
+    """The umpire's clock: the deadline of the step ``turn``/``step`` has passed; every side
+    still at it is marked done. Naming the step makes it apply to that step only: once the
+    step is over (a late ``/done`` came first), it is refused."""
+
+    host_only = True
+
+    kind: Literal["deadline_passed"] = "deadline_passed"
+    turn: Annotated[int, Field(ge=0)]
+    step: Annotated[int, Field(ge=0)]
+
+
 class Correct(GameCommand):
     """Host: set a unit's cell, strength, stragglers, formation or morale by hand, with a reason."""
 

@@ -15,6 +15,7 @@ from rules import commands as cmd
 from rules import events as ev
 from rules import reaction
 from rules.board import LabelError
+from rules.deadline import deadline_passed
 from rules.grid import Cell
 from rules.knowledge import information_model, phase_report, sighting_events
 from rules.location import Arriving
@@ -360,6 +361,13 @@ def _host(out: Outcome, command: cmd.Command) -> None:
                 raise Refusal("the game is not in play")
             for side in state.acting_sides():
                 out.add(ev.SideDone(audience="public", side=side))
+            _advance(out)
+        case cmd.DeadlinePassed(turn=turn, step=step):
+            if state.status != GameStatus.ACTIVE:
+                raise Refusal("the game is not in play")
+            if (turn, step) != (state.turn, state.step):
+                raise Refusal("that phase is already over")
+            deadline_passed(out)
             _advance(out)
         case cmd.Correct(unit=name, changes=changes, reason=reason):
             # Only in play: before the start there is nothing to correct (the scenario is), and

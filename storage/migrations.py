@@ -185,10 +185,36 @@ BEGIN
 END;
 """
 
+# A play group's phase deadlines: the length the host set for every phase (none: no deadline),
+# and for each step what the clock has already done (extended, reminded, passed), so that a
+# restart neither forgets a deadline nor sends a reminder twice. When the step began is the
+# stored time of its ``phase_began`` event.
+_PHASE_DEADLINES = """
+CREATE TABLE phase_deadline_settings (
+    game_id        TEXT PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    length_seconds INTEGER,
+    set_at         TEXT NOT NULL,
+    CONSTRAINT deadline_length CHECK (length_seconds IS NULL
+        OR (typeof(length_seconds) = 'integer' AND length_seconds > 0))
+);
+
+CREATE TABLE phase_deadline_steps (
+    game_id       TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn          INTEGER NOT NULL,
+    step          INTEGER NOT NULL,
+    extra_seconds INTEGER NOT NULL DEFAULT 0,
+    reminded_at   TEXT,
+    passed_at     TEXT,
+    PRIMARY KEY (game_id, turn, step),
+    CONSTRAINT deadline_extra CHECK (typeof(extra_seconds) = 'integer' AND extra_seconds >= 0)
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "seat requests and former players", _SEATS),
     Migration(3, "scenario and ruleset stored with each game", _GAME_SOURCES),
+    Migration(5, "phase deadlines", _PHASE_DEADLINES),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

@@ -28,13 +28,14 @@ from typing import Any, Unpack
 
 import aiosqlite
 
-from storage import rows
+from storage import phase_deadlines, rows
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
 from storage.db import check_file, check_integrity, connect, transaction
 from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError, StorageError
 from storage.json_codec import JsonObject, decode_object, encode
 from storage.migrations import migrate
+from storage.phase_deadlines import DeadlineSetting, StepDeadline, StepMark
 from storage.records import (
     DeliveryRecord,
     EventRecord,
@@ -459,6 +460,16 @@ class Store:
         )
         return [rows.event(row) for row in found]
 
+    async def events_from_last(self, game_id: str, type_: str) -> list[EventRecord]:
+        """The game's events from its last event of type ``type_`` on, in order (none if it
+        has no such event)."""
+        found = await self._read(
+            f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq >= ("
+            "SELECT max(seq) FROM events WHERE game_id = ? AND type = ?) ORDER BY seq",
+            (game_id, game_id, type_),
+        )
+        return [rows.event(row) for row in found]
+
     async def commit(
         self,
         game_id: str,
@@ -617,6 +628,54 @@ class Store:
         found = await self._read(f"SELECT count(*) FROM deliveries WHERE {where}", params)
         return int(found[0][0])
 
+    # -- phase deadlines (storage.phase_deadlines) -------------------------------------------
+
+    async def deadline_setting(self, game_id: str) -> DeadlineSetting | None:
+        """The game's phase deadline as the host last set it (``None``: never set)."""
+        self._check_open()
+        return await phase_deadlines.read_setting(self._reader, game_id)
+
+    async def set_deadline_length(self, game_id: str, length_seconds: int | None,
+                                  deliveries: Sequence[NewDelivery] = ()) -> DeadlineSetting:
+        """Set the game's phase deadline (``None``: none) as of now, and queue ``deliveries``
+        (its announcement) in the same transaction."""
+        now = self._now()
+        async with self._write(f"set the deadline of game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            await phase_deadlines.write_setting(conn, game_id, length_seconds, now)
+            await self._queue(conn, game_id, deliveries)
+        return DeadlineSetting(length_seconds, now)
+
+    async def step_deadline(self, game_id: str, turn: int, step: int) -> StepDeadline:
+        """What has happened to one step's deadline so far."""
+        self._check_open()
+        return await phase_deadlines.read_step(self._reader, game_id, turn, step)
+
+    async def extend_step_deadline(self, game_id: str, turn: int, step: int, seconds: int, *,
+                                   rearm_reminder: bool,
+                                   deliveries: Sequence[NewDelivery] = ()) -> None:
+        """Extend one step's deadline by ``seconds`` and queue ``deliveries``, together."""
+        async with self._write(f"extend the deadline of game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            await phase_deadlines.extend_step(conn, game_id, turn, step, seconds,
+                                              rearm_reminder)
+            await self._queue(conn, game_id, deliveries)
+
+    async def mark_step_deadline(self, game_id: str, turn: int, step: int, mark: StepMark,
+                                 deliveries: Sequence[NewDelivery] = ()) -> bool:
+        """Record ``mark`` for the step and queue ``deliveries``, both only if the mark was not
+        recorded yet; whether it was recorded now. Exactly one of two racing calls wins."""
+        now = self._now()
+        async with self._write(f"mark the deadline of game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            if not await phase_deadlines.mark_step(conn, game_id, turn, step, mark, now):
+                return False
+            await self._queue(conn, game_id, deliveries)
+        return True
+
     # -- the bot's own state -----------------------------------------------------------------
 
     async def get_state(self, key: str) -> str | None:
@@ -632,6 +691,10 @@ class Store:
             )
 
     # -- plumbing ----------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        """The store's clock (what it stamps events with): the instant deadlines count to."""
+        return self._clock()
 
     def _now(self) -> datetime:
         return self._clock()

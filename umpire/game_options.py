@@ -22,6 +22,7 @@ from rules.module_spec import OptionValue
 from rules.modules import SPEC_BY_NAME
 from rules.surprise.spec import COLLISION_OPTION
 from umpire.answers import UmpireError
+from umpire.phase_clock import DEADLINE_ACTION, DEADLINE_ACTIONS, DONE, PING
 
 #: What each announced option means, by its value, in the players' words.
 OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
@@ -45,13 +46,17 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
         True: "each side's finish of a phase played at once is announced",
         False: "only a phase's end is announced",
     },
+    DEADLINE_ACTION: {
+        DONE: "at a phase's deadline, the sides still at it are marked done",
+        PING: "at a phase's deadline, the host is told and the phase waits",
+    },
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
-CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False}
+CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, DEADLINE_ACTION: DONE}
 
 #: The values a core option given as a word may take (any other is refused).
-CORE_CHOICES: Mapping[str, tuple[str, ...]] = {}
+CORE_CHOICES: Mapping[str, tuple[str, ...]] = {DEADLINE_ACTION: DEADLINE_ACTIONS}
 
 _KIND = {bool: "true or false", int: "a whole number", str: "a word"}
 

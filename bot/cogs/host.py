@@ -1,5 +1,6 @@
 """``/host``: the host's tools during play: pause and resume, end the phase for those who have not
-finished, correct a unit by hand with a reason kept in the log (only while the game is in play;
+finished, set or extend the phases' deadline (``/host deadline``, announced in the game's
+channel), correct a unit by hand with a reason kept in the log (only while the game is in play;
 the channel is told that a correction was made and by whom, and the end of the game lists every
 correction in full), and give or take seats after the start (each announced in the game's
 channel).
@@ -22,6 +23,7 @@ from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
 from rules import commands as cmd
+from umpire import phase_deadlines
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -63,6 +65,34 @@ class HostCog(commands.GroupCog, group_name="host",
     @app_commands.describe(game=GAME_HELP)
     async def endphase(self, interaction: Interaction, game: GameArg | None = None) -> None:
         await self._host_command(interaction, game, cmd.ForceEndPhase())
+
+    @app_commands.command(name="deadline",
+                          description="Set every phase's deadline, or give the current phase "
+                                      "more time (announced); with neither, show it")
+    @app_commands.describe(length="Each phase's time: 30m, 90m, 24h, 2d, 1d12h, or none",
+                           extend="More time for the current phase only: 30m, 12h, 1d, ...",
+                           game=GAME_HELP)
+    async def deadline(self, interaction: Interaction,
+                       length: app_commands.Range[str, 1, 20] | None = None,
+                       extend: app_commands.Range[str, 1, 20] | None = None,
+                       game: GameArg | None = None) -> None:
+        if length is not None and extend is not None:
+            raise Refused("give a length or an extension, not both")
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        admin = is_admin(interaction, record)
+        umpire = self.bot.umpire
+        if length is not None:
+            reply = await phase_deadlines.set_length(umpire, record.id, interaction.user.id,
+                                                     length, is_admin=admin)
+        elif extend is not None:
+            reply = await phase_deadlines.extend(umpire, record.id, interaction.user.id, extend,
+                                                 is_admin=admin)
+        else:
+            reply = await phase_deadlines.describe(umpire, record.id, interaction.user.id,
+                                                   is_admin=admin)
+        await answer(interaction, reply.text)
+        self.bot.outbox.kick(record.id)
 
     @app_commands.command(name="correct", description="During play, correct a unit by hand; "
                                                       "announced publicly, listed at the end")
