@@ -58,6 +58,7 @@ from rules.view_types import (
     IDENTIFIED,
     MARKER,
     OWN,
+    CommandView,
     MarkerView,
     UnitView,
     ViewLevel,
@@ -79,9 +80,12 @@ class OffMapUnit:
     morale: str
     mp_left: float
     location: Location
+    #: The command (``CommandView.id``) it belongs to.
+    command: str = ""
 
 
-__all__ = ["ANONYMOUS", "GHOST", "IDENTIFIED", "MARKER", "OWN", "MarkerView", "OffMapUnit",
+__all__ = ["ANONYMOUS", "GHOST", "IDENTIFIED", "MARKER", "OWN", "CommandView", "MarkerView",
+           "OffMapUnit",
            "SideView", "UnitView", "ViewLevel", "project", "public_view"]
 
 
@@ -129,6 +133,9 @@ class SideView:
     #: The sides everyone may know are still to act in this phase; ``None`` when that is not
     #: told (a phase played at once: ``rules.announcements.waiting_for``).
     waiting_for: tuple[str, ...] | None = ()
+    #: The side's own chain of command, in the order of battle's order (the umpire's view: every
+    #: side's).
+    commands: tuple[CommandView, ...] = ()
 
     @property
     def board(self) -> Board:
@@ -223,6 +230,7 @@ def _project(state: GameState, side: str | None) -> SideView:
         blocked_cells=overlay.blocked, notes=notes, routes=overlay.routes, markers=markers,
         day=spec.day, memory=_memory(state, side) if side else (),
         off_map=_off_map(state, side) if side else (), waiting_for=waiting_for(state),
+        commands=_commands(state, side),
     )
 
 
@@ -246,6 +254,7 @@ def own_view(state: GameState, side: str) -> SideView:
         markers=tuple(_marker_view(state, m, _contents(state, m, modules))
                       for m in state.markers_list() if m.side == side),
         off_map=_off_map(state, side), waiting_for=waiting_for(state),
+        commands=_commands(state, side),
     )
 
 
@@ -264,6 +273,14 @@ def public_view(state: GameState) -> SideView:
         side_colours={s.id: s.colour for s in scenario.sides}, day=spec.day,
         waiting_for=waiting_for(state),
     )
+
+
+def _commands(state: GameState, side: str | None) -> tuple[CommandView, ...]:
+    """The side's own commands (every side's for the umpire's view), as the order of battle
+    lists them."""
+    return tuple(CommandView(id=c.id, name=c.name, echelon=c.echelon, parent=c.parent,
+                             leader=c.leader)
+                 for c in state.commands.values() if side is None or c.side == side)
 
 
 def _side_names(state: GameState) -> dict[str, str]:
@@ -301,6 +318,7 @@ def _counter(u: Unit, level: ViewLevel, where: Cell) -> UnitView:
         echelon=u.echelon, strength=u.strength, formation=u.formation, morale=u.morale,
         mp_left=u.mp_left if level == OWN else None,
         stragglers=u.stragglers if level == OWN else 0,
+        command=u.command if level == OWN else "",
     )
 
 
@@ -410,7 +428,7 @@ def _off_map(state: GameState, side: str) -> tuple[OffMapUnit, ...]:
     return tuple(
         OffMapUnit(ref=u.id, name=u.name, kind=u.kind, combat=u.combat, strength=u.strength,
                    stragglers=u.stragglers, formation=u.formation, morale=u.morale,
-                   mp_left=u.mp_left, location=u.location)
+                   mp_left=u.mp_left, location=u.location, command=u.command)
         for u in sorted(state.units_of(side), key=lambda u: u.id) if u.cell is None)
 
 

@@ -53,6 +53,20 @@ class UnitView:
     stragglers: int = 0
     #: Seen without its identity (an anonymous counter, or the memory of one).
     anonymous: bool = False
+    #: The command (``CommandView.id``) it belongs to: told for the side's own units only.
+    command: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandView:
+    """One of the side's own commands (army, corps or division), as the order of battle gives
+    it: its parent command and its leader's unit id."""
+
+    id: str
+    name: str
+    echelon: str
+    parent: str = ""
+    leader: str = ""
 
 
 @dataclass(frozen=True, slots=True)

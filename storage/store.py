@@ -228,6 +228,16 @@ class Store:
         )
         return [rows.game(row) for row in found]
 
+    async def games_named_like(self, prefix: str) -> list[tuple[str, int | None]]:
+        """Every game whose id starts with ``prefix``, as its id and its server (``None`` for a
+        game made outside Discord): for numbering a new game after its scenario."""
+        found = await self._read(
+            "SELECT id, guild_id FROM games WHERE substr(id, 1, ?) = ? ORDER BY id",
+            (len(prefix), prefix),
+        )
+        return [(str(row["id"]), None if row["guild_id"] is None else int(row["guild_id"]))
+                for row in found]
+
     async def games_of_user(
         self, user_id: int, status: GameStatus | None = None
     ) -> list[GameRecord]:

@@ -484,7 +484,9 @@ async def test_create_plays_chancellorsville_with_its_own_rules(table: Table,
     await table.fake.wait_for(lambda: len(public(table)) == 1)
     [announcement] = public(table)
     assert "Rule modules switched off" not in announcement
-    assert "chancellorsville" not in announcement.split("created:")[0]
+    # No module of it is named as switched off (the game's id is named after the scenario).
+    assert "chancellorsville (" not in announcement and "raid_victory (" not in announcement
+    assert "Game `chancellorsville-hidden-1` created:" in announcement
     # Its raid module's options are told to everyone, here the scenario's own.
     assert ("Rule options: no raid: the Federal cavalry stays, and both sides' counters stand "
             "face down until sighted (the scenario); the victory chart is read at the end of "

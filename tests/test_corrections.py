@@ -155,3 +155,22 @@ def test_roll_messages_name_the_game_and_the_place_in_the_log(
     assert len(listed) == len(rolls)
     first = rolls[0].split("Secret roll for ", 1)[1].split(":", 1)[0]
     assert listed[0].startswith("confederate roll 1: log event ") and first in listed[0]
+
+
+async def test_the_host_reads_a_correction_in_words(tmp_path: Path) -> None:
+    """What changed, from what to what, in the players' terms: no Python data."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = await seated(store)
+        await umpire.start("g1", HOST)
+        await umpire.handle("g1", HOST, cmd.Correct(
+            unit="grey-1", changes={"strength": 5, "cell": "B0604", "morale": "shaken"},
+            reason="misread counter"))
+        await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"stragglers": 2},
+                                                    reason="straggler roll missed"))
+        notes = [d.text for d in await store.pending_deliveries("g1", limit=1000)
+                 if d.kind == "host"]
+        assert notes == [
+            "Correction logged for Grey Brigade: strength 7 → 5, cell B0704 → B0604, "
+            "morale normal → shaken (misread counter)",
+            "Correction logged for Grey Brigade: stragglers 0 → 2 (straggler roll missed)"]
+        assert not any(c in "".join(notes) for c in "{}[]'")

@@ -116,9 +116,17 @@ def announcement(loaded: LoadedScenario, without: Sequence[str],
     parts = []
     for key in keys:
         value = _value(loaded, key, chosen)
-        words = OPTION_WORDS.get(key, {}).get(value, f"{key} = {value!r}")
+        words = OPTION_WORDS.get(key, {}).get(value, f"{key.replace('_', ' ')}: "
+                                              f"{_value_words(value)}")
         parts.append(f"{words} ({'chosen by the host' if key in chosen else 'the scenario'})")
     return "Rule options: " + "; ".join(parts) + "."
+
+
+def _value_words(value: OptionValue) -> str:
+    """An option's value as people say it (an option without words of its own)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def _value(loaded: LoadedScenario, key: str,

@@ -18,9 +18,10 @@ from rules.announcements import finish_is_public
 from rules.board import Board
 from rules.grid import Cell
 from rules.knowledge import information_model, known_name, known_order
+from rules.location import Withdrawn, location_words
 from rules.markup import plain
 from rules.state import GameState, apply
-from rules.view import SideView, project, public_view
+from rules.view import SideView, own_view, project, public_view
 from umpire.marker_words import marker_news
 from umpire.wording import turn_heading
 
@@ -117,7 +118,9 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 out.append(Message("public", "", f"The host has {word} the game."
                                    + (f" {plain(reason)}" if reason else "")))
             case ev.UnitCorrected():
-                out.append(Message("host", "", correction_for_host(e)))
+                owner = e.side or (was.units[e.unit].side if e.unit in was.units else "")
+                out.append(Message("host", "", correction_for_host(
+                    e, own_view(was, owner) if owner else public_view(was))))
                 out.append(Message("public", "", correction_text(views.public, e, user)))
             case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerSplit() | ev.MarkerRemoved():
                 # A marker's news, to every side but its owner (whose module's report says
@@ -209,10 +212,40 @@ def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
     return "\n".join(parts)
 
 
-def correction_for_host(e: ev.UnitCorrected) -> str:
-    """The host's note of a correction: the host sees the game whole."""
-    return (f"Correction logged for {plain(e.name or e.unit)}: {plain(str(e.changes))} "
-            f"({plain(e.reason)})")
+def correction_for_host(e: ev.UnitCorrected, before: SideView) -> str:
+    """The host's note of a correction, each change as it was and as it is now ("strength 8
+    → 6, cell A0504 → A0605"): the host sees the game whole. ``before`` is the unit's own
+    side's view before the correction (``rules.view.own_view``), which holds the unit in full
+    wherever it is."""
+    was = _correctable(before, e.unit)
+    changed = []
+    for key, value in e.changes.items():
+        if key == "cell":
+            now = (before.board.describe(Cell(*value)) if value is not None
+                   else location_words(Withdrawn(), before.board.describe))
+        else:
+            now = str(value)
+        old = was.get(key)
+        changed.append(f"{key} {plain(old)} → {plain(now)}" if old is not None and old != now
+                       else f"{key} {plain(now)}")
+    what = ", ".join(changed) or "nothing changed"
+    return f"Correction logged for {plain(e.name or e.unit)}: {what} ({plain(e.reason)})"
+
+
+def _correctable(view: SideView, ref: str) -> dict[str, str]:
+    """The fields a correction may change, in words, of the side's own unit ``ref`` as the
+    view holds it (on the map or not); empty for a unit the view does not hold."""
+    unit = view.unit(ref)
+    if unit is not None:
+        return {"cell": view.board.describe(unit.cell), "strength": str(unit.strength),
+                "stragglers": str(unit.stragglers), "formation": unit.formation,
+                "morale": unit.morale}
+    off = next((o for o in view.off_map if o.ref == ref), None)
+    if off is None:
+        return {}
+    return {"cell": location_words(off.location, view.board.describe),
+            "strength": str(off.strength), "stragglers": str(off.stragglers),
+            "formation": off.formation, "morale": off.morale}
 
 
 def correction_text(view: SideView, e: ev.UnitCorrected, user: int | None) -> str:

@@ -7,10 +7,11 @@ from rules.state import GameState
 from rules.status import GameStatus
 from rules.view import project, public_view
 from storage.records import DeliveryRecord, Recipient
-from umpire import marker_words, seats, wording
+from umpire import marker_words, seats, units_list, wording
 from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.repository import Repository
+from umpire.units_list import UnitsPage
 
 
 class Reading(Repository):
@@ -56,10 +57,19 @@ class Reading(Repository):
 
     async def units_text(self, game_id: str, user_id: int) -> Reply:
         """The player's own units: where they are, formation, strength (and stragglers), morale
-        when not normal, and MPs left."""
+        when not normal, and MPs left (every page of ``units_page``)."""
         game = await self._game(game_id)
         side = await self.side_of(game_id, user_id)
         return Reply(wording.units_text(project(game.state, side)))
+
+    async def units_page(self, game_id: str, user_id: int, page: int = 0,
+                         filter_text: str = "") -> UnitsPage:
+        """One page of the player's own units as ``/units`` shows them
+        (``umpire.units_list``), from their side's view; the page is brought within the
+        list."""
+        game = await self._game(game_id)
+        side = await self.side_of(game_id, user_id)
+        return units_list.units_page(project(game.state, side), page, filter_text)
 
     async def unit_names(self, game_id: str, user_id: int) -> list[str]:
         """Names of the player's own units, for autocomplete (never an enemy's)."""

@@ -3,7 +3,6 @@ and unseating players), and messages to the host that no command caused."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 
 from rules.implementations import require_playable
@@ -11,10 +10,14 @@ from rules.markup import plain
 from rules.modules import RuleNotImplemented
 from rules.problems import FileProblems
 from rules.status import GameStatus
+from storage.errors import AlreadyExistsError
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
-from umpire import catalog, dice, game_options, seats, wording
+from umpire import catalog, dice, game_ids, game_options, seats, wording
 from umpire.answers import Reply, UmpireError
 from umpire.repository import Repository
+
+#: How often a new game's number is worked out again when another game took it meanwhile.
+_NUMBERING_TRIES = 5
 
 
 class SettingUp(Repository):
@@ -53,14 +56,26 @@ class SettingUp(Repository):
                                                                   status=GameStatus.SETUP) + \
                 await self.store.list_games(channel_id=channel_id, status=GameStatus.ACTIVE):
             raise UmpireError("this channel already has a game; end it first")
-        gid = game_id or "g" + secrets.token_hex(3)
-        record = GameRecord(id=gid, scenario_id=loaded.id, scenario_path=str(path.resolve()),
-                            host_user_id=host_user_id, seed=seed or dice.new_seed(),
-                            guild_id=guild_id,
-                            channel_id=channel_id,
-                            options={"without": list(without),
-                                     **({"rules": dict(options)} if options else {})})
-        await self.store.create_game(record, sources)
+        seed = seed or dice.new_seed()
+        for _ in range(_NUMBERING_TRIES):
+            gid = game_id or game_ids.next_game_id(
+                loaded.id, guild_id,
+                await self.store.games_named_like(game_ids.stem(loaded.id)))
+            record = GameRecord(id=gid, scenario_id=loaded.id,
+                                scenario_path=str(path.resolve()),
+                                host_user_id=host_user_id, seed=seed, guild_id=guild_id,
+                                channel_id=channel_id,
+                                options={"without": list(without),
+                                         **({"rules": dict(options)} if options else {})})
+            try:
+                await self.store.create_game(record, sources)
+                break
+            except AlreadyExistsError:
+                if game_id:
+                    raise UmpireError(f"there is already a game {game_id[:40]!r}") from None
+                # Another game took the number meanwhile: count again.
+        else:
+            raise UmpireError(wording.CHANGED_MEANWHILE)
         sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
         said = game_options.announcement(loaded, without, options or {})
         return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rules import commands as cmd
 from rules import events as ev
-from rules.location import location_words
 from rules.status import GameStatus
 from rules.view import IDENTIFIED, SideView
 from rules.words import COMBAT_KINDS
+from umpire import units_list
 
 # -- refusals --------------------------------------------------------------------------------------
 #: The same answer whoever asks, so that it tells nothing about the game.
@@ -66,28 +66,10 @@ def status_text(view: SideView, game_id: str, status: str,
 
 # -- the side's own forces -------------------------------------------------------------------------
 def units_text(view: SideView) -> str:
-    """The side's own units: where they are, formation, strength (and stragglers), morale when
-    not normal, and MPs left; those not on the map say when they arrive."""
-    rows: list[tuple[str, str]] = []
-    for u in view.own_units():
-        strength = f", {u.strength} SP" if u.kind in COMBAT_KINDS else ""
-        rows.append((u.name, _unit_line(u.name, u.kind, strength, u.stragglers, u.formation,
-                                        u.morale, view.board.describe(u.cell), u.mp_left or 0)))
-    for o in view.off_map:
-        where = location_words(o.location, view.board.describe)
-        strength = f", {o.strength} SP" if o.combat else ""
-        rows.append((o.name, _unit_line(o.name, o.kind, strength, o.stragglers, o.formation,
-                                        o.morale, where, o.mp_left)))
-    lines = [line for _, line in sorted(rows, key=lambda r: r[0])]
-    return "\n".join(lines) or "You have no units."
-
-
-def _unit_line(name: str, kind: str, strength: str, stragglers: int, formation: str,
-               morale: str, where: str, mp_left: float) -> str:
-    if stragglers:
-        strength += f" and {stragglers} straggling"
-    shown = f", {morale}" if morale != "normal" else ""
-    return f"{name} ({kind}{strength}, {formation}{shown}) at {where}; {mp_left:g} MP left"
+    """The side's own units, as ``/units`` lists them (``umpire.units_list``): where they are,
+    formation, strength (and stragglers), morale when not normal, and MPs left; those not on
+    the map say when they arrive, or that they are eliminated or withdrawn."""
+    return units_list.units_text(view)
 
 
 def own_unit_names(view: SideView) -> list[str]:

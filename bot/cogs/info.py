@@ -11,9 +11,11 @@ from discord.ext import commands
 from bot import autocomplete as ac
 from bot.cogs import Interaction, in_servers_and_dms, resolve_game
 from bot.game_choice import GameArg
+from bot.paging import UnitsPageButton, clean_filter, units_message
 from bot.replies import answer, send_notice, thinking
 from bot.views import inbox_page
 from umpire.maps import MAX_RADIUS
+from umpire.units_list import MAX_FILTER
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -42,14 +44,30 @@ class InfoCog(commands.Cog):
         text = reply.text if reply.image is not None else reply.text + NO_PICTURES
         await answer(interaction, text, image=reply.image, image_name="map.png")
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(UnitsPageButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(UnitsPageButton)
+
     @in_servers_and_dms
-    @app_commands.command(name="units", description="Your units: where, formation, strength, "
-                                                    "MPs left")
-    @app_commands.describe(game=GAME_HELP)
-    async def units(self, interaction: Interaction, game: GameArg | None = None) -> None:
+    @app_commands.command(name="units", description="Your units by command: where, formation, "
+                                                    "strength, MPs left")
+    @app_commands.describe(filter="Only some: part of a unit's or command's name, or movable, "
+                                  "arriving, eliminated",
+                           game=GAME_HELP)
+    async def units(self, interaction: Interaction,
+                    filter: app_commands.Range[str, 1, MAX_FILTER] | None = None,
+                    game: GameArg | None = None) -> None:
         record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.units_text(record.id, interaction.user.id)
-        await answer(interaction, reply.text)
+        embed, view = await units_message(self.bot, record.id, interaction.user.id, 0,
+                                          clean_filter(filter))
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        # Read from the side's view held in memory: quick enough to answer at once.
+        await interaction.response.send_message(**kwargs)
+        await send_notice(interaction)
 
     @in_servers_and_dms
     @app_commands.command(name="log", description="Recent announcements and your side's reports")
