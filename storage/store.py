@@ -529,6 +529,18 @@ class Store:
         seq = int(found[0]["seq"])
         return Snapshot(seq, decode_object(found[0]["payload"], f"snapshot {game_id!r}#{seq}"))
 
+    async def snapshot_at_or_before(self, game_id: str, seq: int) -> Snapshot | None:
+        """The snapshot with the highest seq not after ``seq``; ``None`` if there is none."""
+        found = await self._read(
+            "SELECT seq, payload FROM snapshots WHERE game_id = ? AND seq <= ?"
+            " ORDER BY seq DESC LIMIT 1",
+            (game_id, seq),
+        )
+        if not found:
+            return None
+        at = int(found[0]["seq"])
+        return Snapshot(at, decode_object(found[0]["payload"], f"snapshot {game_id!r}#{at}"))
+
     async def save_snapshot(self, game_id: str, seq: int, payload: JsonObject) -> None:
         """Save (or replace) the state after event ``seq``, outside a commit. Raises
         ``StorageError`` if the game has no event ``seq`` yet (0 is the state before any)."""

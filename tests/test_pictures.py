@@ -299,6 +299,14 @@ async def test_a_twelve_turn_game_with_two_players_a_side_stays_under_5_mb(
         assert reached == 13  # twelve whole turns played
         assert sum(1 for *_, image in transport.sent if image is not None) >= 12 * 4
         assert await store.pending_deliveries("g") == []
+        assert pictures(db) == []
+        # The newest page of the inbox, drawn again from the log's later snapshots: the very
+        # maps this player was sent.
+        assert await store.snapshot_at_or_before("g", (await store.last_seq("g"))) is not None
+        items, _ = await umpire.inbox("g", 102)
+        sent = [image for _, target, _, image in transport.sent if target == "102" and image]
+        shown = [d.image for d in reversed(items) if d.image is not None]
+        assert shown and shown == sent[-len(shown):]
     size = sum(p.stat().st_size for p in tmp_path.glob("v.db*"))
     print(f"twelve-turn flank-march game, two players a side: {size} bytes")
     assert size < SIZE_LIMIT

@@ -95,14 +95,17 @@ class Repository:
                       (event_from_json(json.dumps(r.payload), r.audience) for r in records))
 
     async def state_at(self, game_id: str, seq: int) -> GameState:
-        """The state right after event ``seq``, from the log since the start."""
+        """The state right after event ``seq``: the nearest snapshot before it and the log."""
         record = await self.store.get_game(game_id)
         if record is None:
             raise UmpireError(wording.no_such_game(game_id))
         loaded = await self._loaded(record)
-        records = await self.store.events(game_id, limit=seq)
-        return replay(initial_state(loaded, _without(record)),
-                      (event_from_json(json.dumps(r.payload), r.audience) for r in records))
+        snap = await self.store.snapshot_at_or_before(game_id, seq)
+        state = (initial_state(loaded, _without(record)) if snap is None
+                 else from_snapshot(loaded, snap.payload, _without(record)))
+        records = await self.store.events(game_id, after_seq=state.seq, limit=seq - state.seq)
+        return replay(state, (event_from_json(json.dumps(r.payload), r.audience)
+                              for r in records))
 
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
