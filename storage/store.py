@@ -25,7 +25,7 @@ from datetime import datetime
 from os import PathLike
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Unpack
+from typing import Any, NamedTuple, Unpack
 
 import aiosqlite
 
@@ -732,44 +732,51 @@ class StoreOpener:
             await self._store.close()
 
 
+class _DeliveryRow(NamedTuple):
+    """A delivery's row, and its picture (bytes and SHA-256) to store once beside it."""
+
+    values: tuple[Any, ...]
+    picture: bytes | None
+    sha256: str | None
+    now: str
+
+
 def _delivery_rows(
     game_id: str, expected_seq: int, event_count: int, deliveries: Sequence[NewDelivery], now: str
-) -> list[tuple[tuple[Any, ...], bytes | None]]:
-    """Each delivery's row (its picture named by SHA-256) with the picture's bytes."""
-    return [
-        (
-            (
-                game_id,
-                _delivery_seq(expected_seq, event_count, delivery.event_index, index),
-                delivery.kind,
-                delivery.target,
-                delivery.text,
-                delivery.image_name,
-                encode(delivery.buttons, f"buttons of delivery {index}"),
-                now,
-                None if delivery.image is None else hashlib.sha256(delivery.image).hexdigest(),
-                None if delivery.image is None else delivery.image_view,
-            ),
-            delivery.image,
-        )
-        for index, delivery in enumerate(deliveries)
-    ]
+) -> list[_DeliveryRow]:
+    rows_out = []
+    for index, delivery in enumerate(deliveries):
+        image = delivery.image
+        sha = None if image is None else hashlib.sha256(image).hexdigest()
+        rows_out.append(_DeliveryRow((
+            game_id,
+            _delivery_seq(expected_seq, event_count, delivery.event_index, index),
+            delivery.kind,
+            delivery.target,
+            delivery.text,
+            delivery.image_name,
+            encode(delivery.buttons, f"buttons of delivery {index}"),
+            now,
+            sha,
+            None if image is None else delivery.image_view,
+        ), image, sha, now))
+    return rows_out
 
 
 async def _insert_deliveries(
-    conn: aiosqlite.Connection, delivery_rows: Sequence[tuple[tuple[Any, ...], bytes | None]]
+    conn: aiosqlite.Connection, delivery_rows: Sequence[_DeliveryRow]
 ) -> list[int]:
     ids = []
-    for row, image in delivery_rows:
-        if image is not None:  # stored once, however many deliveries carry it
+    for row in delivery_rows:
+        if row.picture is not None:  # stored once, however many deliveries carry it
             await conn.execute(
                 "INSERT OR IGNORE INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)",
-                (row[8], image, row[7]),
+                (row.sha256, row.picture, row.now),
             )
         cursor = await conn.execute(
             "INSERT INTO deliveries (game_id, seq, kind, target, text, image_name, buttons,"
             " created_at, picture, picture_view) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            row,
+            row.values,
         )
         ids.append(_rowid(cursor))
     return ids
