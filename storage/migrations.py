@@ -6,13 +6,16 @@ processes opening the same new file do not both apply it. A file whose recorded 
 than the newest migration here was written by a newer Vedette and is refused untouched.
 
 To change the schema, append a ``Migration`` with the next number; never edit a released one.
-Keep the SQL portable to SQLite 3.31 (no STRICT tables, no RETURNING, no JSON functions).
+Keep the SQL portable to SQLite 3.31 (no STRICT tables, no RETURNING, no JSON functions, no
+``DROP COLUMN``). What SQL cannot compute (a SHA-256) a migration's ``then`` step does, in the
+same transaction as its SQL.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,12 +25,16 @@ from storage.clock import Clock, to_text
 from storage.db import transaction
 from storage.errors import DatabaseTooNew, StorageError
 
+MigrationStep = Callable[[aiosqlite.Connection], Awaitable[None]]
+
 
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
     name: str
     sql: str
+    #: Run after ``sql``, inside the same transaction (data SQL alone cannot move).
+    then: MigrationStep | None = None
 
 
 _INITIAL = """
@@ -210,11 +217,47 @@ CREATE TABLE phase_deadline_steps (
 );
 """
 
+# A picture (or any attachment) is stored once, keyed by its SHA-256, however many deliveries
+# carry it. ``picture_view`` names the view a map was drawn from (a side id or 'umpire'): such a
+# picture can be drawn again from the log, so it is dropped once every delivery carrying it has
+# been handed over (see docs/hosting.md); a picture without one is kept. The old ``image``
+# column stays (SQLite 3.31 cannot drop a column) and is emptied by the carry-over below.
+_PICTURES = """
+CREATE TABLE pictures (
+    sha256    TEXT PRIMARY KEY NOT NULL,
+    data      BLOB NOT NULL,
+    stored_at TEXT NOT NULL,
+    CONSTRAINT picture_sha256 CHECK (length(sha256) = 64),
+    CONSTRAINT picture_data CHECK (typeof(data) = 'blob')
+);
+ALTER TABLE deliveries ADD COLUMN picture TEXT REFERENCES pictures (sha256)
+    CONSTRAINT delivery_picture_named CHECK (picture IS NULL OR length(image_name) > 0);
+ALTER TABLE deliveries ADD COLUMN picture_view TEXT;
+CREATE INDEX deliveries_by_picture ON deliveries (picture) WHERE picture IS NOT NULL;
+"""
+
+
+async def _carry_pictures_over(conn: aiosqlite.Connection) -> None:
+    """Move each delivery's own copy of its attachment into ``pictures`` (one row per distinct
+    picture) and point the delivery at it. The view it was drawn from is not known for these,
+    so they are all kept."""
+    found = await conn.execute_fetchall(
+        "SELECT id, image, created_at FROM deliveries WHERE image IS NOT NULL ORDER BY id")
+    for delivery_id, image, created_at in found:
+        sha = hashlib.sha256(bytes(image)).hexdigest()
+        await conn.execute(
+            "INSERT OR IGNORE INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)",
+            (sha, bytes(image), created_at))
+        await conn.execute("UPDATE deliveries SET picture = ?, image = NULL WHERE id = ?",
+                           (sha, delivery_id))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "seat requests and former players", _SEATS),
     Migration(3, "scenario and ruleset stored with each game", _GAME_SOURCES),
     Migration(5, "phase deadlines", _PHASE_DEADLINES),
+    Migration(7, "pictures stored once", _PICTURES, then=_carry_pictures_over),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""
@@ -279,6 +322,8 @@ async def migrate(
                     continue
                 for statement in statements(migration.sql):
                     await conn.execute(statement)
+                if migration.then is not None:
+                    await migration.then(conn)
                 await conn.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, to_text(now())),

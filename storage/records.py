@@ -124,6 +124,11 @@ class NewDelivery:
     (negative indices count from the end); ``None`` means the commit's last event, or the game's
     current last event if the commit appends none. The store turns it into the event's seq.
     ``buttons`` is a JSON list the transport turns into components.
+
+    ``image`` is stored once however many deliveries carry the same bytes. ``image_view`` names
+    the view a map picture was drawn from (a side id, or ``'umpire'``) in the state after the
+    delivery's event: such a picture can be drawn again from the log, so the store drops it once
+    every delivery carrying it has been handed over; a picture without one is kept.
     """
 
     kind: DeliveryKind
@@ -133,6 +138,7 @@ class NewDelivery:
     image_name: str | None = None
     buttons: list[JsonObject] = field(default_factory=list)
     event_index: int | None = None
+    image_view: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +157,16 @@ class DeliveryRecord:
     last_error: str | None
     created_at: datetime
     sent_at: datetime | None
+    #: The SHA-256 (hex) of the stored picture, ``None`` once a redrawable one was dropped.
+    picture: str | None = None
+    #: The view the picture was drawn from, if it can be drawn again (see ``NewDelivery``).
+    image_view: str | None = None
+
+    @property
+    def picture_dropped(self) -> bool:
+        """The delivery carried a map that is no longer stored and can be drawn again from
+        the log (the view ``image_view`` at event ``seq``)."""
+        return self.image is None and self.image_view is not None and bool(self.image_name)
 
 
 class Recipient(NamedTuple):

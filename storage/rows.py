@@ -27,9 +27,14 @@ PLAYER_COLUMNS = "game_id, user_id, side, dm_ok, joined_at"
 SEAT_REQUEST_COLUMNS = "game_id, user_id, side, asked_at"
 EVENT_COLUMNS = "game_id, seq, type, payload, audience, created_at"
 DELIVERY_COLUMNS = (
-    "id, game_id, seq, kind, target, text, image, image_name, buttons, status, attempts, "
-    "last_error, created_at, sent_at"
+    "d.id AS id, d.game_id AS game_id, d.seq AS seq, d.kind AS kind, d.target AS target, "
+    "d.text AS text, p.data AS image, d.image_name AS image_name, "
+    "d.buttons AS buttons, d.status AS status, d.attempts AS attempts, "
+    "d.last_error AS last_error, d.created_at AS created_at, d.sent_at AS sent_at, "
+    "d.picture AS picture, d.picture_view AS picture_view"
 )
+#: Deliveries with their pictures, each stored once in ``pictures`` (see migration 7).
+DELIVERY_FROM = "deliveries AS d LEFT JOIN pictures AS p ON p.sha256 = d.picture"
 
 
 SOURCES_COLUMNS = (
@@ -118,4 +123,6 @@ def delivery(row: sqlite3.Row) -> DeliveryRecord:
         last_error=row["last_error"],
         created_at=from_text(row["created_at"]),
         sent_at=None if sent_at is None else from_text(sent_at),
+        picture=row["picture"],
+        image_view=row["picture_view"],
     )

@@ -17,6 +17,7 @@ see ``storage.db``): the caller may tell a player "accepted".
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
 from contextlib import asynccontextmanager
@@ -24,7 +25,7 @@ from datetime import datetime
 from os import PathLike
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Unpack
+from typing import Any, NamedTuple, Unpack
 
 import aiosqlite
 
@@ -549,6 +550,18 @@ class Store:
         seq = int(found[0]["seq"])
         return Snapshot(seq, decode_object(found[0]["payload"], f"snapshot {game_id!r}#{seq}"))
 
+    async def snapshot_at_or_before(self, game_id: str, seq: int) -> Snapshot | None:
+        """The snapshot with the highest seq not after ``seq``; ``None`` if there is none."""
+        found = await self._read(
+            "SELECT seq, payload FROM snapshots WHERE game_id = ? AND seq <= ?"
+            " ORDER BY seq DESC LIMIT 1",
+            (game_id, seq),
+        )
+        if not found:
+            return None
+        at = int(found[0]["seq"])
+        return Snapshot(at, decode_object(found[0]["payload"], f"snapshot {game_id!r}#{at}"))
+
     async def save_snapshot(self, game_id: str, seq: int, payload: JsonObject) -> None:
         """Save (or replace) the state after event ``seq``, outside a commit. Raises
         ``StorageError`` if the game has no event ``seq`` yet (0 is the state before any)."""
@@ -572,7 +585,7 @@ class Store:
         self, game_id: str | None = None, limit: int = 100
     ) -> list[DeliveryRecord]:
         """Deliveries still to send (of one game, or of all), oldest first."""
-        sql = f"SELECT {rows.DELIVERY_COLUMNS} FROM deliveries WHERE status = 'pending'"
+        sql = f"SELECT {rows.DELIVERY_COLUMNS} FROM {rows.DELIVERY_FROM} WHERE status = 'pending'"
         params: list[Any] = []
         if game_id is not None:
             sql += " AND game_id = ?"
@@ -582,7 +595,7 @@ class Store:
 
     async def get_delivery(self, delivery_id: int) -> DeliveryRecord | None:
         found = await self._read(
-            f"SELECT {rows.DELIVERY_COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,)
+            f"SELECT {rows.DELIVERY_COLUMNS} FROM {rows.DELIVERY_FROM} WHERE id = ?", (delivery_id,)
         )
         return rows.delivery(found[0]) if found else None
 
@@ -598,6 +611,7 @@ class Store:
             )
             if cursor.rowcount == 0:
                 raise NotFoundError(f"no delivery {delivery_id}")
+            await _drop_picture_if_done(conn, delivery_id)
 
     async def mark_failed(self, delivery_id: int, error: str, permanent: bool) -> None:
         """Sending failed: attempts grow by one and ``error`` is kept. A ``permanent`` failure
@@ -617,6 +631,8 @@ class Store:
                 )
                 if not list(found):
                     raise NotFoundError(f"no delivery {delivery_id}")
+            elif permanent:
+                await _drop_picture_if_done(conn, delivery_id)
 
     async def deliveries_for(
         self, game_id: str, *recipients: Recipient, offset: int = 0, limit: int = 50
@@ -627,7 +643,7 @@ class Store:
         :meth:`count_deliveries_for`."""
         where, params = _recipients_clause(game_id, recipients)
         found = await self._read(
-            f"SELECT {rows.DELIVERY_COLUMNS} FROM deliveries WHERE {where}"
+            f"SELECT {rows.DELIVERY_COLUMNS} FROM {rows.DELIVERY_FROM} WHERE {where}"
             " ORDER BY id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
@@ -635,7 +651,7 @@ class Store:
 
     async def count_deliveries_for(self, game_id: str, *recipients: Recipient) -> int:
         where, params = _recipients_clause(game_id, recipients)
-        found = await self._read(f"SELECT count(*) FROM deliveries WHERE {where}", params)
+        found = await self._read(f"SELECT count(*) FROM deliveries AS d WHERE {where}", params)
         return int(found[0][0])
 
     # -- phase deadlines (storage.phase_deadlines) -------------------------------------------
@@ -789,37 +805,73 @@ class StoreOpener:
             await self._store.close()
 
 
+class _DeliveryRow(NamedTuple):
+    """A delivery's row, and its picture (bytes and SHA-256) to store once beside it."""
+
+    values: tuple[Any, ...]
+    picture: bytes | None
+    sha256: str | None
+    now: str
+
+
 def _delivery_rows(
     game_id: str, expected_seq: int, event_count: int, deliveries: Sequence[NewDelivery], now: str
-) -> list[tuple[Any, ...]]:
-    return [
-        (
+) -> list[_DeliveryRow]:
+    rows_out = []
+    for index, delivery in enumerate(deliveries):
+        image = delivery.image
+        sha = None if image is None else hashlib.sha256(image).hexdigest()
+        rows_out.append(_DeliveryRow((
             game_id,
             _delivery_seq(expected_seq, event_count, delivery.event_index, index),
             delivery.kind,
             delivery.target,
             delivery.text,
-            delivery.image,
             delivery.image_name,
             encode(delivery.buttons, f"buttons of delivery {index}"),
             now,
-        )
-        for index, delivery in enumerate(deliveries)
-    ]
+            sha,
+            None if image is None else delivery.image_view,
+        ), image, sha, now))
+    return rows_out
 
 
 async def _insert_deliveries(
-    conn: aiosqlite.Connection, delivery_rows: Sequence[tuple[Any, ...]]
+    conn: aiosqlite.Connection, delivery_rows: Sequence[_DeliveryRow]
 ) -> list[int]:
     ids = []
     for row in delivery_rows:
+        if row.picture is not None:  # stored once, however many deliveries carry it
+            await conn.execute(
+                "INSERT OR IGNORE INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)",
+                (row.sha256, row.picture, row.now),
+            )
         cursor = await conn.execute(
-            "INSERT INTO deliveries (game_id, seq, kind, target, text, image, image_name,"
-            " buttons, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            row,
+            "INSERT INTO deliveries (game_id, seq, kind, target, text, image_name, buttons,"
+            " created_at, picture, picture_view) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row.values,
         )
         ids.append(_rowid(cursor))
     return ids
+
+
+async def _drop_picture_if_done(conn: aiosqlite.Connection, delivery_id: int) -> None:
+    """Drop the picture ``delivery_id`` carries once no delivery still needs the stored copy:
+    every delivery carrying it is handed over (sent, or given up) and each can be drawn again
+    from the log (it names its view). The deliveries keep their view and file name, so a
+    reader knows to draw the map again. Inside a write."""
+    found = list(await conn.execute_fetchall(
+        "SELECT picture FROM deliveries WHERE id = ? AND picture IS NOT NULL", (delivery_id,)))
+    if not found:
+        return
+    sha = found[0][0]
+    needed = list(await conn.execute_fetchall(
+        "SELECT 1 FROM deliveries WHERE picture = ?"
+        " AND (status = 'pending' OR picture_view IS NULL) LIMIT 1", (sha,)))
+    if needed:
+        return
+    await conn.execute("UPDATE deliveries SET picture = NULL WHERE picture = ?", (sha,))
+    await conn.execute("DELETE FROM pictures WHERE sha256 = ?", (sha,))
 
 
 def _delivery_seq(expected_seq: int, event_count: int, event_index: int | None, index: int) -> int:

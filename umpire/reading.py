@@ -10,6 +10,7 @@ from storage.records import DeliveryRecord, Recipient
 from umpire import marker_words, seats, units_list, wording
 from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
+from umpire.pictures import with_pictures
 from umpire.repository import Repository
 from umpire.units_list import UnitsPage
 
@@ -123,7 +124,7 @@ class Reading(Repository):
         offset = max(0, total - (page + 1) * per_page)
         limit = min(per_page, total - page * per_page)
         items = await self.store.deliveries_for(game_id, *who, offset=offset, limit=max(0, limit))
-        return list(reversed(items)), pages
+        return await with_pictures(self, game_id, list(reversed(items))), pages
 
     async def log_text(self, game_id: str, user_id: int, last: int = 15) -> Reply:
         """The recent public announcements and this side's own reports, oldest first."""

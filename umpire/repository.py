@@ -94,6 +94,19 @@ class Repository:
         return replay(initial_state(loaded, _without(record)),
                       (event_from_json(json.dumps(r.payload), r.audience) for r in records))
 
+    async def state_at(self, game_id: str, seq: int) -> GameState:
+        """The state right after event ``seq``: the nearest snapshot before it and the log."""
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise UmpireError(wording.no_such_game(game_id))
+        loaded = await self._loaded(record)
+        snap = await self.store.snapshot_at_or_before(game_id, seq)
+        state = (initial_state(loaded, _without(record)) if snap is None
+                 else from_snapshot(loaded, snap.payload, _without(record)))
+        records = await self.store.events(game_id, after_seq=state.seq, limit=seq - state.seq)
+        return replay(state, (event_from_json(json.dumps(r.payload), r.audience)
+                              for r in records))
+
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
                       extra: Sequence[NewDelivery] = ()) -> tuple[int, ...]:
@@ -157,16 +170,20 @@ class Repository:
                         state, None if m.map_for == "umpire" else m.map_for)
                 image = images[m.map_for]
             name = f"{m.map_for}-turn-{state.turn:02d}.png" if image else None
+            # The same picture for every player of the view: the store keeps one copy of it.
+            view = m.map_for if image else None
             if m.kind == "side":
                 seated = [p for p in players if p.side == m.target]
                 if not seated:
-                    out.append(NewDelivery("side", m.target, m.text, image, name))
+                    out.append(NewDelivery("side", m.target, m.text, image, name,
+                                           image_view=view))
                 for p in seated:
-                    out.append(NewDelivery("player", str(p.user_id), m.text, image, name))
+                    out.append(NewDelivery("player", str(p.user_id), m.text, image, name,
+                                           image_view=view))
             elif m.kind == "host":
                 out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
             else:
-                out.append(NewDelivery("public", "", m.text, image, name))
+                out.append(NewDelivery("public", "", m.text, image, name, image_view=view))
         return out
 
     async def _loaded(self, record: GameRecord) -> LoadedScenario:
