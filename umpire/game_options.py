@@ -22,6 +22,7 @@ from rules.module_spec import OptionValue
 from rules.modules import SPEC_BY_NAME
 from rules.surprise.spec import COLLISION_OPTION
 from umpire.answers import UmpireError
+from umpire.ready import READY_CHOICES, READY_DEFAULT, READY_OPTION, READY_WORDS
 
 #: What each announced option means, by its value, in the players' words.
 OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
@@ -45,13 +46,14 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
         True: "each side's finish of a phase played at once is announced",
         False: "only a phase's end is announced",
     },
+    READY_OPTION: READY_WORDS,
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
-CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False}
+CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, READY_OPTION: READY_DEFAULT}
 
 #: The values a core option given as a word may take (any other is refused).
-CORE_CHOICES: Mapping[str, tuple[str, ...]] = {}
+CORE_CHOICES: Mapping[str, tuple[str, ...]] = {READY_OPTION: READY_CHOICES}
 
 _KIND = {bool: "true or false", int: "a whole number", str: "a word"}
 

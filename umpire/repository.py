@@ -160,9 +160,11 @@ class Repository:
             if m.kind == "side":
                 seated = [p for p in players if p.side == m.target]
                 if not seated:
-                    out.append(NewDelivery("side", m.target, m.text, image, name))
+                    out.append(NewDelivery("side", m.target, m.text, image, name,
+                                           list(m.buttons)))
                 for p in seated:
-                    out.append(NewDelivery("player", str(p.user_id), m.text, image, name))
+                    out.append(NewDelivery("player", str(p.user_id), m.text, image, name,
+                                           list(m.buttons)))
             elif m.kind == "host":
                 out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
             else:

@@ -21,6 +21,7 @@ from rules.implementations import playable_modules
 from rules.modules import KNOWN_MODULES
 from rules.status import GameStatus
 from umpire import catalog
+from umpire.ready import READY_OPTION
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -66,14 +67,17 @@ class GameCog(commands.GroupCog, group_name="game",
                            raid="Chancellorsville: the Federal cavalry rides off on its raid "
                                 "before the first turn (default: the scenario's choice)",
                            victory_roll="Chancellorsville: read the victory chart at the end, "
-                                        "after the raid's die roll (default: yes)")
+                                        "after the raid's die roll (default: yes)",
+                           ready="A side shared by several players finishes a phase when all "
+                                 "of them are done (default) or any one of them")
     @app_commands.autocomplete(scenario=ac.scenarios)
     async def create(self, interaction: Interaction,
                      scenario: app_commands.Range[str, 1, 200],
                      collision: Literal["first", "alternate"] | None = None,
                      announce_finished: bool | None = None,
                      raid: bool | None = None,
-                     victory_roll: bool | None = None) -> None:
+                     victory_roll: bool | None = None,
+                     ready: Literal["all", "any"] | None = None) -> None:
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             raise Refused("create a game in a text channel of your server: that channel becomes "
@@ -90,6 +94,8 @@ class GameCog(commands.GroupCog, group_name="game",
             chosen[RAID_OPTION] = raid
         if victory_roll is not None:
             chosen[VICTORY_OPTION] = victory_roll
+        if ready:
+            chosen[READY_OPTION] = ready
         options = chosen or None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
