@@ -78,7 +78,7 @@ class Readying(SettingUp, Deciding):
             now = ready.readiness(seated, [*recorded, user_id])
             if user_id in recorded:
                 return Reply(ready.you_are_ready(now.waiting, already=True))
-            text = ready.mates_text(state.current.title, state.turn, now)
+            text = ready.mates_text(_phase(state), state.turn, now)
             ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step, [
                 NewDelivery("player", str(u), text) for u in seated if u != user_id])
             return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
@@ -124,7 +124,7 @@ class Readying(SettingUp, Deciding):
         if state.status != GameStatus.ACTIVE:
             return []
         recorded = set(await self.store.ready_players(game.record.id, state.turn, state.step))
-        text = ready.cut_short_text(state.current.title, state.turn)
+        text = ready.cut_short_text(_phase(state), state.turn)
         return [NewDelivery("player", str(u), text)
                 for side in state.acting_sides()
                 for u in await self._seated(game.record.id, side) if u not in recorded]
@@ -136,3 +136,10 @@ class Readying(SettingUp, Deciding):
     async def _side_of(self, game_id: str, user_id: int) -> str | None:
         player: PlayerRecord | None = await self.store.get_player(game_id, user_id)
         return None if player is None else player.side
+
+
+def _phase(state: GameState) -> str:
+    """The current step as players call it: its phase, with the phasing side's name when it
+    is one side's (as the channel announces it)."""
+    step = state.current
+    return f"{state.side_name(step.side)} {step.title}" if step.side else step.title
