@@ -210,3 +210,19 @@ async def test_the_enemys_readiness_never_reaches_the_other_side(tmp_path: Path)
     other = await enemy_varied_output(tmp_path, "other", (C2,))
     assert nobody == one == other
     assert any("Ready to end the Command Phase" in t for t in nobody)  # Union's own news
+
+
+async def test_with_side_threads_the_note_reaches_the_thread_whoever_is_first(tmp_path: Path
+                                                                             ) -> None:
+    """The side's thread gets the first seated player's copy: the note is addressed to the
+    ready player too, so that the thread has it even when they are first."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(FLANK, HOST, game_id="g1", seed=SEED)
+        for user, side in ((U1, "union"), (U2, "union"), (C1, "confederate")):
+            await umpire.join("g1", user, side)
+        await umpire.set_game_options("g1", {"delivery": "threads"})
+        await umpire.start("g1", HOST)
+        mark = await last_id(store)
+        await umpire.done("g1", U1)
+        assert sorted(t for k, t, _ in await sent_since(store, mark)) == [str(U1), str(U2)]

@@ -21,6 +21,9 @@ from umpire.game_options import core_option
 from umpire.repository import LiveGame
 from umpire.setting_up import SettingUp
 
+#: The front end's delivery option for a private thread per side (``bot.threads``).
+THREADS = "threads"
+
 
 class Readying(SettingUp, Deciding):
     """Ready players, on top of setting up (seats) and deciding (commands)."""
@@ -79,8 +82,13 @@ class Readying(SettingUp, Deciding):
             if user_id in recorded:
                 return Reply(ready.you_are_ready(now.waiting, already=True))
             text = ready.mates_text(_phase(state), state.turn, now)
+            # With a private thread per side, the thread gets one copy of a side's message (the
+            # first seated player's), and every player of the side reads it there: the note is
+            # addressed to the whole side, so that the thread has it whoever is first.
+            threads = game.record.options.get("delivery") == THREADS
             ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step, [
-                NewDelivery("player", str(u), text) for u in seated if u != user_id])
+                NewDelivery("player", str(u), text) for u in seated
+                if u != user_id or threads])
             return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
 
     # -- seats given up while the others wait ------------------------------------------------------
