@@ -10,7 +10,8 @@
   side's /inbox.
 - ``host``: a DM to the host.
 
-A delivery is one message (text, and a map as an attachment shown in an embed). A DM refused
+A delivery is one message (text, and a map as an attachment shown in an embed, and the
+delivery's buttons, such as Done under a side's orders, as components: ``bot.views``). A DM refused
 because the player does not accept DMs (50007, 50278) is permanent: the player is marked
 unreachable, owed a notice, and the message waits in /inbox. Other failures (Discord down, a
 timeout, missing permissions) are transient: the delivery stays pending and the outbox retries.
@@ -26,6 +27,7 @@ nonces. Past that, the message is posted again: delivery is at least once (docs/
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -33,6 +35,7 @@ import discord
 
 from bot import threads
 from bot.messages import build
+from bot.views import delivery_view
 from umpire.outbox import NONCE_LENGTH, DeliveryRejected
 
 if TYPE_CHECKING:
@@ -53,16 +56,19 @@ class DiscordTransport:
         self.umpire = bot.umpire
         self.failed: dict[str, DeliveryRejected] = {}
         self._nonce: str | None = None  # the delivery being sent
+        self._view: discord.ui.View | None = None  # its buttons
 
     @property
     def transient_failures(self) -> bool:
         return any(not r.permanent for r in self.failed.values())
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None, *, key: str = "") -> None:
+                   image_name: str | None, *, key: str = "",
+                   buttons: Sequence[Mapping[str, Any]] = ()) -> None:
         # The umpire's drain keys each delivery with its nonce (``umpire.outbox.nonce``): the
         # same on every retry, and keyed with the game's seed, which the bot never holds.
         self._nonce = key[:NONCE_LENGTH] if key else None
+        self._view = delivery_view(buttons)
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)
@@ -150,6 +156,8 @@ class DiscordTransport:
             kwargs["nonce"] = self._nonce
         if parts.files:
             kwargs["files"] = parts.files
+        if self._view is not None:
+            kwargs["view"] = self._view
         try:
             await channel.send(parts.content, **kwargs)
         except discord.Forbidden as e:

@@ -3,20 +3,22 @@ pending order's id, a page), and the bot registers them as dynamic items at star
 
 - Confirm / Cancel under a move's preview: ``vedette:move:ok|no:<game>:<pending id>``.
 - Newer / Older under an inbox page: ``vedette:inbox:<game>:<page>``.
+- Done under a side's orders message: ``vedette:done:<game>:<side>:<turn>:<step>``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.errors import Refused, report
 from bot.messages import build, image_file
-from bot.replies import send_notice
+from bot.replies import answer, send_notice, thinking
 from rules import commands as cmd
-from umpire import pending
+from umpire import pending, ready
 from umpire.service import UmpireError
 
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 GAME_ID = r"[A-Za-z0-9_-]{1,40}"
+SIDE_ID = r"[a-z][a-z0-9_-]{0,29}"
 INBOX_PER_PAGE = 5
 
 
@@ -180,3 +183,64 @@ class InboxButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                      attachments=files, view=view)
         except Exception as e:
             await report(interaction, e)
+
+
+# -- the orders' Done button -------------------------------------------------------------------
+DONE_TEMPLATE = re.compile(rf"vedette:done:(?P<game>{GAME_ID}):(?P<side>{SIDE_ID}):"
+                           r"(?P<turn>\d{1,4}):(?P<step>\d{1,3})")
+
+
+class DoneButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DONE_TEMPLATE):
+    """Done under a side's orders message: the presser's ``/done`` for that step of play. A
+    press for a step that is over, or by someone who does not command that side, changes
+    nothing (the umpire checks both: ``Umpire.done``)."""
+
+    def __init__(self, game_id: str, side: str, turn: int, step: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Done", style=discord.ButtonStyle.primary,
+            custom_id=f"vedette:done:{game_id}:{side}:{turn}:{step}"))
+        self.game_id = game_id
+        self.side = side
+        self.turn = turn
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DoneButton:
+        return cls(match["game"], match["side"], int(match["turn"]), int(match["step"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        try:
+            await thinking(interaction)
+            bot = _bot(interaction)
+            reply = await bot.umpire.done(self.game_id, interaction.user.id,
+                                          request_id=str(interaction.id), side=self.side,
+                                          turn=self.turn, step=self.step)
+            await answer(interaction, reply.text)
+            bot.outbox.kick(self.game_id)
+        except Exception as e:
+            await report(interaction, e)
+
+
+def delivery_view(buttons: Sequence[Mapping[str, Any]]) -> discord.ui.View | None:
+    """The buttons a delivery carries, as Discord components (``None`` for none). A record this
+    bot does not know, or one whose custom id would not fit, is left out: the commands still
+    do what any button does."""
+    items: list[discord.ui.Item[Any]] = []
+    for b in buttons:
+        if b.get("action") != ready.DONE_ACTION:
+            continue
+        game, side, turn, step = b.get("game"), b.get("side"), b.get("turn"), b.get("step")
+        if not (isinstance(game, str) and isinstance(side, str) and isinstance(turn, int)
+                and isinstance(step, int)):
+            continue
+        custom_id = f"vedette:done:{game}:{side}:{turn}:{step}"
+        if len(custom_id) <= 100 and DONE_TEMPLATE.fullmatch(custom_id):
+            items.append(DoneButton(game, side, turn, step))
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

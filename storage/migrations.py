@@ -192,6 +192,22 @@ BEGIN
 END;
 """
 
+# Which seated players have said they are ready in a step of play (``/done`` on a side shared by
+# several players): kept per turn and step, so that a new step starts with nobody ready.
+_READY = """
+CREATE TABLE ready_players (
+    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn     INTEGER NOT NULL,
+    step     INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    ready_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, turn, step, user_id),
+    CONSTRAINT ready_user_id CHECK (typeof(user_id) = 'integer'),
+    CONSTRAINT ready_turn CHECK (typeof(turn) = 'integer' AND turn >= 0),
+    CONSTRAINT ready_step CHECK (typeof(step) = 'integer' AND step >= 0)
+);
+"""
+
 # A play group's phase deadlines: the length the host set for every phase (none: no deadline),
 # and for each step what the clock has already done (extended, reminded, passed), so that a
 # restart neither forgets a deadline nor sends a reminder twice. When the step began is the
@@ -256,6 +272,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "seat requests and former players", _SEATS),
     Migration(3, "scenario and ruleset stored with each game", _GAME_SOURCES),
+    Migration(4, "players ready in a step of play", _READY),
     Migration(5, "phase deadlines", _PHASE_DEADLINES),
     Migration(7, "pictures stored once", _PICTURES, then=_carry_pictures_over),
 )

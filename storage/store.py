@@ -702,6 +702,35 @@ class Store:
             await self._queue(conn, game_id, deliveries)
         return True
 
+    # -- players ready in a step ---------------------------------------------------------------
+
+    async def ready_players(self, game_id: str, turn: int, step: int) -> list[int]:
+        """The users who said they are ready in ``turn``'s ``step``, first ready first."""
+        found = await self._read(
+            "SELECT user_id FROM ready_players WHERE game_id = ? AND turn = ? AND step = ?"
+            " ORDER BY ready_at, rowid",
+            (game_id, turn, step),
+        )
+        return [int(row[0]) for row in found]
+
+    async def mark_ready(
+        self, game_id: str, user_id: int, turn: int, step: int,
+        deliveries: Sequence[NewDelivery] = (),
+    ) -> list[int]:
+        """Record the user ready in ``turn``'s ``step`` and queue ``deliveries`` in the same
+        transaction; the deliveries' ids. Already ready: nothing is written, ``[]``."""
+        async with self._write(f"mark user {user_id} ready in game {game_id!r}") as conn:
+            if not await _game_exists(conn, game_id):
+                raise NotFoundError(f"no game {game_id!r}")
+            cursor = await conn.execute(
+                "INSERT OR IGNORE INTO ready_players (game_id, turn, step, user_id, ready_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, turn, step, user_id, to_text(self._now())),
+            )
+            if cursor.rowcount == 0:
+                return []
+            return await self._queue(conn, game_id, deliveries)
+
     # -- the bot's own state -----------------------------------------------------------------
 
     async def get_state(self, key: str) -> str | None:

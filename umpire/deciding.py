@@ -5,6 +5,7 @@ outcome before it answers, so an accepted command is durable before the player h
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from rules import commands as cmd
 from rules import engine
@@ -13,7 +14,7 @@ from rules.view import own_view, project
 from storage.records import GameStatus, NewDelivery
 from umpire import dice, seats, wording
 from umpire.answers import Reply, UmpireError
-from umpire.repository import Repository
+from umpire.repository import LiveGame, Repository
 
 
 class Deciding(Repository):
@@ -53,34 +54,42 @@ class Deciding(Repository):
         ``request_id`` (a Discord interaction id, a script's step) makes the command idempotent:
         a request already accepted is answered without being applied again."""
         async with self.lock(game_id):
-            game = await self._game(game_id)
-            if request_id is not None and request_key(request_id) in game.state.requests:
-                return Reply(wording.ALREADY_ACCEPTED, repeated=True)
-            host = self._is_host(game, user_id, is_admin)
-            if command.host_only and not host:
-                raise UmpireError(wording.HOST_ONLY)
-            player = await self.store.get_player(game_id, user_id)
-            if player is None and not (host and command.host_only):
-                raise UmpireError(wording.NOT_PLAYING)
-            side = player.side if player else ""
-            try:
-                # Deciding includes sighting: CPU work, kept off the event loop.
-                outcome = await asyncio.to_thread(
-                    decide, game.state, side, command,
-                    dice.SeededDice(game.record.seed, game_id), host, request_id, user=user_id)
-            except Refusal as e:
-                raise UmpireError(str(e)) from None
-            status: GameStatus | None = None
-            # The end, and the seed, go into the same transaction as the command that played
-            # the last phase: a crash cannot leave a finished game unended.
-            if engine.end_if_over(outcome, game.record.seed.hex()):
-                status = GameStatus.ENDED
-            ids = await self._commit(game, outcome, status=status)
-            after = outcome.state
-            own = own_view(after, side) if side else project(after, None)
-            return Reply(wording.acknowledgement(own, command, outcome.events,
-                                                 lambda: project(after, side or None)),
-                         delivery_ids=ids)
+            return await self._handle(await self._game(game_id), user_id, command,
+                                      is_admin=is_admin, request_id=request_id)
+
+    async def _handle(self, game: LiveGame, user_id: int, command: cmd.Command, *,
+                      is_admin: bool = False, request_id: str | None = None,
+                      extra: Sequence[NewDelivery] = ()) -> Reply:
+        """``handle`` with the game's lock held and the game loaded; ``extra`` deliveries are
+        committed with the command's."""
+        game_id = game.record.id
+        if request_id is not None and request_key(request_id) in game.state.requests:
+            return Reply(wording.ALREADY_ACCEPTED, repeated=True)
+        host = self._is_host(game, user_id, is_admin)
+        if command.host_only and not host:
+            raise UmpireError(wording.HOST_ONLY)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None and not (host and command.host_only):
+            raise UmpireError(wording.NOT_PLAYING)
+        side = player.side if player else ""
+        try:
+            # Deciding includes sighting: CPU work, kept off the event loop.
+            outcome = await asyncio.to_thread(
+                decide, game.state, side, command,
+                dice.SeededDice(game.record.seed, game_id), host, request_id, user=user_id)
+        except Refusal as e:
+            raise UmpireError(str(e)) from None
+        status: GameStatus | None = None
+        # The end, and the seed, go into the same transaction as the command that played
+        # the last phase: a crash cannot leave a finished game unended.
+        if engine.end_if_over(outcome, game.record.seed.hex()):
+            status = GameStatus.ENDED
+        ids = await self._commit(game, outcome, status=status, extra=extra)
+        after = outcome.state
+        own = own_view(after, side) if side else project(after, None)
+        return Reply(wording.acknowledgement(own, command, outcome.events,
+                                             lambda: project(after, side or None)),
+                     delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from rules.status import GameStatus
 from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
+from storage.json_codec import JsonObject
 from storage.store import Store
 from umpire import demo_chancellorsville as cv
 from umpire import demo_concealed as concealed
@@ -96,7 +98,8 @@ DISCOVERY: dict[int, list[Order]] = {
 
 
 class FolderTransport(Transport):
-    """Writes deliveries to Markdown files, as the bot would post them to Discord."""
+    """Writes deliveries to Markdown files, as the bot would post them to Discord (without
+    their buttons: the demo's players give their orders as commands)."""
 
     def __init__(self, out: Path, player_sides: dict[int, str]) -> None:
         self.out = out
@@ -104,7 +107,8 @@ class FolderTransport(Transport):
         self.images = 0
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None, *, key: str = "") -> None:
+                   image_name: str | None, *, key: str = "",
+                   buttons: Sequence[JsonObject] = ()) -> None:
         if kind == "public":
             folder, file = self.out, self.out / "public.md"
         elif kind == "player":

@@ -23,6 +23,7 @@ from rules.modules import SPEC_BY_NAME
 from rules.surprise.spec import COLLISION_OPTION
 from umpire.answers import UmpireError
 from umpire.phase_clock import DEADLINE_ACTION, DEADLINE_ACTIONS, DONE, PING
+from umpire.ready import READY_CHOICES, READY_DEFAULT, READY_OPTION, READY_WORDS
 
 #: What each announced option means, by its value, in the players' words.
 OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
@@ -50,13 +51,16 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
         DONE: "at a phase's deadline, the sides still at it are marked done",
         PING: "at a phase's deadline, the host is told and the phase waits",
     },
+    READY_OPTION: READY_WORDS,
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
-CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, DEADLINE_ACTION: DONE}
+CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, DEADLINE_ACTION: DONE,
+                                           READY_OPTION: READY_DEFAULT}
 
 #: The values a core option given as a word may take (any other is refused).
-CORE_CHOICES: Mapping[str, tuple[str, ...]] = {DEADLINE_ACTION: DEADLINE_ACTIONS}
+CORE_CHOICES: Mapping[str, tuple[str, ...]] = {DEADLINE_ACTION: DEADLINE_ACTIONS,
+                                               READY_OPTION: READY_CHOICES}
 
 _KIND = {bool: "true or false", int: "a whole number", str: "a word"}
 

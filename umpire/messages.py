@@ -22,7 +22,9 @@ from rules.location import Withdrawn, location_words
 from rules.markup import plain
 from rules.state import GameState, apply
 from rules.view import SideView, own_view, project, public_view
+from storage.json_codec import JsonObject
 from umpire.marker_words import marker_news
+from umpire.ready import done_button
 from umpire.wording import turn_heading
 
 
@@ -35,6 +37,8 @@ class Message:
     target: str
     text: str
     map_for: str | None = None
+    #: Buttons the message carries (``NewDelivery.buttons``), such as the orders' Done button.
+    buttons: tuple[JsonObject, ...] = ()
 
 
 class _Views:
@@ -69,6 +73,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     views = _Views(after)
     user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
     told = dict(rolls_told or {})
+    forced = any(isinstance(e, ev.CommandAccepted) and e.kind == "force_end_phase"
+                 for e in events)
     # The turn sequence as it stood at each event: a phase's words are those of its moment.
     now = before
     for e in events:
@@ -85,8 +91,13 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     continue  # a phase nobody acts in passes without a word
                 out.append(Message("public", "", phase_text(phase)))
                 for side in acting:
-                    out.append(Message("side", side, orders_text(phase), map_for=side))
-            case ev.SideDone(side=side) if before.current.side is None:
+                    done = (done_button(game_id, side, now.turn, step),) if game_id else ()
+                    out.append(Message("side", side, orders_text(phase), map_for=side,
+                                       buttons=done))
+            case ev.CommandAccepted(kind="force_end_phase") if before.status.in_play:
+                # The host's end of a phase is said as such, never as a side's finish.
+                out.append(Message("public", "", host_ended_text(public_view(before))))
+            case ev.SideDone(side=side) if before.current.side is None and not forced:
                 # Only news while other sides are still at it (otherwise the next phase says
                 # so), and only when the game asks for it: in a phase played at once, who
                 # finished first is the others' information (ruling INFO-9).
@@ -171,6 +182,11 @@ def phase_text(view: SideView) -> str:
 
 def orders_text(view: SideView) -> str:
     return f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
+
+
+def host_ended_text(view: SideView) -> str:
+    """The host's end of the phase the public view stands in, told to everyone."""
+    return f"The host has ended the {_whose(view)}{plain(view.phase)} (turn {view.turn})."
 
 
 def finished_text(view: SideView, side: str, phase: str) -> str:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Sequence
 from typing import Protocol
 
+from storage.json_codec import JsonObject
 from storage.store import Store
 
 NONCE_LENGTH = 25  # Discord's limit on a message nonce
@@ -32,9 +34,12 @@ class DeliveryRejected(Exception):
 
 class Transport(Protocol):
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None, *, key: str = "") -> None:
+                   image_name: str | None, *, key: str = "",
+                   buttons: Sequence[JsonObject] = ()) -> None:
         """Deliver one message, or raise ``DeliveryRejected``. ``key`` names the delivery, the
-        same on every retry, so that a transport that can may refuse to post it twice."""
+        same on every retry, so that a transport that can may refuse to post it twice.
+        ``buttons`` are the delivery's buttons as the umpire records them (``umpire.ready``'s
+        Done button); a transport without buttons leaves them out (the commands do the same)."""
 
 
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
@@ -52,7 +57,8 @@ async def drain(store: Store, transport: Transport, game_id: str | None = None,
             try:
                 key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
-                                     key=nonce(secret, key) if secret is not None else key)
+                                     key=nonce(secret, key) if secret is not None else key,
+                                     buttons=d.buttons)
             except DeliveryRejected as e:
                 await store.mark_failed(d.id, str(e), e.permanent)
                 continue

@@ -176,10 +176,10 @@ class Repository:
                 seated = [p for p in players if p.side == m.target]
                 if not seated:
                     out.append(NewDelivery("side", m.target, m.text, image, name,
-                                           image_view=view))
+                                           list(m.buttons), image_view=view))
                 for p in seated:
                     out.append(NewDelivery("player", str(p.user_id), m.text, image, name,
-                                           image_view=view))
+                                           list(m.buttons), image_view=view))
             elif m.kind == "host":
                 out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
             else:

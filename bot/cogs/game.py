@@ -22,6 +22,7 @@ from rules.modules import KNOWN_MODULES
 from rules.status import GameStatus
 from umpire import catalog
 from umpire.phase_clock import DEADLINE_ACTION
+from umpire.ready import READY_OPTION
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -69,7 +70,9 @@ class GameCog(commands.GroupCog, group_name="game",
                            victory_roll="Chancellorsville: read the victory chart at the end, "
                                         "after the raid's die roll (default: yes)",
                            deadline_action="At a phase's deadline (/host deadline): mark the "
-                                           "sides still at it done (default), or ping the host")
+                                           "sides still at it done (default), or ping the host",
+                           ready="A side shared by several players finishes a phase when all "
+                                 "of them are done (default) or any one of them")
     @app_commands.autocomplete(scenario=ac.scenarios)
     async def create(self, interaction: Interaction,
                      scenario: app_commands.Range[str, 1, 200],
@@ -77,7 +80,9 @@ class GameCog(commands.GroupCog, group_name="game",
                      announce_finished: bool | None = None,
                      raid: bool | None = None,
                      victory_roll: bool | None = None,
-                     deadline_action: Literal["done", "ping"] | None = None) -> None:
+                     deadline_action: Literal["done", "ping"] | None = None,
+
+                     ready: Literal["all", "any"] | None = None) -> None:
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             raise Refused("create a game in a text channel of your server: that channel becomes "
@@ -96,6 +101,8 @@ class GameCog(commands.GroupCog, group_name="game",
             chosen[VICTORY_OPTION] = victory_roll
         if deadline_action is not None:
             chosen[DEADLINE_ACTION] = deadline_action
+        if ready:
+            chosen[READY_OPTION] = ready
         options = chosen or None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,

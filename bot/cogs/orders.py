@@ -80,13 +80,15 @@ class OrdersCog(commands.Cog):
         self.bot.outbox.kick(record.id)
 
     @in_servers_and_dms
-    @app_commands.command(name="done", description="Your side has finished its part of this "
+    @app_commands.command(name="done", description="You have finished your part of this "
                                                    "phase")
     @app_commands.describe(game=GAME_HELP)
     async def done(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        """On a side shared by several players this records the player ready; the side
+        finishes when the game's ``ready`` option says (``umpire.ready``)."""
         await thinking(interaction)
         record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.handle(record.id, interaction.user.id, cmd.Done(),
-                                             request_id=str(interaction.id))
+        reply = await self.bot.umpire.done(record.id, interaction.user.id,
+                                           request_id=str(interaction.id))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)

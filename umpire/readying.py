@@ -1,0 +1,153 @@
+"""The umpire's side of ready players (the rule is in ``umpire.ready``): ``/done`` on a shared
+side, the Done button, the host's end of a phase, and a seat given up while the others wait.
+
+Readiness is not a rules command: it is stored beside the game (``Store.mark_ready``), with the
+side-mates' message in the same transaction, and the side's step ends only through the rules'
+``Done``, given by the last player to be ready, so the log and ``vedette verify`` are the same
+as with one player to a side."""
+
+from __future__ import annotations
+
+from rules import commands as cmd
+from rules.engine import Refusal, request_key
+from rules.reaction import require_not_held
+from rules.state import GameState
+from rules.status import GameStatus
+from storage.records import NewDelivery, PlayerRecord
+from umpire import ready, wording
+from umpire.answers import Reply, UmpireError
+from umpire.deciding import Deciding
+from umpire.game_options import core_option
+from umpire.repository import LiveGame
+from umpire.setting_up import SettingUp
+
+#: The front end's delivery option for a private thread per side (``bot.threads``).
+THREADS = "threads"
+
+
+class Readying(SettingUp, Deciding):
+    """Ready players, on top of setting up (seats) and deciding (commands)."""
+
+    async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
+                     is_admin: bool = False, request_id: str | None = None) -> Reply:
+        """A player's ``Done`` counts their readiness first (``done``); the host's end of a
+        phase tells those it cut short; any other command is decided as it comes."""
+        if isinstance(command, cmd.Done):
+            return await self.done(game_id, user_id, request_id=request_id)
+        if isinstance(command, cmd.ForceEndPhase):
+            async with self.lock(game_id):
+                game = await self._game(game_id)
+                told = await self._cut_short(game) if self._is_host(
+                    game, user_id, is_admin) else []
+                return await self._handle(game, user_id, command, is_admin=is_admin,
+                                          request_id=request_id, extra=told)
+        return await super().handle(game_id, user_id, command, is_admin=is_admin,
+                                    request_id=request_id)
+
+    async def done(self, game_id: str, user_id: int, *, request_id: str | None = None,
+                   side: str | None = None, turn: int | None = None,
+                   step: int | None = None) -> Reply:
+        """The player says they have finished the current step. ``side``, ``turn`` and
+        ``step`` come from a Done button: a button of another side changes nothing, nor does
+        one of a step that is over."""
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            state = game.state
+            if request_id is not None and request_key(request_id) in state.requests:
+                return Reply(wording.ALREADY_ACCEPTED, repeated=True)
+            player = await self.store.get_player(game_id, user_id)
+            if player is None:
+                raise UmpireError(wording.NOT_PLAYING)
+            # The side first, so that a forged button learns nothing of another side's step.
+            if side is not None and side != player.side:
+                raise UmpireError(ready.NOT_YOUR_SIDE)
+            if turn is not None and (state.status == GameStatus.ENDED
+                                     or (state.turn, state.step) != (turn, step)):
+                raise UmpireError(ready.PHASE_OVER)
+            rule = ready.rule_of(core_option(state.loaded.scenario.scenario.options,
+                                             ready.READY_OPTION))
+            if rule is ready.ReadyRule.ANY or player.side not in state.acting_sides():
+                # One player's word is the side's, or the rules have the answer (not the
+                # side's phase, already finished, the game paused).
+                return await self._handle(game, user_id, cmd.Done(), request_id=request_id)
+            try:
+                require_not_held(state, player.side)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
+            seated = await self._seated(game_id, player.side)
+            recorded = await self.store.ready_players(game_id, state.turn, state.step)
+            if ready.side_finishes(rule, seated, recorded, user_id):
+                return await self._handle(game, user_id, cmd.Done(), request_id=request_id)
+            now = ready.readiness(seated, [*recorded, user_id])
+            if user_id in recorded:
+                return Reply(ready.you_are_ready(now.waiting, already=True))
+            text = ready.mates_text(_phase(state), state.turn, now)
+            # With a private thread per side, the thread gets one copy of a side's message (the
+            # first seated player's), and every player of the side reads it there: the note is
+            # addressed to the whole side, so that the thread has it whoever is first.
+            threads = game.record.options.get("delivery") == THREADS
+            ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step, [
+                NewDelivery("player", str(u), text) for u in seated
+                if u != user_id or threads])
+            return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
+
+    # -- seats given up while the others wait ------------------------------------------------------
+    async def leave(self, game_id: str, user_id: int) -> Reply:
+        side = await self._side_of(game_id, user_id)
+        reply = await super().leave(game_id, user_id)
+        return await self._after_seat_lost(game_id, side, reply)
+
+    async def unseat(self, game_id: str, actor_id: int, user_id: int, reason: str = "", *,
+                     is_admin: bool = False) -> Reply:
+        side = await self._side_of(game_id, user_id)
+        reply = await super().unseat(game_id, actor_id, user_id, reason, is_admin=is_admin)
+        return await self._after_seat_lost(game_id, side, reply)
+
+    async def _after_seat_lost(self, game_id: str, side: str | None, reply: Reply) -> Reply:
+        """With one player fewer, the side may have finished: everyone left is ready. The
+        side's ``Done`` then goes to the rules, given by the last of them to be ready, with a
+        request id of the step's, so that it applies once."""
+        if side is None:
+            return reply
+        async with self.lock(game_id):
+            game = await self._game(game_id)
+            state = game.state
+            if side not in state.acting_sides():
+                return reply
+            recorded = await self.store.ready_players(game_id, state.turn, state.step)
+            now = ready.readiness(await self._seated(game_id, side), recorded)
+            if not now.finished:
+                return reply
+            try:
+                await self._handle(game, now.ready[-1], cmd.Done(),
+                                   request_id=f"ready:{state.turn}:{state.step}:{side}")
+            except UmpireError:
+                return reply  # the rules refuse it now (a question held): the side waits
+            return reply
+
+    # -- the host's end of a phase -------------------------------------------------------------
+    async def _cut_short(self, game: LiveGame) -> list[NewDelivery]:
+        """A DM to each player of a side still in the step who had not said they were ready."""
+        state: GameState = game.state
+        if state.status != GameStatus.ACTIVE:
+            return []
+        recorded = set(await self.store.ready_players(game.record.id, state.turn, state.step))
+        text = ready.cut_short_text(_phase(state), state.turn)
+        return [NewDelivery("player", str(u), text)
+                for side in state.acting_sides()
+                for u in await self._seated(game.record.id, side) if u not in recorded]
+
+    # -- reading seats -------------------------------------------------------------------------
+    async def _seated(self, game_id: str, side: str) -> list[int]:
+        return [p.user_id for p in await self.store.players(game_id) if p.side == side]
+
+    async def _side_of(self, game_id: str, user_id: int) -> str | None:
+        player: PlayerRecord | None = await self.store.get_player(game_id, user_id)
+        return None if player is None else player.side
+
+
+def _phase(state: GameState) -> str:
+    """The current step as players call it: its phase, with the phasing side's name when it
+    is one side's (as the channel announces it)."""
+    step = state.current
+    return f"{state.side_name(step.side)} {step.title}" if step.side else step.title
