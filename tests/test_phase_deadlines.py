@@ -372,3 +372,21 @@ async def test_what_blue_hears_of_a_deadline_does_not_depend_on_grey(tmp_path: P
     assert early == late
     assert any("the phase is over for every side" in t for t in early)
     assert not any("Grey Army done" in t for t in early)
+
+
+async def test_a_player_ready_on_a_shared_side_is_not_reminded(tmp_path: Path) -> None:
+    """Two players share Blue: the one who said /done is not reminded, the other is."""
+    clock = Clock()
+    async with opened(tmp_path / "v.db", clock) as umpire:
+        await umpire.create_game(TINY, HOST, game_id="g1", channel_id=None, seed=bytes(32))
+        blue_two = 11
+        for user, side in ((BLUE, "blue"), (blue_two, "blue"), (GREY, "grey")):
+            await umpire.join("g1", user, side)
+        await umpire.start("g1", HOST)
+        await set_length(umpire, "g1", HOST, "4h")
+        await umpire.done("g1", BLUE, request_id="blue-ready")
+        assert (await umpire.state_for("g1")).current.side == "blue"  # still waits for 11
+        clock.at(hours=3)
+        assert await check_game(umpire, "g1") == [REMINDED]
+        assert reminders(await texts(umpire, TO_BLUE)) == []
+        assert len(reminders(await texts(umpire, Recipient("player", str(blue_two))))) == 1

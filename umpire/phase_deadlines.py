@@ -19,6 +19,7 @@ time paused is added to the deadline.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -175,10 +176,12 @@ def request_id(game_id: str, clock: PhaseClock) -> str:
     return f"phase-deadline:{game_id}:{clock.turn}:{clock.step}"
 
 
-def waiting_players(state: GameState, players: list[PlayerRecord]) -> list[PlayerRecord]:
-    """The seated players still to act in the current step: those of the sides not done."""
+def waiting_players(state: GameState, players: list[PlayerRecord],
+                    ready: Collection[int] = ()) -> list[PlayerRecord]:
+    """The seated players still to act in the current step: those of the sides not done who
+    have not said they are ready (a side shared by several players waits for each of them)."""
     acting = state.acting_sides()
-    return [p for p in players if p.side in acting]
+    return [p for p in players if p.side in acting and p.user_id not in ready]
 
 
 async def _remind(umpire: Umpire, record: GameRecord, state: GameState, clock: PhaseClock,
@@ -189,7 +192,8 @@ async def _remind(umpire: Umpire, record: GameRecord, state: GameState, clock: P
     text = (f"Reminder, game {record.id}: the {phase_name(state)} (turn {state.turn}) ends in "
             f"{duration_words(clock.left(now))}, at {instant_words(clock.deadline)}, and your "
             f"side has not finished it. {then} Say /done when your orders are in.")
-    players = waiting_players(state, await umpire.store.players(record.id))
+    ready = await umpire.store.ready_players(record.id, clock.turn, clock.step)
+    players = waiting_players(state, await umpire.store.players(record.id), ready)
     return await umpire.store.mark_step_deadline(
         record.id, clock.turn, clock.step, "reminded",
         [NewDelivery("player", str(p.user_id), text) for p in players])
