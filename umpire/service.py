@@ -8,8 +8,8 @@ the demo) sends them and marks them sent.
 
 The work is split by concern: ``umpire.repository`` (loading, snapshots, the cache, committing),
 ``umpire.setting_up`` (games and seats), ``umpire.deciding`` (commands), ``umpire.reading`` (reading
-for players), ``umpire.front`` (what the bot needs beside those, without the seed). ``Umpire`` is
-the one class the rest of the program uses."""
+for players), ``umpire.replay`` (past maps), ``umpire.front`` (what the bot needs beside those,
+without the seed). ``Umpire`` is the one class the rest of the program uses."""
 
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ from umpire.answers import Reply, UmpireError
 from umpire.deciding import Deciding
 from umpire.front import Front
 from umpire.maps import MapMaker
-from umpire.reading import Reading
+from umpire.replay import Replaying
 from umpire.repository import SNAPSHOT_EVERY
 from umpire.setting_up import SettingUp
 
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 
 
-class Umpire(SettingUp, Deciding, Reading, Front):
+class Umpire(SettingUp, Deciding, Replaying, Front):
     """The umpire of every game in one store: set up, decide, read (see the modules above), and
     the front end's door (``umpire.front``)."""
 
