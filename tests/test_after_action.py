@@ -131,18 +131,26 @@ async def test_the_last_turn_posts_the_report_before_the_record(tmp_path: Path) 
         assert report.id < record.id
 
 
-async def test_the_victory_result_is_in_the_report(tmp_path: Path) -> None:
-    async with Store.open(tmp_path / "cv.db") as store:
+async def chancellorsville_ended(db: Path, options: dict[str, str | int | bool]
+                                 ) -> list[DeliveryRecord]:
+    async with Store.open(db) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
-        await umpire.create_game(str(SAMPLE), HOST, game_id="g1", seed=SEED,
-                                 options={"raid": True})
+        await umpire.create_game(str(SAMPLE), HOST, game_id="g1", seed=SEED, options=options)
         await umpire.join("g1", UNION, "union")
         await umpire.join("g1", CONFEDERATE, "confederate")
         await umpire.start("g1", HOST)
         await umpire.end_game("g1", HOST)
-        posted = await public(store)
+        return await public(store)
+
+
+async def test_the_victory_result_is_in_the_report(tmp_path: Path) -> None:
+    posted = await chancellorsville_ended(tmp_path / "cv.db", {"raid": True})
     [victory] = [d.text for d in posted if d.text.startswith("**Victory.**")]
     assert victory in the_report(posted).text
+    unread = await chancellorsville_ended(tmp_path / "off.db", {"victory_roll": False})
+    report = the_report(unread).text
+    assert "**Result.** The victory chart was not read in this game" in report
+    assert "Victory" not in report  # no result is made up
 
 
 # -- /game verify ----------------------------------------------------------------------------------

@@ -89,9 +89,10 @@ def victory_text(state: GameState, events: Sequence[LoggedEvent]) -> str:
         event = event_from_json(json.dumps(last.payload), last.audience)
         return event.report(public_view(state)).strip()
     if not VICTORY_MODULES & set(state.modules):
-        return ("**Victory.** This scenario defines no victory conditions: the losses above "
+        return ("**Result.** This scenario defines no victory conditions: the losses above "
                 "are the result.")
-    return ("**Victory.** The victory chart was not read in this game (it was switched off, "
+    # Worded apart from a decided result's "Victory." line, so that nobody misreads it as one.
+    return ("**Result.** The victory chart was not read in this game (it was switched off, "
             "or the game ended before it started).")
 
 
