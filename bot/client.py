@@ -27,6 +27,7 @@ from bot.cogs.march import MarchCog
 from bot.cogs.orders import OrdersCog
 from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
+from bot.replay_view import ReplayButton
 from bot.views import INBOX_PER_PAGE, DoneButton, InboxButton, MoveButton
 from rules.status import GameStatus
 from umpire.service import Umpire
@@ -64,7 +65,7 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(CombatCog(self))
         await self.add_cog(MarchCog(self))
         await self.add_cog(ConcealCog(self))
-        self.add_dynamic_items(MoveButton, InboxButton, DoneButton)
+        self.add_dynamic_items(MoveButton, InboxButton, DoneButton, ReplayButton)
         if self._sync_on_start:
             await self.sync_if_changed()
             self.outbox.start()

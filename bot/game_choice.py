@@ -1,7 +1,8 @@
 """Which game a command is about: the ``game:`` option, the channel's game, or the player's own.
 
 In order: a game named in the ``game:`` option; else the game bound to the channel (or to the
-parent channel of a side's private thread); else the player's one game that is not over. A player
+parent channel of a side's private thread); else the player's one game that is not over; else
+the channel's newest finished game. A player
 in several games is asked to pick one; the option's autocomplete offers their own games only.
 """
 
@@ -48,6 +49,15 @@ async def channel_game(bot: VedetteBot, channel_id: int | None) -> GameRef | Non
     return games[-1] if games else None
 
 
+async def ended_channel_game(bot: VedetteBot, channel_id: int | None) -> GameRef | None:
+    """The newest finished game of a channel (its reports, maps and replays stay readable)."""
+    if channel_id is None:
+        return None
+    games = [g for g in await bot.umpire.games(channel_id=channel_id)
+             if g.status == GameStatus.ENDED]
+    return games[-1] if games else None
+
+
 async def resolve_game(interaction: Interaction, picked: str | None) -> GameRef:
     """The game this interaction is about; raises ``Refused`` with a plain explanation."""
     bot = _bot(interaction)
@@ -60,6 +70,9 @@ async def resolve_game(interaction: Interaction, picked: str | None) -> GameRef:
         game = await channel_game(bot, home_channel_id(interaction))
         if game is None:
             mine = await bot.umpire.games_of(interaction.user.id)
+            ended = await ended_channel_game(bot, home_channel_id(interaction))
+            if not mine and ended is not None:
+                mine = [ended]  # after the end, the channel's game is still read
             if not mine:
                 raise Refused("you are not in a game: join one with /game join in its channel, "
                               "or create one there with /game create")

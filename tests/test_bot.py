@@ -438,7 +438,7 @@ async def test_commands_sync_only_when_they_change(table: Table) -> None:
                      "fire", "assault", "rally"}
     game = next(c for c in fake.commands() if c["name"] == "game")
     assert {o["name"] for o in game["options"]} == {"create", "join", "leave", "start", "status",
-                                                    "end", "options"}
+                                                    "end", "options", "verify", "replay"}
     async with running(table):
         pass
     assert len(fake.requests_to("PUT", path)) == 1  # unchanged: not pushed again

@@ -104,6 +104,7 @@ class Deciding(Repository):
             except Refusal as e:
                 raise UmpireError(str(e)) from None
             ids = await self._commit(game, outcome, status=GameStatus.ENDED)
-            return Reply("The game is over; the seed and the full map are posted.",
+            return Reply("The game is over; the after-action report, the seed and the full map "
+                         "are posted.",
                          delivery_ids=ids)
 

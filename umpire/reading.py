@@ -3,15 +3,27 @@ Every read for a player starts from what their side may know."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+
 from rules.state import GameState
 from rules.status import GameStatus
-from rules.view import project, public_view
-from storage.records import DeliveryRecord, Recipient
-from umpire import marker_words, seats, units_list, wording
+from rules.view import own_view, project, public_view
+from storage.records import DeliveryRecord, PlayerRecord, Recipient
+from umpire import (
+    marker_words,
+    record,
+    seats,
+    units_list,
+    verdict_words,
+    verify,
+    whole_truth,
+    wording,
+)
 from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.pictures import with_pictures
-from umpire.repository import Repository
+from umpire.repository import LiveGame, Repository
 from umpire.units_list import UnitsPage
 
 
@@ -32,12 +44,13 @@ class Reading(Repository):
     async def my_map(self, game_id: str, user_id: int, around: str | None = None,
                      radius: int | None = None) -> Reply:
         game = await self._game(game_id)
-        side = await self.side_of(game_id, user_id)
+        side = whole_truth.shown_side(game.state, await self.side_of(game_id, user_id))
         try:
             png = await self.maps.side_map(game.state, side, around=around, radius=radius)
         except ValueError as e:
             raise UmpireError(str(e)) from None
-        return Reply(wording.map_caption(project(game.state, side)), image=png)
+        caption = wording.map_caption(project(game.state, side))
+        return Reply(caption + (whole_truth.MAP_NOTE if side is None else ""), image=png)
 
     async def status(self, game_id: str, user_id: int, *, in_server: bool = False,
                      is_admin: bool = False) -> Reply:
@@ -47,10 +60,7 @@ class Reading(Repository):
         game = await self._game(game_id)
         state = game.state
         players = await self.store.players(game_id)
-        if (game.record.guild_id is not None and not in_server
-                and not self._is_host(game, user_id, is_admin)
-                and all(p.user_id != user_id for p in players)):
-            raise UmpireError(seats.NOT_SEEN)
+        self._require_onlooker(game, user_id, players, in_server=in_server, is_admin=is_admin)
         seated = {s: [p.user_id for p in players if p.side == s] for s in state.sides}
         asking = await self.store.seat_requests(game_id)
         return Reply(wording.status_text(public_view(state), game_id, state.status, seated,
@@ -61,6 +71,8 @@ class Reading(Repository):
         when not normal, and MPs left (every page of ``units_page``)."""
         game = await self._game(game_id)
         side = await self.side_of(game_id, user_id)
+        if whole_truth.over(game.state):
+            return Reply(whole_truth.units_text(game.state))
         return Reply(wording.units_text(project(game.state, side)))
 
     async def units_page(self, game_id: str, user_id: int, page: int = 0,
@@ -70,6 +82,9 @@ class Reading(Repository):
         list."""
         game = await self._game(game_id)
         side = await self.side_of(game_id, user_id)
+        if whole_truth.over(game.state):
+            return units_list.sides_page([own_view(game.state, s) for s in game.state.sides],
+                                         page, filter_text)
         return units_list.units_page(project(game.state, side), page, filter_text)
 
     async def unit_names(self, game_id: str, user_id: int) -> list[str]:
@@ -127,14 +142,55 @@ class Reading(Repository):
         return await with_pictures(self, game_id, list(reversed(items))), pages
 
     async def log_text(self, game_id: str, user_id: int, last: int = 15) -> Reply:
-        """The recent public announcements and this side's own reports, oldest first."""
+        """The recent public announcements and this side's own reports, oldest first; once
+        the game is over, every side's reports (``umpire.whole_truth``)."""
         side = await self.side_of(game_id, user_id)
+        game = await self._game(game_id)
+        if whole_truth.over(game.state):
+            return Reply(wording.log_text(await self._whole_log(game_id, game.state, last)))
         who = (Recipient("public", ""), Recipient("player", str(user_id)),
                Recipient("side", side))
         total = await self.store.count_deliveries_for(game_id, *who)
         items = await self.store.deliveries_for(game_id, *who, offset=max(0, total - last),
                                                 limit=last)
         return Reply(wording.log_text(d.text for d in items))
+
+    async def _whole_log(self, game_id: str, state: GameState, last: int) -> list[str]:
+        """The last messages of a finished game, public and to every side."""
+        players = await self.store.players(game_id)
+        side_of = {str(p.user_id): p.side for p in players}
+        who = (Recipient("public", ""), *(Recipient("side", s) for s in state.sides),
+               *(Recipient("player", u) for u in side_of))
+        total = await self.store.count_deliveries_for(game_id, *who)
+        # Each message may be stored once per player of its side: read enough of them.
+        many = last * (1 + len(players))
+        items = await self.store.deliveries_for(game_id, *who, offset=max(0, total - many),
+                                                limit=many)
+        return whole_truth.log_entries(state, items, side_of)[-last:]
+
+    def _require_onlooker(self, game: LiveGame, user_id: int, players: Sequence[PlayerRecord],
+                          *, in_server: bool, is_admin: bool) -> None:
+        """Who may read a game's public side (its status, a finished game's check): its
+        players and host, and members of its server (``in_server``, which the bot checks); a
+        game made outside Discord has no server."""
+        if (game.record.guild_id is not None and not in_server
+                and not self._is_host(game, user_id, is_admin)
+                and all(p.user_id != user_id for p in players)):
+            raise UmpireError(seats.NOT_SEEN)
+
+    async def verify_game(self, game_id: str, user_id: int, *, in_server: bool = False,
+                          is_admin: bool = False) -> Reply:
+        """Check a finished game as ``vedette verify`` does: every roll derived again from the
+        published seed, every command decided again (off the event loop). Refused while the
+        game is not over, since its seed is still secret."""
+        game = await self._game(game_id)
+        self._require_onlooker(game, user_id, await self.store.players(game_id),
+                               in_server=in_server, is_admin=is_admin)
+        if not whole_truth.over(game.state):
+            raise UmpireError(verdict_words.NOT_OVER)
+        log = await record.from_store(self.store, game.record)
+        verdict = await asyncio.to_thread(verify.check, log)
+        return Reply(verdict_words.verdict_text(verdict))
 
     async def games_of(self, user_id: int) -> list[GameRef]:
         """The games a user plays in or hosts that are not over."""

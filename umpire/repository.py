@@ -24,7 +24,7 @@ from rules.state import GameState, from_snapshot, initial_state, replay, to_snap
 from storage.errors import ConcurrencyError
 from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent
 from storage.store import Store
-from umpire import catalog, record, wording
+from umpire import after_action, catalog, record, wording
 from umpire.answers import UmpireError
 from umpire.corrections import corrections, end_of_game_text
 from umpire.maps import MapMaker
@@ -121,7 +121,7 @@ class Repository:
         deliveries = await self._address(game, after, messages)
         deliveries[1:1] = extra
         if status == GameStatus.ENDED:
-            deliveries.append(await self._record_delivery(game, outcome))
+            deliveries += await self._end_deliveries(game, outcome)
         snapshot = None
         if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:
             snapshot = to_snapshot(after)
@@ -141,9 +141,10 @@ class Repository:
                 game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
         return tuple(ids)
 
-    async def _record_delivery(self, game: LiveGame, outcome: Outcome) -> NewDelivery:
-        """The game record (with the events that end the game) and the list of the host's
-        corrections, posted publicly in the same transaction as the end."""
+    async def _end_deliveries(self, game: LiveGame, outcome: Outcome) -> list[NewDelivery]:
+        """The after-action report (``umpire.after_action``), then the game record (with the
+        events that end the game) and the list of the host's corrections: posted publicly in the
+        same transaction as the end."""
         first = game.state.seq + 1
         events = [LoggedEvent(e.seq, e.type, e.audience, e.payload)
                   for e in await self.store.events(game.record.id)]
@@ -152,8 +153,10 @@ class Repository:
         log = record.build(game.record, await self.store.game_sources(game.record.id), events)
         text = end_of_game_text(outcome.state, game.record.id, log.seed_hex,
                                 corrections(events))
-        return NewDelivery("public", "", text, record.to_json(log),
-                           record.file_name(game.record.id))
+        report = after_action.report_delivery(outcome.state, game.record.id,
+                                              log.seed_hex or "", events)
+        return [report, NewDelivery("public", "", text, record.to_json(log),
+                                    record.file_name(game.record.id))]
 
     async def _address(self, game: LiveGame, state: GameState, messages: list[Message]
                        ) -> list[NewDelivery]:

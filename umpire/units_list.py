@@ -160,6 +160,19 @@ def units_page(view: SideView, page: int = 0, filter_text: str = "") -> UnitsPag
     return UnitsPage(text, number, len(listed.pages), listed.count, view.side_name)
 
 
+def sides_page(views: Sequence[SideView], page: int = 0, filter_text: str = "") -> UnitsPage:
+    """Once the game is over: every side's list, one side after the other, each page headed
+    with its side's name, so that the table can go through all of them."""
+    pages: list[str] = []
+    count = 0
+    for view in views:
+        listed = units_list(view, filter_text)
+        pages += [f"__{plain(view.side_name)}__\n{text}" for text in listed.pages]
+        count += listed.count
+    number = max(0, min(page, len(pages) - 1))
+    return UnitsPage(pages[number], number, len(pages), count, "every side")
+
+
 def units_text(view: SideView, filter_text: str = "") -> str:
     """The whole list as one text (every page, in order)."""
     return "\n".join(units_list(view, filter_text).pages)

@@ -1,5 +1,5 @@
 """``/game``: create a game in a channel, join and leave it, choose how private messages travel,
-start it, see where it stands, end it."""
+start it, see where it stands, end it; after the end, check it and replay its maps."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from bot import threads
 from bot.cogs import Interaction, in_game_server, is_admin, require_host, resolve_game
 from bot.errors import Refused
 from bot.game_choice import GameArg
+from bot.replay_view import IMAGE_NAME, frame_view, replay_frame
 from bot.replies import answer, thinking
 from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, VICTORY_OPTION
@@ -23,6 +24,7 @@ from rules.status import GameStatus
 from umpire import catalog
 from umpire.phase_clock import DEADLINE_ACTION
 from umpire.ready import READY_OPTION
+from umpire.replay import UMPIRE
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -46,6 +48,16 @@ def switched_off(bot: VedetteBot, scenario: str) -> tuple[str, ...]:
     except Exception:
         return ()  # the umpire explains what is wrong with the scenario
     return tuple(m for m in loaded.scenario.scenario.modules if m not in playable_modules())
+
+
+async def replay_sides(interaction: Interaction, current: str
+                       ) -> list[app_commands.Choice[str]]:
+    """The sides to replay: the game's sides (public), and the umpire's view."""
+    choices = await ac.sides(interaction, current)
+    if current.strip().lower() in UMPIRE:
+        choices.append(app_commands.Choice(name="Umpire (everything; after the end)",
+                                           value=UMPIRE))
+    return choices
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -214,3 +226,30 @@ class GameCog(commands.GroupCog, group_name="game",
                                                is_admin=is_admin(interaction, record))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)
+
+    @app_commands.command(name="verify", description="A finished game: check every roll against "
+                                                     "the published seed")
+    @app_commands.describe(game=GAME_HELP)
+    async def verify(self, interaction: Interaction, game: GameArg | None = None) -> None:
+        await thinking(interaction)  # deciding the whole game again takes a while
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.verify_game(
+            record.id, interaction.user.id, in_server=await in_game_server(interaction, record),
+            is_admin=is_admin(interaction, record))
+        await answer(interaction, reply.text)
+
+    @app_commands.command(name="replay", description="A side's map as it stood at the end of a "
+                                                     "turn (during play: your own side's)")
+    @app_commands.describe(side="Whose map (default: your side's; after the end also the other "
+                                "side's, or umpire for everything)",
+                           turn="Which turn (default: the latest)", game=GAME_HELP)
+    @app_commands.autocomplete(side=replay_sides)
+    async def replay(self, interaction: Interaction,
+                     side: app_commands.Range[str, 1, 60] | None = None,
+                     turn: app_commands.Range[int, 0, 9999] | None = None,
+                     game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        frame = await replay_frame(interaction, record.id, side, turn)
+        await answer(interaction, frame.text, image=frame.image, image_name=IMAGE_NAME,
+                     view=frame_view(frame))

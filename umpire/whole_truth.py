@@ -1,0 +1,63 @@
+"""What players read of a finished game: the whole truth.
+
+Once the game is over its seed and record are public, so nothing is hidden any more: a player's
+``/map`` shows the umpire's view, ``/units`` every side's units, ``/log`` every side's reports
+(ruling FLOW-52). Before the end none of this applies: every read starts from the player's own
+side's view (``umpire.reading``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rules.markup import plain
+from rules.state import GameState
+from rules.status import GameStatus
+from rules.view import own_view
+from storage.records import DeliveryRecord
+from umpire import wording
+
+#: Said under the map of a finished game, so that nobody mistakes it for their side's view.
+MAP_NOTE = " The game is over: this map shows the whole truth, every side's units."
+
+
+def over(state: GameState) -> bool:
+    """Whether the game is over, so that its players may read the whole truth."""
+    return state.status == GameStatus.ENDED
+
+
+def shown_side(state: GameState, side: str) -> str | None:
+    """The view a player's read is made from: their side's during play, the umpire's (``None``)
+    once the game is over."""
+    return None if over(state) else side
+
+
+def units_text(state: GameState) -> str:
+    """Every side's units as the side itself knows them (all of them, nothing guessed), side by
+    side in the scenario's order."""
+    parts = [f"**{plain(state.side_name(side))}**\n{wording.units_text(own_view(state, side))}"
+             for side in state.sides]
+    return "The game is over: every side's units.\n\n" + "\n\n".join(parts)
+
+
+def log_entries(state: GameState, deliveries: Iterable[DeliveryRecord],
+                side_of_player: Mapping[str, str]) -> list[str]:
+    """Every message of the game, public or to a side, oldest first, each side's marked with
+    its name. A message sent to each player of a shared side is listed once."""
+    out: list[str] = []
+    last: tuple[str, str] | None = None
+    for d in deliveries:
+        if d.kind == "public":
+            side = ""
+        elif d.kind == "side":
+            side = d.target
+        elif d.kind == "player" and d.target in side_of_player:
+            side = side_of_player[d.target]
+        else:
+            continue
+        # One message to a side's players is stored once per player, one after the other.
+        if (side, d.text) == last:
+            continue
+        last = (side, d.text)
+        out.append(f"[{plain(state.side_name(side))}] {d.text}" if side else d.text)
+    return out
