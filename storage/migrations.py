@@ -185,10 +185,20 @@ BEGIN
 END;
 """
 
+# A delivery may edit the message an earlier one posted (the turn's status post): the key that
+# ties them together, the users its post may notify, and whether it was shown already when it
+# was queued (the answer to a command showed it to the player who gave it).
+_EDITS_AND_MENTIONS = """
+ALTER TABLE deliveries ADD COLUMN edit_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE deliveries ADD COLUMN mentions TEXT NOT NULL DEFAULT '[]';
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "seat requests and former players", _SEATS),
     Migration(3, "scenario and ruleset stored with each game", _GAME_SOURCES),
+    Migration(6, "deliveries that edit an earlier post, and whom they mention",
+              _EDITS_AND_MENTIONS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

@@ -124,6 +124,9 @@ class NewDelivery:
     (negative indices count from the end); ``None`` means the commit's last event, or the game's
     current last event if the commit appends none. The store turns it into the event's seq.
     ``buttons`` is a JSON list the transport turns into components.
+    ``edit_key`` (not empty) ties deliveries to one message: the first of a key is posted, the
+    later ones edit it. ``mentions`` are the user ids its post may notify. ``sent``: already
+    shown to its recipient when queued (kept for the inbox, never sent).
     """
 
     kind: DeliveryKind
@@ -133,6 +136,9 @@ class NewDelivery:
     image_name: str | None = None
     buttons: list[JsonObject] = field(default_factory=list)
     event_index: int | None = None
+    edit_key: str = ""
+    mentions: tuple[int, ...] = ()
+    sent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +157,8 @@ class DeliveryRecord:
     last_error: str | None
     created_at: datetime
     sent_at: datetime | None
+    edit_key: str = ""
+    mentions: tuple[int, ...] = ()
 
 
 class Recipient(NamedTuple):

@@ -28,7 +28,7 @@ SEAT_REQUEST_COLUMNS = "game_id, user_id, side, asked_at"
 EVENT_COLUMNS = "game_id, seq, type, payload, audience, created_at"
 DELIVERY_COLUMNS = (
     "id, game_id, seq, kind, target, text, image, image_name, buttons, status, attempts, "
-    "last_error, created_at, sent_at"
+    "last_error, created_at, sent_at, edit_key, mentions"
 )
 
 
@@ -118,4 +118,6 @@ def delivery(row: sqlite3.Row) -> DeliveryRecord:
         last_error=row["last_error"],
         created_at=from_text(row["created_at"]),
         sent_at=None if sent_at is None else from_text(sent_at),
+        edit_key=row["edit_key"],
+        mentions=tuple(int(u) for u in decode(row["mentions"])),
     )

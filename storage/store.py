@@ -730,6 +730,11 @@ def _delivery_rows(
             delivery.image_name,
             encode(delivery.buttons, f"buttons of delivery {index}"),
             now,
+            delivery.edit_key,
+            encode(list(delivery.mentions), f"mentions of delivery {index}"),
+            # Already shown to its recipient (in the answer to their command): kept, not sent.
+            "sent" if delivery.sent else "pending",
+            now if delivery.sent else None,
         )
         for index, delivery in enumerate(deliveries)
     ]
@@ -742,7 +747,8 @@ async def _insert_deliveries(
     for row in delivery_rows:
         cursor = await conn.execute(
             "INSERT INTO deliveries (game_id, seq, kind, target, text, image, image_name,"
-            " buttons, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " buttons, created_at, edit_key, mentions, status, sent_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             row,
         )
         ids.append(_rowid(cursor))

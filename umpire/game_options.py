@@ -22,6 +22,7 @@ from rules.module_spec import OptionValue
 from rules.modules import SPEC_BY_NAME
 from rules.surprise.spec import COLLISION_OPTION
 from umpire.answers import UmpireError
+from umpire.status_post import MENTION_PLAYERS
 
 #: What each announced option means, by its value, in the players' words.
 OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
@@ -45,10 +46,14 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
         True: "each side's finish of a phase played at once is announced",
         False: "only a phase's end is announced",
     },
+    MENTION_PLAYERS: {
+        True: "the turn's post in the channel mentions the players it calls to their orders",
+        False: "the channel mentions nobody; the orders come by direct message only",
+    },
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
-CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False}
+CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, MENTION_PLAYERS: True}
 
 #: The values a core option given as a word may take (any other is refused).
 CORE_CHOICES: Mapping[str, tuple[str, ...]] = {}

@@ -10,7 +10,7 @@ written and never formats the message or mentions anyone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import events as ev
@@ -20,20 +20,35 @@ from rules.grid import Cell
 from rules.knowledge import information_model, known_name, known_order
 from rules.markup import plain
 from rules.state import GameState, apply
+from rules.status import GameStatus
 from rules.view import SideView, project, public_view
+from umpire.game_options import core_option
 from umpire.marker_words import marker_news
-from umpire.wording import turn_heading
+from umpire.status_post import (
+    MENTION_PLAYERS,
+    TurnProgress,
+    call_text,
+    newly_acting,
+    opens_turn,
+    progress,
+    status_key,
+    status_text,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
     """A message before it is addressed: ``public``, a ``side`` (target: side id) or the
-    ``host``. ``map_for`` asks for the addressed side's map to go with it."""
+    ``host``. ``map_for`` asks for the addressed side's map to go with it. ``edit_key`` (a
+    public message) names the post it edits, or posts first (``umpire.status_post``).
+    ``mentions``: the sides whose players the post calls."""
 
     kind: str
     target: str
     text: str
     map_for: str | None = None
+    edit_key: str = ""
+    mentions: tuple[str, ...] = ()
 
 
 class _Views:
@@ -66,6 +81,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     other side's hidden events."""
     out: list[Message] = []
     views = _Views(after)
+    mention = core_option(after.loaded.scenario.scenario.options, MENTION_PLAYERS) is True
     user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
     told = dict(rolls_told or {})
     # The turn sequence as it stood at each event: a phase's words are those of its moment.
@@ -78,22 +94,28 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.PhaseBegan(step=step):
                 phase = public_view(now)
                 acting = now.steps[step].acting(now.sides)
-                if step == 0:
-                    out.append(Message("public", "", f"**{turn_heading(phase)}**"))
+                if now.turn > was.turn and was.status == GameStatus.ACTIVE:
+                    # The turn before is over: its post says so, and stays as its record.
+                    out.append(_status(public_view(was), progress(was, turn_over=True)))
                 if not acting:
                     continue  # a phase nobody acts in passes without a word
-                out.append(Message("public", "", phase_text(phase)))
+                called = newly_acting(now) if mention else ()
+                if opens_turn(now):
+                    out.append(_status(phase, progress(now), called))
+                else:
+                    out.append(_status(phase, progress(now)))
+                    if called:  # its post was posted already, and edits call nobody
+                        out.append(Message("public", "", call_text(phase, called, phase.phase),
+                                           mentions=called))
                 for side in acting:
                     out.append(Message("side", side, orders_text(phase), map_for=side))
-            case ev.SideDone(side=side) if before.current.side is None:
+            case ev.SideDone() if before.current.side is None:
                 # Only news while other sides are still at it (otherwise the next phase says
                 # so), and only when the game asks for it: in a phase played at once, who
-                # finished first is the others' information (ruling INFO-9).
-                if finish_is_public(before):
-                    out.append(Message("public", "", finished_text(views.public, side,
-                                                                   before.current.title)))
-                elif not now.acting_sides():
-                    out.append(Message("public", "", phase_over_text(before.current.title)))
+                # finished first is the others' information (ruling INFO-9). Not even an
+                # edit that changes nothing: the edit's time would tell.
+                if finish_is_public(before) or not now.acting_sides():
+                    out.append(_status(public_view(now), progress(now)))
             case ev.UnitsArrived(units=ids, audience=audience):
                 side = audience.removeprefix("side:")
                 out.append(Message("side", side, arrivals_text(views.of(side), ids)))
@@ -140,10 +162,37 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
                                    else "", text))
             case ev.GameEnded(seed_hex=seed, reason=reason):
+                out.append(_status(public_view(now), progress(now)))
                 out.append(Message("public", "", (
                     "**The game is over.**" + (f" {plain(reason)}" if reason else "") +
                     f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
                     map_for="umpire"))
+    return _one_per_post(out)
+
+
+def _status(view: SideView, turn: TurnProgress, called: tuple[str, ...] = ()) -> Message:
+    """The turn's status post as it stands now (``called``: the sides it mentions)."""
+    return Message("public", "", status_text(view, turn), edit_key=status_key(turn.turn),
+                   mentions=called)
+
+
+def _one_per_post(messages: list[Message]) -> list[Message]:
+    """One message per edited post in a batch: its last words, where it first came (a new
+    post keeps its place among the batch's posts), calling every side any of them called."""
+    last: dict[str, Message] = {}
+    called: dict[str, tuple[str, ...]] = {}
+    for m in messages:
+        if m.edit_key:
+            last[m.edit_key] = m
+            called[m.edit_key] = tuple(dict.fromkeys(called.get(m.edit_key, ()) + m.mentions))
+    out: list[Message] = []
+    placed: set[str] = set()
+    for m in messages:
+        if not m.edit_key:
+            out.append(m)
+        elif m.edit_key not in placed:
+            placed.add(m.edit_key)
+            out.append(replace(last[m.edit_key], mentions=called[m.edit_key]))
     return out
 
 
@@ -161,23 +210,8 @@ def _whose(view: SideView) -> str:
     return f"{plain(view.name_of_side(view.phasing))} " if view.phasing else ""
 
 
-def phase_text(view: SideView) -> str:
-    """The channel's announcement of the phase the public view stands in."""
-    return f"{_whose(view)}{plain(view.phase)} (turn {view.turn})"
-
-
 def orders_text(view: SideView) -> str:
     return f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
-
-
-def finished_text(view: SideView, side: str, phase: str) -> str:
-    """A side's finish, told to everyone (only under ``announce_finished``)."""
-    return f"{plain(view.name_of_side(side))} has finished the {plain(phase)}."
-
-
-def phase_over_text(phase: str) -> str:
-    """The end of a phase played at once, told to everyone without saying who finished when."""
-    return f"Every side has finished the {plain(phase)}."
 
 
 def arrivals_text(view: SideView, ids: Iterable[str]) -> str:

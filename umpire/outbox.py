@@ -32,9 +32,15 @@ class DeliveryRejected(Exception):
 
 class Transport(Protocol):
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None, *, key: str = "") -> None:
+                   image_name: str | None, *, key: str = "", edit_key: str = "",
+                   mentions: tuple[int, ...] = ()) -> None:
         """Deliver one message, or raise ``DeliveryRejected``. ``key`` names the delivery, the
-        same on every retry, so that a transport that can may refuse to post it twice."""
+        same on every retry, so that a transport that can may refuse to post it twice.
+
+        ``edit_key`` (not empty) names one message of the game: the first delivery with that
+        key posts it, each later one replaces its text (a transport that cannot edit posts
+        again; one whose message is gone posts it anew). ``mentions`` are the only users the
+        message may notify; without them it notifies nobody."""
 
 
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
@@ -52,7 +58,8 @@ async def drain(store: Store, transport: Transport, game_id: str | None = None,
             try:
                 key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
-                                     key=nonce(secret, key) if secret is not None else key)
+                                     key=nonce(secret, key) if secret is not None else key,
+                                     edit_key=d.edit_key, mentions=d.mentions)
             except DeliveryRejected as e:
                 await store.mark_failed(d.id, str(e), e.permanent)
                 continue
