@@ -21,7 +21,8 @@ from rules.knowledge import information_model, known_name, known_order
 from rules.markup import plain
 from rules.state import GameState, apply
 from rules.status import GameStatus
-from rules.view import SideView, project, public_view
+from rules.view import SideView, memory_of, project, public_view
+from rules.view_types import IDENTIFIED, UnitView
 from umpire.game_options import core_option
 from umpire.marker_words import marker_news
 from umpire.status_post import (
@@ -122,7 +123,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.Sighted(side=side, seen=seen, lost=lost):
                 if information_model(after, side).shows_every_enemy:
                     continue  # the side sees every enemy anyway: sighting is not news
-                text = sighted_text(views.of(side), seen, lost)
+                text = sighted_text(views.of(side), seen, lost, memory_of(was, side))
                 if text:
                     out.append(Message("side", side, text))
             case ev.Told(text=text, audience=audience):
@@ -225,17 +226,42 @@ def arrivals_text(view: SideView, ids: Iterable[str]) -> str:
 
 
 def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
-                 lost: Iterable[str]) -> str:
-    """What the side's troops sighted (as the event records it) and lost from sight (as the
-    side's memory holds them). Empty when the side sees every enemy anyway."""
+                 lost: Iterable[str], earlier: Iterable[UnitView] = ()) -> str:
+    """What changed in the side's sight of the enemy since its last report: units its troops
+    sight that were not in sight, units in sight that moved or now show otherwise (as the event
+    records them), and units lost from sight (as the side's memory holds them). ``earlier`` is
+    the side's memory before the event (``rules.view.memory_of``): a unit still in sight as it
+    was is not told again. Empty when the side sees every enemy anyway."""
     if view.information.shows_every_enemy:
         return ""  # the side sees every enemy anyway; sighting is not news
+    in_sight = {u.ref: u for u in earlier if u.level == IDENTIFIED}
+    new: list[Mapping[str, Any]] = []
+    moved: list[Mapping[str, Any]] = []
+    changed: list[Mapping[str, Any]] = []
+    for ref, w in seen.items():
+        was = in_sight.get(ref)
+        if was is None:
+            new.append(w)
+        elif Cell(*w["cell"]) != was.cell:
+            moved.append(w)
+        else:
+            changed.append(w)
+    board = view.board
     parts = []
-    if seen:
+    if new:
         # Anonymous units by what shows of them, never by who they are.
         parts.append("Your troops sight: " + "; ".join(
-            f"{plain(known_name(w))} ({_what(w)}) at {_at(view.board, Cell(*w['cell']))}"
-            for w in _identified_first(list(seen.values()))))
+            f"{plain(known_name(w))} ({_what(w)}) at {_at(board, Cell(*w['cell']))}"
+            for w in _identified_first(new)))
+    if moved:
+        parts.append("Still in sight, moved: " + "; ".join(
+            f"{plain(known_name(w))} to {_at(board, Cell(*w['cell']))}"
+            for w in _identified_first(moved)))
+    if changed:
+        parts.append("Still in sight, now seen as: " + "; ".join(
+            f"{plain(known_name(w))} ({_what(w)}"
+            + (f", {plain(str(w['formation']))}" if w.get("formation") else "") + ")"
+            for w in _identified_first(changed)))
     lost = list(lost)
     if lost:
         parts.append("Lost from sight: " + "; ".join(
