@@ -109,7 +109,7 @@ class FolderTransport(Transport):
                    mentions: tuple[int, ...] = ()) -> None:
         if edit_key in self.edited:
             # A file cannot edit what it wrote: each new state of the post follows, marked.
-            text = f"_(the post above, edited)_\n{text}"
+            text = f"_(an earlier post, edited; it now reads:)_\n{text}"
         elif edit_key:
             self.edited.add(edit_key)
         if kind == "public":
