@@ -22,7 +22,12 @@ Every message carries a nonce derived from its delivery by the umpire, with ``en
 (discord.py sets it with any nonce): when a crash falls after Discord accepted a message and before
 the delivery was marked sent, the retry after the restart is answered with the message already
 posted instead of posting it again, provided it comes within the few minutes Discord remembers
-nonces. Past that, the message is posted again: delivery is at least once (docs/hosting.md)."""
+nonces. Past that, the message is posted again: delivery is at least once (docs/hosting.md).
+
+A public delivery with an ``edit_key`` (the turn's status post) edits the message the first
+delivery of that key posted: its id is remembered in the umpire's front values, so that edits
+go on after a restart; a message deleted meanwhile is posted anew. A message notifies only the
+users its delivery names in ``mentions`` (the client's default notifies nobody)."""
 
 from __future__ import annotations
 
@@ -46,6 +51,18 @@ log = logging.getLogger("vedette.outbox")
 
 DMS_CLOSED = frozenset({50007, 50278})
 GONE = frozenset({10003, 10013, 10008})  # unknown channel, user, message
+UNKNOWN_MESSAGE = 10008
+
+
+def edit_memory(game_id: str, edit_key: str) -> str:
+    """The front value holding the id of the message a game's ``edit_key`` posted."""
+    return f"edit:{game_id}:{edit_key}"
+
+
+def allowed(mentions: tuple[int, ...]) -> discord.AllowedMentions:
+    """Exactly these users may be notified: nobody else, no role, never everyone."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=u) for u in mentions])
 
 class DiscordTransport:
     """Sends one game's deliveries; make a new one for each pass over the outbox."""
@@ -57,6 +74,7 @@ class DiscordTransport:
         self.failed: dict[str, DeliveryRejected] = {}
         self._nonce: str | None = None  # the delivery being sent
         self._view: discord.ui.View | None = None  # its buttons
+        self._mentions: tuple[int, ...] = ()  # whom the delivery being sent may notify
 
     @property
     def transient_failures(self) -> bool:
@@ -64,17 +82,23 @@ class DiscordTransport:
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
-                   buttons: Sequence[Mapping[str, Any]] = ()) -> None:
+                   buttons: Sequence[Mapping[str, Any]] = (), edit_key: str = "",
+                   mentions: tuple[int, ...] = ()) -> None:
         # The umpire's drain keys each delivery with its nonce (``umpire.outbox.nonce``): the
         # same on every retry, and keyed with the game's seed, which the bot never holds.
         self._nonce = key[:NONCE_LENGTH] if key else None
         self._view = delivery_view(buttons)
+        self._mentions = mentions
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)
             channel = self.bot.get_partial_messageable(self.game.channel_id,
                                                        guild_id=self.game.guild_id)
-            await self._post(f"channel:{self.game.channel_id}", channel, text, image, image_name)
+            where = f"channel:{self.game.channel_id}"
+            if edit_key:
+                await self._post_or_edit(where, channel, edit_key, text, image, image_name)
+            else:
+                await self._post(where, channel, text, image, image_name)
         elif kind == "player":
             await self._to_player(int(target), text, image, image_name)
         elif kind == "side":
@@ -146,12 +170,41 @@ class DiscordTransport:
                     "permanent" if permanent else "will retry", reason)
         return rejected
 
+    async def _post_or_edit(self, key: str, channel: discord.PartialMessageable, edit_key: str,
+                            text: str, image: bytes | None, image_name: str | None) -> None:
+        """Edit the message this key posted; post it (and remember it) if there is none yet,
+        or if it was deleted."""
+        self._check(key)
+        memory = edit_memory(self.game.id, edit_key)
+        posted = await self.umpire.remembered(memory)
+        if posted is not None and posted.isdigit():
+            parts = build(text, image, image_name)
+            kwargs: dict[str, Any] = {"content": parts.content, "embeds": parts.embeds,
+                                      "allowed_mentions": allowed(self._mentions)}
+            if parts.files:
+                kwargs["attachments"] = parts.files
+            try:
+                await channel.get_partial_message(int(posted)).edit(**kwargs)
+                return
+            except discord.NotFound as e:
+                if e.code != UNKNOWN_MESSAGE:
+                    raise self._fail(key, e, permanent=e.code in GONE) from None
+                # Deleted meanwhile: post it again below.
+            except discord.HTTPException as e:
+                raise self._fail(key, e, permanent=False) from None
+            except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                raise self._fail(key, e, permanent=False) from None
+        message_id = await self._post(key, channel, text, image, image_name)
+        await self.umpire.remember(memory, str(message_id))
+
     async def _post(self, key: str, channel: discord.abc.Messageable, text: str,
                     image: bytes | None, image_name: str | None, *,
-                    dm_user: int | None = None) -> None:
+                    dm_user: int | None = None) -> int:
+        """Post the message; its id."""
         self._check(key)
         parts = build(text, image, image_name)
-        kwargs: dict[str, Any] = {"embeds": parts.embeds}
+        kwargs: dict[str, Any] = {"embeds": parts.embeds,
+                                  "allowed_mentions": allowed(self._mentions)}
         if self._nonce is not None:
             kwargs["nonce"] = self._nonce
         if parts.files:
@@ -159,7 +212,7 @@ class DiscordTransport:
         if self._view is not None:
             kwargs["view"] = self._view
         try:
-            await channel.send(parts.content, **kwargs)
+            message = await channel.send(parts.content, **kwargs)
         except discord.Forbidden as e:
             if dm_user is not None and e.code in DMS_CLOSED:
                 await self._dms_closed(dm_user)
@@ -173,6 +226,7 @@ class DiscordTransport:
             raise self._fail(key, e, permanent=False) from None
         if dm_user is not None:
             await self._dms_open(dm_user)
+        return message.id
 
     async def _dms_closed(self, user_id: int) -> None:
         player = await self.umpire.player(self.game.id, user_id)

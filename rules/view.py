@@ -405,6 +405,12 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
     return out
 
 
+def memory_of(state: GameState, side: str) -> tuple[UnitView, ...]:
+    """The side's memory of enemy units alone (``SideView.memory``), without working out the
+    rest of its view: what a report of news compares with."""
+    return _memory(state, side)
+
+
 def _memory(state: GameState, side: str) -> tuple[UnitView, ...]:
     """The side's memory of enemy units as counters: what it saw, never more, ordered by what it
     knows of them (``known_order``). One seen only as anonymous keeps no name, and its ref is

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.grid import Cell
+from rules.words import Echelon
 
 
 class ViewLevel(StrEnum):
@@ -64,7 +65,7 @@ class CommandView:
 
     id: str
     name: str
-    echelon: str
+    echelon: Echelon
     parent: str = ""
     leader: str = ""
 

@@ -233,6 +233,14 @@ CREATE TABLE phase_deadline_steps (
 );
 """
 
+# A delivery may edit the message an earlier one posted (the turn's status post): the key that
+# ties them together, the users its post may notify, and whether it was shown already when it
+# was queued (the answer to a command showed it to the player who gave it).
+_EDITS_AND_MENTIONS = """
+ALTER TABLE deliveries ADD COLUMN edit_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE deliveries ADD COLUMN mentions TEXT NOT NULL DEFAULT '[]';
+"""
+
 # A picture (or any attachment) is stored once, keyed by its SHA-256, however many deliveries
 # carry it. ``picture_view`` names the view a map was drawn from (a side id or 'umpire'): such a
 # picture can be drawn again from the log, so it is dropped once every delivery carrying it has
@@ -274,6 +282,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "scenario and ruleset stored with each game", _GAME_SOURCES),
     Migration(4, "players ready in a step of play", _READY),
     Migration(5, "phase deadlines", _PHASE_DEADLINES),
+    Migration(6, "deliveries that edit an earlier post, and whom they mention",
+              _EDITS_AND_MENTIONS),
     Migration(7, "pictures stored once", _PICTURES, then=_carry_pictures_over),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -129,6 +129,9 @@ class NewDelivery:
     the view a map picture was drawn from (a side id, or ``'umpire'``) in the state after the
     delivery's event: such a picture can be drawn again from the log, so the store drops it once
     every delivery carrying it has been handed over; a picture without one is kept.
+    ``edit_key`` (not empty) ties deliveries to one message: the first of a key is posted, the
+    later ones edit it. ``mentions`` are the user ids its post may notify. ``sent``: already
+    shown to its recipient when queued (kept for the inbox, never sent).
     """
 
     kind: DeliveryKind
@@ -139,6 +142,9 @@ class NewDelivery:
     buttons: list[JsonObject] = field(default_factory=list)
     event_index: int | None = None
     image_view: str | None = None
+    edit_key: str = ""
+    mentions: tuple[int, ...] = ()
+    sent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +173,8 @@ class DeliveryRecord:
         """The delivery carried a map that is no longer stored and can be drawn again from
         the log (the view ``image_view`` at event ``seq``)."""
         return self.image is None and self.image_view is not None and bool(self.image_name)
+    edit_key: str = ""
+    mentions: tuple[int, ...] = ()
 
 
 class Recipient(NamedTuple):

@@ -31,7 +31,8 @@ DELIVERY_COLUMNS = (
     "d.text AS text, p.data AS image, d.image_name AS image_name, "
     "d.buttons AS buttons, d.status AS status, d.attempts AS attempts, "
     "d.last_error AS last_error, d.created_at AS created_at, d.sent_at AS sent_at, "
-    "d.picture AS picture, d.picture_view AS picture_view"
+    "d.picture AS picture, d.picture_view AS picture_view, d.edit_key AS edit_key, "
+    "d.mentions AS mentions"
 )
 #: Deliveries with their pictures, each stored once in ``pictures`` (see migration 7).
 DELIVERY_FROM = "deliveries AS d LEFT JOIN pictures AS p ON p.sha256 = d.picture"
@@ -125,4 +126,6 @@ def delivery(row: sqlite3.Row) -> DeliveryRecord:
         sent_at=None if sent_at is None else from_text(sent_at),
         picture=row["picture"],
         image_view=row["picture_view"],
+        edit_key=row["edit_key"],
+        mentions=tuple(int(u) for u in decode(row["mentions"])),
     )

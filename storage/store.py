@@ -861,6 +861,11 @@ def _delivery_rows(
             now,
             sha,
             None if image is None else delivery.image_view,
+            delivery.edit_key,
+            encode(list(delivery.mentions), f"mentions of delivery {index}"),
+            # Already shown to its recipient (in the answer to their command): kept, not sent.
+            "sent" if delivery.sent else "pending",
+            now if delivery.sent else None,
         ), image, sha, now))
     return rows_out
 
@@ -877,7 +882,8 @@ async def _insert_deliveries(
             )
         cursor = await conn.execute(
             "INSERT INTO deliveries (game_id, seq, kind, target, text, image_name, buttons,"
-            " created_at, picture, picture_view) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, picture, picture_view, edit_key, mentions, status, sent_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             row.values,
         )
         ids.append(_rowid(cursor))

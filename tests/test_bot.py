@@ -18,7 +18,7 @@ import pytest
 from bot.client import VedetteBot
 from bot.dm_notice import NOTICE
 from rules.announcements import announces_finished
-from storage.records import Recipient
+from storage.records import DeliveryRecord, Recipient
 from storage.store import Store
 from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN
 from tests.fakediscord import (
@@ -144,6 +144,20 @@ async def game_id(bot: VedetteBot, table: Table) -> str:
     return games[-1].id
 
 
+def as_posted(sent: list[DeliveryRecord]) -> list[str]:
+    """The channel's posts the public deliveries make: an edited post shows its last words."""
+    posts: list[str] = []
+    where: dict[str, int] = {}
+    for d in sent:
+        if d.edit_key in where:
+            posts[where[d.edit_key]] = d.text
+            continue
+        if d.edit_key:
+            where[d.edit_key] = len(posts)
+        posts.append(d.text)
+    return posts
+
+
 async def set_up(table: Table, bot: VedetteBot) -> str:
     """alice creates the tiny game in the channel; alice joins blue, bob grey."""
     handle = await table.fake.slash("game create", {"scenario": TINY}, user=table.alice,
@@ -209,9 +223,11 @@ async def test_two_players_play_a_turn_in_private(table: Table, bot: VedetteBot)
     await play_until(table, bot, gid, "blue")
 
     channel = public(table)
-    for expected in ("Blue Army Movement Phase (turn 1)", "Grey Army Movement Phase (turn 1)",
-                     "**Turn 2"):
-        assert any(expected in t for t in channel), (expected, channel)
+    # The turn's status post was edited as the phases passed; it ends as the turn's record.
+    [turn_1] = [t for t in channel if t.startswith("**Turn 1")]
+    for expected in ("Blue Army Movement Phase: done", "Grey Army Movement Phase: done"):
+        assert expected in turn_1, (expected, turn_1)
+    assert any(t.startswith("**Turn 2") for t in channel), channel
     secrets = ("2nd Brigade", "Grey Battery", "moved", "A0106", "B0603", "Your orders",
                "Secret roll", " MP")
     for text in channel:
@@ -219,7 +235,7 @@ async def test_two_players_play_a_turn_in_private(table: Table, bot: VedetteBot)
     # The channel holds the bot's public posts only: every answer there was ephemeral.
     assert all(not m["flags"] & EPHEMERAL for m in fake.messages_in(table.channel))
     sent = await bot.umpire.store.deliveries_for(gid, Recipient("public", ""))
-    assert channel[1:] == [d.text for d in sent]
+    assert channel[1:] == as_posted(sent)
 
     blue = [text_of(m) for m in dms(table, table.alice)]
     grey = [text_of(m) for m in dms(table, table.bob)]
@@ -741,9 +757,17 @@ async def test_public_posts_ping_no_one_and_show_what_was_typed(table: Table,
     posted = [m for m in fake.messages_in(table.channel, include_ephemeral=True)
               if m["author"]["id"] == bot_id] + dms(table, table.alice) + dms(table, table.bob)
     assert len(posted) > 5
+    called = []
     for message in posted:
         assert message.get("allowed_mentions", {}).get("parse") == [], message
+        if "\nTo act: " in (message.get("content") or ""):
+            # The turn's post calls the players of the side it opens a phase for: them alone
+            # (ruling FLOW-31), never the host for being host, nor anyone a reason names.
+            called.append(message)
+            assert fake.pings(message) == [str(table.alice.id)], message
+            continue
         assert fake.pings(message) == [], message  # ...but never pinged
+    assert len(called) == 1  # paused in blue's phase: grey was not called yet
 
 
 async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) -> None:

@@ -5,8 +5,19 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from umpire.demo import run_demo
+from storage.records import Recipient
+from storage.store import Store
+from umpire.demo import PLAYERS, run_demo
 from umpire.verify import verify
+
+
+async def answered_texts(db: Path) -> list[str]:
+    """The messages stored as already shown in the answers to the players' orders."""
+    async with Store.open(db) as store:
+        found = await store.deliveries_for(
+            "demo", *(Recipient("player", str(uid)) for uid in PLAYERS.values()),
+            limit=100_000)
+    return [d.text for d in found if d.status == "sent" and d.attempts == 0]
 
 
 def test_the_demo_fights(tmp_path: Path, capsys: object) -> None:
@@ -14,7 +25,10 @@ def test_the_demo_fights(tmp_path: Path, capsys: object) -> None:
     assert run_demo(out) == 0
     inboxes = {side: (out / side / "inbox.md").read_text(encoding="utf-8")
                for side in ("union", "confederate")}
-    both = "".join(inboxes.values())
+    # A report the answer to an order showed its player is not DMed again (ruling FLOW-33): it
+    # is in that player's /inbox, which holds every delivery addressed to them.
+    answered = asyncio.run(answered_texts(out / "game.db"))
+    both = "".join(inboxes.values()) + "".join(answered)
     assert "**Fire**:" in both and "**Under fire**:" in both
     assert "**Assault** on" in both and "**Assaulted** at" in both
     assert "Secret roll for" not in (out / "public.md").read_text(encoding="utf-8")

@@ -121,25 +121,30 @@ def test_the_story_ends_as_told(demo: Path) -> None:
 
 def test_the_confederates_are_told_each_beat(demo: Path) -> None:
     inbox = read(demo, "confederate/inbox.md")
+    # What answered the Confederate player's own orders is in the answers, and is not DMed
+    # to that player again (ruling FLOW-33); the rest comes by DM.
+    replies = read(demo, "confederate/replies.md")
+    answered = ("Colston's (Trimble's) Division is concealed under marker",
+                "bred a decoy", "bred a decoy",
+                "Deployment plan for marker", "Deployment plan for marker")
+    assert in_order(replies, *answered)
+    for words in answered:
+        assert words not in inbox, words
     assert in_order(inbox,
                     "A concealment marker of the Army of the Potomac appeared at B1114",
-                    "Colston's (Trimble's) Division is concealed under marker",
-                    "bred a decoy", "bred a decoy",
                     "was found by the enemy and is removed",
-                    "Deployment plan for marker", "Deployment plan for marker",
                     REVEALED,
                     "may react at once: fire (J. R. Jones' brigade, Paxton's (Stonewall) "
                     "brigade)", "(question confederate:q1)",
-                    "**Fire**: J. R. Jones' brigade and Paxton's (Stonewall) brigade fired at "
-                    "8th Pennsylvania Cavalry (A2416, 1 hex",
                     # at once: before the Confederates' own movement and fire phases
                     "Your orders, please: Army of Northern Virginia Movement and Close Combat "
                     "Phase, turn 6.")
     assert inbox.count("Secret roll for which of markers") == 2  # the breeding rolls
     # the answer to the question was the Confederate player's own order, answered with the fire
-    replies = read(demo, "confederate/replies.md")
+    # (A2416, 1 hex...); the answer showed it, so it is not DMed to that player again (FLOW-33)
     assert in_order(replies, "Turn 6, movement: **Fire**: J. R. Jones' brigade and Paxton's "
-                    "(Stonewall) brigade fired at 8th Pennsylvania Cavalry")
+                    "(Stonewall) brigade fired at 8th Pennsylvania Cavalry (A2416, 1 hex")
+    assert "**Fire**: J. R. Jones' brigade and Paxton's (Stonewall) brigade fired" not in inbox
 
 
 def test_the_union_scout_is_stopped_twice_and_fired_on_at_once(demo: Path) -> None:
@@ -193,7 +198,8 @@ def test_the_scout_is_anonymous_to_the_confederates_until_seen(demo: Path) -> No
                  read(demo, "public.md")]:
         for name in SCOUT_NAMES:
             assert name not in text, name
-    assert "fired at 8th Pennsylvania Cavalry" in inbox[inbox.index(REVEALED):]
+    told = [inbox[inbox.index(REVEALED):], *(r for r in replies if r.startswith("Turn 6"))]
+    assert any("fired at 8th Pennsylvania Cavalry" in text for text in told)
 
 
 @pytest.fixture(scope="module")

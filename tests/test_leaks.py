@@ -185,7 +185,8 @@ def test_a_sham_result_reads_like_a_real_one_to_the_firer() -> None:
     they would show a real result."""
     real = sham_variant(on_surprise_move=False)
     sham = sham_variant(on_surprise_move=True)
-    assert any("Your troops sight: 1st Brigade (infantry, 7)" in t for t in real)
+    # The brigade stays in sight: the report tells what changed, its strength as now seen.
+    assert any("Still in sight, now seen as: 1st Brigade (infantry, 7" in t for t in real)
     assert sham == real
 
 

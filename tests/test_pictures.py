@@ -236,8 +236,10 @@ async def play_turns(umpire: Umpire, transport: Recorder, turns: int, gid: str =
                         continue
                     await drain(umpire.store, transport, gid)
                     state = await umpire.state_for(gid)
-            await umpire.handle(gid, user, cmd.Done())
-            await drain(umpire.store, transport, gid)
+            # A shared side finishes when each of its players is done (ruling FLOW-1).
+            for player in PLAYERS[side]:
+                await umpire.handle(gid, player, cmd.Done())
+                await drain(umpire.store, transport, gid)
 
 
 @needs_maps

@@ -269,10 +269,11 @@ async def test_a_side_finishing_first_is_not_announced(tmp_path: Path) -> None:
         mark = await last_delivery(store)
         await umpire.handle("g1", GREY, cmd.Done())
         public = await public_since(store, mark)
-        assert public[0] == "Every side has finished the Command Phase."
-        assert not any("has finished the Command Phase" in t and "Every" not in t
-                       for t in public)
-        assert any("Movement and Close Combat Phase (turn 1)" in t for t in public[1:])
+        # The turn's status post is edited: the phase is done, nobody is named as finished.
+        [status] = public
+        assert "\nCommand Phase: done\n" in status
+        assert "has finished" not in status
+        assert "Blue Army Movement and Close Combat Phase: now; waiting for Blue Army" in status
         # A phase one side plays alone: who is waiting is no secret.
         assert "Waiting for: Blue Army" in (await umpire.status("g1", GREY)).text
 
@@ -297,13 +298,14 @@ async def test_the_announce_finished_option_brings_the_announcement_back(
         umpire = await new_game(store, path, announce_finished=True)
         mark = await last_delivery(store)
         await umpire.handle("g1", BLUE, cmd.Done())
-        assert await public_since(store, mark) == ["Blue Army has finished the Command Phase."]
+        [status] = await public_since(store, mark)
+        assert ("Command Phase: now; Blue Army has finished; waiting for Grey Army"
+                in status)
         assert "Waiting for: Grey Army" in (await umpire.status("g1", GREY)).text
         mark = await last_delivery(store)
         await umpire.handle("g1", GREY, cmd.Done())
-        public = await public_since(store, mark)
-        assert public[0] == "Grey Army has finished the Command Phase."
-        assert "Every side has finished the Command Phase." not in public
+        [status] = await public_since(store, mark)
+        assert "\nCommand Phase: done\n" in status
 
 
 @pytest.mark.parametrize(("value", "announced"), [

@@ -14,8 +14,10 @@ from rules import commands as cmd
 from rules.commands import Command
 from rules.surprise.commands import CancelSurpriseMove, OrderSurpriseMove
 from rules.view import project
+from storage.records import Recipient
 from storage.store import Store
 from tests.surprise_support import RULESET, SCENARIO, Dice
+from tests.test_combat_demo import answered_texts
 from umpire import dice as umpire_dice
 from umpire.maps import MapMaker, draw_side_map
 from umpire.march import force_names, march_names, march_status
@@ -105,7 +107,10 @@ async def test_grey_receives_the_same_bytes_whatever_blue_plans(
             outputs[name] = [
                 json.dumps([d.kind, d.target, d.text, d.image_name]) + (d.image or b"").hex()
                 for d in deliveries if d.target in ("", str(GREY), "grey")]
-            blue = [d.text for d in deliveries if d.target in (str(BLUE), "blue")]
+            # Blue's /inbox: the reports its answers showed are stored as sent (FLOW-33).
+            blue = [d.text for d in await store.deliveries_for(
+                "g1", Recipient("player", str(BLUE)), Recipient("side", "blue"),
+                limit=10_000)]
             if name != "no march":
                 assert any("Surprise move" in t for t in blue)
     first = outputs["no march"]
@@ -157,7 +162,10 @@ def test_the_demo_plays_and_verifies(tmp_path: Path, variant: str,
     assert f"Vedette demo ({variant})" in capsys.readouterr().out
     confederate = (out / "confederate" / "inbox.md").read_text(encoding="utf-8")
     union = (out / "union" / "inbox.md").read_text(encoding="utf-8")
-    assert "**Surprise move Jackson's flank march** ordered" in confederate
+    # The order's report was the answer to it: in the player's /inbox, not DMed (FLOW-33).
+    assert "**Surprise move Jackson's flank march** ordered" not in confederate
+    answered = asyncio.run(answered_texts(out / "game.db"))
+    assert any("**Surprise move Jackson's flank march** ordered" in t for t in answered)
     assert "MP accumulation" in confederate
     assert "Jackson's flank march" not in union
     if variant == "discovery":

@@ -14,7 +14,7 @@ from rules.view import own_view, project
 from storage.records import GameStatus, NewDelivery
 from umpire import dice, seats, wording
 from umpire.answers import Reply, UmpireError
-from umpire.repository import LiveGame, Repository
+from umpire.repository import LiveGame, Repository, Shown
 
 
 class Deciding(Repository):
@@ -84,12 +84,15 @@ class Deciding(Repository):
         # the last phase: a crash cannot leave a finished game unended.
         if engine.end_if_over(outcome, game.record.seed.hex()):
             status = GameStatus.ENDED
-        ids = await self._commit(game, outcome, status=status, extra=extra)
         after = outcome.state
         own = own_view(after, side) if side else project(after, None)
-        return Reply(wording.acknowledgement(own, command, outcome.events,
-                                             lambda: project(after, side or None)),
-                     delivery_ids=ids)
+        # The answer is worded before the commit so that the report it shows is not also sent
+        # to the same player (``Repository._address``).
+        text = wording.acknowledgement(own, command, outcome.events,
+                                       lambda: project(after, side or None))
+        ids = await self._commit(game, outcome, status=status, extra=extra,
+                                 shown=Shown(user_id, text) if side else None)
+        return Reply(text, delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:

@@ -105,10 +105,17 @@ class FolderTransport(Transport):
         self.out = out
         self.player_sides = player_sides
         self.images = 0
+        self.edited: set[str] = set()  # the status posts written so far, by key
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
-                   buttons: Sequence[JsonObject] = ()) -> None:
+                   buttons: Sequence[JsonObject] = (), edit_key: str = "",
+                   mentions: tuple[int, ...] = ()) -> None:
+        if edit_key in self.edited:
+            # A file cannot edit what it wrote: each new state of the post follows, marked.
+            text = f"_(an earlier post, edited; it now reads:)_\n{text}"
+        elif edit_key:
+            self.edited.add(edit_key)
         if kind == "public":
             folder, file = self.out, self.out / "public.md"
         elif kind == "player":

@@ -24,6 +24,7 @@ from rules.surprise.spec import COLLISION_OPTION
 from umpire.answers import UmpireError
 from umpire.phase_clock import DEADLINE_ACTION, DEADLINE_ACTIONS, DONE, PING
 from umpire.ready import READY_CHOICES, READY_DEFAULT, READY_OPTION, READY_WORDS
+from umpire.status_post import MENTION_PLAYERS
 
 #: What each announced option means, by its value, in the players' words.
 OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
@@ -52,11 +53,15 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
         PING: "at a phase's deadline, the host is told and the phase waits",
     },
     READY_OPTION: READY_WORDS,
+    MENTION_PLAYERS: {
+        True: "the turn's post in the channel mentions the players it calls to their orders",
+        False: "the channel mentions nobody; the orders come by direct message only",
+    },
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
 CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, DEADLINE_ACTION: DONE,
-                                           READY_OPTION: READY_DEFAULT}
+                                           READY_OPTION: READY_DEFAULT, MENTION_PLAYERS: True}
 
 #: The values a core option given as a word may take (any other is refused).
 CORE_CHOICES: Mapping[str, tuple[str, ...]] = {DEADLINE_ACTION: DEADLINE_ACTIONS,

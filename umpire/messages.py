@@ -10,7 +10,7 @@ written and never formats the message or mentions anyone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import events as ev
@@ -21,17 +21,31 @@ from rules.knowledge import information_model, known_name, known_order
 from rules.location import Withdrawn, location_words
 from rules.markup import plain
 from rules.state import GameState, apply
-from rules.view import SideView, own_view, project, public_view
+from rules.status import GameStatus
+from rules.view import SideView, memory_of, own_view, project, public_view
+from rules.view_types import IDENTIFIED, UnitView
 from storage.json_codec import JsonObject
+from umpire.game_options import core_option
 from umpire.marker_words import marker_news
 from umpire.ready import done_button
-from umpire.wording import turn_heading
+from umpire.status_post import (
+    MENTION_PLAYERS,
+    TurnProgress,
+    call_text,
+    newly_acting,
+    opens_turn,
+    progress,
+    status_key,
+    status_text,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
     """A message before it is addressed: ``public``, a ``side`` (target: side id) or the
-    ``host``. ``map_for`` asks for the addressed side's map to go with it."""
+    ``host``. ``map_for`` asks for the addressed side's map to go with it. ``edit_key`` (a
+    public message) names the post it edits, or posts first (``umpire.status_post``).
+    ``mentions``: the sides whose players the post calls."""
 
     kind: str
     target: str
@@ -39,6 +53,8 @@ class Message:
     map_for: str | None = None
     #: Buttons the message carries (``NewDelivery.buttons``), such as the orders' Done button.
     buttons: tuple[JsonObject, ...] = ()
+    edit_key: str = ""
+    mentions: tuple[str, ...] = ()
 
 
 class _Views:
@@ -71,6 +87,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     other side's hidden events."""
     out: list[Message] = []
     views = _Views(after)
+    mention = core_option(after.loaded.scenario.scenario.options, MENTION_PLAYERS) is True
     user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
     told = dict(rolls_told or {})
     forced = any(isinstance(e, ev.CommandAccepted) and e.kind == "force_end_phase"
@@ -85,11 +102,19 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.PhaseBegan(step=step):
                 phase = public_view(now)
                 acting = now.steps[step].acting(now.sides)
-                if step == 0:
-                    out.append(Message("public", "", f"**{turn_heading(phase)}**"))
+                if now.turn > was.turn and was.status == GameStatus.ACTIVE:
+                    # The turn before is over: its post says so, and stays as its record.
+                    out.append(_status(public_view(was), progress(was, turn_over=True)))
                 if not acting:
                     continue  # a phase nobody acts in passes without a word
-                out.append(Message("public", "", phase_text(phase)))
+                called = newly_acting(now) if mention else ()
+                if opens_turn(now):
+                    out.append(_status(phase, progress(now), called))
+                else:
+                    out.append(_status(phase, progress(now)))
+                    if called:  # its post was posted already, and edits call nobody
+                        out.append(Message("public", "", call_text(phase, called, phase.phase),
+                                           mentions=called))
                 for side in acting:
                     done = (done_button(game_id, side, now.turn, step),) if game_id else ()
                     out.append(Message("side", side, orders_text(phase), map_for=side,
@@ -97,22 +122,20 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.CommandAccepted(kind="force_end_phase") if before.status.in_play:
                 # The host's end of a phase is said as such, never as a side's finish.
                 out.append(Message("public", "", host_ended_text(public_view(before))))
-            case ev.SideDone(side=side) if before.current.side is None and not forced:
+            case ev.SideDone() if before.current.side is None and not forced:
                 # Only news while other sides are still at it (otherwise the next phase says
                 # so), and only when the game asks for it: in a phase played at once, who
-                # finished first is the others' information (ruling INFO-9).
-                if finish_is_public(before):
-                    out.append(Message("public", "", finished_text(views.public, side,
-                                                                   before.current.title)))
-                elif not now.acting_sides():
-                    out.append(Message("public", "", phase_over_text(before.current.title)))
+                # finished first is the others' information (ruling INFO-9). Not even an
+                # edit that changes nothing: the edit's time would tell.
+                if finish_is_public(before) or not now.acting_sides():
+                    out.append(_status(public_view(now), progress(now)))
             case ev.UnitsArrived(units=ids, audience=audience):
                 side = audience.removeprefix("side:")
                 out.append(Message("side", side, arrivals_text(views.of(side), ids)))
             case ev.Sighted(side=side, seen=seen, lost=lost):
                 if information_model(after, side).shows_every_enemy:
                     continue  # the side sees every enemy anyway: sighting is not news
-                text = sighted_text(views.of(side), seen, lost)
+                text = sighted_text(views.of(side), seen, lost, memory_of(was, side))
                 if text:
                     out.append(Message("side", side, text))
             case ev.Told(text=text, audience=audience):
@@ -154,10 +177,37 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
                                    else "", text))
             case ev.GameEnded(seed_hex=seed, reason=reason):
+                out.append(_status(public_view(now), progress(now)))
                 out.append(Message("public", "", (
                     "**The game is over.**" + (f" {plain(reason)}" if reason else "") +
                     f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
                     map_for="umpire"))
+    return _one_per_post(out)
+
+
+def _status(view: SideView, turn: TurnProgress, called: tuple[str, ...] = ()) -> Message:
+    """The turn's status post as it stands now (``called``: the sides it mentions)."""
+    return Message("public", "", status_text(view, turn), edit_key=status_key(turn.turn),
+                   mentions=called)
+
+
+def _one_per_post(messages: list[Message]) -> list[Message]:
+    """One message per edited post in a batch: its last words, where it first came (a new
+    post keeps its place among the batch's posts), calling every side any of them called."""
+    last: dict[str, Message] = {}
+    called: dict[str, tuple[str, ...]] = {}
+    for m in messages:
+        if m.edit_key:
+            last[m.edit_key] = m
+            called[m.edit_key] = tuple(dict.fromkeys(called.get(m.edit_key, ()) + m.mentions))
+    out: list[Message] = []
+    placed: set[str] = set()
+    for m in messages:
+        if not m.edit_key:
+            out.append(m)
+        elif m.edit_key not in placed:
+            placed.add(m.edit_key)
+            out.append(replace(last[m.edit_key], mentions=called[m.edit_key]))
     return out
 
 
@@ -175,11 +225,6 @@ def _whose(view: SideView) -> str:
     return f"{plain(view.name_of_side(view.phasing))} " if view.phasing else ""
 
 
-def phase_text(view: SideView) -> str:
-    """The channel's announcement of the phase the public view stands in."""
-    return f"{_whose(view)}{plain(view.phase)} (turn {view.turn})"
-
-
 def orders_text(view: SideView) -> str:
     return f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
 
@@ -187,16 +232,6 @@ def orders_text(view: SideView) -> str:
 def host_ended_text(view: SideView) -> str:
     """The host's end of the phase the public view stands in, told to everyone."""
     return f"The host has ended the {_whose(view)}{plain(view.phase)} (turn {view.turn})."
-
-
-def finished_text(view: SideView, side: str, phase: str) -> str:
-    """A side's finish, told to everyone (only under ``announce_finished``)."""
-    return f"{plain(view.name_of_side(side))} has finished the {plain(phase)}."
-
-
-def phase_over_text(phase: str) -> str:
-    """The end of a phase played at once, told to everyone without saying who finished when."""
-    return f"Every side has finished the {plain(phase)}."
 
 
 def arrivals_text(view: SideView, ids: Iterable[str]) -> str:
@@ -210,17 +245,42 @@ def arrivals_text(view: SideView, ids: Iterable[str]) -> str:
 
 
 def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
-                 lost: Iterable[str]) -> str:
-    """What the side's troops sighted (as the event records it) and lost from sight (as the
-    side's memory holds them). Empty when the side sees every enemy anyway."""
+                 lost: Iterable[str], earlier: Iterable[UnitView] = ()) -> str:
+    """What changed in the side's sight of the enemy since its last report: units its troops
+    sight that were not in sight, units in sight that moved or now show otherwise (as the event
+    records them), and units lost from sight (as the side's memory holds them). ``earlier`` is
+    the side's memory before the event (``rules.view.memory_of``): a unit still in sight as it
+    was is not told again. Empty when the side sees every enemy anyway."""
     if view.information.shows_every_enemy:
         return ""  # the side sees every enemy anyway; sighting is not news
+    in_sight = {u.ref: u for u in earlier if u.level == IDENTIFIED}
+    new: list[Mapping[str, Any]] = []
+    moved: list[Mapping[str, Any]] = []
+    changed: list[Mapping[str, Any]] = []
+    for ref, w in seen.items():
+        was = in_sight.get(ref)
+        if was is None:
+            new.append(w)
+        elif Cell(*w["cell"]) != was.cell:
+            moved.append(w)
+        else:
+            changed.append(w)
+    board = view.board
     parts = []
-    if seen:
+    if new:
         # Anonymous units by what shows of them, never by who they are.
         parts.append("Your troops sight: " + "; ".join(
-            f"{plain(known_name(w))} ({_what(w)}) at {_at(view.board, Cell(*w['cell']))}"
-            for w in _identified_first(list(seen.values()))))
+            f"{plain(known_name(w))} ({_what(w)}) at {_at(board, Cell(*w['cell']))}"
+            for w in _identified_first(new)))
+    if moved:
+        parts.append("Still in sight, moved: " + "; ".join(
+            f"{plain(known_name(w))} to {_at(board, Cell(*w['cell']))}"
+            for w in _identified_first(moved)))
+    if changed:
+        parts.append("Still in sight, now seen as: " + "; ".join(
+            f"{plain(known_name(w))} ({_what(w)}"
+            + (f", {plain(str(w['formation']))}" if w.get("formation") else "") + ")"
+            for w in _identified_first(changed)))
     lost = list(lost)
     if lost:
         parts.append("Lost from sight: " + "; ".join(

@@ -35,11 +35,17 @@ class DeliveryRejected(Exception):
 class Transport(Protocol):
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
-                   buttons: Sequence[JsonObject] = ()) -> None:
+                   buttons: Sequence[JsonObject] = (), edit_key: str = "",
+                   mentions: tuple[int, ...] = ()) -> None:
         """Deliver one message, or raise ``DeliveryRejected``. ``key`` names the delivery, the
         same on every retry, so that a transport that can may refuse to post it twice.
         ``buttons`` are the delivery's buttons as the umpire records them (``umpire.ready``'s
-        Done button); a transport without buttons leaves them out (the commands do the same)."""
+        Done button); a transport without buttons leaves them out (the commands do the same).
+
+        ``edit_key`` (not empty) names one message of the game: the first delivery with that
+        key posts it, each later one replaces its text (a transport that cannot edit posts
+        again; one whose message is gone posts it anew). ``mentions`` are the only users the
+        message may notify; without them it notifies nobody."""
 
 
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
@@ -58,7 +64,8 @@ async def drain(store: Store, transport: Transport, game_id: str | None = None,
                 key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
                                      key=nonce(secret, key) if secret is not None else key,
-                                     buttons=d.buttons)
+                                     buttons=d.buttons, edit_key=d.edit_key,
+                                     mentions=d.mentions)
             except DeliveryRejected as e:
                 await store.mark_failed(d.id, str(e), e.permanent)
                 continue

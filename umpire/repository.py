@@ -30,8 +30,17 @@ from umpire.corrections import corrections, end_of_game_text
 from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for
 from umpire.record import LoggedEvent
+from umpire.status_post import mention_line
 
 SNAPSHOT_EVERY = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the answer to a command shows the player who gave it."""
+
+    user_id: int
+    text: str
 
 
 @dataclass
@@ -109,16 +118,18 @@ class Repository:
 
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
-                      extra: Sequence[NewDelivery] = ()) -> tuple[int, ...]:
+                      extra: Sequence[NewDelivery] = (), shown: Shown | None = None
+                      ) -> tuple[int, ...]:
         """Store the outcome's events with their deliveries; ``extra`` are told right after the
-        first of them (the start's own post, say)."""
+        first of them (the start's own post, say). ``shown``: what the answer to the command
+        shows the player who gave it (their copy of that message is not sent again)."""
         before, after = game.state, outcome.state
         if game.rolls_told is None:
             counts = await self.store.count_events(game.record.id, "die_rolled")
             game.rolls_told = {a.removeprefix("side:"): n for a, n in counts.items()
                                if a.startswith("side:")}
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
-        deliveries = await self._address(game, after, messages)
+        deliveries = await self._address(game, after, messages, shown)
         deliveries[1:1] = extra
         if status == GameStatus.ENDED:
             deliveries += await self._end_deliveries(game, outcome)
@@ -158,10 +169,15 @@ class Repository:
         return [report, NewDelivery("public", "", text, record.to_json(log),
                                     record.file_name(game.record.id))]
 
-    async def _address(self, game: LiveGame, state: GameState, messages: list[Message]
-                       ) -> list[NewDelivery]:
+    async def _address(self, game: LiveGame, state: GameState, messages: list[Message],
+                       shown: Shown | None = None) -> list[NewDelivery]:
         """Address each message: public to the channel, a side's to each of its players (or,
-        with none seated, to the side's inbox), the host's to the host."""
+        with none seated, to the side's inbox), the host's to the host.
+
+        A public post calling sides (``Message.mentions``) names their seated players and may
+        notify exactly them. The one side message whose words the answer to the command
+        already showed its player (``shown``: the same text, with no map) is stored as sent
+        for that player, so that /inbox still has it; side-mates get theirs as usual."""
         players = await self.store.players(game.record.id)
         out: list[NewDelivery] = []
         images: dict[str, bytes | None] = {}
@@ -181,12 +197,19 @@ class Repository:
                     out.append(NewDelivery("side", m.target, m.text, image, name,
                                            list(m.buttons), image_view=view))
                 for p in seated:
+                    answered = (shown is not None and shown.user_id == p.user_id
+                                and shown.text == m.text and image is None)
+                    if answered:
+                        shown = None  # the answer showed it once
                     out.append(NewDelivery("player", str(p.user_id), m.text, image, name,
-                                           list(m.buttons), image_view=view))
+                                           list(m.buttons), image_view=view, sent=answered))
             elif m.kind == "host":
                 out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
             else:
-                out.append(NewDelivery("public", "", m.text, image, name, image_view=view))
+                called = tuple(sorted(p.user_id for p in players if p.side in m.mentions))
+                text = f"{m.text}\n{mention_line(called)}" if called else m.text
+                out.append(NewDelivery("public", "", text, image, name, image_view=view,
+                                       edit_key=m.edit_key, mentions=called))
         return out
 
     async def _loaded(self, record: GameRecord) -> LoadedScenario:

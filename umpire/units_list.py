@@ -23,7 +23,7 @@ from enum import StrEnum
 from rules.location import Arriving, Eliminated, InMarker, Location, OnMap, Withdrawn
 from rules.markup import plain
 from rules.view import CommandView, OffMapUnit, SideView, UnitView
-from rules.words import COMBAT_KINDS, LEADER_KINDS
+from rules.words import COMBAT_KINDS, LEADER_KINDS, Echelon
 
 #: Unit lines on one page, and the most characters of a page (an embed holds 4096).
 PAGE_LINES = 18
@@ -130,7 +130,7 @@ class _Commands:
         line = self.line_of(command)
         if not line:
             return UNATTACHED
-        below_army = [c for c in line if c.echelon != "army"] or line
+        below_army = [c for c in line if c.echelon is not Echelon.ARMY] or line
         return " › ".join(plain(c.name) for c in below_army)
 
     def names(self, command: str) -> tuple[str, ...]:

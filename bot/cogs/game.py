@@ -25,6 +25,7 @@ from umpire import catalog
 from umpire.phase_clock import DEADLINE_ACTION
 from umpire.ready import READY_OPTION
 from umpire.replay import UMPIRE
+from umpire.status_post import MENTION_PLAYERS
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -77,6 +78,8 @@ class GameCog(commands.GroupCog, group_name="game",
                            announce_finished="Announce in the channel each side that finishes a "
                                              "phase played at once (default: only the phase's "
                                              "end)",
+                           mention_players="Mention the players in the channel post that "
+                                           "opens their turn (default: yes)",
                            raid="Chancellorsville: the Federal cavalry rides off on its raid "
                                 "before the first turn (default: the scenario's choice)",
                            victory_roll="Chancellorsville: read the victory chart at the end, "
@@ -90,6 +93,7 @@ class GameCog(commands.GroupCog, group_name="game",
                      scenario: app_commands.Range[str, 1, 200],
                      collision: Literal["first", "alternate"] | None = None,
                      announce_finished: bool | None = None,
+                     mention_players: bool | None = None,
                      raid: bool | None = None,
                      victory_roll: bool | None = None,
                      deadline_action: Literal["done", "ping"] | None = None,
@@ -106,6 +110,8 @@ class GameCog(commands.GroupCog, group_name="game",
             chosen["surprise_collision"] = collision
         if announce_finished is not None:
             chosen[ANNOUNCE_FINISHED] = announce_finished
+        if mention_players is not None:
+            chosen[MENTION_PLAYERS] = mention_players
         # The umpire refuses these for a scenario that does not play the raid module.
         if raid is not None:
             chosen[RAID_OPTION] = raid
