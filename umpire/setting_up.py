@@ -59,7 +59,7 @@ class SettingUp(Repository):
                             guild_id=guild_id,
                             channel_id=channel_id,
                             options={"without": list(without),
-                                     **({"rules": dict(options)} if options else {})})
+                                     "rules": game_options.stamped(loaded, options or {})})
         await self.store.create_game(record, sources)
         sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
         said = game_options.announcement(loaded, without, options or {})

@@ -17,6 +17,7 @@ from bot.game_choice import GameArg
 from bot.replies import answer, thinking
 from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, VICTORY_OPTION
+from rules.idle import AUTO_PASS
 from rules.implementations import playable_modules
 from rules.modules import KNOWN_MODULES
 from rules.status import GameStatus
@@ -63,6 +64,8 @@ class GameCog(commands.GroupCog, group_name="game",
                            announce_finished="Announce in the channel each side that finishes a "
                                              "phase played at once (default: only the phase's "
                                              "end)",
+                           auto_pass="A side with nothing it can do in a phase passes it by "
+                                     "itself (default: yes)",
                            raid="Chancellorsville: the Federal cavalry rides off on its raid "
                                 "before the first turn (default: the scenario's choice)",
                            victory_roll="Chancellorsville: read the victory chart at the end, "
@@ -72,6 +75,7 @@ class GameCog(commands.GroupCog, group_name="game",
                      scenario: app_commands.Range[str, 1, 200],
                      collision: Literal["first", "alternate"] | None = None,
                      announce_finished: bool | None = None,
+                     auto_pass: bool | None = None,
                      raid: bool | None = None,
                      victory_roll: bool | None = None) -> None:
         channel = interaction.channel
@@ -85,6 +89,8 @@ class GameCog(commands.GroupCog, group_name="game",
             chosen["surprise_collision"] = collision
         if announce_finished is not None:
             chosen[ANNOUNCE_FINISHED] = announce_finished
+        if auto_pass is not None:
+            chosen[AUTO_PASS] = auto_pass
         # The umpire refuses these for a scenario that does not play the raid module.
         if raid is not None:
             chosen[RAID_OPTION] = raid
