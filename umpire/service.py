@@ -8,8 +8,8 @@ the demo) sends them and marks them sent.
 
 The work is split by concern: ``umpire.repository`` (loading, snapshots, the cache, committing),
 ``umpire.setting_up`` (games and seats), ``umpire.deciding`` (commands), ``umpire.reading`` (reading
-for players), ``umpire.front`` (what the bot needs beside those, without the seed). ``Umpire`` is
-the one class the rest of the program uses."""
+for players), ``umpire.helping`` (``/help``), ``umpire.front`` (what the bot needs beside those,
+without the seed). ``Umpire`` is the one class the rest of the program uses."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from storage.store import Store
 from umpire.answers import Reply, UmpireError
 from umpire.deciding import Deciding
 from umpire.front import Front
+from umpire.helping import Helping
 from umpire.maps import MapMaker
 from umpire.reading import Reading
 from umpire.repository import SNAPSHOT_EVERY
@@ -29,7 +30,7 @@ from umpire.setting_up import SettingUp
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 
 
-class Umpire(SettingUp, Deciding, Reading, Front):
+class Umpire(SettingUp, Deciding, Reading, Helping, Front):
     """The umpire of every game in one store: set up, decide, read (see the modules above), and
     the front end's door (``umpire.front``)."""
 
