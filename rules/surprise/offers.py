@@ -16,6 +16,11 @@ from rules.surprise import records as rec
 from rules.turns import Step
 from rules.view import SideView
 
+#: What each offer says (the side's call for orders lists them).
+ORDER_WORDS = "send a surprise-move order (/march order)"
+CANCEL_WORDS = "send new orders to a surprise move (/march cancel)"
+RALLY_WORDS = "rally the shammed units of a surprise move (/march rally)"
+
 
 def surprise_offers(state: GameState, side: str, view: SideView, step: Step
                     ) -> tuple[Offer, ...]:
@@ -25,16 +30,14 @@ def surprise_offers(state: GameState, side: str, view: SideView, step: Step
                      and state.units[u.ref].combat
                      and rec.march_of_unit(state, u.ref, rec.OPEN) is None)
         if free:
-            out.append(Offer("order", "send a surprise-move order (/march order)", free))
+            out.append(Offer("order", ORDER_WORDS, free))
         marches = tuple(str(m["name"]) for m in rec.side_marches(
             state, side, {rec.SENT, rec.ACCUMULATING}) if not m.get("cancel"))
         if marches:
-            out.append(Offer("order", "send new orders to a surprise move (/march cancel)",
-                             marches))
+            out.append(Offer("order", CANCEL_WORDS, marches))
     if step.allows("move"):
         shammed = tuple(str(m["name"]) for m in rec.side_marches(state, side, rec.OPEN)
                         if m.get("shams"))
         if shammed:
-            out.append(Offer("rally", "rally the shammed units of a surprise move "
-                                      "(/march rally)", shammed))
+            out.append(Offer("rally", RALLY_WORDS, shammed))
     return tuple(out)
