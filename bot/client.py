@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.cogs.combat import CombatCog
 from bot.cogs.conceal import ConcealCog
 from bot.cogs.game import GameCog
+from bot.cogs.help import HelpCog
 from bot.cogs.host import HostCog
 from bot.cogs.info import InfoCog
 from bot.cogs.march import MarchCog
@@ -65,6 +66,7 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(CombatCog(self))
         await self.add_cog(MarchCog(self))
         await self.add_cog(ConcealCog(self))
+        await self.add_cog(HelpCog(self))
         self.add_dynamic_items(MoveButton, InboxButton, DoneButton, ReplayButton)
         if self._sync_on_start:
             await self.sync_if_changed()

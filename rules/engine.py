@@ -17,6 +17,7 @@ from rules import reaction
 from rules.board import LabelError
 from rules.deadline import deadline_passed
 from rules.grid import Cell
+from rules.idle import passes_by_itself
 from rules.knowledge import information_model, phase_report, sighting_events
 from rules.location import Arriving
 from rules.markers import Marker, own_marker
@@ -335,6 +336,18 @@ def _begin_step(out: Outcome, turn: int, step: int) -> None:
     positions_changed(out, [uid for ids in arriving.values() for uid in ids])
     for module in in_force(out.state.modules):
         module.on_step_begin(out)
+    _pass_idle_sides(out)
+
+
+def _pass_idle_sides(out: Outcome) -> None:
+    """Each acting side with nothing it could do in the step that has just begun is done by
+    itself, and told why (``rules.idle``: decided from its own view, so that ``vedette
+    verify`` decides it again and no hidden enemy unit decides it)."""
+    for side in out.state.acting_sides():
+        idle = passes_by_itself(out.state, side)
+        if idle is not None:
+            out.add(ev.SideDone(audience="public", side=side, by_itself=True))
+            out.add(ev.Told(audience=ev.side_audience(side), text=idle.passed_text()))
 
 
 def _update_sighting(out: Outcome) -> None:

@@ -18,6 +18,7 @@ from rules.markers import Marker
 from rules.module_data import data_of as data_of  # re-exported: modules read their data
 from rules.module_spec import ModuleSpec
 from rules.notes import ModuleNote
+from rules.offers import Offer
 from rules.overlay import Ground, Overlay
 from rules.stops import Stop
 from rules.units import Unit
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from rules.outcome import Outcome
     from rules.reaction import Question
     from rules.state import GameState
+    from rules.turns import Step
+    from rules.view import SideView
 
 
 class RuleModule:
@@ -71,6 +74,16 @@ class RuleModule:
     def on_answer(self, out: Outcome, question: Question, choice: str, by_default: bool) -> None:
         """A question this module asked (``rules.reaction.ask``) is answered: ``choice`` is the
         side's, or the default when ``by_default`` (its deadline passed, or the step ended)."""
+
+    def offers(self, state: GameState, side: str, view: SideView, step: Step
+               ) -> tuple[Offer, ...]:
+        """What this module lets ``side`` do now in ``step`` (asked by ``rules.idle``; never
+        asked for a side that is not acting in it). Read from the side's own units and this
+        module's records of the side, and the enemy only as ``view`` (the side's
+        ``project``) shows it: whether a side has something to do must never depend on what it
+        cannot see. Rather generous than strict: an offer the rules might still refuse only
+        keeps the step open for the side to decide. Empty: this module offers nothing."""
+        return ()
 
     # -- the game ----------------------------------------------------------------------------------
     def left_out(self, loaded: LoadedScenario) -> frozenset[str]:

@@ -776,7 +776,8 @@ async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) 
                                     user=table.alice, channel=table.channel)
     assert "You host game" in text_of(await final(handle))
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
-    assert game.options["rules"] == {"surprise_collision": "alternate"}
+    # The game's auto_pass is stored with it, chosen or not (ruling FLOW-13).
+    assert game.options["rules"] == {"surprise_collision": "alternate", "auto_pass": True}
     state = await bot.umpire.state_for(game.id)
     assert state.loaded.scenario.scenario.options["surprise_collision"] == "alternate"
 
@@ -789,9 +790,25 @@ async def test_create_takes_the_announce_finished_option(table: Table, bot: Vede
                                     user=table.alice, channel=table.channel)
     assert "You host game" in text_of(await final(handle))
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
-    assert game.options["rules"] == {"announce_finished": True}
+    assert game.options["rules"] == {"announce_finished": True, "auto_pass": True}
     state = await bot.umpire.state_for(game.id)
     assert announces_finished(state.loaded.scenario.scenario.options)
+
+
+async def test_create_takes_the_auto_pass_option(table: Table, bot: VedetteBot) -> None:
+    """On unless the host says no: then every phase waits for each side's /done (ruling
+    FLOW-10), and the create post says so."""
+    handle = await table.fake.slash("game create", {"scenario": "flank-march",
+                                                    "auto_pass": False},
+                                    user=table.alice, channel=table.channel)
+    assert "You host game" in text_of(await final(handle))
+    [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
+    assert game.options["rules"] == {"auto_pass": False}
+    await table.fake.wait_for(lambda: bool(table.fake.messages_in(table.channel)),
+                              what="the create post")
+    posts = [text_of(m) for m in table.fake.messages_in(table.channel)]
+    assert any("every phase waits for each side's /done (chosen by the host)" in p
+               for p in posts)
 
 
 async def test_the_bot_reads_a_games_sides_from_its_pinned_scenario(table: Table,

@@ -71,7 +71,8 @@ async def test_create_with_the_raid_and_no_victory_roll_announces_both(
     assert RAID_WORDS in post and NO_CHART_WORDS in post
     assert post.count("chosen by the host") == 2
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
-    assert game.options["rules"] == {"raid": True, "victory_roll": False}
+    # The game's auto_pass is stored with it, chosen or not (ruling FLOW-13).
+    assert game.options["rules"] == {"raid": True, "victory_roll": False, "auto_pass": True}
     options = (await bot.umpire.state_for(game.id)).loaded.scenario.scenario.options
     assert options["raid"] is True and options["victory_roll"] is False
 
@@ -84,7 +85,7 @@ async def test_create_without_options_announces_the_scenarios_choice(
     assert NO_RAID_WORDS in post and CHART_WORDS in post
     assert post.count("(the scenario)") == 2 and "chosen by the host" not in post
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
-    assert "rules" not in game.options
+    assert game.options["rules"] == {"auto_pass": True}  # nothing chosen: FLOW-13's stamp only
 
 
 async def test_the_raid_is_refused_for_a_scenario_without_the_raid_module(

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, RAID_VICTORY, VICTORY_OPTION
+from rules.idle import AUTO_PASS
 from rules.loader import LoadedScenario
 from rules.module_spec import OptionValue
 from rules.modules import SPEC_BY_NAME
@@ -57,11 +58,21 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
         True: "the turn's post in the channel mentions the players it calls to their orders",
         False: "the channel mentions nobody; the orders come by direct message only",
     },
+    AUTO_PASS: {
+        True: "a side with nothing it can do in a phase passes it by itself",
+        False: "every phase waits for each side's /done",
+    },
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
 CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, DEADLINE_ACTION: DONE,
-                                           READY_OPTION: READY_DEFAULT, MENTION_PLAYERS: True}
+                                           READY_OPTION: READY_DEFAULT, MENTION_PLAYERS: True,
+                                           AUTO_PASS: True}
+
+#: Core options whose value is stored with every new game, chosen or not: a game recorded
+#: before the option existed lacks it and must still play (and verify) as it was played then
+#: (ruling FLOW-13).
+STAMPED: tuple[str, ...] = (AUTO_PASS,)
 
 #: The values a core option given as a word may take (any other is refused).
 CORE_CHOICES: Mapping[str, tuple[str, ...]] = {DEADLINE_ACTION: DEADLINE_ACTIONS,
@@ -146,6 +157,15 @@ def _value(loaded: LoadedScenario, key: str,
     if module is not None:
         return SPEC_BY_NAME[module].option(loaded.scenario.scenario.options, key)
     return loaded.scenario.scenario.options.get(key, "")
+
+
+def stamped(loaded: LoadedScenario, chosen: Mapping[str, OptionValue]
+            ) -> dict[str, OptionValue]:
+    """The rule options to store with a new game: those chosen, and each of ``STAMPED`` at the
+    value it takes when neither the host nor the scenario chose it."""
+    header = loaded.scenario.scenario.options
+    return {**{k: CORE_OPTIONS[k] for k in STAMPED if k not in chosen and k not in header},
+            **chosen}
 
 
 def core_option(options: Mapping[str, OptionValue], key: str) -> OptionValue:

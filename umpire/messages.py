@@ -17,6 +17,7 @@ from rules import events as ev
 from rules.announcements import finish_is_public
 from rules.board import Board
 from rules.grid import Cell
+from rules.idle import SideOptions, side_options
 from rules.knowledge import information_model, known_name, known_order
 from rules.location import Withdrawn, location_words
 from rules.markup import plain
@@ -94,12 +95,16 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                  for e in events)
     # The turn sequence as it stood at each event: a phase's words are those of its moment.
     now = before
+    asking: _Asking | None = None
     for e in events:
         was, now = now, apply(now, e)
         match e:
             case ev.GameStarted(seed_sha256=sha, sources_commitment=binding):
                 out.append(Message("public", "", started_text(views.public, sha, binding)))
             case ev.PhaseBegan(step=step):
+                if asking is not None:
+                    out[asking.at:asking.at] = asking.messages(was)
+                asking = None
                 phase = public_view(now)
                 acting = now.steps[step].acting(now.sides)
                 if now.turn > was.turn and was.status == GameStatus.ACTIVE:
@@ -115,19 +120,19 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     if called:  # its post was posted already, and edits call nobody
                         out.append(Message("public", "", call_text(phase, called, phase.phase),
                                            mentions=called))
-                for side in acting:
-                    done = (done_button(game_id, side, now.turn, step),) if game_id else ()
-                    out.append(Message("side", side, orders_text(phase), map_for=side,
-                                       buttons=done))
+                # Each side's call for orders waits for the step's opening events (arrivals,
+                # sighting, a pass by itself), so that it says what the side can do then.
+                asking = _Asking(len(out), phase, acting, game_id, step)
             case ev.CommandAccepted(kind="force_end_phase") if before.status.in_play:
                 # The host's end of a phase is said as such, never as a side's finish.
                 out.append(Message("public", "", host_ended_text(public_view(before))))
-            case ev.SideDone() if before.current.side is None and not forced:
+            case ev.SideDone() if was.current.side is None and not forced:
                 # Only news while other sides are still at it (otherwise the next phase says
                 # so), and only when the game asks for it: in a phase played at once, who
                 # finished first is the others' information (ruling INFO-9). Not even an
-                # edit that changes nothing: the edit's time would tell.
-                if finish_is_public(before) or not now.acting_sides():
+                # edit that changes nothing: the edit's time would tell. A pass by itself
+                # reads as any other finish, never as a pass (ruling FLOW-15).
+                if finish_is_public(was) or not now.acting_sides():
                     out.append(_status(public_view(now), progress(now)))
             case ev.UnitsArrived(units=ids, audience=audience):
                 side = audience.removeprefix("side:")
@@ -182,6 +187,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     "**The game is over.**" + (f" {plain(reason)}" if reason else "") +
                     f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
                     map_for="umpire"))
+    if asking is not None:
+        out[asking.at:asking.at] = asking.messages(now)
     return _one_per_post(out)
 
 
@@ -211,6 +218,31 @@ def _one_per_post(messages: list[Message]) -> list[Message]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Asking:
+    """The calls for orders of a step that has begun, to be put at ``at`` among the batch's
+    messages once the step's opening events are folded."""
+
+    at: int
+    phase: SideView
+    acting: tuple[str, ...]
+    game_id: str
+    step: int
+
+    def messages(self, opened: GameState) -> list[Message]:
+        """Each acting side's call for orders, as the step stood once opened, with its Done
+        button; none for a side that passed it by itself (its own line says so)."""
+        return [Message("side", side, orders_text(self.phase, side_options(opened, side),
+                                                  project(opened, side)), map_for=side,
+                        buttons=self._done(side))
+                for side in self.acting if side not in opened.done]
+
+    def _done(self, side: str) -> tuple[JsonObject, ...]:
+        if not self.game_id:
+            return ()
+        return (done_button(self.game_id, side, self.phase.turn, self.step),)
+
+
 # -- the words, each from one view -----------------------------------------------------------------
 def started_text(view: SideView, sha: str, binding: str) -> str:
     texts = (f"\nScenario commitment (binds the scenario and ruleset texts this game "
@@ -225,8 +257,36 @@ def _whose(view: SideView) -> str:
     return f"{plain(view.name_of_side(view.phasing))} " if view.phasing else ""
 
 
-def orders_text(view: SideView) -> str:
-    return f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
+#: Units named for each thing a side may do in its call for orders (the rest are counted).
+NAMED_UNITS = 4
+
+
+def orders_text(view: SideView, options: SideOptions | None = None,
+                own: SideView | None = None) -> str:
+    """The call for orders of the step the public ``view`` stands in; with the side's
+    ``options`` (``rules.idle``), what it may do now and which of its units can (with the MPs
+    they have left, from the side's ``own`` view)."""
+    head = f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
+    if options is None or not options.offers:
+        return head
+    lines = [head, "You may:"]
+    for offer in options.offers:
+        lines.append(f"- {offer.words}" + (f": {_some(offer.units, own)}" if offer.units
+                                           else ""))
+    lines.append("When you have finished, /done.")
+    return "\n".join(lines)
+
+
+def _some(names: tuple[str, ...], own: SideView | None) -> str:
+    """The first few of ``names`` (each with its MPs left, when the side's view has it), and
+    how many more."""
+    mps = {u.name: u.mp_left for u in own.own_units()} if own is not None else {}
+    shown = []
+    for name in names[:NAMED_UNITS]:
+        mp = mps.get(name)
+        shown.append(plain(name) + (f" ({mp:g} MP)" if mp is not None else ""))
+    more = len(names) - NAMED_UNITS
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def host_ended_text(view: SideView) -> str:

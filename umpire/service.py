@@ -9,8 +9,8 @@ the demo) sends them and marks them sent.
 The work is split by concern: ``umpire.repository`` (loading, snapshots, the cache, committing),
 ``umpire.setting_up`` (games and seats), ``umpire.deciding`` (commands), ``umpire.reading`` (reading
 for players), ``umpire.readying`` (ready players on a shared side), ``umpire.replay`` (past
-maps), ``umpire.front`` (what the bot needs beside those, without the seed). ``Umpire`` is the
-one class the rest of the program uses."""
+maps), ``umpire.helping`` (``/help``), ``umpire.front`` (what the bot needs beside those,
+without the seed). ``Umpire`` is the one class the rest of the program uses."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from pathlib import Path
 from storage.store import Store
 from umpire.answers import Reply, UmpireError
 from umpire.front import Front
+from umpire.helping import Helping
 from umpire.maps import MapMaker
 from umpire.readying import Readying
 from umpire.replay import Replaying
@@ -29,9 +30,9 @@ from umpire.repository import SNAPSHOT_EVERY
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 
 
-class Umpire(Readying, Replaying, Front):
+class Umpire(Readying, Replaying, Helping, Front):
     """The umpire of every game in one store: set up, decide (with ready players), read and
-    replay (see the modules above), and the front end's door (``umpire.front``)."""
+    replay, help (see the modules above), and the front end's door (``umpire.front``)."""
 
     @classmethod
     @asynccontextmanager

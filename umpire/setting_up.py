@@ -66,7 +66,7 @@ class SettingUp(Repository):
                                 host_user_id=host_user_id, seed=seed, guild_id=guild_id,
                                 channel_id=channel_id,
                                 options={"without": list(without),
-                                         **({"rules": dict(options)} if options else {})})
+                                         "rules": game_options.stamped(loaded, options or {})})
             try:
                 await self.store.create_game(record, sources)
                 break

@@ -18,6 +18,7 @@ from bot.replay_view import IMAGE_NAME, frame_view, replay_frame
 from bot.replies import answer, thinking
 from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, VICTORY_OPTION
+from rules.idle import AUTO_PASS
 from rules.implementations import playable_modules
 from rules.modules import KNOWN_MODULES
 from rules.status import GameStatus
@@ -80,6 +81,8 @@ class GameCog(commands.GroupCog, group_name="game",
                                              "end)",
                            mention_players="Mention the players in the channel post that "
                                            "opens their turn (default: yes)",
+                           auto_pass="A side with nothing it can do in a phase passes it by "
+                                     "itself (default: yes)",
                            raid="Chancellorsville: the Federal cavalry rides off on its raid "
                                 "before the first turn (default: the scenario's choice)",
                            victory_roll="Chancellorsville: read the victory chart at the end, "
@@ -94,10 +97,10 @@ class GameCog(commands.GroupCog, group_name="game",
                      collision: Literal["first", "alternate"] | None = None,
                      announce_finished: bool | None = None,
                      mention_players: bool | None = None,
+                     auto_pass: bool | None = None,
                      raid: bool | None = None,
                      victory_roll: bool | None = None,
                      deadline_action: Literal["done", "ping"] | None = None,
-
                      ready: Literal["all", "any"] | None = None) -> None:
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
@@ -112,6 +115,8 @@ class GameCog(commands.GroupCog, group_name="game",
             chosen[ANNOUNCE_FINISHED] = announce_finished
         if mention_players is not None:
             chosen[MENTION_PLAYERS] = mention_players
+        if auto_pass is not None:
+            chosen[AUTO_PASS] = auto_pass
         # The umpire refuses these for a scenario that does not play the raid module.
         if raid is not None:
             chosen[RAID_OPTION] = raid

@@ -11,15 +11,19 @@ from rules.combat.close_combat import assault
 from rules.combat.commands import Assault, Fire, Rally
 from rules.combat.fire import fire
 from rules.combat.morale import rally, rally_roll, require_rally
+from rules.combat.offers import combat_offers
 from rules.combat.spec import SPEC
 from rules.combat.stragglers import recover_stragglers
 from rules.commands import GameCommand
 from rules.events import GameEvent
 from rules.module_api import RuleModule
+from rules.offers import Offer
 from rules.outcome import Outcome
 from rules.registry import register
 from rules.state import GameState
+from rules.turns import Step
 from rules.units import Unit
+from rules.view import SideView
 
 
 class Combat(RuleModule):
@@ -42,6 +46,10 @@ class Combat(RuleModule):
         state = out.state
         if state.step == len(state.steps) - 1:
             recover_stragglers(out)
+
+    def offers(self, state: GameState, side: str, view: SideView, step: Step
+               ) -> tuple[Offer, ...]:
+        return combat_offers(state, side, view, step)
 
     def rally_as(self, out: Outcome, unit: Unit) -> str | None:
         """The rally of ``/rally`` (ruling COMBAT-13) from the state ``unit`` is given in."""

@@ -24,6 +24,7 @@ from rules.concealed.creating import decide_conceal
 from rules.concealed.detaching import decide_detach
 from rules.concealed.moving import decide_marker_move
 from rules.concealed.notes import note_for
+from rules.concealed.offers import concealed_offers
 from rules.concealed.spec import SPEC
 from rules.events import GameEvent
 from rules.grid import Cell
@@ -31,11 +32,14 @@ from rules.location import InMarker
 from rules.markers import Marker
 from rules.module_api import RuleModule
 from rules.notes import ModuleNote
+from rules.offers import Offer
 from rules.refusal import Refusal
 from rules.registry import register
 from rules.state import GameState, with_units
 from rules.stops import Stop
+from rules.turns import Step
 from rules.units import Unit
+from rules.view import SideView
 from rules.words import Formation
 
 if TYPE_CHECKING:
@@ -67,6 +71,10 @@ class ConcealedForces(RuleModule):
                 plans.decide_clear(out, side, command)
             case _:
                 raise Refusal("that is not a concealed-forces order")
+
+    def offers(self, state: GameState, side: str, view: SideView, step: Step
+               ) -> tuple[Offer, ...]:
+        return concealed_offers(state, side, view, step)
 
     def move_marker(self, out: Outcome, side: str, marker: Marker, route: str) -> bool:
         return decide_marker_move(out, side, marker, route)

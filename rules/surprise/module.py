@@ -12,6 +12,7 @@ from rules.events import GameEvent
 from rules.grid import Cell
 from rules.module_api import RuleModule
 from rules.notes import ModuleNote
+from rules.offers import Offer
 from rules.overlay import Ground, Overlay
 from rules.refusal import Refusal
 from rules.registry import register
@@ -36,8 +37,11 @@ from rules.surprise.commands import (
     SetForcedMarch,
 )
 from rules.surprise.forced import decide_forced
+from rules.surprise.offers import surprise_offers
 from rules.surprise.spec import SPEC
+from rules.turns import Step
 from rules.units import Unit
+from rules.view import SideView
 from rules.view_types import UnitView
 from rules.words import Formation
 
@@ -94,6 +98,10 @@ class SurpriseMove(RuleModule):
             orders.accept_arrived_orders(out)  # surprise orders first, then new orders
             cancellation.cancel_acceptance(out)
         interference.attacks_this_step(out)
+
+    def offers(self, state: GameState, side: str, view: SideView, step: Step
+               ) -> tuple[Offer, ...]:
+        return surprise_offers(state, side, view, step)
 
     # -- movement ----------------------------------------------------------------------------------
     def closed_cells(self, state: GameState, side: str) -> frozenset[Cell]:

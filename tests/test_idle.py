@@ -1,0 +1,196 @@
+"""Auto-pass: a side with nothing it can do in a step passes it by itself, decided from its own
+view only, told to that side alone, and decided again by ``vedette verify``."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from rules import commands as cmd
+from rules import events as ev
+from rules.engine import decide
+from rules.idle import AUTO_PASS, auto_passes, side_options
+from rules.loader import LoadedScenario
+from rules.state import GameState
+from rules.view import project
+from storage.store import Store
+from tests.combat_support import FIELD, Dice, at_step, field, place
+from umpire import catalog
+from umpire.maps import MapMaker
+from umpire.messages import messages_for
+from umpire.service import Umpire
+from umpire.verify import verify
+
+HOST, UNION, REBEL = 1, 10, 20
+FIRE_PASSED = "Fire Phase passed: none of your units has a target in sight."
+
+#: Every unit of the field off the map but these (id: label).
+ALONE = {"u-inf": None, "u-inf2": None, "u-bat": None, "u-cav": None, "u-gen": None,
+         "c-inf": None, "c-inf2": None, "c-bat": None, "c-cav": None, "c-gen": None}
+
+
+def field_file(tmp_path: Path, information: str = "open", options: str = "") -> Path:
+    """The combat field under ``information``, with ``options`` in its header."""
+    text = FIELD.read_text(encoding="utf-8").replace(
+        'ruleset = "../../scenarios/', f'ruleset = "{FIELD.parent.parent.parent}/scenarios/')
+    text = text.replace('information = "open"', f'information = "{information}"'
+                        + (f"\noptions = {{ {options} }}" if options else ""))
+    path = tmp_path / f"field-{information}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def loaded(tmp_path: Path, information: str = "open", auto: bool | None = True
+           ) -> LoadedScenario:
+    base = catalog.load_file(field_file(tmp_path, information))
+    return base if auto is None else catalog.with_options(base, {AUTO_PASS: auto})
+
+
+def apart(state: GameState) -> GameState:
+    """The Union Brigade and the Rebel Brigade alone, far out of each other's range (infantry
+    fires 2 hexes): nobody has a target."""
+    return place(state, **{**ALONE, "u-inf": "A0101", "c-inf": "A1208"})
+
+
+def to_union_fire(state: GameState) -> tuple[GameState, list[ev.GameEvent]]:
+    """The Confederates end their movement step: the Union Fire Phase begins."""
+    before = at_step(state, "movement", "confederate")
+    out = decide(before, "confederate", cmd.Done(), Dice(default=1))
+    return out.state, out.events
+
+
+def test_a_fire_phase_with_no_target_in_sight_passes_by_itself(tmp_path: Path) -> None:
+    state, events = to_union_fire(apart(field(loaded(tmp_path))))
+    passes = [e for e in events if isinstance(e, ev.SideDone) and e.by_itself]
+    assert [e.side for e in passes] == ["union", "confederate"]  # both Fire Phases, in turn
+    told = [e for e in events if isinstance(e, ev.Told) and e.text == FIRE_PASSED]
+    assert [e.audience for e in told] == ["side:union", "side:confederate"]
+    # Both passed, the End of Turn and the next Command Phase need nobody: the Union moves.
+    assert (state.turn, state.current.phase.id, state.current.side) == (2, "movement", "union")
+
+
+def test_a_target_in_range_keeps_the_fire_phase_open(tmp_path: Path) -> None:
+    start = place(field(loaded(tmp_path)), **{**ALONE, "u-inf": "A0504", "c-inf": "A0704"})
+    state, events = to_union_fire(start)
+    assert (state.current.phase.id, state.current.side) == ("fire", "union")
+    assert not any(isinstance(e, ev.SideDone) and e.by_itself for e in events)
+    offers = side_options(state, "union").offers
+    assert [(o.action, o.units) for o in offers] == [("fire", ("Union Brigade",))]
+
+
+def test_without_the_option_every_phase_waits_for_done(tmp_path: Path) -> None:
+    for auto in (False, None):  # chosen off, or a game recorded before the option
+        state, events = to_union_fire(apart(field(loaded(tmp_path, auto=auto))))
+        assert (state.current.phase.id, state.current.side) == ("fire", "union")
+        assert not any(isinstance(e, ev.SideDone) and e.by_itself for e in events)
+        assert not any(isinstance(e, ev.Told) and "passed" in e.text for e in events)
+
+
+def test_the_option_reads_booleans_and_words() -> None:
+    assert not auto_passes({})  # absent: a game recorded before steps passed by themselves
+    assert auto_passes({AUTO_PASS: True}) and auto_passes({AUTO_PASS: "yes"})
+    assert not auto_passes({AUTO_PASS: False}) and not auto_passes({AUTO_PASS: "off"})
+
+
+def test_an_old_log_s_side_done_reads_as_given_by_hand() -> None:
+    old = ev.SideDone.model_validate_json('{"type": "side_done", "side": "union"}')
+    assert old.by_itself is False
+
+
+# -- hidden enemies decide nothing --------------------------------------------------------------
+def night_union_fire(tmp_path: Path, rebel_at: str | None) -> tuple[GameState, list[str]]:
+    """A night turn (visibility 1) under the hidden model: the Union Brigade at A0301, the Rebel
+    Brigade at ``rebel_at`` (or off the map), a Rebel general far away. The Union's fire phase
+    begins; returns the state and everything the Union was told, in order."""
+    start = replace(field(loaded(tmp_path, "hidden")), turn=3)
+    start = place(start, **{**ALONE, "u-inf": "A0301", "c-inf": rebel_at, "c-gen": "A1208"})
+    before = at_step(start, "movement", "confederate")
+    out = decide(before, "confederate", cmd.Done(), Dice(default=1))
+    told = [f"{m.kind}:{m.target}:{m.text}" for m in messages_for(before, out.events, out.state)
+            if m.kind == "public" or m.target == "union"]
+    return before, told
+
+
+def test_a_hidden_enemy_in_range_neither_keeps_nor_closes_the_fire_phase(tmp_path: Path) -> None:
+    """At night the Rebel Brigade two hexes from the Union Brigade, on a clear line, is within
+    its fire range but out of its sight: the Union's Fire Phase passes all the same, and the
+    Union is told word for word what it is told when no enemy is near."""
+    near, told_near = night_union_fire(tmp_path, "A0501")
+    away, told_away = night_union_fire(tmp_path, None)
+    gm = near.loaded.map
+    here, there = near.units["u-inf"].cell, near.units["c-inf"].cell
+    assert here is not None and there is not None
+    assert gm.grid.distance(here, there) <= near.loaded.ruleset.combat.reach("infantry")
+    assert not project(near, "union").enemy_units()  # out of sight, though in range
+    assert side_options(at_step(near, "fire", "union"), "union") == \
+        side_options(at_step(away, "fire", "union"), "union")
+    assert any(FIRE_PASSED in t for t in told_near)
+    assert told_near == told_away
+
+
+# -- through the umpire --------------------------------------------------------------------------
+async def play_apart(tmp_path: Path, options: dict[str, str | int | bool] | None = None
+                     ) -> tuple[Path, list[str], GameState]:
+    """A game of the field through the umpire with the brigades far apart: each side's
+    movement ended by hand; returns the database, what the Union player was sent, the state."""
+    text = field_file(tmp_path).read_text(encoding="utf-8")
+    for uid, cell in (("u-inf2", "A0102"), ("u-bat", "A0201"), ("u-cav", "A0202"),
+                      ("c-inf", "A1208"), ("c-inf2", "A1207"), ("c-bat", "A1107"),
+                      ("c-cav", "A1206")):
+        block = text.split(f'id = "{uid}"', 1)
+        head, tail = block[1].split('at = "', 1)
+        text = block[0] + f'id = "{uid}"' + head + f'at = "{cell}' + tail[5:]
+    text = text.replace('at = "A0504"', 'at = "A0101"')
+    path = tmp_path / "apart.toml"
+    path.write_text(text, encoding="utf-8")
+    db = tmp_path / "apart.db"
+    async with Store.open(db) as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(path), HOST, game_id="g1", seed=bytes(range(32)),
+                                 options=options)
+        await umpire.join("g1", UNION, "union")
+        await umpire.join("g1", REBEL, "confederate")
+        await umpire.start("g1", HOST)
+        await umpire.handle("g1", UNION, cmd.Done())
+        await umpire.handle("g1", REBEL, cmd.Done())
+        state = await umpire.state_for("g1")
+        sent = [d.text for d in await store.pending_deliveries("g1")
+                if d.kind == "player" and d.target == str(UNION)]
+        await umpire.end_game("g1", HOST, reason="test")
+    return db, sent, state
+
+
+async def test_a_game_created_by_the_umpire_passes_by_itself_and_verifies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, sent, state = await play_apart(tmp_path)
+    assert (state.turn, state.current.phase.id, state.current.side) == (2, "movement", "union")
+    assert FIRE_PASSED in sent
+    # The Union is not called to orders in a phase that passed for it.
+    assert not any("Your orders, please: Union Fire Phase" in t for t in sent)
+    async with Store.open(db) as store:
+        game = await store.get_game("g1")
+        assert game is not None and game.options["rules"] == {AUTO_PASS: True}
+    code = await asyncio.to_thread(asyncio.run, verify(db, "g1"))
+    out = capsys.readouterr().out
+    assert code == 0, out
+
+
+async def test_a_host_may_create_a_game_without_auto_pass(tmp_path: Path) -> None:
+    _db, sent, state = await play_apart(tmp_path, {AUTO_PASS: False})
+    assert (state.turn, state.current.phase.id, state.current.side) == (1, "fire", "union")
+    assert not any("passed" in t for t in sent)
+    assert any("Your orders, please: Union Fire Phase" in t for t in sent)
+
+
+async def test_the_call_for_orders_lists_what_the_side_may_do(tmp_path: Path) -> None:
+    _db, sent, _state = await play_apart(tmp_path)
+    call = next(t for t in sent if t.startswith("Your orders, please: Union Movement"))
+    lines = call.splitlines()
+    assert lines[1] == "You may:"
+    assert lines[2].startswith("- move units (/move): ")
+    assert "Union Brigade (6 MP)" in lines[2] and "Union Cavalry (12 MP)" in lines[2]
+    assert lines[2].endswith(" and 1 more")  # four named, the fifth counted
+    assert lines[-1] == "When you have finished, /done."
