@@ -181,7 +181,9 @@ async def play(players: Players, reader: Umpire, table: Table, turns: int, seed:
                     await players.say("move", first, {"unit": route[0], "route": route[1]})
                 for user in table.players(side):
                     await players.say("map", user)
-            await players.say("done", first)
+            # A shared side finishes when each of its players is done (ruling FLOW-1).
+            for user in table.players(side):
+                await players.say("done", user)
     raise RuntimeError(f"game {table.game_id} did not get through {turns} turns")
 
 
