@@ -33,6 +33,11 @@ from rules.view import SideView, project
 #: ruling FLOW-13).
 AUTO_PASS = "auto_pass"
 
+#: The game option that lets a phase one side plays alone pass by itself too (default off:
+#: there, the phase's end is public the moment it comes, so a pass would tell the enemy what
+#: the side sees and which of its units are held; ruling FLOW-15).
+AUTO_PASS_ALONE = "auto_pass_alone"
+
 _YES = frozenset({"true", "yes", "on", "1"})
 _EPS = 1e-9
 
@@ -45,10 +50,11 @@ _NOTHING: tuple[tuple[str, str], ...] = (
 )
 
 
-def auto_passes(options: Mapping[str, str | int | bool]) -> bool:
+def auto_passes(options: Mapping[str, str | int | bool], key: str = AUTO_PASS) -> bool:
     """Whether the game's options ask for steps to pass by themselves (absent: no, ruling
-    FLOW-13). Written as a TOML boolean, or as yes/no, on/off, 1/0."""
-    value = options.get(AUTO_PASS, False)
+    FLOW-13); with ``key`` ``AUTO_PASS_ALONE``, steps one side plays alone too. Written as a
+    TOML boolean, or as yes/no, on/off, 1/0."""
+    value = options.get(key, False)
     if isinstance(value, str):
         return value.strip().lower() in _YES
     return bool(value)
@@ -106,7 +112,13 @@ def side_options(state: GameState, side: str) -> SideOptions:
 def passes_by_itself(state: GameState, side: str) -> SideOptions | None:
     """The side's options when it passes the current step by itself now (the game asks for
     auto-pass and it has nothing to do), else ``None``."""
-    if not auto_passes(state.loaded.scenario.scenario.options):
+    options = state.loaded.scenario.scenario.options
+    if not auto_passes(options):
+        return None
+    if state.current.side is not None and not auto_passes(options, AUTO_PASS_ALONE):
+        # A step one side plays alone ends in public the moment the side is done: its passing
+        # at once would tell the enemy that the side has no target in sight, or that its units
+        # are held (a march order), where a typed /done proves nothing (ruling FLOW-15).
         return None
     found = side_options(state, side)
     return found if found.idle else None

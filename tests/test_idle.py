@@ -12,7 +12,7 @@ import pytest
 from rules import commands as cmd
 from rules import events as ev
 from rules.engine import decide
-from rules.idle import AUTO_PASS, auto_passes, side_options
+from rules.idle import AUTO_PASS, AUTO_PASS_ALONE, auto_passes, side_options
 from rules.loader import LoadedScenario
 from rules.state import GameState
 from rules.view import project
@@ -43,10 +43,14 @@ def field_file(tmp_path: Path, information: str = "open", options: str = "") -> 
     return path
 
 
-def loaded(tmp_path: Path, information: str = "open", auto: bool | None = True
-           ) -> LoadedScenario:
+def loaded(tmp_path: Path, information: str = "open", auto: bool | None = True,
+           alone: bool = True) -> LoadedScenario:
+    """The field with ``auto_pass`` as given (``None``: absent) and, by default, with
+    ``auto_pass_alone`` on, so that the Fire Phases one side plays alone may pass too."""
     base = catalog.load_file(field_file(tmp_path, information))
-    return base if auto is None else catalog.with_options(base, {AUTO_PASS: auto})
+    if auto is None:
+        return base
+    return catalog.with_options(base, {AUTO_PASS: auto, AUTO_PASS_ALONE: alone})
 
 
 def apart(state: GameState) -> GameState:
@@ -87,6 +91,43 @@ def test_without_the_option_every_phase_waits_for_done(tmp_path: Path) -> None:
         assert (state.current.phase.id, state.current.side) == ("fire", "union")
         assert not any(isinstance(e, ev.SideDone) and e.by_itself for e in events)
         assert not any(isinstance(e, ev.Told) and "passed" in e.text for e in events)
+
+
+def test_a_phase_played_alone_waits_for_done_by_default(tmp_path: Path) -> None:
+    """Without ``auto_pass_alone`` the Union's Fire Phase, with no target, waits for its word;
+    its call for orders says there is nothing to do."""
+    before = at_step(apart(field(loaded(tmp_path, alone=False))), "movement", "confederate")
+    out = decide(before, "confederate", cmd.Done(), Dice(default=1))
+    assert (out.state.current.phase.id, out.state.current.side) == ("fire", "union")
+    assert not any(isinstance(e, ev.SideDone) and e.by_itself for e in out.events)
+    [call] = [m.text for m in messages_for(before, out.events, out.state)
+              if m.target == "union" and m.text.startswith("Your orders, please")]
+    assert call.endswith("Nothing to do in it: none of your units has a target in sight. "
+                         "Press Done, or /done.")
+
+
+def _rebels_told(tmp_path: Path, union_brigade_at: str) -> tuple[list[str], list[object]]:
+    """Night, hidden model: the Union general stands next to the Rebel brigade (both sides see
+    him), the Union brigade out of the Rebels' sight at ``union_brigade_at``. The Confederates
+    end their movement; what they and the channel are told, and what they see."""
+    start = replace(field(loaded(tmp_path, "hidden", alone=False)), turn=3)
+    start = place(start, **{**ALONE, "u-inf": union_brigade_at, "u-gen": "A0502",
+                            "c-inf": "A0501", "c-gen": "A1208"})
+    before = at_step(start, "movement", "confederate")
+    seen = [(u.ref, u.cell, u.level) for u in project(before, "confederate").enemy_units()]
+    out = decide(before, "confederate", cmd.Done(), Dice(default=1))
+    told = [f"{m.kind}:{m.target}:{m.text}" for m in messages_for(before, out.events, out.state)
+            if m.kind == "public" or m.target == "confederate"]
+    return told, list(seen)
+
+
+def test_whether_a_side_has_a_target_never_reaches_the_enemy(tmp_path: Path) -> None:
+    """The Union brigade within range of the Rebels (a target in its sight) or far away: the
+    Rebels see the same, and are told word for word the same when the Union Fire Phase opens."""
+    near, seen_near = _rebels_told(tmp_path, "A0301")
+    far, seen_far = _rebels_told(tmp_path, "A0101")
+    assert seen_near == seen_far
+    assert near == far
 
 
 def test_the_option_reads_booleans_and_words() -> None:
@@ -165,14 +206,15 @@ async def play_apart(tmp_path: Path, options: dict[str, str | int | bool] | None
 
 async def test_a_game_created_by_the_umpire_passes_by_itself_and_verifies(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db, sent, state = await play_apart(tmp_path)
+    db, sent, state = await play_apart(tmp_path, {AUTO_PASS_ALONE: True})
     assert (state.turn, state.current.phase.id, state.current.side) == (2, "movement", "union")
     assert FIRE_PASSED in sent
     # The Union is not called to orders in a phase that passed for it.
     assert not any("Your orders, please: Union Fire Phase" in t for t in sent)
     async with Store.open(db) as store:
         game = await store.get_game("g1")
-        assert game is not None and game.options["rules"] == {AUTO_PASS: True}
+        assert game is not None and game.options["rules"] == {AUTO_PASS: True,
+                                                                AUTO_PASS_ALONE: True}
     code = await asyncio.to_thread(asyncio.run, verify(db, "g1"))
     out = capsys.readouterr().out
     assert code == 0, out

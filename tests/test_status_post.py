@@ -166,3 +166,22 @@ async def test_an_answer_that_shows_no_report_keeps_every_copy_pending(tmp_path:
         assert reply.text == "Noted: your side has finished this phase."
         await umpire.handle("g1", GREY, cmd.Done())
         assert all(d.status == "pending" for d in await to_players(store))
+
+
+async def test_with_side_threads_the_answered_report_still_reaches_the_thread(
+        tmp_path: Path) -> None:
+    """A side's private thread posts its first seated player's copy for the whole side: when
+    that player's answer showed the report, the copy must still go out, or the side-mate never
+    sees it in the thread."""
+    async with Store.open(tmp_path / "v.db") as store:
+        await new_game(store, scenario_file(tmp_path))
+        record = await store.get_game("g1")
+        assert record is not None
+        await store.update_game("g1", options={**record.options, "delivery": "threads"})
+        umpire = Umpire(store, maps=MapMaker(enabled=False))  # reads the options afresh
+        mark = max(d.id for d in await store.pending_deliveries("g1", limit=10_000))
+        reply = await umpire.handle("g1", BLUE, OrderSurpriseMove(
+            force="1st Division, Blue Horse", route="road A2005"))
+        new = [d for d in await to_players(store) if d.id > mark]
+        assert any(d.text == reply.text and d.target == str(BLUE) for d in new)
+        assert all(d.status == "pending" for d in new)

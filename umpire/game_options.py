@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, RAID_VICTORY, VICTORY_OPTION
-from rules.idle import AUTO_PASS
+from rules.idle import AUTO_PASS, AUTO_PASS_ALONE
 from rules.loader import LoadedScenario
 from rules.module_spec import OptionValue
 from rules.modules import SPEC_BY_NAME
@@ -59,15 +59,20 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
         False: "the channel mentions nobody; the orders come by direct message only",
     },
     AUTO_PASS: {
-        True: "a side with nothing it can do in a phase passes it by itself",
+        True: "a side with nothing it can do in a phase played at once passes it by itself",
         False: "every phase waits for each side's /done",
+    },
+    AUTO_PASS_ALONE: {
+        True: "a side with nothing it can do passes its own phases by itself too (the enemy "
+              "sees at once that it had nothing to do)",
+        False: "a side's own phases wait for its /done, even with nothing to do",
     },
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
 CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, DEADLINE_ACTION: DONE,
                                            READY_OPTION: READY_DEFAULT, MENTION_PLAYERS: True,
-                                           AUTO_PASS: True}
+                                           AUTO_PASS: True, AUTO_PASS_ALONE: False}
 
 #: Core options whose value is stored with every new game, chosen or not: a game recorded
 #: before the option existed lacks it and must still play (and verify) as it was played then

@@ -267,8 +267,12 @@ def orders_text(view: SideView, options: SideOptions | None = None,
     ``options`` (``rules.idle``), what it may do now and which of its units can (with the MPs
     they have left, from the side's ``own`` view)."""
     head = f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
-    if options is None or not options.offers:
+    if options is None:
         return head
+    if not options.offers:
+        # A phase the side plays alone waits for its word even with nothing to do in it
+        # (ruling FLOW-15): say so, from the side's own view.
+        return f"{head}\nNothing to do in it: {options.why_idle}. Press Done, or /done."
     lines = [head, "You may:"]
     for offer in options.offers:
         lines.append(f"- {offer.words}" + (f": {_some(offer.units, own)}" if offer.units

@@ -179,6 +179,10 @@ class Repository:
         already showed its player (``shown``: the same text, with no map) is stored as sent
         for that player, so that /inbox still has it; side-mates get theirs as usual."""
         players = await self.store.players(game.record.id)
+        if game.record.options.get("delivery") == "threads":
+            # A side's private thread posts one copy for the whole side, its first seated
+            # player's: that copy must go out even when the answer showed it to that player.
+            shown = None
         out: list[NewDelivery] = []
         images: dict[str, bytes | None] = {}
         for m in messages:

@@ -18,7 +18,7 @@ from bot.replay_view import IMAGE_NAME, frame_view, replay_frame
 from bot.replies import answer, thinking
 from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, VICTORY_OPTION
-from rules.idle import AUTO_PASS
+from rules.idle import AUTO_PASS, AUTO_PASS_ALONE
 from rules.implementations import playable_modules
 from rules.modules import KNOWN_MODULES
 from rules.status import GameStatus
@@ -81,8 +81,10 @@ class GameCog(commands.GroupCog, group_name="game",
                                              "end)",
                            mention_players="Mention the players in the channel post that "
                                            "opens their turn (default: yes)",
-                           auto_pass="A side with nothing it can do in a phase passes it by "
-                                     "itself (default: yes)",
+                           auto_pass="A side with nothing it can do in a phase played at once "
+                                     "passes it by itself (default: yes)",
+                           auto_pass_alone="A side with nothing it can do passes its own phases "
+                                           "too; the enemy sees it at once (default: no)",
                            raid="Chancellorsville: the Federal cavalry rides off on its raid "
                                 "before the first turn (default: the scenario's choice)",
                            victory_roll="Chancellorsville: read the victory chart at the end, "
@@ -98,6 +100,7 @@ class GameCog(commands.GroupCog, group_name="game",
                      announce_finished: bool | None = None,
                      mention_players: bool | None = None,
                      auto_pass: bool | None = None,
+                     auto_pass_alone: bool | None = None,
                      raid: bool | None = None,
                      victory_roll: bool | None = None,
                      deadline_action: Literal["done", "ping"] | None = None,
@@ -117,6 +120,8 @@ class GameCog(commands.GroupCog, group_name="game",
             chosen[MENTION_PLAYERS] = mention_players
         if auto_pass is not None:
             chosen[AUTO_PASS] = auto_pass
+        if auto_pass_alone is not None:
+            chosen[AUTO_PASS_ALONE] = auto_pass_alone
         # The umpire refuses these for a scenario that does not play the raid module.
         if raid is not None:
             chosen[RAID_OPTION] = raid
