@@ -90,6 +90,6 @@ async def test_the_end_posts_the_report_and_opens_the_whole_truth(
     verified = await say(table, "game verify", table.bob, channel=table.channel)
     assert verified.startswith(f"**Game `{gid}` verified**")
     everything = await say(table, "units", table.alice, channel=table.channel)
-    assert "**Grey Army**" in everything and "Grey Brigade" in everything
+    assert "__Grey Army__" in everything and "Grey Brigade" in everything  # every side, paged
     assert "Umpire's map" in await say(table, "game replay", table.carol,
                                        {"side": "umpire", "turn": 1}, channel=table.channel)

@@ -167,7 +167,12 @@ def sides_page(views: Sequence[SideView], page: int = 0, filter_text: str = "") 
     count = 0
     for view in views:
         listed = units_list(view, filter_text)
-        pages += [f"__{plain(view.side_name)}__\n{text}" for text in listed.pages]
+        for text in listed.pages:
+            headed = f"__{plain(view.side_name)}__\n{text}"
+            if pages and len(pages[-1]) + len(headed) + 2 <= PAGE_CHARS:
+                pages[-1] += "\n\n" + headed  # small sides share a page
+            else:
+                pages.append(headed)
         count += listed.count
     number = max(0, min(page, len(pages) - 1))
     return UnitsPage(pages[number], number, len(pages), count, "every side")
