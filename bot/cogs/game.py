@@ -111,26 +111,14 @@ class GameCog(commands.GroupCog, group_name="game",
                           "the game's public channel")
         await thinking(interaction)
         without = switched_off(self.bot, scenario)
-        chosen: dict[str, str | int | bool] = {}
-        if collision:
-            chosen["surprise_collision"] = collision
-        if announce_finished is not None:
-            chosen[ANNOUNCE_FINISHED] = announce_finished
-        if mention_players is not None:
-            chosen[MENTION_PLAYERS] = mention_players
-        if auto_pass is not None:
-            chosen[AUTO_PASS] = auto_pass
-        if auto_pass_alone is not None:
-            chosen[AUTO_PASS_ALONE] = auto_pass_alone
-        # The umpire refuses these for a scenario that does not play the raid module.
-        if raid is not None:
-            chosen[RAID_OPTION] = raid
-        if victory_roll is not None:
-            chosen[VICTORY_OPTION] = victory_roll
-        if deadline_action is not None:
-            chosen[DEADLINE_ACTION] = deadline_action
-        if ready:
-            chosen[READY_OPTION] = ready
+        # Only what the host chose; the umpire refuses an option of a module the scenario does
+        # not play (the raid's, say).
+        given: dict[str, str | bool | None] = {
+            "surprise_collision": collision, ANNOUNCE_FINISHED: announce_finished,
+            MENTION_PLAYERS: mention_players, AUTO_PASS: auto_pass,
+            AUTO_PASS_ALONE: auto_pass_alone, RAID_OPTION: raid, VICTORY_OPTION: victory_roll,
+            DEADLINE_ACTION: deadline_action, READY_OPTION: ready}
+        chosen: dict[str, str | int | bool] = {k: v for k, v in given.items() if v is not None}
         options = chosen or None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
