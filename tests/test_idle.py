@@ -173,11 +173,10 @@ def test_a_hidden_enemy_in_range_neither_keeps_nor_closes_the_fire_phase(tmp_pat
 
 
 # -- through the umpire --------------------------------------------------------------------------
-async def play_apart(tmp_path: Path, options: dict[str, str | int | bool] | None = None
-                     ) -> tuple[Path, list[str], GameState]:
-    """A game of the field through the umpire with the brigades far apart: each side's
-    movement ended by hand; returns the database, what the Union player was sent, the state."""
-    text = field_file(tmp_path).read_text(encoding="utf-8")
+def apart_file(tmp_path: Path, options: str = "") -> Path:
+    """The field with the two sides' units far apart (nobody has a target), ``options`` in its
+    header."""
+    text = field_file(tmp_path, options=options).read_text(encoding="utf-8")
     for uid, cell in (("u-inf2", "A0102"), ("u-bat", "A0201"), ("u-cav", "A0202"),
                       ("c-inf", "A1208"), ("c-inf2", "A1207"), ("c-bat", "A1107"),
                       ("c-cav", "A1206")):
@@ -187,6 +186,14 @@ async def play_apart(tmp_path: Path, options: dict[str, str | int | bool] | None
     text = text.replace('at = "A0504"', 'at = "A0101"')
     path = tmp_path / "apart.toml"
     path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def play_apart(tmp_path: Path, options: dict[str, str | int | bool] | None = None
+                     ) -> tuple[Path, list[str], GameState]:
+    """A game of the field through the umpire with the brigades far apart: each side's
+    movement ended by hand; returns the database, what the Union player was sent, the state."""
+    path = apart_file(tmp_path)
     db = tmp_path / "apart.db"
     async with Store.open(db) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
