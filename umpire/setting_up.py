@@ -57,25 +57,28 @@ class SettingUp(Repository):
                 await self.store.list_games(channel_id=channel_id, status=GameStatus.ACTIVE):
             raise UmpireError("this channel already has a game; end it first")
         seed = seed or dice.new_seed()
-        for _ in range(_NUMBERING_TRIES):
-            gid = game_id or game_ids.next_game_id(
-                loaded.id, guild_id,
-                await self.store.games_named_like(game_ids.stem(loaded.id)))
-            record = GameRecord(id=gid, scenario_id=loaded.id,
-                                scenario_path=str(path.resolve()),
-                                host_user_id=host_user_id, seed=seed, guild_id=guild_id,
-                                channel_id=channel_id,
-                                options={"without": list(without),
-                                         "rules": game_options.stamped(loaded, options or {})})
-            try:
-                await self.store.create_game(record, sources)
-                break
-            except AlreadyExistsError:
-                if game_id:
-                    raise UmpireError(f"there is already a game {game_id[:40]!r}") from None
-                # Another game took the number meanwhile: count again.
-        else:
-            raise UmpireError(wording.CHANGED_MEANWHILE)
+        # One numbering at a time in this process, so that games created at once for the same
+        # scenario never race for a number; another process's race is met by counting again.
+        async with self.lock(f"numbering:{game_ids.stem(loaded.id)}"):
+            for _ in range(_NUMBERING_TRIES):
+                gid = game_id or game_ids.next_game_id(
+                    loaded.id, guild_id,
+                    await self.store.games_named_like(game_ids.stem(loaded.id)))
+                record = GameRecord(id=gid, scenario_id=loaded.id,
+                                    scenario_path=str(path.resolve()),
+                                    host_user_id=host_user_id, seed=seed, guild_id=guild_id,
+                                    channel_id=channel_id,
+                                    options={"without": list(without),
+                                             "rules": game_options.stamped(loaded, options or {})})
+                try:
+                    await self.store.create_game(record, sources)
+                    break
+                except AlreadyExistsError:
+                    if game_id:
+                        raise UmpireError(f"there is already a game {game_id[:40]!r}") from None
+                    # Another game took the number meanwhile: count again.
+            else:
+                raise UmpireError(wording.CHANGED_MEANWHILE)
         sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
         said = game_options.announcement(loaded, without, options or {})
         return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "
