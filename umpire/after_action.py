@@ -23,6 +23,7 @@ from rules.view import public_view
 from rules.words import COMBAT_KINDS
 from storage.records import NewDelivery
 from umpire.record import LoggedEvent
+from umpire.verify import roll_words
 
 #: Rule modules that decide a victory at the end of the game (their result is an event in the
 #: log). A scenario playing none of them defines no victory conditions.
@@ -110,15 +111,7 @@ def roll_lines(state: GameState, events: Sequence[LoggedEvent]) -> list[str]:
             who = f"{plain(state.side_name(side))} roll {told[side]}"
         else:
             who = "umpire only"
-        p = e.payload
-        text = f"log event {e.seq} ({who}): {p.get('purpose')}: {p.get('value')} on {p.get('dice')}"
-        mods = p.get("modifiers")
-        if isinstance(mods, dict) and mods:
-            text += " (" + ", ".join(f"{k} {v:+d}" for k, v in mods.items()
-                                     if isinstance(v, int)) + ")"
-        if p.get("table"):
-            text += f"; {p.get('table')} column {p.get('column')}: {p.get('result')}"
-        out.append(text)
+        out.append(f"log event {e.seq} ({who}): {roll_words(e.payload)}")
     return out
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,17 +106,20 @@ def _side_rolls(events: Sequence[LoggedEvent]) -> list[str]:
             continue
         side = e.audience.removeprefix("side:")
         told[side] = told.get(side, 0) + 1
-        p = e.payload
-        mods = p.get("modifiers") or {}
-        text = (f"{side} roll {told[side]}: log event {e.seq}: {p.get('purpose')}: "
-                f"{p.get('value')} on {p.get('dice')}")
-        if isinstance(mods, dict) and mods:
-            text += " (" + ", ".join(f"{k} {v:+d}" for k, v in mods.items()
-                                     if isinstance(v, int)) + ")"
-        if p.get("table"):
-            text += f"; {p.get('table')} column {p.get('column')}: {p.get('result')}"
-        out.append(text)
+        out.append(f"{side} roll {told[side]}: log event {e.seq}: {roll_words(e.payload)}")
     return out
+
+
+def roll_words(p: Mapping[str, object]) -> str:
+    """A logged roll in words: its purpose, value and dice, modifiers, and the table read."""
+    text = f"{p.get('purpose')}: {p.get('value')} on {p.get('dice')}"
+    mods = p.get("modifiers")
+    if isinstance(mods, dict) and mods:
+        text += " (" + ", ".join(f"{k} {v:+d}" for k, v in mods.items()
+                                 if isinstance(v, int)) + ")"
+    if p.get("table"):
+        text += f"; {p.get('table')} column {p.get('column')}: {p.get('result')}"
+    return text
 
 
 def _check_sequence(events: Sequence[LoggedEvent], verdict: Verdict) -> None:
