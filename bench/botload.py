@@ -56,6 +56,9 @@ DEFERRED = 5
 READY = "ready"
 START_TIMEOUT = 60.0
 ANSWER_TIMEOUT = 120.0
+#: A player's mean pause before each command, in seconds: quick for someone choosing a slash
+#: command, its unit and its route in Discord's command picker.
+THINK_S = 2.0
 GAME_ID = re.compile(r"You host game `([^`]+)`")
 
 
@@ -77,28 +80,59 @@ class Figures:
     answers: list[float] = field(default_factory=list)
     late_acks: int = 0
     commands: int = 0
+    #: The answer times of each command (``move``, ``map``, ``done``).
+    by_command: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, command: str, answered: float, late: bool) -> None:
+        self.commands += 1
+        self.answers.append(answered)
+        self.by_command.setdefault(command, []).append(answered)
+        self.late_acks += late
 
 
 # -- the bot's process ---------------------------------------------------------------------------
-async def serve(db: Path, base_url: str) -> None:
-    """The bot on ``db`` with maps drawn, against the fake at ``base_url``, until killed."""
+async def serve(db: Path, base_url: str, maps: bool = True) -> None:
+    """The bot on ``db`` (drawing maps unless ``maps`` is false), against the fake at
+    ``base_url``, until SIGTERM."""
     from bot.client import VedetteBot
     from tests.fakediscord import patched_discord, run_client
 
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with Store.open(db) as store:
-        umpire = Umpire(store, scenarios=ROOT / "scenarios", maps=MapMaker(enabled=True))
+        umpire = Umpire(store, scenarios=ROOT / "scenarios", maps=MapMaker(enabled=maps))
         bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
         with patched_discord(base_url):
             async with run_client(bot, token=TOKEN, timeout=START_TIMEOUT):
                 sys.stdout.write(READY + "\n")
                 sys.stdout.flush()
-                await asyncio.Event().wait()
+                await stop.wait()
 
 
-async def start_bot(db: Path, base_url: str, log: Path) -> asyncio.subprocess.Process:
+def serve_profiled(db: Path, base_url: str, maps: bool, profile: Path | None) -> None:
+    """``serve``, under cProfile when ``profile`` names a file for the statistics."""
+    if profile is None:
+        asyncio.run(serve(db, base_url, maps))
+        return
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        asyncio.run(serve(db, base_url, maps))
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile)
+
+
+async def start_bot(db: Path, base_url: str, log: Path, *, maps: bool = True,
+                    profile: Path | None = None) -> asyncio.subprocess.Process:
+    flags = ["--profile", str(profile.resolve())] if profile is not None else []
+    flags += [] if maps else ["--no-maps"]
     with log.open("wb") as stderr:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bench.botload", "--serve", str(db), base_url, cwd=ROOT,
+            sys.executable, "-m", "bench.botload", "--serve", str(db), base_url, *flags,
+            cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=stderr)
     assert process.stdout is not None
@@ -130,9 +164,10 @@ class Players:
     async def say(self, command: str, user: FakeUser, options: dict[str, Any] | None = None,
                   channel: FakeChannel | None = None, *, timed: bool = True) -> str:
         handle = await self.fake.slash(command, options or {}, user=user, channel=channel)
-        return await self.answer(handle, timed)
+        return await self.answer(handle, command if timed else None)
 
-    async def answer(self, handle: InteractionHandle, timed: bool) -> str:
+    async def answer(self, handle: InteractionHandle, timed: str | None) -> str:
+        """The answer's words; ``timed`` names the command whose answer time is counted."""
         callback = await handle.response(timeout=ANSWER_TIMEOUT)
         acked = time.monotonic()
         if callback.type == DEFERRED:
@@ -140,10 +175,8 @@ class Players:
         else:
             message = handle.original or {}
         seen = time.monotonic()
-        if timed:
-            self.figures.commands += 1
-            self.figures.answers.append(seen - handle.sent_at)
-            self.figures.late_acks += acked - handle.sent_at > ACK_LIMIT
+        if timed is not None:
+            self.figures.add(timed, seen - handle.sent_at, acked - handle.sent_at > ACK_LIMIT)
         parts = [message.get("content") or ""]
         parts += [e.get("description") or "" for e in message.get("embeds") or []]
         return "\n".join(parts)
@@ -165,25 +198,31 @@ async def set_up(players: Players, table: Table) -> None:
         raise RuntimeError(f"game {table.game_id} did not start: {started}")
 
 
-async def play(players: Players, reader: Umpire, table: Table, turns: int, seed: int) -> None:
+async def play(players: Players, reader: Umpire, table: Table, turns: int, seed: int,
+               think: float) -> None:
     """Play until turn ``turns`` is over: a short move and maps in each Movement Phase, and
-    /done for every acting side."""
+    /done for every acting side. Each player pauses before each command for ``think``
+    seconds on average (half to one and a half times it); the players of a shared side act
+    at the same time."""
     rng = random.Random(seed)
+
+    async def say(command: str, user: FakeUser, options: dict[str, Any] | None = None) -> None:
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        await players.say(command, user, options)
+
     for _ in range(turns * 40):  # a guard against a script that no longer advances
         state = await reader.state_for(table.game_id)
         if state.status != "active" or state.turn > turns:
             return
         for side in [s for s in state.acting_sides() if s not in state.done]:
-            first = table.players(side)[0]
+            mates = table.players(side)
             if state.current.allows("move"):
                 route = short_march(state, side, rng)
                 if route is not None:
-                    await players.say("move", first, {"unit": route[0], "route": route[1]})
-                for user in table.players(side):
-                    await players.say("map", user)
+                    await say("move", mates[0], {"unit": route[0], "route": route[1]})
+                await asyncio.gather(*(say("map", user) for user in mates))
             # A shared side finishes when each of its players is done (ruling FLOW-1).
-            for user in table.players(side):
-                await players.say("done", user)
+            await asyncio.gather(*(say("done", user) for user in mates))
     raise RuntimeError(f"game {table.game_id} did not get through {turns} turns")
 
 
@@ -217,6 +256,11 @@ def checkpointed_size(db: Path) -> tuple[int, int]:
     return size, size - free * page
 
 
+def percentile(times: list[float], p: int) -> float:
+    return times[0] if len(times) < 2 else statistics.quantiles(times, n=100,
+                                                                 method="inclusive")[p - 1]
+
+
 async def outbox_empty(reader: Store, timeout: float = 120.0) -> None:
     end = time.monotonic() + timeout
     while await reader.pending_deliveries(limit=1):
@@ -225,7 +269,19 @@ async def outbox_empty(reader: Store, timeout: float = 120.0) -> None:
         await asyncio.sleep(0.2)
 
 
-async def run(games: int, turns: int, folder: Path) -> dict[str, float | int]:
+@dataclass(frozen=True)
+class Load:
+    """What the players do: ``games`` at once for ``turns`` turns, each player pausing
+    ``think`` seconds on average before each command (0: flat out, every answer followed at
+    once by the next command)."""
+
+    games: int = 20
+    turns: int = 2
+    think: float = THINK_S
+    maps: bool = True
+
+
+async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str, float | int]:
     db = folder / "vedette.db"
     figures = Figures()
     async with FakeDiscord(token=TOKEN) as fake:
@@ -234,10 +290,11 @@ async def run(games: int, turns: int, folder: Path) -> dict[str, float | int]:
                         (fake.add_user(f"u{n}a", guild=guild),
                          fake.add_user(f"u{n}b", guild=guild)),
                         (fake.add_user(f"c{n}", guild=guild),))
-                  for n in range(games)]
+                  for n in range(load.games)]
         async with Store.open(db):  # the schema, before two processes open the file
             pass
-        bot = await start_bot(db, fake.base_url, folder / "bot.log")
+        bot = await start_bot(db, fake.base_url, folder / "bot.log", maps=load.maps,
+                              profile=profile)
         try:
             players = Players(fake, figures)
             start = time.perf_counter()
@@ -253,7 +310,7 @@ async def run(games: int, turns: int, folder: Path) -> dict[str, float | int]:
                 before = posts()
                 reader = Umpire(store, maps=MapMaker(enabled=False))
                 start = time.perf_counter()
-                await asyncio.gather(*(play(players, reader, t, turns, n)
+                await asyncio.gather(*(play(players, reader, t, load.turns, n, load.think)
                                        for n, t in enumerate(tables)))
                 play_s = time.perf_counter() - start
                 await outbox_empty(store)
@@ -261,38 +318,52 @@ async def run(games: int, turns: int, folder: Path) -> dict[str, float | int]:
         finally:
             await stop_bot(bot)
     size, used = checkpointed_size(db)
-    cuts = statistics.quantiles(figures.answers, n=100, method="inclusive")
-    game_turns = games * turns
-    print(f"{games} games of {SCENARIO} at once on one bot process, 3 players each, {turns} "
-          f"turn(s): set up in {setup_s:.1f} s, played in {play_s:.1f} s")
-    print(f"  {figures.commands} commands: answer visible after p50 "
-          f"{statistics.median(figures.answers) * 1000:.0f} ms, p99 {cuts[98] * 1000:.0f} ms, "
-          f"max {max(figures.answers) * 1000:.0f} ms; {figures.late_acks} first answers later "
-          f"than {ACK_LIMIT:g} s")
+    game_turns = load.games * load.turns
+    rate = figures.commands / play_s
+    print(f"{load.games} games of {SCENARIO} at once on one bot process, 3 players each, "
+          f"{load.turns} turn(s), players pausing {load.think:g} s on average before each "
+          f"command{'' if load.maps else ', no maps drawn'}: set up in {setup_s:.1f} s, "
+          f"played in {play_s:.1f} s ({rate:.1f} commands a second)")
+    p50_ms = statistics.median(figures.answers) * 1000
+    p99_ms = percentile(figures.answers, 99) * 1000
+    print(f"  {figures.commands} commands: answer visible after p50 {p50_ms:.0f} ms, p99 "
+          f"{p99_ms:.0f} ms, max {max(figures.answers) * 1000:.0f} ms; {figures.late_acks} "
+          f"first answers later than {ACK_LIMIT:g} s")
+    for command, times in sorted(figures.by_command.items()):
+        print(f"    /{command}: {len(times)}, p50 {statistics.median(times) * 1000:.0f} ms, "
+              f"p99 {percentile(times, 99) * 1000:.0f} ms")
     print(f"  channel posts: {posted / game_turns:.1f} per game and turn")
     print(f"  database: a {size}-byte file, {used} bytes in use, {used // game_turns} bytes "
           "per game and turn")
-    return {"p50_ms": round(statistics.median(figures.answers) * 1000, 1),
-            "p99_ms": round(cuts[98] * 1000, 1), "late_acks": figures.late_acks,
+    return {"p50_ms": round(p50_ms, 1), "p99_ms": round(p99_ms, 1),
+            "late_acks": figures.late_acks,
             "posts_per_turn": round(posted / game_turns, 2),
-            "db_bytes_per_turn": used // game_turns, "games": games, "turns": turns,
-            "commands": figures.commands}
+            "db_bytes_per_turn": used // game_turns, "games": load.games, "turns": load.turns,
+            "think_s": load.think, "maps": load.maps, "commands": figures.commands,
+            "commands_per_s": round(rate, 1)}
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.botload", description=__doc__.split(
         "\n\n")[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--turns", type=int, default=2)
+    parser.add_argument("--games", type=int, default=Load.games)
+    parser.add_argument("--turns", type=int, default=Load.turns)
+    parser.add_argument("--think", type=float, default=Load.think, metavar="SECONDS",
+                        help="a player's mean pause before each command (0: flat out)")
+    parser.add_argument("--no-maps", action="store_true",
+                        help="the bot draws no maps (to tell their cost from the rest)")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="write the bot process's cProfile statistics to FILE")
     parser.add_argument("--serve", nargs=2, metavar=("DB", "BASE_URL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        asyncio.run(serve(Path(args.serve[0]), args.serve[1]))
+        serve_profiled(Path(args.serve[0]), args.serve[1], not args.no_maps, args.profile)
         return 0
-    if args.games < 1 or args.turns < 1:
-        parser.error("--games and --turns must be at least 1")
+    if args.games < 1 or args.turns < 1 or args.think < 0:
+        parser.error("--games and --turns must be at least 1, --think at least 0")
+    load = Load(args.games, args.turns, args.think, not args.no_maps)
     with tempfile.TemporaryDirectory(prefix="vedette-botload-") as tmp:
-        result = asyncio.run(run(args.games, args.turns, Path(tmp)))
+        result = asyncio.run(run(load, Path(tmp), args.profile))
     print(json.dumps(result))
     return 0
 
