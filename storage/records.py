@@ -126,9 +126,11 @@ class NewDelivery:
     ``buttons`` is a JSON list the transport turns into components.
 
     ``image`` is stored once however many deliveries carry the same bytes. ``image_view`` names
-    the view a map picture was drawn from (a side id, or ``'umpire'``) in the state after the
-    delivery's event: such a picture can be drawn again from the log, so the store drops it once
-    every delivery carrying it has been handed over; a picture without one is kept.
+    the view a map picture shows (a side id, or ``'umpire'``) in the state after the delivery's
+    event: such a picture can be drawn from the log at any time. With ``image_name`` and no
+    ``image`` the map is drawn when the delivery is sent (or shown again); given as bytes, it is
+    stored until every delivery carrying it has been handed over. A picture without a view is
+    kept.
     ``edit_key`` (not empty) ties deliveries to one message: the first of a key is posted, the
     later ones edit it. ``mentions`` are the user ids its post may notify. ``sent``: already
     shown to its recipient when queued (kept for the inbox, never sent).
@@ -163,15 +165,15 @@ class DeliveryRecord:
     last_error: str | None
     created_at: datetime
     sent_at: datetime | None
-    #: The SHA-256 (hex) of the stored picture, ``None`` once a redrawable one was dropped.
+    #: The SHA-256 (hex) of the stored picture; ``None`` for a map that is drawn from the log.
     picture: str | None = None
-    #: The view the picture was drawn from, if it can be drawn again (see ``NewDelivery``).
+    #: The view the map shows, if it can be drawn from the log (see ``NewDelivery``).
     image_view: str | None = None
 
     @property
-    def picture_dropped(self) -> bool:
-        """The delivery carried a map that is no longer stored and can be drawn again from
-        the log (the view ``image_view`` at event ``seq``)."""
+    def picture_to_draw(self) -> bool:
+        """The delivery carries a map that is not stored (not yet, or no longer): it is drawn
+        from the log, the view ``image_view`` right after event ``seq``."""
         return self.image is None and self.image_view is not None and bool(self.image_name)
     edit_key: str = ""
     mentions: tuple[int, ...] = ()

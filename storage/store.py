@@ -860,7 +860,9 @@ def _delivery_rows(
             encode(delivery.buttons, f"buttons of delivery {index}"),
             now,
             sha,
-            None if image is None else delivery.image_view,
+            # The view a map is drawn from: a picture still to draw (a name, no bytes) or one
+            # stored until it is sent.
+            delivery.image_view if image is not None or delivery.image_name else None,
             delivery.edit_key,
             encode(list(delivery.mentions), f"mentions of delivery {index}"),
             # Already shown to its recipient (in the answer to their command): kept, not sent.

@@ -194,6 +194,7 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
             last.append(await umpire.state_for("g1"))
         for d in await store.pending_deliveries("g1", limit=100_000):
             if d.kind == "public" or d.target in (str(user), observer):
+                d = await umpire.with_picture(d)  # drawn as it is sent
                 heard.append(f"{d.kind} {d.target} {masked(d.text)} {d.image_name} "
                              + (d.image or b"").hex())
     return heard

@@ -162,6 +162,7 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant
             under[mid] = str(record["commander"] or record["kind"])
         for d in (await store.pending_deliveries("g1", limit=10_000))[already:]:
             if d.kind == "public" or d.target in (str(GREY), "grey"):
+                d = await umpire.with_picture(d)  # drawn as it is sent
                 heard.append(f"{d.kind} {d.target} {masked(d.text)} {d.image_name} "
                              + (d.image or b"").hex())
     return heard, under

@@ -230,6 +230,7 @@ async def blue_with_grey_orders(tmp_path: Path, name: str, grey_orders: bool) ->
         heard += [status.text, repr(status.pending), (status.image or b"").hex()]
         for d in await store.pending_deliveries("g1", limit=10_000):
             if d.target in ("", str(BLUE), "blue"):
+                d = await umpire.with_picture(d)  # drawn as it is sent
                 heard.append(f"{d.kind} {d.target} {d.text} {d.image_name}"
                              + (d.image or b"").hex())
         if grey_orders:

@@ -153,6 +153,7 @@ async def blue_output(tmp_path: Path, name: str, model: InformationModel,
                 await read(umpire)
         for d in await store.pending_deliveries("g1", limit=10_000):
             if d.kind == "public" or d.target in (str(BLUE), "blue"):
+                d = await umpire.with_picture(d)  # drawn as it is sent
                 heard.append(f"{d.kind} {d.target} {masked(d.text)} {d.image_name} "
                              + (d.image or b"").hex())
     assert grey_moved

@@ -1,20 +1,26 @@
-"""Pictures stored once: a map sent to every player of a side is one row, whatever number of
-deliveries carry it; a map is dropped once every delivery carrying it has been handed over, and
-the inbox draws it again from the log, the same picture; older databases' pictures are carried
-over by migration 7; and a twelve-turn flank-march game with two players a side stays small."""
+"""Pictures: the umpire queues a map as the view it shows and draws it when it is sent, once for
+every player of the view, and the inbox draws it again from the log, the same picture (ruling
+FLOW-60). The store keeps a picture given as bytes once, whatever number of deliveries carry it,
+and drops it once every delivery carrying it has been handed over; older databases' pictures are
+carried over by migration 7; and a twelve-turn flank-march game with two players a side stays
+small."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from rules import commands as cmd
 from rules.grid import Cell
+from rules.state import GameState
+from rules.view import project
 from storage.clock import utc_now
 from storage.db import connect
 from storage.errors import StorageError
@@ -23,8 +29,8 @@ from storage.records import GameRecord, NewDelivery, NewEvent, Recipient
 from storage.store import Store
 from tests.test_bot import MAPS
 from umpire.demo import Order, reachable_route
-from umpire.maps import MapMaker
-from umpire.outbox import DeliveryRejected, drain
+from umpire.maps import MapMaker, draw_side_map
+from umpire.outbox import DeliveryRejected
 from umpire.service import Umpire, UmpireError
 
 PNG_A = b"\x89PNG picture A" + bytes(range(256)) * 4
@@ -101,7 +107,7 @@ async def test_a_picture_is_dropped_once_every_delivery_of_it_is_handed_over(
         for delivery_id in (first, second):
             d = await store.get_delivery(delivery_id)
             assert d is not None and d.image is None and d.picture is None
-            assert d.picture_dropped and d.image_view == "union"
+            assert d.picture_to_draw and d.image_view == "union"
             assert d.image_name == "union-turn-01.png"
 
 
@@ -114,7 +120,7 @@ async def test_an_attachment_that_cannot_be_drawn_again_is_kept(tmp_path: Path) 
             NewDelivery("public", "", "The game is over.", b'{"log": []}', "g1-record.json")])
         await store.mark_sent(record)
         d = await store.get_delivery(record)
-        assert d is not None and d.image == b'{"log": []}' and not d.picture_dropped
+        assert d is not None and d.image == b'{"log": []}' and not d.picture_to_draw
         assert len(pictures(db)) == 1
 
 
@@ -157,7 +163,7 @@ async def test_migration_7_carries_an_older_files_pictures_over(tmp_path: Path) 
         assert store.schema_version == MIGRATIONS[-1].version
         inbox = await store.deliveries_for("g1", Recipient("player", "101"))
         assert [d.image for d in inbox] == [PNG_A, PNG_A, PNG_B, None]
-        assert not any(d.picture_dropped for d in inbox)
+        assert not any(d.picture_to_draw for d in inbox)
         await store.mark_sent(inbox[1].id)
         assert len(pictures(db)) == 2  # kept: it could not be drawn again
     with sqlite3.connect(db) as plain:
@@ -211,7 +217,7 @@ async def play_turns(umpire: Umpire, transport: Recorder, turns: int, gid: str =
     rng = random.Random(1)
     movers = {side: [u.id for u in (await umpire.state_for(gid)).units.values()
                      if u.side == side] for side in PLAYERS}
-    await drain(umpire.store, transport, gid)
+    await umpire.drain(gid, transport)
     while True:
         state = await umpire.state_for(gid)
         if state.status != "active" or state.turn > turns:
@@ -234,30 +240,46 @@ async def play_turns(umpire: Umpire, transport: Recorder, turns: int, gid: str =
                         await umpire.handle(gid, user, cmd.Move(unit=unit, route=route))
                     except UmpireError:
                         continue
-                    await drain(umpire.store, transport, gid)
+                    await umpire.drain(gid, transport)
                     state = await umpire.state_for(gid)
             # A shared side finishes when each of its players is done (ruling FLOW-1).
             for player in PLAYERS[side]:
                 await umpire.handle(gid, player, cmd.Done())
-                await drain(umpire.store, transport, gid)
+                await umpire.drain(gid, transport)
+
+
+class CountingMaps(MapMaker):
+    """Draws maps, counting the pictures drawn."""
+
+    def __init__(self) -> None:
+        super().__init__(enabled=True)
+        self.drawn = 0
+
+    async def side_map(self, state: GameState, side: str | None, **window: Any
+                       ) -> bytes | None:
+        self.drawn += 1
+        return await super().side_map(state, side, **window)
 
 
 @needs_maps
-async def test_each_side_s_map_is_one_picture_and_the_inbox_draws_it_again(
+async def test_a_sides_map_is_drawn_once_when_sent_and_again_by_the_inbox(
         tmp_path: Path) -> None:
-    """The start sends each of the four players their side's map: two pictures are stored,
-    not four. Once sent they are dropped, and /inbox shows each player the very picture they
-    were sent, drawn again from the log."""
+    """The start queues each of the four players their side's map as the view it shows: no
+    picture is drawn or stored by the command. Sent, each side's map is drawn once for both
+    its players; /inbox shows each player the very picture they were sent, drawn again."""
     db = tmp_path / "v.db"
     async with Store.open(db) as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        maps = CountingMaps()
+        umpire = Umpire(store, maps=maps)
         await new_game(umpire)
-        pending = [d for d in await store.pending_deliveries("g") if d.image is not None]
+        assert maps.drawn == 0
+        pending = [d for d in await store.pending_deliveries("g") if d.picture_to_draw]
         assert sorted(d.target for d in pending) == ["101", "102", "201", "202"]
         assert {d.image_view for d in pending if d.target in ("101", "102")} == {"union"}
-        assert len(pictures(db)) == 2
+        assert all(d.image is None for d in pending) and pictures(db) == []
         transport = Recorder()
-        await drain(store, transport, "g")
+        await umpire.drain("g", transport)
+        assert maps.drawn == 2  # one a side, side-mates sharing it
         assert pictures(db) == []
         for user in (101, 102, 201, 202):
             sent = [image for _, target, _, image in transport.sent
@@ -266,8 +288,53 @@ async def test_each_side_s_map_is_one_picture_and_the_inbox_draws_it_again(
             shown = [d.image for d in items if d.image is not None]
             assert shown == sent and len(sent) == 1
         union = next(i for _, t, _, i in transport.sent if t == "101" and i is not None)
+        mate = next(i for _, t, _, i in transport.sent if t == "102" and i is not None)
         confederate = next(i for _, t, _, i in transport.sent if t == "201" and i is not None)
+        assert union == mate
         assert union != confederate  # each side its own view
+
+
+@needs_maps
+async def test_side_mates_asking_for_a_map_at_once_share_one_drawing_and_no_one_else(
+        tmp_path: Path) -> None:
+    """Both Union players ask for the map at the same moment: one drawing, the same bytes.
+    The Confederate asking next gets a drawing of its own view, never the Union's."""
+    async with Store.open(tmp_path / "v.db") as store:
+        maps = CountingMaps()
+        umpire = Umpire(store, maps=maps)
+        await new_game(umpire)
+        one, two = await asyncio.gather(umpire.my_map("g", 101), umpire.my_map("g", 102))
+        assert maps.drawn == 1 and one.image is not None and one.image == two.image
+        rebel = await umpire.my_map("g", 201)
+        state = await umpire.state_for("g")
+        assert maps.drawn == 2
+        assert rebel.image == draw_side_map(project(state, "confederate")) != one.image
+        assert one.image == draw_side_map(project(state, "union"))
+
+
+@needs_maps
+async def test_a_map_left_unsent_is_drawn_by_the_next_process_as_it_was_queued(
+        tmp_path: Path) -> None:
+    """The bot stops with the start's maps unsent, and the game has moved on meanwhile: the
+    next process draws each from the log as the side saw it when it was queued."""
+    db = tmp_path / "v.db"
+    async with Store.open(db) as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        await new_game(umpire)
+        for users in PLAYERS.values():
+            for user in users:
+                await umpire.handle("g", user, cmd.Done())
+        queued = [d for d in await store.pending_deliveries("g", limit=1000)
+                  if d.target == "101" and d.picture_to_draw]
+        assert len(queued) == 2  # the start's map and the next phase's
+    async with Store.open(db) as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        transport = Recorder()
+        await umpire.drain("g", transport)
+        sent = [image for _, target, _, image in transport.sent if target == "101" and image]
+        drawn = [draw_side_map(project(await umpire.state_at("g", d.seq), "union"))
+                 for d in queued]
+        assert sent == drawn and drawn[0] != drawn[1]
 
 
 @needs_maps
@@ -280,7 +347,7 @@ async def test_a_map_kept_for_a_player_whose_dms_are_closed_is_the_one_they_miss
         umpire = Umpire(store, maps=MapMaker(enabled=True))
         await new_game(umpire)
         closed = Recorder(closed=frozenset({"102"}))
-        await drain(store, closed, "g")
+        await umpire.drain("g", closed)
         sent_to_mate = next(i for _, t, _, i in closed.sent if t == "101" and i is not None)
         await play_turns(umpire, closed, turns=1)
         items, _ = await umpire.inbox("g", 102, per_page=500)

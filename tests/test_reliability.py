@@ -660,8 +660,9 @@ async def test_union_output_does_not_depend_on_an_unseen_confederate_unit(
             union = {("player", str(crash_driver.UNION)), ("side", "union")}
             got = [(d.kind, d.target, masked(d.text), d.image_name,
                     d.image and (len(d.image), hashlib.sha256(d.image).hexdigest()))
-                   for d in await store.pending_deliveries("g1", limit=100_000)
-                   if d.kind == "public" or (d.kind, d.target) in union]
+                   for d in await umpire.with_pictures([  # drawn as they are sent
+                       d for d in await store.pending_deliveries("g1", limit=100_000)
+                       if d.kind == "public" or (d.kind, d.target) in union])]
             assert any(d[4] for d in got), "no map was delivered to the Union"
             outputs.append([replies, got])
     assert outputs[0][0] == outputs[1][0]

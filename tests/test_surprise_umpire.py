@@ -104,10 +104,12 @@ async def test_grey_receives_the_same_bytes_whatever_blue_plans(
                 assert state.module_data["surprise_move"]["marches"]
                 assert all(m["status"] not in ("running", "executed", "triggered")
                            for m in state.module_data["surprise_move"]["marches"].values())
-            deliveries = await store.pending_deliveries("g1", limit=10_000)
+            deliveries = await umpire.with_pictures([  # drawn as they are sent
+                d for d in await store.pending_deliveries("g1", limit=10_000)
+                if d.target in ("", str(GREY), "grey")])
             outputs[name] = [
                 json.dumps([d.kind, d.target, d.text, d.image_name]) + (d.image or b"").hex()
-                for d in deliveries if d.target in ("", str(GREY), "grey")]
+                for d in deliveries]
             # Blue's /inbox: the reports its answers showed are stored as sent (FLOW-33).
             blue = [d.text for d in await store.deliveries_for(
                 "g1", Recipient("player", str(BLUE)), Recipient("side", "blue"),

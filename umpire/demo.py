@@ -45,7 +45,7 @@ from umpire import demo_concealed as concealed
 from umpire.demo_combat import fight
 from umpire.dice import commitment
 from umpire.maps import draw_side_map
-from umpire.outbox import Transport, drain
+from umpire.outbox import Transport
 from umpire.service import Umpire, UmpireError
 
 SCENARIO = "flank-march"
@@ -199,7 +199,7 @@ async def _demo(out: Path, variant: str | None = None, *, scenario: str = SCENAR
                 refusals += await concealed.play_turn(umpire, "demo", PLAYERS, turn, roles)
             else:
                 refusals += await _play_turn(umpire, turn, variant)
-            await drain(store, transport)
+            await umpire.drain("demo", transport)
         await asyncio.to_thread(_draw_turn, await umpire.state_for("demo"), out, turns + 1)
         state = await umpire.state_for("demo")
         summary = (cv.summary(state) if chancellorsville else concealed.summary(state) if story
@@ -213,7 +213,7 @@ async def _demo(out: Path, variant: str | None = None, *, scenario: str = SCENAR
             (out / "umpire" / "story.md").write_text("\n\n".join(notes.lines) + "\n",
                                                      encoding="utf-8")
         await umpire.end_game("demo", HOST, reason="The demo's scripted turns are over.")
-        await drain(store, transport)
+        await umpire.drain("demo", transport)
     print(f"Vedette demo ({label}): {turns} turns of {scenario} played through the umpire.")
     print(f"  {summary}")
     print(f"  public channel:   {out / 'public.md'}")

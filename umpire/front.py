@@ -6,6 +6,7 @@ restarts."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,12 @@ from umpire.answers import UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.outbox import Transport
 from umpire.pending import PendingMove
-from umpire.repository import Repository
+from umpire.pictures import Pictures
 
 __all__ = ["DatabaseError", "Front", "backup_database"]
 
 
-class Front(Repository):
+class Front(Pictures):
     """The front end's door into the umpire."""
 
     # -- games -----------------------------------------------------------------------------------
@@ -85,11 +86,13 @@ class Front(Repository):
 
     async def drain(self, game_id: str, transport: Transport) -> int:
         """Send the game's pending deliveries through ``transport``; how many were sent. Each
-        delivery's key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed."""
+        delivery's key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed, and
+        each map is drawn as it goes (``umpire.pictures``)."""
         record = await self.store.get_game(game_id)
         if record is None:
             raise UmpireError(wording.no_such_game(game_id))
-        return await outbox.drain(self.store, transport, game_id, secret=record.seed)
+        return await outbox.drain(self.store, transport, game_id, secret=record.seed,
+                                  paint=partial(self.with_picture, sending=True))
 
     # -- remembered values -----------------------------------------------------------------------
     async def remembered(self, key: str) -> str | None:

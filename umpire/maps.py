@@ -3,13 +3,17 @@
 A picture is drawn from a ``SideView`` and nothing beside it (``rules.view.project``): the map,
 the colours, the counters and the side's own overlay (its routes, its blocked cells) are all in
 the view, so the renderer never sees the full state and no module needs a case of its own here.
-Sighting and drawing are CPU work, so they run in a worker thread; the bot keeps its heartbeat and
-answers other players meanwhile.
+Sighting and drawing are CPU work, so they run in worker threads; the bot keeps its heartbeat and
+answers other players meanwhile. The maps that go with queued messages are drawn one at a time
+in a thread of their own (``queued=True``): a message can wait a moment, a player who asked for
+a map is waiting for it now.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from rules.board import LabelError
@@ -26,15 +30,22 @@ class MapMaker:
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
+        self._queued: ThreadPoolExecutor | None = None
 
     async def side_map(self, state: GameState, side: str | None, *, around: str | None = None,
-                       radius: int | None = None, routes: tuple[Route, ...] | None = None
-                       ) -> bytes | None:
+                       radius: int | None = None, routes: tuple[Route, ...] | None = None,
+                       queued: bool = False) -> bytes | None:
         """The side's map now. ``routes``, when given, are drawn instead of the view's own (a
-        move the side is planning, say): the caller passes only the side's own."""
+        move the side is planning, say): the caller passes only the side's own. ``queued``:
+        for a message being sent, drawn after the ones before it."""
         if not self.enabled:
             return None
-        return await asyncio.to_thread(_project_and_draw, state, side, around, radius, routes)
+        draw = functools.partial(_project_and_draw, state, side, around, radius, routes)
+        if not queued:
+            return await asyncio.to_thread(draw)
+        if self._queued is None:
+            self._queued = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vedette-maps")
+        return await asyncio.get_running_loop().run_in_executor(self._queued, draw)
 
     async def view_map(self, view: SideView, *, around: str | None = None,
                        radius: int | None = None) -> bytes | None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from storage.json_codec import JsonObject
+from storage.records import DeliveryRecord
 from storage.store import Store
 
 NONCE_LENGTH = 25  # Discord's limit on a message nonce
@@ -48,11 +49,16 @@ class Transport(Protocol):
         message may notify; without them it notifies nobody."""
 
 
+Painter = Callable[[DeliveryRecord], Awaitable[DeliveryRecord]]
+
+
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
-                limit: int = 100, *, secret: bytes | None = None) -> int:
+                limit: int = 100, *, secret: bytes | None = None,
+                paint: Painter | None = None) -> int:
     """Send pending deliveries in order; return how many were sent. With the game's ``secret``
     each delivery's key is its ``nonce``, which a transport may show (as Discord's message
-    nonce) without giving the delivery number away."""
+    nonce) without giving the delivery number away. ``paint`` draws the map a delivery
+    carries as a view (``umpire.pictures``); without it such a delivery goes without its map."""
     sent = 0
     while True:
         batch = await store.pending_deliveries(game_id, limit=limit)
@@ -60,6 +66,8 @@ async def drain(store: Store, transport: Transport, game_id: str | None = None,
             return sent
         progressed = False
         for d in batch:
+            if paint is not None:
+                d = await paint(d)
             try:
                 key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,

@@ -1,35 +1,63 @@
-"""Map pictures that were sent and are no longer stored, drawn again from the log.
+"""Map pictures: drawn for whoever asks, once, and for the messages that carry them.
 
-The store drops a map picture once every delivery carrying it has been handed over (see
-docs/hosting.md, "Pictures"). A delivery keeps the view its map was drawn from and the event it
-followed, so the same picture can be drawn again: the state right after that event, projected
-onto that view, is what the picture showed. Nothing else is drawn: a reader only ever redraws a
-delivery that was addressed to them.
+A message with a map is queued with the view its map shows and the event it follows, not with
+the picture (ruling FLOW-60): the state right after that event, projected onto that view, is the
+picture, drawn when the message is sent and again whenever ``/inbox`` shows it. Nothing else is
+drawn: a reader only ever gets the deliveries that were addressed to them. Each game keeps its
+last few pictures (``umpire.drawn_maps``), so that players asking for the same view at the same
+moment share one drawing.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.state import GameState
 from storage.records import DeliveryRecord
-from umpire.repository import Repository
+from umpire.drawn_maps import MapKey
+from umpire.repository import LiveGame, Repository
 
 UMPIRE_VIEW = "umpire"
 
 
-async def with_pictures(repo: Repository, game_id: str, items: list[DeliveryRecord]
-                        ) -> list[DeliveryRecord]:
-    """``items`` with each dropped map drawn again (and left without one if maps are off)."""
-    states: dict[int, GameState] = {}
-    out = []
-    for d in items:
-        if d.picture_dropped and repo.maps.enabled:
-            if d.seq not in states:
-                states[d.seq] = await repo.state_at(game_id, d.seq)
-            view = d.image_view
-            image = await repo.maps.side_map(states[d.seq],
-                                             None if view == UMPIRE_VIEW else view)
-            d = replace(d, image=image)
-        out.append(d)
-    return out
+class Pictures(Repository):
+    """Drawing a game's maps."""
+
+    async def with_picture(self, delivery: DeliveryRecord, *, sending: bool = False
+                           ) -> DeliveryRecord:
+        """``delivery`` with its map drawn (left without one if maps are off). ``sending``: by
+        the outbox, which draws its maps one after another (``MapMaker.side_map``)."""
+        if not delivery.picture_to_draw or not self.maps.enabled:
+            return delivery
+        view = delivery.image_view
+        image = await self._map_at(delivery.game_id, delivery.seq,
+                                   None if view == UMPIRE_VIEW else view, queued=sending)
+        return replace(delivery, image=image)
+
+    async def with_pictures(self, items: list[DeliveryRecord]) -> list[DeliveryRecord]:
+        """``items``, each with its map drawn."""
+        return [await self.with_picture(d) for d in items]
+
+    async def _map_now(self, game: LiveGame, side: str | None, *, around: str | None = None,
+                       radius: int | None = None) -> bytes | None:
+        """The map of ``side`` (``None``: the umpire's) as the game stands, drawn once for
+        everyone who asks for it (``ValueError`` if ``around`` cannot be read)."""
+        if not self.maps.enabled:
+            return None
+        state = game.state
+        return await game.pictures.picture(
+            MapKey(state.seq, side, around, radius),
+            lambda: self.maps.side_map(state, side, around=around, radius=radius))
+
+    async def _map_at(self, game_id: str, seq: int, side: str | None, *, queued: bool = False
+                      ) -> bytes | None:
+        """The map that a message following event ``seq`` carries: the view of ``side`` then
+        (``queued``: drawn for the outbox)."""
+        if not self.maps.enabled:
+            return None
+        game = await self._game(game_id)
+
+        async def draw() -> bytes | None:
+            state = game.state if game.state.seq == seq else await self.state_at(game_id, seq)
+            return await self.maps.side_map(state, side, queued=queued)
+
+        return await game.pictures.picture(MapKey(seq, side), draw)

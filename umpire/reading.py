@@ -22,12 +22,12 @@ from umpire import (
 )
 from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
-from umpire.pictures import with_pictures
-from umpire.repository import LiveGame, Repository
+from umpire.pictures import Pictures
+from umpire.repository import LiveGame
 from umpire.units_list import UnitsPage
 
 
-class Reading(Repository):
+class Reading(Pictures):
     """What players (and the umpire's own tools) read of a game."""
 
     # -- reading ---------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ class Reading(Repository):
         game = await self._game(game_id)
         side = whole_truth.shown_side(game.state, await self.side_of(game_id, user_id))
         try:
-            png = await self.maps.side_map(game.state, side, around=around, radius=radius)
+            png = await self._map_now(game, side, around=around, radius=radius)
         except ValueError as e:
             raise UmpireError(str(e)) from None
         caption = wording.map_caption(project(game.state, side))
@@ -139,7 +139,7 @@ class Reading(Repository):
         offset = max(0, total - (page + 1) * per_page)
         limit = min(per_page, total - page * per_page)
         items = await self.store.deliveries_for(game_id, *who, offset=offset, limit=max(0, limit))
-        return await with_pictures(self, game_id, list(reversed(items))), pages
+        return await self.with_pictures(list(reversed(items))), pages
 
     async def log_text(self, game_id: str, user_id: int, last: int = 15) -> Reply:
         """The recent public announcements and this side's own reports, oldest first; once

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules import events as ev
@@ -27,6 +27,7 @@ from storage.store import Store
 from umpire import after_action, catalog, record, wording
 from umpire.answers import UmpireError
 from umpire.corrections import corrections, end_of_game_text
+from umpire.drawn_maps import DrawnMaps
 from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for
 from umpire.record import LoggedEvent
@@ -52,6 +53,8 @@ class LiveGame:
     state: GameState
     #: How many secret rolls each side has been told (their numbers in the roll messages).
     rolls_told: dict[str, int] | None = None
+    #: The game's recent map pictures (``umpire.drawn_maps``).
+    pictures: DrawnMaps = field(default_factory=DrawnMaps)
 
 
 class Repository:
@@ -184,35 +187,29 @@ class Repository:
             # player's: that copy must go out even when the answer showed it to that player.
             shown = None
         out: list[NewDelivery] = []
-        images: dict[str, bytes | None] = {}
         for m in messages:
-            image = None
-            if m.map_for is not None:
-                if m.map_for not in images:
-                    images[m.map_for] = await self.maps.side_map(
-                        state, None if m.map_for == "umpire" else m.map_for)
-                image = images[m.map_for]
-            name = f"{m.map_for}-turn-{state.turn:02d}.png" if image else None
-            # The same picture for every player of the view: the store keeps one copy of it.
-            view = m.map_for if image else None
+            # A map goes with the message as the view it shows, drawn when the message is sent
+            # (``map_at``): the same picture for every player of the view.
+            view = m.map_for if self.maps.enabled else None
+            name = f"{m.map_for}-turn-{state.turn:02d}.png" if view else None
             if m.kind == "side":
                 seated = [p for p in players if p.side == m.target]
                 if not seated:
-                    out.append(NewDelivery("side", m.target, m.text, image, name,
+                    out.append(NewDelivery("side", m.target, m.text, None, name,
                                            list(m.buttons), image_view=view))
                 for p in seated:
                     answered = (shown is not None and shown.user_id == p.user_id
-                                and shown.text == m.text and image is None)
+                                and shown.text == m.text and view is None)
                     if answered:
                         shown = None  # the answer showed it once
-                    out.append(NewDelivery("player", str(p.user_id), m.text, image, name,
+                    out.append(NewDelivery("player", str(p.user_id), m.text, None, name,
                                            list(m.buttons), image_view=view, sent=answered))
             elif m.kind == "host":
                 out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
             else:
                 called = tuple(sorted(p.user_id for p in players if p.side in m.mentions))
                 text = f"{m.text}\n{mention_line(called)}" if called else m.text
-                out.append(NewDelivery("public", "", text, image, name, image_view=view,
+                out.append(NewDelivery("public", "", text, None, name, image_view=view,
                                        edit_key=m.edit_key, mentions=called))
         return out
 
