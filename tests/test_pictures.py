@@ -312,6 +312,31 @@ async def test_side_mates_asking_for_a_map_at_once_share_one_drawing_and_no_one_
         assert one.image == draw_side_map(project(state, "union"))
 
 
+class BrokenMaps(MapMaker):
+    """A renderer that fails on every picture."""
+
+    async def side_map(self, state: GameState, side: str | None, **window: Any
+                       ) -> bytes | None:
+        raise RuntimeError("the renderer broke")
+
+
+async def test_a_map_that_cannot_be_drawn_does_not_hold_its_message_back(tmp_path: Path
+                                                                         ) -> None:
+    """The words go without the picture; nothing stays pending, and /inbox says the same."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = Umpire(store, maps=BrokenMaps(enabled=True))
+        await new_game(umpire)
+        transport = Recorder()
+        await umpire.drain("g", transport)
+        assert await store.pending_deliveries("g") == []
+        to_players = [(target, image) for _, target, _, image in transport.sent
+                      if target in ("101", "102", "201", "202")]
+        assert sorted({t for t, _ in to_players}) == ["101", "102", "201", "202"]
+        assert all(image is None for _, image in to_players)
+        items, _ = await umpire.inbox("g", 101)
+        assert items and all(d.image is None for d in items) and all(d.text for d in items)
+
+
 @needs_maps
 async def test_a_map_left_unsent_is_drawn_by_the_next_process_as_it_was_queued(
         tmp_path: Path) -> None:

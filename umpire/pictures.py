@@ -10,6 +10,7 @@ moment share one drawing.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 from storage.records import DeliveryRecord
@@ -17,6 +18,8 @@ from umpire.drawn_maps import MapKey
 from umpire.repository import LiveGame, Repository
 
 UMPIRE_VIEW = "umpire"
+
+log = logging.getLogger("vedette.pictures")
 
 
 class Pictures(Repository):
@@ -29,8 +32,14 @@ class Pictures(Repository):
         if not delivery.picture_to_draw or not self.maps.enabled:
             return delivery
         view = delivery.image_view
-        image = await self._map_at(delivery.game_id, delivery.seq,
-                                   None if view == UMPIRE_VIEW else view, queued=sending)
+        try:
+            image = await self._map_at(delivery.game_id, delivery.seq,
+                                       None if view == UMPIRE_VIEW else view, queued=sending)
+        except Exception:
+            # The words matter more than the picture: they go (or are shown) without it.
+            log.exception("game %s: the map of delivery %d could not be drawn",
+                          delivery.game_id, delivery.id)
+            image = None
         return replace(delivery, image=image)
 
     async def with_pictures(self, items: list[DeliveryRecord]) -> list[DeliveryRecord]:
