@@ -27,6 +27,8 @@ from rules.view import SideView
 DEFAULT_RADIUS = 8
 #: Narrowest picture (so that the title bar and legend have room).
 MIN_WIDTH = 520
+#: Boxes whose ground is remembered per layer (``layer_features``).
+FEATURES_KEPT = 256
 #: zlib level for PNG: 1 is several times faster than the default and costs little in size.
 PNG_LEVEL = 1
 
@@ -62,6 +64,18 @@ def features_in(gm: GameMap, cells: list[Cell]
     sides = frozenset(k for (a, b), k in gm.hexsides.items() if a in idx or b in idx)
     hilly = len({gm.elevation[i] for i in on}) > 1
     return terrain, roads, sides, hilly
+
+
+def layer_features(layer: TerrainLayer, gm: GameMap, box: Box, cells: list[Cell]
+                   ) -> tuple[frozenset[str], frozenset[str], frozenset[str], bool]:
+    """``features_in`` the cells of ``box``, worked out once per layer and box: the legend of
+    a picture lists the ground in it, which is the same on every picture of that box."""
+    found = layer.features.get(box)
+    if found is None:
+        if len(layer.features) >= FEATURES_KEPT:
+            layer.features.clear()
+        found = layer.features[box] = features_in(gm, cells)
+    return found
 
 
 def window_scale(radius: int) -> int:
@@ -102,7 +116,7 @@ def render_image(view: SideView, *, around: Cell | None = None, radius: int | No
     grid = gm.grid
     layer, box = map_box(gm, around, radius)
     lay = layer.layout
-    near = list(grid.cells()) if box[:2] == (0, 0) and box[2:] == lay.size else lay.cells_in(box)
+    near = layer.every_cell if box[:2] == (0, 0) and box[2:] == lay.size else lay.cells_in(box)
     im = layer.image.crop(box)
     scale = lay.scale
 
@@ -137,7 +151,7 @@ def render_image(view: SideView, *, around: Cell | None = None, radius: int | No
     enemy = next((colours[s] for s in sorted(colours) if s != view.side), (110, 110, 110))
     if view.side is None:
         own = next(iter(colours.values()), (110, 110, 110))
-    terrain, roads, sides, hilly = features_in(gm, near)
+    terrain, roads, sides, hilly = layer_features(layer, gm, box, near)
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
                     bool(view.blocked_cells), any(len(cells) > 1 for cells, _ in routes),
                     view.information in (InformationModel.INVERTED, InformationModel.CONCEALED),

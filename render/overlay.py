@@ -3,6 +3,7 @@ a hidden-march route, and place names."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
@@ -13,6 +14,9 @@ from render.patterns import dashed
 from render.style import BLOCKED, INK, PAPER, RGB, centred_text, font, mix
 from rules.board import Board
 from rules.grid import Cell
+
+#: The halo round a place name, in pixels.
+HALO = 2
 
 
 def fog(im: Image.Image, fogged: Image.Image, lay: Layout, box: Box, cells: Iterable[Cell],
@@ -111,10 +115,23 @@ def route_note(im: Image.Image, lay: Layout, box: Box, end: Cell, note: str, col
 def place_names(im: Image.Image, lay: Layout, box: Box, board: Board) -> None:
     """Each named place's name, at the foot of its cell, readable on any ground."""
     x0, y0 = box[0], box[1]
-    d = ImageDraw.Draw(im)
-    f = font(max(8, round(lay.scale * 0.27)), True)
+    size = max(8, round(lay.scale * 0.27))
     for p in board.places:
         if not board.on_a_sheet(p.cell) or not lay.touches(p.cell, box):
             continue
         x, y = lay.centre(p.cell)
-        centred_text(d, x - x0, y - y0 + lay.scale * 0.52, p.name, f, INK, PAPER, 2)
+        stamp, left, top = _name_stamp(p.name, size)
+        im.paste(stamp, (round(x - x0) + left, round(y - y0 + lay.scale * 0.52) + top), stamp)
+
+
+@functools.lru_cache(maxsize=1024)
+def _name_stamp(name: str, size: int) -> tuple[Image.Image, int, int]:
+    """A place name drawn once, haloed, on a clear ground: where its top left corner sits
+    from the point the name is centred on. (Every picture of a map carries the same names;
+    drawing text is the costliest part of a picture after encoding it.)"""
+    f = font(size, True)
+    left, top, right, bottom = (int(v) for v in f.getbbox(name, anchor="mm",
+                                                         stroke_width=HALO))
+    stamp = Image.new("RGBA", (right - left, bottom - top), (*PAPER, 0))
+    centred_text(ImageDraw.Draw(stamp), -left, -top, name, f, INK, PAPER, HALO)
+    return stamp, left, top

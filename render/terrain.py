@@ -54,6 +54,14 @@ class TerrainLayer:
         self.image = self._draw(gm)
         #: Legends drawn for pictures on this layer, by ``render.legend.LegendKey``.
         self.legends: dict[Any, Image.Image] = {}
+        #: The kinds of ground in a box of this layer (``render.draw.layer_features``).
+        self.features: dict[tuple[int, int, int, int],
+                            tuple[frozenset[str], frozenset[str], frozenset[str], bool]] = {}
+
+    @cached_property
+    def every_cell(self) -> list[Cell]:
+        """The cells of the whole layer, in the grid's order."""
+        return list(self.layout.grid.cells())
 
     @cached_property
     def fogged(self) -> Image.Image:
