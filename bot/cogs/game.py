@@ -94,8 +94,8 @@ class GameCog(commands.GroupCog, group_name="game",
                                            "sides still at it done (default), or ping the host",
                            ready="A side shared by several players finishes a phase when all "
                                  "of them are done (default) or any one of them",
-                           host_umpires="You umpire: you take no side and /map, /units and /log "
-                                        "show you every side during the game (default: no)")
+                           host_umpires="You umpire: you take no side, and /map, /units and /log "
+                                        "show you every side (default: no)")
     @app_commands.autocomplete(scenario=ac.scenarios)
     async def create(self, interaction: Interaction,
                      scenario: app_commands.Range[str, 1, 200],
