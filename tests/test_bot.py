@@ -710,13 +710,14 @@ async def test_host_tools_pause_end_the_phase_and_correct(table: Table, bot: Ved
     phase_before = (await bot.umpire.state_for(gid)).current
     await say(table, "host endphase", table.alice, channel=table.channel)
     assert (await bot.umpire.state_for(gid)).current != phase_before
+    # A host who plays corrects their own side's units (ruling ORD-40).
     answer_text = await say(table, "host correct", table.alice,
-                            {"unit": "grey-1", "field": "strength", "value": "4",
+                            {"unit": "blue-1", "field": "strength", "value": "4",
                              "reason": "misread counter"}, channel=table.channel)
     assert "Done" in answer_text
-    assert (await bot.umpire.state_for(gid)).units["grey-1"].strength == 4
+    assert (await bot.umpire.state_for(gid)).units["blue-1"].strength == 4
     assert "whole number" in await say(table, "host correct", table.alice,
-                                       {"unit": "grey-1", "field": "strength", "value": "x",
+                                       {"unit": "blue-1", "field": "strength", "value": "x",
                                         "reason": "oops"}, channel=table.channel)
 
 

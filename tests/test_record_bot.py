@@ -17,7 +17,8 @@ async def test_corrections_are_public_and_the_record_is_posted_at_the_end(
         table: Table, bot: VedetteBot, tmp_path: Path,  # noqa: F811
         capsys: pytest.CaptureFixture[str]) -> None:
     gid = await set_up(table, bot)
-    correction = {"unit": "grey-1", "field": "strength", "value": "4", "reason": "misread"}
+    # alice hosts and plays blue: she corrects her own side's units (ruling ORD-40).
+    correction = {"unit": "blue-1", "field": "strength", "value": "4", "reason": "misread"}
     assert "in play" in await say(table, "host correct", table.alice, correction,
                                   channel=table.channel)
     assert "started" in await say(table, "game start", table.alice, channel=table.channel)
@@ -25,21 +26,21 @@ async def test_corrections_are_public_and_the_record_is_posted_at_the_end(
     assert "Done" in await say(table, "host correct", table.alice, correction)  # from a DM
     await settle(bot)
     [announced] = [t for t in public(table) if "**Correction**" in t]
-    assert f"<@{table.alice.id}> corrected a unit of Grey Army" in announced
-    assert "Grey Brigade" not in announced and "misread" not in announced
+    assert f"<@{table.alice.id}> corrected a unit of Blue Army" in announced
+    assert "1st Brigade" not in announced and "misread" not in announced
 
     assert "over" in await say(table, "game end", table.alice, channel=table.channel)
     await settle(bot)
     [posted] = [m for m in table.fake.messages_in(table.channel)
                 if any(a["filename"] == file_name(gid) for a in m["attachments"])]
-    assert "Grey Brigade: strength 4 (misread)" in posted["content"]
+    assert "1st Brigade: strength 4 (misread)" in posted["content"]
     [attachment] = posted["attachments"]
     assert not posted["embeds"]  # a file, not a picture
     record = tmp_path / file_name(gid)
     record.write_bytes(table.fake.world.blobs[int(attachment["id"])].data)
     assert verify_record(record) == 0
-    assert "Grey Brigade: strength 4 (misread)" in capsys.readouterr().out
+    assert "1st Brigade: strength 4 (misread)" in capsys.readouterr().out
     after = await say(table, "host correct", table.alice, {**correction, "game": gid},
                       channel=table.channel)
     assert "in play" in after or "not in a game" in after
-    assert (await bot.umpire.state_for(gid)).units["grey-1"].strength == 4
+    assert (await bot.umpire.state_for(gid)).units["blue-1"].strength == 4

@@ -25,6 +25,7 @@ from rules.surprise.spec import COLLISION_OPTION
 from umpire.answers import UmpireError
 from umpire.phase_clock import DEADLINE_ACTION, DEADLINE_ACTIONS, DONE, PING
 from umpire.ready import READY_CHOICES, READY_DEFAULT, READY_OPTION, READY_WORDS
+from umpire.seats import HOST_UMPIRES
 from umpire.status_post import MENTION_PLAYERS
 
 #: What each announced option means, by its value, in the players' words.
@@ -67,12 +68,18 @@ OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
               "sees at once that it had nothing to do)",
         False: "a side's own phases wait for its /done, even with nothing to do",
     },
+    HOST_UMPIRES: {
+        True: "the host umpires: the host takes no side and reads every side's map, units and "
+              "reports during the game; no player sees them before the end",
+        False: "the host umpires nothing hidden: a host who plays sees only their own side",
+    },
 }
 
 #: The core's options a host may choose, with the value each takes when not chosen.
 CORE_OPTIONS: Mapping[str, OptionValue] = {ANNOUNCE_FINISHED: False, DEADLINE_ACTION: DONE,
                                            READY_OPTION: READY_DEFAULT, MENTION_PLAYERS: True,
-                                           AUTO_PASS: True, AUTO_PASS_ALONE: False}
+                                           AUTO_PASS: True, AUTO_PASS_ALONE: False,
+                                           HOST_UMPIRES: False}
 
 #: Core options whose value is stored with every new game, chosen or not: a game recorded
 #: before the option existed lacks it and must still play (and verify) as it was played then

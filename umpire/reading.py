@@ -44,13 +44,22 @@ class Reading(Pictures):
     async def my_map(self, game_id: str, user_id: int, around: str | None = None,
                      radius: int | None = None) -> Reply:
         game = await self._game(game_id)
-        side = whole_truth.shown_side(game.state, await self.side_of(game_id, user_id))
+        side = await self._reader_side(game, user_id)
         try:
             png = await self._map_now(game, side, around=around, radius=radius)
         except ValueError as e:
             raise UmpireError(str(e)) from None
         caption = wording.map_caption(project(game.state, side))
-        return Reply(caption + (whole_truth.MAP_NOTE if side is None else ""), image=png)
+        return Reply(caption + (whole_truth.map_note(game.state) if side is None else ""),
+                     image=png)
+
+    async def _reader_side(self, game: LiveGame, user_id: int) -> str | None:
+        """The side whose view a read of ``user_id``'s shows, or ``None`` for the whole truth:
+        the umpiring host's during play, everyone's once the game is over
+        (``umpire.whole_truth``); anyone else who is not playing is refused."""
+        if whole_truth.umpires(game.state, game.record.host_user_id, user_id):
+            return None
+        return whole_truth.shown_side(game.state, await self.side_of(game.record.id, user_id))
 
     async def status(self, game_id: str, user_id: int, *, in_server: bool = False,
                      is_admin: bool = False) -> Reply:
@@ -70,8 +79,8 @@ class Reading(Pictures):
         """The player's own units: where they are, formation, strength (and stragglers), morale
         when not normal, and MPs left (every page of ``units_page``)."""
         game = await self._game(game_id)
-        side = await self.side_of(game_id, user_id)
-        if whole_truth.over(game.state):
+        side = await self._reader_side(game, user_id)
+        if side is None:
             return Reply(whole_truth.units_text(game.state))
         return Reply(wording.units_text(project(game.state, side)))
 
@@ -81,8 +90,8 @@ class Reading(Pictures):
         (``umpire.units_list``), from their side's view; the page is brought within the
         list."""
         game = await self._game(game_id)
-        side = await self.side_of(game_id, user_id)
-        if whole_truth.over(game.state):
+        side = await self._reader_side(game, user_id)
+        if side is None:
             return units_list.sides_page([own_view(game.state, s) for s in game.state.sides],
                                          page, filter_text)
         return units_list.units_page(project(game.state, side), page, filter_text)
@@ -143,10 +152,11 @@ class Reading(Pictures):
 
     async def log_text(self, game_id: str, user_id: int, last: int = 15) -> Reply:
         """The recent public announcements and this side's own reports, oldest first; once
-        the game is over, every side's reports (``umpire.whole_truth``)."""
-        side = await self.side_of(game_id, user_id)
+        the game is over (or to the host who umpires it), every side's reports
+        (``umpire.whole_truth``)."""
         game = await self._game(game_id)
-        if whole_truth.over(game.state):
+        side = await self._reader_side(game, user_id)
+        if side is None:
             return Reply(wording.log_text(await self._whole_log(game_id, game.state, last)))
         who = (Recipient("public", ""), Recipient("player", str(user_id)),
                Recipient("side", side))

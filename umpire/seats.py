@@ -8,6 +8,9 @@
   whose seat the host took away, may only ask to come back to the side they held.
 - Leaving a started game and losing a seat are announced in the game's channel too: the other
   side knows who commands the enemy.
+- In a game whose host umpires (the ``host_umpires`` option, chosen at creation) the host takes
+  no side: the host reads every side's units and reports (``umpire.whole_truth``), so a seat
+  would put the whole truth in one side's hands (ruling ORD-41).
 
 The umpire applies these rules (``Umpire.join``, ``leave``, ``seat``, ``unseat``); this module
 holds the decisions and the words, so that they are written once.
@@ -21,6 +24,9 @@ from enum import Enum
 
 from rules.markup import plain
 from rules.status import GameStatus
+
+#: The game option by which the host umpires: takes no side and reads the whole truth during play.
+HOST_UMPIRES = "host_umpires"
 
 
 class JoinKind(Enum):
@@ -44,6 +50,9 @@ NO_SIDE_CHANGE = ("you already command {held}; sides cannot be changed once the 
                   "started")
 ONLY_FORMER_SIDE = ("you commanded {held} in this game; once it has started you may only ask "
                     "to come back to that side")
+HOST_TAKES_NO_SIDE = ("you umpire this game (it was created with host_umpires:true), so you "
+                      "take no side: /map, /units and /log show you every side. To play a "
+                      "side, create a game without host_umpires")
 NOT_SEEN = ("only the game's players and members of its server can see its status; ask in "
             "the game's channel")
 
@@ -53,12 +62,15 @@ def started(status: GameStatus) -> bool:
 
 
 def decide_join(status: GameStatus, side: str, *, seated: str | None, former: str | None,
-                server_game: bool, in_server: bool) -> JoinDecision:
+                server_game: bool, in_server: bool, umpire: bool = False) -> JoinDecision:
     """What a join to ``side`` becomes for a user ``seated`` on a side (or not), who held
     ``former`` before leaving the started game (or not). ``server_game``: the game belongs to a
-    Discord server; ``in_server``: the user is a member of it."""
+    Discord server; ``in_server``: the user is a member of it; ``umpire``: the user is the host
+    of a game the host umpires, who never takes a side."""
     if status == GameStatus.ENDED:
         return JoinDecision(None, OVER)
+    if umpire:
+        return JoinDecision(None, HOST_TAKES_NO_SIDE)
     if status == GameStatus.SETUP:
         if server_game and not in_server:
             return JoinDecision(None, NOT_A_MEMBER)

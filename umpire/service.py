@@ -20,6 +20,7 @@ from pathlib import Path
 
 from storage.store import Store
 from umpire.answers import Reply, UmpireError
+from umpire.correcting import Correcting
 from umpire.front import Front
 from umpire.helping import Helping
 from umpire.maps import MapMaker
@@ -30,7 +31,7 @@ from umpire.repository import SNAPSHOT_EVERY
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 
 
-class Umpire(Readying, Replaying, Helping, Front):
+class Umpire(Readying, Correcting, Replaying, Helping, Front):
     """The umpire of every game in one store: set up, decide (with ready players), read and
     replay, help (see the modules above), and the front end's door (``umpire.front``)."""
 

@@ -12,7 +12,7 @@ from rules.problems import FileProblems
 from rules.status import GameStatus
 from storage.errors import AlreadyExistsError
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
-from umpire import catalog, dice, game_ids, game_options, seats, wording
+from umpire import catalog, dice, game_ids, game_options, seats, whole_truth, wording
 from umpire.answers import Reply, UmpireError
 from umpire.repository import Repository
 
@@ -101,7 +101,8 @@ class SettingUp(Repository):
             decision = seats.decide_join(
                 state.status, side, seated=player.side if player else None,
                 former=former, server_game=game.record.guild_id is not None,
-                in_server=in_server)
+                in_server=in_server,
+                umpire=whole_truth.umpires(state, game.record.host_user_id, user_id))
             if decision.kind is None:
                 held = state.side_name((player.side if player else former) or side)
                 raise UmpireError(decision.refusal.format(held=held))

@@ -1,9 +1,10 @@
-"""What players read of a finished game: the whole truth.
+"""Who reads the whole truth, and what it looks like.
 
 Once the game is over its seed and record are public, so nothing is hidden any more: a player's
 ``/map`` shows the umpire's view, ``/units`` every side's units, ``/log`` every side's reports
-(ruling FLOW-52). Before the end none of this applies: every read starts from the player's own
-side's view (``umpire.reading``).
+(ruling FLOW-52). During play only one person reads them: the host of a game created with the
+``host_umpires`` option, who takes no side (ruling ORD-41). Anyone else's read starts from their
+own side's view (``umpire.reading``): a Manage Server moderator, a second account, a player.
 """
 
 from __future__ import annotations
@@ -16,14 +17,37 @@ from rules.status import GameStatus
 from rules.view import own_view
 from storage.records import DeliveryRecord
 from umpire import wording
+from umpire.game_options import core_option
+from umpire.seats import HOST_UMPIRES
 
 #: Said under the map of a finished game, so that nobody mistakes it for their side's view.
 MAP_NOTE = " The game is over: this map shows the whole truth, every side's units."
+#: Said under the umpiring host's map during play.
+UMPIRE_MAP_NOTE = (" You umpire this game: this map shows the whole truth, every side's units; "
+                   "no player sees it before the end.")
 
 
 def over(state: GameState) -> bool:
     """Whether the game is over, so that its players may read the whole truth."""
     return state.status == GameStatus.ENDED
+
+
+def host_umpires(state: GameState) -> bool:
+    """Whether the game was created with the ``host_umpires`` option."""
+    return core_option(state.loaded.scenario.scenario.options, HOST_UMPIRES) is True
+
+
+def umpires(state: GameState, host_user_id: int, user_id: int) -> bool:
+    """Whether ``user_id`` umpires the game: its host, in a game the host umpires. Only the
+    host's own account: a Manage Server moderator stands in for the host's tools, not for the
+    host's eyes."""
+    return user_id == host_user_id and host_umpires(state)
+
+
+def reads_whole(state: GameState, host_user_id: int, user_id: int) -> bool:
+    """Whether ``user_id`` reads the whole truth now: anyone once the game is over, the
+    umpiring host during play too."""
+    return over(state) or umpires(state, host_user_id, user_id)
 
 
 def shown_side(state: GameState, side: str) -> str | None:
@@ -32,12 +56,18 @@ def shown_side(state: GameState, side: str) -> str | None:
     return None if over(state) else side
 
 
+def map_note(state: GameState) -> str:
+    """Said under a map of the whole truth: why the reader may see it."""
+    return MAP_NOTE if over(state) else UMPIRE_MAP_NOTE
+
+
 def units_text(state: GameState) -> str:
     """Every side's units as the side itself knows them (all of them, nothing guessed), side by
     side in the scenario's order."""
     parts = [f"**{plain(state.side_name(side))}**\n{wording.units_text(own_view(state, side))}"
              for side in state.sides]
-    return "The game is over: every side's units.\n\n" + "\n\n".join(parts)
+    why = "The game is over" if over(state) else "You umpire this game"
+    return f"{why}: every side's units.\n\n" + "\n\n".join(parts)
 
 
 def log_entries(state: GameState, deliveries: Iterable[DeliveryRecord],

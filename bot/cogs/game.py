@@ -26,6 +26,7 @@ from umpire import catalog
 from umpire.phase_clock import DEADLINE_ACTION
 from umpire.ready import READY_OPTION
 from umpire.replay import UMPIRE
+from umpire.seats import HOST_UMPIRES
 from umpire.status_post import MENTION_PLAYERS
 
 if TYPE_CHECKING:
@@ -92,7 +93,9 @@ class GameCog(commands.GroupCog, group_name="game",
                            deadline_action="At a phase's deadline (/host deadline): mark the "
                                            "sides still at it done (default), or ping the host",
                            ready="A side shared by several players finishes a phase when all "
-                                 "of them are done (default) or any one of them")
+                                 "of them are done (default) or any one of them",
+                           host_umpires="You umpire: you take no side, and /map, /units and /log "
+                                        "show you every side (default: no)")
     @app_commands.autocomplete(scenario=ac.scenarios)
     async def create(self, interaction: Interaction,
                      scenario: app_commands.Range[str, 1, 200],
@@ -104,7 +107,8 @@ class GameCog(commands.GroupCog, group_name="game",
                      raid: bool | None = None,
                      victory_roll: bool | None = None,
                      deadline_action: Literal["done", "ping"] | None = None,
-                     ready: Literal["all", "any"] | None = None) -> None:
+                     ready: Literal["all", "any"] | None = None,
+                     host_umpires: bool | None = None) -> None:
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             raise Refused("create a game in a text channel of your server: that channel becomes "
@@ -117,7 +121,7 @@ class GameCog(commands.GroupCog, group_name="game",
             "surprise_collision": collision, ANNOUNCE_FINISHED: announce_finished,
             MENTION_PLAYERS: mention_players, AUTO_PASS: auto_pass,
             AUTO_PASS_ALONE: auto_pass_alone, RAID_OPTION: raid, VICTORY_OPTION: victory_roll,
-            DEADLINE_ACTION: deadline_action, READY_OPTION: ready}
+            DEADLINE_ACTION: deadline_action, READY_OPTION: ready, HOST_UMPIRES: host_umpires}
         chosen: dict[str, str | int | bool] = {k: v for k, v in given.items() if v is not None}
         options = chosen or None
         reply = await self.bot.umpire.create_game(

@@ -1,26 +1,28 @@
 """``/host``: the host's tools during play: pause and resume, end the phase for those who have not
 finished, set or extend the phases' deadline (``/host deadline``, announced in the game's
 channel), correct a unit by hand with a reason kept in the log (only while the game is in play;
-the channel is told that a correction was made and by whom, and the end of the game lists every
-correction in full), and give or take seats after the start (each announced in the game's
-channel).
+the unit is named as the host may name it, ``umpire.correctable``: their own side's while they
+play, any when they umpire; the channel is told that a correction was made and by whom, and the
+end of the game lists every correction in full), and give or take seats after the start (each
+announced in the game's channel).
 
 Only the host (or a member with Manage Server in the game's server) may use them; anyone else is
 told so, whether or not they play in the game."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Literal
 
 import discord
-import pydantic
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete as ac
 from bot import threads
 from bot.cogs import Interaction, in_servers_and_dms, is_admin, resolve_game
 from bot.errors import Refused
-from bot.game_choice import GameArg
+from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import answer, thinking
 from rules import commands as cmd
 from umpire import phase_deadlines
@@ -29,6 +31,28 @@ if TYPE_CHECKING:
     from bot.client import VedetteBot
 
 GAME_HELP = "Which game (needed only if you host several and are not in the game's channel)"
+
+log = logging.getLogger("vedette.bot")
+
+
+async def correctable_units(interaction: Interaction, current: str) -> ac.Choices:
+    """The units the host may correct (``Umpire.correctable_units``): their own side's while
+    they play, every side's when they umpire; nothing for anyone else. Each choice's value is
+    the unit's id, so that two units of one name cannot be confused."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    bot: VedetteBot = interaction.client
+    try:
+        ref = await bot.umpire.game(game_id)
+        if ref is None:
+            return []
+        found = await bot.umpire.correctable_units(game_id, interaction.user.id,
+                                                   is_admin=is_admin(interaction, ref))
+    except Exception:
+        log.debug("no correctable units for game %s", game_id, exc_info=True)
+        return []
+    return ac.labelled(found, current)
 
 
 @in_servers_and_dms
@@ -96,9 +120,11 @@ class HostCog(commands.GroupCog, group_name="host",
 
     @app_commands.command(name="correct", description="During play, correct a unit by hand; "
                                                       "announced publicly, listed at the end")
-    @app_commands.describe(unit="The unit's id (as in the scenario file)",
+    @app_commands.describe(unit="The unit (pick it from the list: your own side's, or any "
+                                "if you umpire)",
                            field="What to correct", value="The new value (a label for cell)",
                            reason="Why (kept in the log)", game=GAME_HELP)
+    @app_commands.autocomplete(unit=correctable_units)
     async def correct(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                       field: Literal["cell", "strength", "stragglers", "formation", "morale"],
                       value: app_commands.Range[str, 1, 40],
@@ -109,11 +135,14 @@ class HostCog(commands.GroupCog, group_name="host",
             if not value.strip().isdigit():
                 raise Refused(f"{field} must be a whole number, 0 or more")
             new = int(value)
-        try:
-            command = cmd.Correct(unit=unit, changes={field: new}, reason=reason)
-        except pydantic.ValidationError:
-            raise Refused("that correction is too long or empty") from None
-        await self._host_command(interaction, game, command)
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.correct(record.id, interaction.user.id, unit,
+                                              {field: new}, reason,
+                                              is_admin=is_admin(interaction, record),
+                                              request_id=str(interaction.id))
+        await answer(interaction, reply.text)
+        self.bot.outbox.kick(record.id)
 
     @app_commands.command(name="seat", description="After the start: accept a request to join "
                                                    "(announced in the game's channel)")
