@@ -13,15 +13,17 @@ from bot.views import NOT_WAITING
 from tests.test_bot import (
     EPHEMERAL,
     Table,
+    bot,
     final,
     say,
     settle,
     start_and_reach_blue_movement,
-    table,  # noqa: F401  (the fixture)
+    table,
     text_of,
 )
-from tests.test_bot import bot as bot  # noqa: F401  (the fixture)
 from umpire import pending
+
+__all__ = ["bot", "table"]  # the fixtures: a server, its players, the bot on a database file
 
 
 async def preview(table: Table) -> tuple[dict[str, Any], str, str]:
