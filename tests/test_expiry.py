@@ -6,10 +6,16 @@ nothing."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from bot.client import VedetteBot
 from bot.views import NOT_WAITING
+from storage.clock import utc_now
+from storage.db import connect
+from storage.migrations import MIGRATIONS, migrate
+from storage.store import Store
 from tests.test_bot import (
     EPHEMERAL,
     Table,
@@ -110,3 +116,31 @@ async def test_forged_and_foreign_ids_learn_nothing(table: Table, bot: VedetteBo
     assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
     move = await pending.load(bot.umpire.store, real)
     assert move is not None and move.status == pending.OPEN  # still alice's to confirm
+
+
+async def test_moves_waiting_before_schema_8_are_carried_over_expired(tmp_path: Path) -> None:
+    """A move previewed under the old key-value rows never recorded its phase: after the
+    upgrade its Confirm finds it expired (and a settled one keeps its status)."""
+    db = tmp_path / "old.db"
+    when = "2026-01-01T00:00:00+00:00"
+    conn = await connect(db)
+    try:
+        await migrate(conn, db, utc_now, tuple(m for m in MIGRATIONS if m.version <= 7))
+        await conn.execute(
+            "INSERT INTO games (id, scenario_id, scenario_path, host_user_id, seed, created_at,"
+            " updated_at) VALUES ('g1', 's', 'p', 1, ?, ?, ?)", (bytes(32), when, when))
+        for pid, status in (("a" * 12, "open"), ("b" * 12, "confirmed")):
+            await conn.execute("INSERT INTO bot_state (key, value) VALUES (?, ?)", (
+                f"pending-move:{pid}", json.dumps({"id": pid, "game_id": "g1", "user_id": 7,
+                                                   "unit": "blue-1", "route": "A0102",
+                                                   "status": status})))
+        await conn.commit()
+    finally:
+        await conn.close()
+    async with await Store.open(db) as store:
+        waited = await pending.load(store, "a" * 12)
+        assert waited is not None and waited.status == pending.EXPIRED
+        assert (waited.unit, waited.route, waited.user_id) == ("blue-1", "A0102", 7)
+        done = await pending.load(store, "b" * 12)
+        assert done is not None and done.status == pending.CONFIRMED
+        assert await store.get_state("pending-move:" + "a" * 12) is None
