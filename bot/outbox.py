@@ -16,6 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from bot.transport import DiscordTransport
+from bot.views import expire_previews
 from umpire.deadlines import time_out_all
 from umpire.outbox import DeliveryRejected
 from umpire.phase_deadlines import check_all as check_phase_deadlines
@@ -136,5 +137,9 @@ class Outbox:
                 self._retry_at.pop(game_id, None)
             if sent:
                 log.debug("game %s: %d deliveries sent", game_id, sent)
-            return sent
+        try:  # a phase that ended takes its previews' buttons with it (ruling ORD-22)
+            await expire_previews(self.bot, game_id)
+        except Exception:
+            log.exception("game %s: expiring previews failed", game_id)
+        return sent
 

@@ -2,14 +2,22 @@
 pending order's id, a page), and the bot registers them as dynamic items at start-up.
 
 - Confirm / Cancel under a move's preview: ``vedette:move:ok|no:<game>:<pending id>``.
+- Confirm / Cancel / Leave out under a surprise-move order's preview:
+  ``vedette:order:ok|no|all:<game>:<pending id>``, ``vedette:order:out:<game>:<pending id>:<n>``.
+
+A preview's buttons work only in the phase it was shown in (ruling ORD-22); when the phase ends
+the bot edits the preview to say it expired (``expire_previews``). A click on a button of no
+order of the clicker's gets one answer whatever the reason (``NOT_WAITING``).
 - Newer / Older under an inbox page: ``vedette:inbox:<game>:<page>``.
 - Done under a side's orders message: ``vedette:done:<game>:<side>:<turn>:<step>``.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,12 +27,20 @@ from bot.messages import build, image_file
 from bot.replies import answer, send_notice, thinking
 from rules import commands as cmd
 from umpire import pending, ready
+from umpire.march import MAX_LEAVE_OUT, MarchPlan, plan_without, save_plan
 from umpire.service import UmpireError
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
 
 Interaction = discord.Interaction[Any]
+log = logging.getLogger("vedette.views")
+#: The answer to a click on a button of no order of the clicker's (none, another's, forged).
+NOT_WAITING = ("no order of yours is waiting on this button (it may have been given, cancelled "
+               "or expired): give it again")
+EXPIRED = "This preview has expired: nothing was ordered; give the order again."
+#: How long Discord lets an interaction's answer be edited through its token (less a margin).
+TOKEN_LIFE = timedelta(minutes=14)
 GAME_ID = r"[A-Za-z0-9_-]{1,40}"
 SIDE_ID = r"[a-z][a-z0-9_-]{0,29}"
 INBOX_PER_PAGE = 5
@@ -67,13 +83,23 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot = _bot(interaction)
         async with bot.lock(f"pending:{self.pending_id}"):
             move = await bot.umpire.pending_move(self.pending_id)
-            if move is None or move.game_id != self.game_id:
-                raise Refused("this order is no longer waiting; give it again with /move")
-            if move.user_id != interaction.user.id:
-                raise Refused("this order is not yours")
+            # Another's order, another game's or none: one answer, so a forged id learns nothing.
+            if move is None or move.game_id != self.game_id \
+                    or move.user_id != interaction.user.id:
+                raise Refused(NOT_WAITING)
+            if move.status == pending.EXPIRED:
+                raise Refused(await bot.umpire.pending_expiry(move) or EXPIRED)
             if move.status != pending.OPEN:
                 raise Refused(f"this order was already {move.status}")
-            if self.action != "ok" and not await _committed(bot, move):
+            # Committed before a crash: it stands, whatever phase it is now.
+            committed = await _committed(bot, move)
+            if not committed:
+                expired = await bot.umpire.pending_expiry(move)
+                if expired is not None:
+                    await interaction.response.edit_message(content=expired, embeds=[],
+                                                            attachments=[], view=None)
+                    return
+            if self.action != "ok" and not committed:
                 await bot.umpire.settle_pending_move(move, pending.CANCELLED)
                 await interaction.response.edit_message(
                     content=f"Cancelled: {move.unit} was not ordered to {move.route}.",
@@ -114,10 +140,178 @@ async def _confirm(bot: VedetteBot, move: pending.PendingMove) -> str:
     return f"Ordered: {move.unit} to {move.route}.\n{reply.text}"
 
 
+# -- previews that expire with their phase ------------------------------------------------------
+async def remember_preview(interaction: Interaction, pending_id: str) -> None:
+    """Note where a preview was shown, so that it can be edited when its phase ends: the
+    interaction's token (good for 15 minutes, and the only way to edit an ephemeral answer) and
+    the message and channel (a DM's message can be edited by its id later)."""
+    bot = _bot(interaction)
+    shown: dict[str, Any] = {"app": str(interaction.application_id), "token": interaction.token,
+                             "until": (interaction.created_at + TOKEN_LIFE).isoformat()}
+    try:
+        message = await interaction.original_response()
+        shown |= {"message": str(message.id), "channel": str(message.channel.id)}
+    except discord.HTTPException:
+        pass
+    await bot.umpire.pending_shown(pending_id, shown)
+
+
+async def expire_previews(bot: VedetteBot, game_id: str) -> int:
+    """Expire the game's previews whose phase is over and edit their messages to say so, where
+    Discord still allows it; how many expired. A click on one is refused in any case."""
+    expired = await bot.umpire.expire_pending(game_id)
+    for move, words in expired:
+        await _edit_shown(bot, move.shown, words)
+    return len(expired)
+
+
+async def _edit_shown(bot: VedetteBot, shown: Mapping[str, Any], words: str) -> None:
+    message = str(shown.get("message", ""))
+    try:
+        until = datetime.fromisoformat(str(shown.get("until", "")))
+    except ValueError:
+        until = datetime.min.replace(tzinfo=UTC)
+    try:
+        if shown.get("token") and datetime.now(UTC) < until and message.isdigit():
+            hook = discord.Webhook.partial(int(str(shown["app"])), str(shown["token"]),
+                                           client=bot)
+            await hook.edit_message(int(message), content=words, embeds=[], attachments=[],
+                                    view=None)
+            return
+        channel = str(shown.get("channel", ""))
+        if channel.isdigit() and message.isdigit():
+            target = bot.get_partial_messageable(int(channel)).get_partial_message(int(message))
+            await target.edit(content=words, embeds=[], attachments=[], view=None)
+    except (discord.HTTPException, ValueError):
+        # The message is gone or no longer editable (an ephemeral answer after 15 minutes):
+        # its buttons are refused anyway.
+        log.info("could not edit an expired preview", exc_info=True)
+
+
 def confirm_view(game_id: str, pending_id: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(MoveButton("ok", game_id, pending_id))
     view.add_item(MoveButton("no", game_id, pending_id))
+    return view
+
+
+# -- surprise-move orders ------------------------------------------------------------------------
+class MarchOrderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=re.compile(rf"vedette:order:(?P<action>ok|no|out|all):"
+                                           rf"(?P<game>{GAME_ID}):(?P<pid>[0-9a-f]{{12}})"
+                                           r"(?::(?P<n>\d{1,2}))?")):
+    """Confirm, Cancel, or leave warned units out of a previewed surprise-move order (ruling
+    ORD-20)."""
+
+    def __init__(self, action: str, game_id: str, pending_id: str, n: int = 0,
+                 label: str = "") -> None:
+        styles = {"ok": discord.ButtonStyle.success, "no": discord.ButtonStyle.secondary}
+        suffix = f":{n}" if action == "out" else ""
+        super().__init__(discord.ui.Button(
+            label=(label or {"ok": "Confirm", "no": "Cancel", "out": "Leave out",
+                             "all": "Leave out all warned"}[action])[:80],
+            style=styles.get(action, discord.ButtonStyle.primary),
+            custom_id=f"vedette:order:{action}:{game_id}:{pending_id}{suffix}"))
+        self.action = action
+        self.game_id = game_id
+        self.pending_id = pending_id
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MarchOrderButton:
+        return cls(match["action"], match["game"], match["pid"], int(match["n"] or 0))
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        try:
+            await self._decide(interaction)
+        except Exception as e:
+            await report(interaction, e)
+
+    async def _decide(self, interaction: Interaction) -> None:
+        bot = _bot(interaction)
+        async with bot.lock(f"pending:{self.pending_id}"):
+            march = await bot.umpire.pending_march(self.pending_id)
+            if march is None or march.game_id != self.game_id \
+                    or march.user_id != interaction.user.id:
+                raise Refused(NOT_WAITING)
+            if march.status == pending.EXPIRED:
+                raise Refused(await bot.umpire.pending_expiry(march) or EXPIRED)
+            if march.status != pending.OPEN:
+                raise Refused(f"this order was already {march.status}")
+            committed = await bot.umpire.accepted(march.game_id, pending.request_id(march))
+            if not committed:
+                expired = await bot.umpire.pending_expiry(march)
+                if expired is not None:
+                    await interaction.response.edit_message(content=expired, embeds=[],
+                                                            attachments=[], view=None)
+                    return
+                if self.action == "no":
+                    await bot.umpire.settle_pending_move(march, pending.CANCELLED)
+                    await interaction.response.edit_message(
+                        content=f"Cancelled: surprise move {march.name} was not sent.",
+                        embeds=[], attachments=[], view=None)
+                    return
+                if self.action in ("out", "all"):
+                    await self._leave_out(interaction, bot, march)
+                    return
+            await interaction.response.defer()
+            text = await _send_march(bot, march)
+        await interaction.edit_original_response(content=text[:2000], embeds=[], attachments=[],
+                                                 view=None)
+        await send_notice(interaction)
+
+    async def _leave_out(self, interaction: Interaction, bot: VedetteBot,
+                         march: pending.PendingMarch) -> None:
+        """The preview again without the unit (or all the warned units): a new pending order
+        replaces this one, so the old buttons stop working."""
+        if self.action == "out":
+            if self.n >= len(march.warned):
+                raise Refused(NOT_WAITING)
+            left: tuple[str, ...] = (march.warned[self.n],)
+        else:
+            left = march.warned
+        plan = await plan_without(bot.umpire, march, left)
+        if plan is None:
+            raise Refused(await bot.umpire.pending_expiry(march) or EXPIRED)
+        saved = await save_plan(bot.umpire, plan)
+        await bot.umpire.settle_pending_move(march, REVISED)
+        await bot.umpire.pending_shown(saved.id, march.shown)
+        parts = build(plan.text, plan.image, "march.png")
+        await interaction.response.edit_message(content=parts.content, embeds=parts.embeds,
+                                                attachments=parts.files,
+                                                view=march_view(saved.game_id, plan))
+
+
+#: A pending march replaced by its preview without some units.
+REVISED = "revised"
+
+
+async def _send_march(bot: VedetteBot, march: pending.PendingMarch) -> str:
+    """Give the previewed order, then settle its pending order (see ``umpire.pending``)."""
+    try:
+        reply = await bot.umpire.handle(march.game_id, march.user_id, march.order(),
+                                        request_id=pending.request_id(march))
+    except UmpireError as e:
+        await bot.umpire.settle_pending_move(march, pending.REFUSED)
+        return f"Not sent: {e}"
+    await bot.umpire.settle_pending_move(march, pending.CONFIRMED)
+    bot.outbox.kick(march.game_id)
+    return reply.text
+
+
+def march_view(game_id: str, plan: MarchPlan) -> discord.ui.View:
+    """Confirm and Cancel, and a button to leave out each warned unit (and all of them)."""
+    view = discord.ui.View(timeout=None)
+    pid = plan.order.id
+    view.add_item(MarchOrderButton("ok", game_id, pid))
+    view.add_item(MarchOrderButton("no", game_id, pid))
+    for n, (_, name) in enumerate(plan.warned[:MAX_LEAVE_OUT]):
+        view.add_item(MarchOrderButton("out", game_id, pid, n, f"Leave out {name}"))
+    if len(plan.warned) > 1:
+        view.add_item(MarchOrderButton("all", game_id, pid,
+                                       label=f"Leave out all {len(plan.warned)} warned"))
     return view
 
 

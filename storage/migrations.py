@@ -14,6 +14,7 @@ same transaction as its SQL.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -276,6 +277,50 @@ async def _carry_pictures_over(conn: aiosqlite.Connection) -> None:
                            (sha, delivery_id))
 
 
+# Orders waiting for their player's confirmation (storage.pending_orders): the turn and step
+# they were previewed in, so that a Confirm after that phase is refused, and where the preview
+# was shown, so that it can be edited to say it expired. The moves that waited under the old
+# key-value rows are carried over as expired: they never recorded their phase.
+_PENDING_ORDERS = """
+CREATE TABLE pending_orders (
+    id         TEXT PRIMARY KEY NOT NULL,
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id    INTEGER NOT NULL,
+    kind       TEXT NOT NULL,
+    body       TEXT NOT NULL,
+    turn       INTEGER NOT NULL,
+    step       INTEGER NOT NULL,
+    status     TEXT NOT NULL,
+    shown      TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL,
+    CONSTRAINT pending_user_id CHECK (typeof(user_id) = 'integer'),
+    CONSTRAINT pending_turn CHECK (typeof(turn) = 'integer'),
+    CONSTRAINT pending_step CHECK (typeof(step) = 'integer')
+);
+CREATE INDEX pending_orders_open ON pending_orders (game_id) WHERE status = 'open';
+"""
+
+
+async def _carry_pending_moves_over(conn: aiosqlite.Connection) -> None:
+    """Old pending moves (``bot_state`` rows ``pending-move:<id>``) become expired rows; a
+    Confirm on one then says so. Their key-value rows are removed."""
+    found = await conn.execute_fetchall(
+        "SELECT key, value FROM bot_state WHERE key LIKE 'pending-move:%'")
+    for key, value in found:
+        try:
+            data = json.loads(value)
+            row = (str(data["id"]), str(data["game_id"]), int(data["user_id"]),
+                   json.dumps({"unit": str(data["unit"]), "route": str(data["route"])}),
+                   "expired" if data.get("status") == "open" else str(data["status"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+        await conn.execute(
+            "INSERT OR IGNORE INTO pending_orders (id, game_id, user_id, kind, body, turn, step,"
+            " status, created_at) SELECT ?, ?, ?, 'move', ?, -1, -1, ?, created_at FROM games"
+            " WHERE id = ?", (*row[:5], row[1]))
+        await conn.execute("DELETE FROM bot_state WHERE key = ?", (key,))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "seat requests and former players", _SEATS),
@@ -285,6 +330,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "deliveries that edit an earlier post, and whom they mention",
               _EDITS_AND_MENTIONS),
     Migration(7, "pictures stored once", _PICTURES, then=_carry_pictures_over),
+    Migration(8, "orders waiting for a confirmation, with their phase", _PENDING_ORDERS,
+              then=_carry_pending_moves_over),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

@@ -29,13 +29,14 @@ from typing import Any, NamedTuple, Unpack
 
 import aiosqlite
 
-from storage import phase_deadlines, rows
+from storage import pending_orders, phase_deadlines, rows
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
 from storage.db import check_file, check_integrity, connect, transaction
 from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError, StorageError
 from storage.json_codec import JsonObject, decode_object, encode
 from storage.migrations import migrate
+from storage.pending_orders import PendingRow
 from storage.phase_deadlines import DeadlineSetting, StepDeadline, StepMark
 from storage.records import (
     DeliveryRecord,
@@ -730,6 +731,35 @@ class Store:
             if cursor.rowcount == 0:
                 return []
             return await self._queue(conn, game_id, deliveries)
+
+    # -- orders waiting for a confirmation (storage.pending_orders) -------------------------
+
+    async def add_pending_order(self, row: PendingRow) -> None:
+        async with self._write(f"save pending order {row.id!r}") as conn:
+            if not await _game_exists(conn, row.game_id):
+                raise NotFoundError(f"no game {row.game_id!r}")
+            await pending_orders.insert(conn, row)
+
+    async def pending_order(self, pending_id: str) -> PendingRow | None:
+        self._check_open()
+        return await pending_orders.read(self._reader, pending_id)
+
+    async def open_pending_orders(self, game_id: str) -> list[PendingRow]:
+        """The game's orders still waiting for a confirmation, oldest first."""
+        self._check_open()
+        return await pending_orders.open_of_game(self._reader, game_id)
+
+    async def set_pending_status(self, pending_id: str, status: str,
+                                 only_from: str | None = None) -> bool:
+        """Set a pending order's status (only if it is ``only_from`` now, when given); whether
+        it was set."""
+        async with self._write(f"settle pending order {pending_id!r}") as conn:
+            return await pending_orders.set_status(conn, pending_id, status, only_from)
+
+    async def set_pending_shown(self, pending_id: str, shown: dict[str, Any]) -> None:
+        """Where the pending order's preview was shown (for editing it when it expires)."""
+        async with self._write(f"note where pending order {pending_id!r} is shown") as conn:
+            await pending_orders.set_shown(conn, pending_id, shown)
 
     # -- the bot's own state -----------------------------------------------------------------
 

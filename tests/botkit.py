@@ -59,3 +59,16 @@ async def started_game(fake: FakeDiscord, tmp_path: Path, scenario: Path,
                 yield bot, alice, bob
     finally:
         await store.close()
+
+
+async def confirm_preview(fake: FakeDiscord, message: dict[str, Any], user: FakeUser
+                          ) -> dict[str, Any]:
+    """Click Confirm (the first button) under a preview; the message once the bot has edited
+    it."""
+    confirm = message["components"][0]["components"][0]["custom_id"]
+    shown = int(message["id"])
+    before = text_of(fake.world.messages[shown])
+    handle = await fake.click(message, confirm, user=user)
+    await handle.response()
+    await fake.wait_for(lambda: text_of(fake.world.messages[shown]) != before)
+    return fake.world.messages[shown]

@@ -17,6 +17,7 @@ import pytest
 
 from bot.client import VedetteBot
 from bot.dm_notice import NOTICE
+from bot.views import NOT_WAITING
 from rules.announcements import announces_finished
 from storage.records import DeliveryRecord, Recipient
 from storage.store import Store
@@ -435,7 +436,8 @@ async def test_cancel_leaves_the_unit_where_it_is(table: Table, bot: VedetteBot)
     assert preview["flags"] & EPHEMERAL
     cancel = preview["components"][0]["components"][1]["custom_id"]
     stranger = await fake.click(preview, cancel, user=table.bob)
-    assert (await stranger.response()).content == "this order is not yours"
+    # Another's order gets the answer of no order at all (nothing learnt from a copied id).
+    assert (await stranger.response()).content == NOT_WAITING
     click = await fake.click(preview, cancel, user=table.alice)
     await click.response()
     assert text_of(fake.world.messages[int(preview["id"])]).startswith("Cancelled")

@@ -17,7 +17,7 @@ from bot.client import VedetteBot
 from bot.cogs.march import ALREADY_CHOSEN
 from rules import commands as cmd
 from rules.surprise import records as rec
-from tests.botkit import EPHEMERAL, started_game
+from tests.botkit import EPHEMERAL, confirm_preview, started_game
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionHandle
 from tests.surprise_support import Dice
 from tests.test_bot import Table, running, settle, start_and_reach_blue_movement, table, text_of
@@ -99,10 +99,24 @@ async def test_a_march_order_delivered_twice_is_ordered_once(fake: FakeDiscord,
                                                             tmp_path: Path) -> None:
     async with started_game(fake, tmp_path, scenario_file(tmp_path), ("blue", "grey"),
                             maps=False) as (bot, alice, _):
+        # The order is previewed first (ruling ORD-20): the command delivered twice shows it
+        # twice and sends nothing; its Confirm delivered twice sends it once.
         said, again, added = await sent_twice(fake, bot, "march order", alice, {
             "force": "1st Division", "route": "road A1005"})
-        assert "ordered" in said
-        assert (again, added) == (ALREADY, 0)
+        assert "Confirm to send" in said and "Confirm to send" in again and added == 0
+        handle = await fake.slash("march order", {"force": "1st Division",
+                                                  "route": "road A1005"}, user=alice)
+        await handle.response()
+        preview = await handle.original_message()
+        logged = len(await bot.umpire.store.events("g1"))
+        confirm = preview["components"][0]["components"][0]["custom_id"]
+        click = await fake.click(preview, confirm, user=alice)
+        await click.response()
+        shown = int(preview["id"])
+        await fake.wait_for(lambda: "ordered" in text_of(fake.world.messages[shown]))
+        twice = await fake.resend(click)  # the Confirm delivered again
+        assert "already confirmed" in ((await twice.response()).content or "")
+        assert len(await bot.umpire.store.events("g1")) > logged
         state = await bot.umpire.state_for("g1")
         assert len(rec.side_marches(state, "blue", rec.OPEN)) == 1
 
@@ -136,9 +150,11 @@ async def test_detour_buttons_clicked_twice_choose_once(fake: FakeDiscord, tmp_p
         umpire = bot.umpire
         await umpire.handle("g1", alice.id, cmd.Correct(unit="grey-cav", changes={
             "cell": "A0707"}, reason="test set-up"), is_admin=True)
-        await answer_to(await fake.slash("march order", {
+        ordering = await fake.slash("march order", {
             "force": "1st Division, Blue Horse", "route": "road A1005", "initiative": True,
-            "detour": "ask"}, user=alice))
+            "detour": "ask"}, user=alice)
+        await answer_to(ordering)
+        await confirm_preview(fake, await ordering.original_message(), alice)
         while (await umpire.state_for("g1")).turn < 7:
             state = await umpire.state_for("g1")
             for side in state.acting_sides():

@@ -12,7 +12,7 @@ from bot.cogs.march import force_choices
 from rules import commands as cmd
 from rules.surprise import records as rec
 from rules.surprise.commands import OrderSurpriseMove
-from tests.botkit import private_answer, started_game, text_of
+from tests.botkit import confirm_preview, private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord
 from tests.surprise_support import Dice
 from tests.test_surprise_umpire import scenario_file
@@ -36,9 +36,11 @@ async def test_order_status_and_detour_buttons(fake: FakeDiscord, tmp_path: Path
                                           focused="force", user=alice)
         choices = [c["value"] for c in (await offered.response()).choices]
         assert "1st Division" in choices and not [c for c in choices if "Grey" in c]
-        ordered = await private_answer(fake, "march order", alice, {
+        previewed = await private_answer(fake, "march order", alice, {
             "force": "1st Division, Blue Horse", "route": "road A1005", "initiative": True,
             "detour": "ask"})
+        assert "**Surprise move 1st Division + Blue Horse**:" in text_of(previewed)
+        ordered = await confirm_preview(fake, previewed, alice)  # previewed first (ORD-20)
         assert "**Surprise move 1st Division + Blue Horse** ordered" in text_of(ordered)
         refused = await private_answer(fake, "march order", bob, {"force": "1st Brigade",
                                                          "route": "road A1005"})

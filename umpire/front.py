@@ -17,7 +17,7 @@ from umpire import dm_notice, outbox, pending, wording
 from umpire.answers import UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.outbox import Transport
-from umpire.pending import PendingMove
+from umpire.pending import Pending, PendingMarch, PendingMove
 from umpire.pictures import Pictures
 
 __all__ = ["DatabaseError", "Front", "backup_database"]
@@ -67,16 +67,44 @@ class Front(Pictures):
         """Whether this user is owed the closed-DMs notice (then it counts as told)."""
         return await dm_notice.take_notice(self.store, user_id)
 
-    # -- orders waiting for a confirmation -------------------------------------------------------
+    # -- orders waiting for a confirmation (umpire.pending) -----------------------------------
     async def save_pending_move(self, game_id: str, user_id: int, unit: str, route: str
                                 ) -> PendingMove:
-        return await pending.save(self.store, game_id, user_id, unit, route)
+        """Keep a previewed move for its Confirm, stamped with the current turn and step."""
+        state = (await self._game(game_id)).state
+        return await pending.save(self.store, game_id, user_id, unit, route, turn=state.turn,
+                                  step=state.step)
 
     async def pending_move(self, pending_id: str) -> PendingMove | None:
         return await pending.load(self.store, pending_id)
 
-    async def settle_pending_move(self, move: PendingMove, status: str) -> None:
+    async def pending_march(self, pending_id: str) -> PendingMarch | None:
+        return await pending.load_march(self.store, pending_id)
+
+    async def settle_pending_move(self, move: Pending, status: str) -> None:
         await pending.settle(self.store, move, status)
+
+    async def pending_expiry(self, move: Pending) -> str | None:
+        """``None`` while the order's phase lasts; once it is over, the order is expired (if it
+        was open) and this is what to tell its player."""
+        state = (await self._game(move.game_id)).state
+        if pending.in_its_phase(state, move.turn, move.step):
+            return None
+        await pending.settle_open(self.store, move, pending.EXPIRED)
+        return pending.expired_words(state, move.turn, move.step)
+
+    async def pending_shown(self, pending_id: str, shown: dict[str, Any]) -> None:
+        """Remember where an order's preview was shown (the front end's record)."""
+        await pending.note_shown(self.store, pending_id, shown)
+
+    async def expire_pending(self, game_id: str) -> list[tuple[Pending, str]]:
+        """Expire the game's orders whose phase is over; each with what its preview should now
+        say. Cheap when none is open."""
+        if not await self.store.open_pending_orders(game_id):
+            return []
+        state = (await self._game(game_id)).state
+        return [(p, pending.expired_words(state, p.turn, p.step))
+                for p in await pending.expire_past(self.store, state, game_id)]
 
     # -- the outbox ------------------------------------------------------------------------------
     async def games_with_pending_deliveries(self, limit: int = 500) -> list[str]:

@@ -25,7 +25,7 @@ from bot.cogs import Interaction, give_order, resolve_game
 from bot.errors import Refused, report
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import answer, send_notice, thinking
-from bot.views import GAME_ID
+from bot.views import GAME_ID, MarchOrderButton, march_view, remember_preview
 from rules.commands import GameCommand
 from rules.surprise.commands import (
     CancelSurpriseMove,
@@ -35,7 +35,14 @@ from rules.surprise.commands import (
     RallyShammed,
     SetForcedMarch,
 )
-from umpire.march import PendingDetour, force_names, march_names, march_status
+from umpire.march import (
+    PendingDetour,
+    force_names,
+    march_names,
+    march_status,
+    plan_march,
+    save_plan,
+)
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -169,10 +176,10 @@ class MarchCog(commands.GroupCog, group_name="march",
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DetourButton)
+        self.bot.add_dynamic_items(DetourButton, MarchOrderButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DetourButton)
+        self.bot.remove_dynamic_items(DetourButton, MarchOrderButton)
 
     async def _give(self, interaction: Interaction, game: str | None,
                     command: GameCommand) -> None:
@@ -195,9 +202,20 @@ class MarchCog(commands.GroupCog, group_name="march",
                     initiative: bool = False,
                     name: app_commands.Range[str, 1, 60] | None = None,
                     game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(
-            OrderSurpriseMove, force=force, route=route, forced=forced, detour=detour,
-            by_initiative=initiative, name=name or ""))
+        command = record(OrderSurpriseMove, force=force, route=route, forced=forced,
+                         detour=detour, by_initiative=initiative, name=name or "")
+        assert isinstance(command, OrderSurpriseMove)
+        await thinking(interaction)
+        game_record = await resolve_game(interaction, game)
+        # Previewed first (ruling ORD-20): Confirm sends exactly what is shown.
+        plan = await plan_march(self.bot.umpire, game_record.id, interaction.user.id, command)
+        if plan is None:  # not the side's Command Phase: the umpire answers
+            await give_order(interaction, game, command)
+            return
+        saved = await save_plan(self.bot.umpire, plan)
+        await answer(interaction, plan.text, image=plan.image, image_name="march.png",
+                     view=march_view(game_record.id, plan))
+        await remember_preview(interaction, saved.id)
 
     @app_commands.command(name="execute", description="Set a surprise move off at the start of "
                                                       "your next movement phase")

@@ -14,7 +14,7 @@ from bot.cogs import Interaction, in_servers_and_dms, resolve_game
 from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
-from bot.views import confirm_view
+from bot.views import confirm_view, remember_preview
 from rules import commands as cmd
 from umpire.preview import plan_move
 
@@ -55,6 +55,7 @@ class OrdersCog(commands.Cog):
             waiting = await self.bot.umpire.save_pending_move(record.id, user, unit, route)
             await answer(interaction, plan.text, image=plan.image, image_name="route.png",
                          view=confirm_view(record.id, waiting.id))
+            await remember_preview(interaction, waiting.id)  # it expires with the phase
             return
         reply = await self.bot.umpire.handle(record.id, user,
                                              order(cmd.Move, unit=unit, route=route),
