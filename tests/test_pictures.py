@@ -275,7 +275,7 @@ async def test_a_sides_map_is_drawn_once_when_sent_and_again_by_the_inbox(
         assert maps.drawn == 0
         pending = [d for d in await store.pending_deliveries("g") if d.picture_to_draw]
         assert sorted(d.target for d in pending) == ["101", "102", "201", "202"]
-        assert {d.image_view for d in pending if d.target in ("101", "102")} == {"union"}
+        assert {d.image_view for d in pending if d.target in ("101", "102")} == {"union.window"}
         assert all(d.image is None for d in pending) and pictures(db) == []
         transport = Recorder()
         await umpire.drain("g", transport)
