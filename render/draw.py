@@ -53,6 +53,9 @@ class Picture:
     image: Image.Image
     names: tuple[tuple[str, int], ...]
     window: Window | None = None
+    #: Where the counters and the route notes lie on the map part of the picture.
+    counters: tuple[tuple[float, float, float, float], ...] = ()
+    notes: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None,
@@ -209,9 +212,12 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
             text, f = name_font(look)
             names.append((text, round(f.size)))
     overlay.place_names(im, lay, box, gm.board)
+    notes = []
     for cells, note in routes:
         if cells and note:
-            overlay.route_note(im, lay, box, cells[-1], note, ROUTE, covered)
+            drawn = overlay.route_note(im, lay, box, cells[-1], note, ROUTE, covered)
+            if drawn is not None:
+                notes.append(drawn)
 
     width = max(im.width, MIN_WIDTH)
     enemy = next((colours[s] for s in sorted(colours) if s != view.side), (110, 110, 110))
@@ -233,5 +239,5 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     out.paste(title, (0, 0))
     out.paste(im, ((width - im.width) // 2, title.height))
     out.paste(leg, (0, title.height + im.height))
-    return Picture(out, tuple(names), window)
+    return Picture(out, tuple(names), window, tuple(covered), tuple(notes))
 

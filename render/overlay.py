@@ -92,12 +92,13 @@ def route(im: Image.Image, lay: Layout, box: Box, cells: list[Cell], colour: RGB
 
 
 def route_note(im: Image.Image, lay: Layout, box: Box, end: Cell, note: str, colour: RGB,
-               avoid: Sequence[tuple[float, float, float, float]] = ()) -> None:
+               avoid: Sequence[tuple[float, float, float, float]] = ()
+               ) -> tuple[int, int, int, int] | None:
     """The route's note in a box near its last cell, kept inside the picture, covering neither
     that cell nor any counter (``avoid``: the rectangles the counters cover) where any place
-    round it allows; else where it covers least."""
+    round it allows; else where it covers least. Returns the note's rectangle."""
     if not note:
-        return
+        return None
     x0, y0 = box[0], box[1]
     x, y = lay.centre(end)
     x, y = x - x0, y - y0
@@ -121,6 +122,7 @@ def route_note(im: Image.Image, lay: Layout, box: Box, end: Cell, note: str, col
     d.rectangle([bx, by, bx + tw, by + th], fill=mix(colour, PAPER, 0.85), outline=colour,
                 width=2)
     d.text((bx + 4 - left, by + 3 - top), note, font=f, fill=INK)
+    return (bx, by, bx + round(tw), by + round(th))
 
 
 def _note_places(x: float, y: float, tw: float, th: float, scale: int
