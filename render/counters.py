@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
+from PIL.ImageFont import FreeTypeFont
 
 from render.style import INK, PAPER, RGB, centred_text, fit_font, font, mix, on
 from rules.grid import Cell
@@ -37,6 +38,8 @@ TALL = frozenset({"column", "limbered"})
 GHOST_ALPHA = 0.8
 #: Counters drawn in a stack before the rest are only counted.
 STACK_SHOWN = 3
+#: The smallest print of a counter's name (on the whole board; windows print larger).
+NAME_SMALLEST = 6
 
 _KIND_ORDER = {"infantry": 0, "cavalry": 1, "artillery": 2, "hq": 3, "leader": 4, "wagon": 5}
 _LEVEL_ORDER = {OWN: 0, "identified": 0, ANONYMOUS: 0, MARKER: 1, GHOST: 2}
@@ -59,7 +62,10 @@ class Look:
     under: str = ""
 
 
-def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "") -> Look:
+def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "",
+            label: str | None = None) -> Look:
+    """How counter ``u`` looks; ``label``, when given, is its name on the map
+    (``render.labels``), else its usual short name."""
     if u.level == MARKER:
         # A blank marker, or a marker object with its id (and, for its owner, what is under it).
         return Look(MARKER, u.kind, u.short, u.strength, "", None, colour, scale,
@@ -68,12 +74,48 @@ def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "") -> Lo
         # Its kind and formation show, its identity does not: a question mark for the name.
         return Look(u.level, u.kind, "?", None, u.formation,
                     u.last_seen_turn if u.level == GHOST else None, colour, scale)
-    short = u.short
-    if not short or (u.name.startswith(short) and len(short) < len(u.name)):
-        short = abbreviate(u.name) or short
+    short = short_name(u) if label is None else label
     return Look(u.level, u.kind, short, u.strength, u.formation,
                 u.last_seen_turn if u.level == GHOST else None, colour, scale,
                 "" if u.level == GHOST else morale_marker)
+
+
+def short_name(u: UnitView) -> str:
+    """A counter's usual label: the view's short name, or one made from its full name when the
+    short one is only the name cut off."""
+    short = u.short
+    if not short or (u.name.startswith(short) and len(short) < len(u.name)):
+        short = abbreviate(u.name) or short
+    return short
+
+
+def name_font(look: Look) -> tuple[str, FreeTypeFont]:
+    """The name on a counter and the font it is printed in: as large as fits the card, down to
+    ``NAME_SMALLEST`` pixels (never cut short, so that labels stay distinct on a map)."""
+    w, _ = card_size(look.scale, look.formation)
+    room = w - 2 * border_of(look.scale) - 1
+    for size in range(max(7, round(look.scale * 0.24)), NAME_SMALLEST - 1, -1):
+        for bold in (True, False):  # the regular weight is a little narrower
+            f = font(size, bold)
+            if f.getlength(look.short) <= room:
+                return look.short, f
+    return fit_font(look.short, room, NAME_SMALLEST, smallest=NAME_SMALLEST)
+
+
+def border_of(scale: int) -> int:
+    return max(1, round(scale / 22))
+
+
+def label_room(scale: int) -> int:
+    """The width a name has on the narrowest card at ``scale``."""
+    return min(card_size(scale, f)[0] for f in ("", *BROAD, *TALL)) - 2 * border_of(scale) - 1
+
+
+def name_fits(text: str, scale: int, px: int) -> bool:
+    """Whether ``text`` fits every card at ``scale`` printed ``px`` pixels high (in bold, or
+    else regular)."""
+    room = label_room(scale)
+    return font(px, True).getlength(text) <= room or font(px).getlength(text) <= room
 
 
 _RANKS = frozenset({"gen.", "gen", "maj.", "brig.", "lt.", "col.", "capt.", "general", "major",
@@ -132,8 +174,8 @@ def card_size(scale: int, formation: str) -> tuple[int, int]:
     u = scale * 0.72
     if formation in BROAD:
         return round(u * 1.16), round(u * 0.84)
-    if formation in TALL:
-        return round(u * 0.86), round(u * 1.1)
+    if formation in TALL:  # as wide as a plain card, so that its name has the same room
+        return round(u), round(u * 1.16)
     return round(u), round(u)
 
 
@@ -173,7 +215,7 @@ def draw_counter(look: Look) -> Image.Image:
     d = ImageDraw.Draw(im)
     d.rectangle([SHADOW, SHADOW, w - 1 + SHADOW, h - 1 + SHADOW], fill=(0, 0, 0, 90))
     colour = look.colour
-    border = max(1, round(look.scale / 22))
+    border = border_of(look.scale)
     if look.level == MARKER:
         d.rectangle([0, 0, w - 1, h - 1], fill=colour, outline=mix(colour, INK, 0.5), width=1)
         d.rectangle([3, 3, w - 4, h - 4], outline=mix(colour, PAPER, 0.35), width=1)
@@ -204,7 +246,7 @@ def draw_counter(look: Look) -> Image.Image:
     # name above, strength (or last sighting) below
     size = max(7, round(look.scale * 0.24))
     if look.short:
-        text, f = fit_font(look.short, inner, size)
+        text, f = name_font(look)
         centred_text(d, w / 2, h * 0.2, text, f, ink)
     below = "" if look.strength is None else str(look.strength)
     if look.kind in ("leader", "hq") and not look.strength:
@@ -323,25 +365,34 @@ def by_cell(units: Iterable[UnitView]) -> dict[Cell, list[UnitView]]:
 
 def draw_stack(im: Image.Image, x: float, y: float, stack: list[UnitView], colours: dict[str, RGB],
                scale: int, owner: str | None,
-               morale_markers: dict[str, str] | None = None) -> None:
+               morale_markers: dict[str, str] | None = None,
+               labels: dict[str, str] | None = None) -> tuple[float, float, float, float]:
     """Draw a cell's counters centred on (x, y): up to ``STACK_SHOWN`` cards offset up and to
-    the left, the top one in full, and a badge with the count when there are more than one."""
+    the left, the top one in full, and a badge with the count when there are more than one.
+    Returns the rectangle the stack covers."""
     shown = stack[:STACK_SHOWN]
     step = max(2, round(scale * 0.07))
     n = len(shown)
     d = ImageDraw.Draw(im)
     top_box: tuple[float, float, float, float] = (x, y, x, y)
+    covered: tuple[float, float, float, float] | None = None
     for j, u in enumerate(reversed(shown)):  # bottom first
         off = (j - (n - 1) / 2) * step
         marker = (morale_markers or {}).get(u.morale, "")
         sprite = SPRITES.get(owner, look_of(u, colours.get(u.side, (110, 110, 110)), scale,
-                                            marker))
+                                            marker, (labels or {}).get(u.ref)))
         w, h = sprite.size[0] - SHADOW - 1, sprite.size[1] - SHADOW - 1
         left, top = round(x - w / 2 - off), round(y - h / 2 - off)
         im.paste(sprite, (left, top), sprite)
         top_box = (left, top, left + w, top + h)
+        covered = top_box if covered is None else (
+            min(covered[0], left), min(covered[1], top), max(covered[2], left + w + SHADOW),
+            max(covered[3], top + h + SHADOW))
     if len(stack) > 1:
         r = max(5, round(scale * 0.15))
         cx, cy = top_box[2] - 1, top_box[1] + 1
         d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=INK, outline=PAPER)
         centred_text(d, cx, cy, str(len(stack)), font(max(7, round(r * 1.3)), True), PAPER)
+        covered = (covered or top_box)[0], min((covered or top_box)[1], cy - r), \
+            max((covered or top_box)[2], cx + r), (covered or top_box)[3]
+    return covered or top_box

@@ -8,14 +8,26 @@ it.
 
 from __future__ import annotations
 
+import functools
 import io
+from dataclasses import dataclass
 
 from PIL import Image
 
 from render import overlay
-from render.counters import by_cell, draw_stack, marker_counters
+from render.counters import (
+    by_cell,
+    draw_stack,
+    look_of,
+    marker_counters,
+    name_fits,
+    name_font,
+    short_name,
+)
+from render.fit import FIT_SCALE, LABEL_PX, Window, fitted_window, window_box
+from render.labels import unique_labels
 from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
-from render.legend import LegendKey, legend, title_bar
+from render.legend import LegendKey, legend, title_bar, with_window_line
 from render.style import PAPER, RGB, ROUTE, side_colour
 from render.terrain import TerrainLayer, terrain_layer
 from rules.gamemap import GameMap
@@ -33,15 +45,29 @@ FEATURES_KEPT = 256
 PNG_LEVEL = 1
 
 
-def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None
-               ) -> bytes:
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A drawn map, with what a reader must be able to read on it: the name on each stack's
+    top counter and the pixel size it is printed at, and the fitted window, if it is one."""
+
+    image: Image.Image
+    names: tuple[tuple[str, int], ...]
+    window: Window | None = None
+    #: Where the counters and the route notes lie on the map part of the picture.
+    counters: tuple[tuple[float, float, float, float], ...] = ()
+    notes: tuple[tuple[int, int, int, int], ...] = ()
+
+
+def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None,
+               fitted: bool = False) -> bytes:
     """Draw ``view`` on its own map (``view.game_map``) and return PNG bytes.
 
-    The whole board, or with ``around`` a window of ``radius`` cells (default 8) round that cell,
-    zoomed in and with every cell labelled. Sides are drawn in ``view.side_colours``; the view's
-    own routes (``view.routes``) are drawn dashed, each with its note at its end.
+    The whole board; with ``around`` a window of ``radius`` cells (default 8) round that cell,
+    zoomed in and with every cell labelled; with ``fitted`` the window fitted to the side's
+    units and the enemies it knows (``render.fit``). Sides are drawn in ``view.side_colours``;
+    the view's own routes (``view.routes``) are drawn dashed, each with its note at its end.
     """
-    return encode(render_image(view, around=around, radius=radius))
+    return encode(draw_picture(view, around=around, radius=radius, fitted=fitted).image)
 
 
 def encode(im: Image.Image) -> bytes:
@@ -108,13 +134,46 @@ def map_box(gm: GameMap, around: Cell | None, radius: int | None) -> tuple[Terra
     return layer, (0, 0, layer.layout.width, layer.layout.height)
 
 
-def render_image(view: SideView, *, around: Cell | None = None, radius: int | None = None
-                 ) -> Image.Image:
+def fitted_box(view: SideView) -> tuple[TerrainLayer, Box, Window] | None:
+    """The layer and rectangle of the view's fitted window (``None``: nothing to fit)."""
+    layer = terrain_layer(view.game_map, FIT_SCALE, every_label=True)
+    found = fitted_window(view, layer.layout)
+    if found is None:
+        return None
+    return layer, window_box(layer.layout, found.col, found.row, found.cols, found.rows), found
+
+
+def render_image(view: SideView, *, around: Cell | None = None, radius: int | None = None,
+                 fitted: bool = False) -> Image.Image:
     """``render_map`` before PNG encoding."""
+    return draw_picture(view, around=around, radius=radius, fitted=fitted).image
+
+
+def view_labels(view: SideView) -> dict[str, str]:
+    """The name each named counter of the view carries, by ref, unique on the map."""
+    counters = [*view.units, *marker_counters(view.markers, view.side)]
+    scale = counter_scale(view.game_map.grid, FIT_SCALE)
+    return unique_labels(counters, short_name, functools.partial(_fits_window, scale))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fits_window(scale: int, text: str) -> bool:
+    """Whether a name prints at least ``LABEL_PX`` high on the fitted window's cards."""
+    return name_fits(text, scale, LABEL_PX)
+
+
+def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | None = None,
+                 fitted: bool = False) -> Picture:
+    """``render_map``'s picture, with what it shows (``Picture``)."""
     gm = view.game_map
     colours = colours_for(view)
     grid = gm.grid
-    layer, box = map_box(gm, around, radius)
+    window: Window | None = None
+    fit = fitted_box(view) if fitted and around is None else None
+    if fit is not None:
+        layer, box, window = fit
+    else:
+        layer, box = map_box(gm, around, radius)
     lay = layer.layout
     near = layer.every_cell if box[:2] == (0, 0) and box[2:] == lay.size else lay.cells_in(box)
     im = layer.image.crop(box)
@@ -139,13 +198,26 @@ def render_image(view: SideView, *, around: Cell | None = None, radius: int | No
               if grid.contains(c) and lay.touches(c, box)]
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
     markers = {m.name: m.marker for m in gm.ruleset.combat.morale_states if m.marker}
+    labels = view_labels(view)
+    covered: list[tuple[float, float, float, float]] = []
+    names: list[tuple[str, int]] = []
     for c, stack in stacks:
         x, y = lay.centre(c)
-        draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, size, view.side, markers)
+        covered.append(draw_stack(im, x - box[0], y - box[1] + lift, stack, colours, size,
+                                  view.side, markers, labels))
+        top = stack[0]
+        if top.ref in labels:
+            look = look_of(top, colours.get(top.side, (110, 110, 110)), size, "",
+                           labels[top.ref])
+            text, f = name_font(look)
+            names.append((text, round(f.size)))
     overlay.place_names(im, lay, box, gm.board)
+    notes = []
     for cells, note in routes:
         if cells and note:
-            overlay.route_note(im, lay, box, cells[-1], note, ROUTE)
+            drawn = overlay.route_note(im, lay, box, cells[-1], note, ROUTE, covered)
+            if drawn is not None:
+                notes.append(drawn)
 
     width = max(im.width, MIN_WIDTH)
     enemy = next((colours[s] for s in sorted(colours) if s != view.side), (110, 110, 110))
@@ -159,10 +231,13 @@ def render_image(view: SideView, *, around: Cell | None = None, radius: int | No
                     terrain, roads, sides, hilly, tuple(colours.items()))
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),
                       "hexes" if grid.kind == "hex" else "squares")
+    if window is not None:
+        title = with_window_line(title, view, window, "hexes" if grid.kind == "hex"
+                                 else "squares")
     leg = legend(gm, layer, key)
     out = Image.new("RGB", (width, title.height + im.height + leg.height), PAPER)
     out.paste(title, (0, 0))
     out.paste(im, ((width - im.width) // 2, title.height))
     out.paste(leg, (0, title.height + im.height))
-    return out
+    return Picture(out, tuple(names), window, tuple(covered), tuple(notes))
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from render.counters import SHADOW, Look, draw_counter
+from render.fit import Window
 from render.patterns import dashed, tile
 from render.style import BLOCKED, CONTOUR, FOG, INK, PAPER, RGB, ROUTE, fit_font, font, mix, on
 from render.terrain import TerrainLayer
@@ -46,6 +47,24 @@ def title_bar(view: SideView, width: int, colour: RGB, cells: str = "hexes") -> 
     d.text((8, 35), line, font=sf, fill=ink, anchor="lm")
     d.line([(0, 45), (width, 45)], fill=mix(bg, INK, 0.5))
     return im
+
+
+def with_window_line(title: Image.Image, view: SideView, window: Window, cells: str
+                     ) -> Image.Image:
+    """The title bar with a line under it saying what the fitted window leaves out, and how to
+    see the rest: only counts of what the view holds."""
+    words = f"{window.cols} x {window.rows} {cells}: {window.own_in} of {window.own_all} " + (
+        "units" if view.side is None else "of your units")
+    if window.enemy_all:
+        words += f", {window.enemy_in} of {window.enemy_all} known enemies"
+    words += ". /map whole:true shows the whole board"
+    line, f = fit_font(words, title.width - 16, 12, False, 9)
+    out = Image.new("RGB", (title.width, title.height + 18), PAPER)
+    out.paste(title, (0, 0))
+    d = ImageDraw.Draw(out)
+    d.text((8, title.height + 9), line, font=f, fill=INK, anchor="lm")
+    d.line([(0, out.height - 1), (out.width, out.height - 1)], fill=mix(PAPER, INK, 0.5))
+    return out
 
 
 @dataclass(frozen=True)

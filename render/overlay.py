@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -91,25 +91,58 @@ def route(im: Image.Image, lay: Layout, box: Box, cells: list[Cell], colour: RGB
     d.polygon([tip, left, right], fill=colour, outline=PAPER)
 
 
-def route_note(im: Image.Image, lay: Layout, box: Box, end: Cell, note: str, colour: RGB
-               ) -> None:
-    """The route's note in a box by its last cell, kept inside the picture."""
+def route_note(im: Image.Image, lay: Layout, box: Box, end: Cell, note: str, colour: RGB,
+               avoid: Sequence[tuple[float, float, float, float]] = ()
+               ) -> tuple[int, int, int, int] | None:
+    """The route's note in a box near its last cell, kept inside the picture, covering neither
+    that cell nor any counter (``avoid``: the rectangles the counters cover) where any place
+    round it allows; else where it covers least. Returns the note's rectangle."""
     if not note:
-        return
+        return None
     x0, y0 = box[0], box[1]
     x, y = lay.centre(end)
+    x, y = x - x0, y - y0
     f = font(max(9, round(lay.scale * 0.3)), True)
     d = ImageDraw.Draw(im)
     left, top, right, bottom = d.textbbox((0, 0), note, font=f)
     tw, th = right - left + 8, bottom - top + 6
-    bx = min(max(2, round(x - x0 - tw / 2)), im.width - tw - 2)
-    by = round(y - y0 + lay.scale * 0.55)
-    if by + th > im.height - 2:
-        by = round(y - y0 - lay.scale * 0.55 - th)
-    by = max(2, by)
+    r = lay.radius()
+    keep = [(x - r, y - r, x + r, y + r), *avoid]
+    best: tuple[float, int, int] | None = None
+    for bx, by in _note_places(x, y, tw, th, lay.scale):
+        px = int(min(max(2, round(bx)), im.width - tw - 2))
+        py = int(min(max(2, round(by)), im.height - th - 2))
+        covers = float(sum(_overlap((px, py, px + tw, py + th), k) for k in keep))
+        if best is None or covers < best[0]:
+            best = (covers, px, py)
+        if covers == 0:
+            break
+    assert best is not None
+    _, bx, by = best
     d.rectangle([bx, by, bx + tw, by + th], fill=mix(colour, PAPER, 0.85), outline=colour,
                 width=2)
     d.text((bx + 4 - left, by + 3 - top), note, font=f, fill=INK)
+    return (bx, by, bx + round(tw), by + round(th))
+
+
+def _note_places(x: float, y: float, tw: float, th: float, scale: int
+                 ) -> list[tuple[float, float]]:
+    """Where a note may go round a cell's centre, nearest first: below, above, right, left,
+    then the same a cell and more further out."""
+    out: list[tuple[float, float]] = []
+    for k in (0.6, 1.1, 1.6, 2.2, 3.0):
+        d = scale * k
+        out += [(x - tw / 2, y + d), (x - tw / 2, y - d - th), (x + d, y - th / 2),
+                (x - d - tw, y - th / 2), (x + d, y + d), (x - d - tw, y + d),
+                (x + d, y - d - th), (x - d - tw, y - d - th)]
+    return out
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+             ) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
 
 
 def place_names(im: Image.Image, lay: Layout, box: Box, board: Board) -> None:

@@ -87,6 +87,8 @@ def test_the_map_takes_a_view_and_nothing_else() -> None:
     from render import render_image, render_map
 
     for draw in (render_map, render_image):
-        assert list(inspect.signature(draw).parameters) == ["view", "around", "radius"]
+        assert list(inspect.signature(draw).parameters) == ["view", "around", "radius",
+                                                            "fitted"]
         assert _annotations(draw)["view"] is SideView
-    assert list(inspect.signature(draw_side_map).parameters) == ["view", "around", "radius"]
+    assert list(inspect.signature(draw_side_map).parameters) == ["view", "around", "radius",
+                                                                 "fitted"]

@@ -275,7 +275,7 @@ async def test_a_sides_map_is_drawn_once_when_sent_and_again_by_the_inbox(
         assert maps.drawn == 0
         pending = [d for d in await store.pending_deliveries("g") if d.picture_to_draw]
         assert sorted(d.target for d in pending) == ["101", "102", "201", "202"]
-        assert {d.image_view for d in pending if d.target in ("101", "102")} == {"union"}
+        assert {d.image_view for d in pending if d.target in ("101", "102")} == {"union.window"}
         assert all(d.image is None for d in pending) and pictures(db) == []
         transport = Recorder()
         await umpire.drain("g", transport)
@@ -308,8 +308,9 @@ async def test_side_mates_asking_for_a_map_at_once_share_one_drawing_and_no_one_
         rebel = await umpire.my_map("g", 201)
         state = await umpire.state_for("g")
         assert maps.drawn == 2
-        assert rebel.image == draw_side_map(project(state, "confederate")) != one.image
-        assert one.image == draw_side_map(project(state, "union"))
+        assert rebel.image == draw_side_map(project(state, "confederate"),
+                                            fitted=True) != one.image
+        assert one.image == draw_side_map(project(state, "union"), fitted=True)
 
 
 class BrokenMaps(MapMaker):
@@ -357,7 +358,8 @@ async def test_a_map_left_unsent_is_drawn_by_the_next_process_as_it_was_queued(
         transport = Recorder()
         await umpire.drain("g", transport)
         sent = [image for _, target, _, image in transport.sent if target == "101" and image]
-        drawn = [draw_side_map(project(await umpire.state_at("g", d.seq), "union"))
+        drawn = [draw_side_map(project(await umpire.state_at("g", d.seq), "union"),
+                               fitted=True)
                  for d in queued]
         assert sent == drawn and drawn[0] != drawn[1]
 

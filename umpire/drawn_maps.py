@@ -19,17 +19,39 @@ from rules.overlay import Route
 
 #: Pictures kept per game: one moment's views (each side's and the umpire's) and a window.
 KEEP = 4
+#: The ending of a queued map's view name that asks for the fitted window (ruling ORD-30); a
+#: name without it is the whole board. (Side ids cannot hold a full stop.)
+WINDOW = ".window"
+
+
+def window_view(view: str) -> str:
+    """The view name of ``view``'s fitted window (``view``: a side id, or ``umpire``)."""
+    return view + WINDOW
+
+
+def read_view(name: str) -> tuple[str, bool]:
+    """A queued map's view name as the view and whether it is the fitted window."""
+    if name.endswith(WINDOW):
+        return name.removesuffix(WINDOW), True
+    return name, False
+
+
+def picture_file(name: str, turn: int) -> str:
+    """The file name a queued map is sent under."""
+    return f"{read_view(name)[0]}-turn-{turn:02d}.png"
 
 
 @dataclass(frozen=True, slots=True)
 class MapKey:
-    """Which picture: the view of ``side`` (``None``: the umpire's) after event ``seq``."""
+    """Which picture: the view of ``side`` (``None``: the umpire's) after event ``seq``, the
+    whole board, a window ``around`` a cell, or the ``fitted`` window."""
 
     seq: int
     side: str | None
     around: str | None = None
     radius: int | None = None
     routes: tuple[Route, ...] | None = None
+    fitted: bool = False
 
 
 class DrawnMaps:

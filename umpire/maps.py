@@ -34,13 +34,15 @@ class MapMaker:
 
     async def side_map(self, state: GameState, side: str | None, *, around: str | None = None,
                        radius: int | None = None, routes: tuple[Route, ...] | None = None,
-                       queued: bool = False) -> bytes | None:
+                       queued: bool = False, fitted: bool = False) -> bytes | None:
         """The side's map now. ``routes``, when given, are drawn instead of the view's own (a
         move the side is planning, say): the caller passes only the side's own. ``queued``:
-        for a message being sent, drawn after the ones before it."""
+        for a message being sent, drawn after the ones before it. ``fitted``: the window
+        fitted to the side's units and the enemies it knows, unless ``around`` is given."""
         if not self.enabled:
             return None
-        draw = functools.partial(_project_and_draw, state, side, around, radius, routes)
+        draw = functools.partial(_project_and_draw, state, side, around, radius, routes,
+                                 fitted)
         if not queued:
             return await asyncio.to_thread(draw)
         if self._queued is None:
@@ -56,17 +58,18 @@ class MapMaker:
 
 
 def _project_and_draw(state: GameState, side: str | None, around: str | None,
-                      radius: int | None, routes: tuple[Route, ...] | None) -> bytes:
+                      radius: int | None, routes: tuple[Route, ...] | None, fitted: bool
+                      ) -> bytes:
     view = project(state, side)
     if routes is not None:
         view = replace(view, routes=routes)
-    return draw_side_map(view, around, radius)
+    return draw_side_map(view, around, radius, fitted=fitted)
 
 
-def draw_side_map(view: SideView, around: str | None = None, radius: int | None = None
-                  ) -> bytes:
-    """A PNG of ``view``, whole or around a cell (a label; ``ValueError`` if it cannot be
-    read)."""
+def draw_side_map(view: SideView, around: str | None = None, radius: int | None = None, *,
+                  fitted: bool = False) -> bytes:
+    """A PNG of ``view``: whole, around a cell (a label; ``ValueError`` if it cannot be
+    read), or ``fitted`` to its units and the enemies it knows (``render.fit``)."""
     from render import render_map
 
     centre = None
@@ -76,4 +79,5 @@ def draw_side_map(view: SideView, around: str | None = None, radius: int | None 
         except LabelError as e:
             raise ValueError(str(e)) from None
         radius = max(2, min(MAX_RADIUS, radius or DEFAULT_RADIUS))
-    return render_map(view, around=centre, radius=radius if centre else None)
+    return render_map(view, around=centre, radius=radius if centre else None,
+                      fitted=fitted and centre is None)

@@ -26,6 +26,7 @@ from rules.status import GameStatus
 from rules.view import SideView, memory_of, own_view, project, public_view
 from rules.view_types import IDENTIFIED, UnitView
 from storage.json_codec import JsonObject
+from umpire.drawn_maps import window_view
 from umpire.game_options import core_option
 from umpire.marker_words import marker_news
 from umpire.ready import done_button
@@ -44,7 +45,8 @@ from umpire.status_post import (
 @dataclass(frozen=True, slots=True)
 class Message:
     """A message before it is addressed: ``public``, a ``side`` (target: side id) or the
-    ``host``. ``map_for`` asks for the addressed side's map to go with it. ``edit_key`` (a
+    ``host``. ``map_for`` asks for a map to go with it: a view name (``umpire.drawn_maps``),
+    the whole board or, for a call for orders, the side's fitted window. ``edit_key`` (a
     public message) names the post it edits, or posts first (``umpire.status_post``).
     ``mentions``: the sides whose players the post calls."""
 
@@ -233,7 +235,8 @@ class _Asking:
         """Each acting side's call for orders, as the step stood once opened, with its Done
         button; none for a side that passed it by itself (its own line says so)."""
         return [Message("side", side, orders_text(self.phase, side_options(opened, side),
-                                                  project(opened, side)), map_for=side,
+                                                  project(opened, side)),
+                        map_for=window_view(side),
                         buttons=self._done(side))
                 for side in self.acting if side not in opened.done]
 

@@ -14,7 +14,7 @@ import logging
 from dataclasses import replace
 
 from storage.records import DeliveryRecord
-from umpire.drawn_maps import MapKey
+from umpire.drawn_maps import MapKey, read_view
 from umpire.repository import LiveGame, Repository
 
 UMPIRE_VIEW = "umpire"
@@ -31,10 +31,11 @@ class Pictures(Repository):
         the outbox, which draws its maps one after another (``MapMaker.side_map``)."""
         if not delivery.picture_to_draw or not self.maps.enabled:
             return delivery
-        view = delivery.image_view
+        view, fitted = read_view(delivery.image_view or "")
         try:
             image = await self._map_at(delivery.game_id, delivery.seq,
-                                       None if view == UMPIRE_VIEW else view, queued=sending)
+                                       None if view == UMPIRE_VIEW else view, queued=sending,
+                                       fitted=fitted)
         except Exception:
             # The words matter more than the picture: they go (or are shown) without it.
             log.exception("game %s: the map of delivery %d could not be drawn",
@@ -47,26 +48,29 @@ class Pictures(Repository):
         return [await self.with_picture(d) for d in items]
 
     async def _map_now(self, game: LiveGame, side: str | None, *, around: str | None = None,
-                       radius: int | None = None) -> bytes | None:
+                       radius: int | None = None, whole: bool = False) -> bytes | None:
         """The map of ``side`` (``None``: the umpire's) as the game stands, drawn once for
-        everyone who asks for it (``ValueError`` if ``around`` cannot be read)."""
+        everyone who asks for it (``ValueError`` if ``around`` cannot be read): the window
+        fitted to what the side knows, the ``whole`` board, or a window ``around`` a cell."""
         if not self.maps.enabled:
             return None
         state = game.state
+        fitted = not whole and around is None
         return await game.pictures.picture(
-            MapKey(state.seq, side, around, radius),
-            lambda: self.maps.side_map(state, side, around=around, radius=radius))
+            MapKey(state.seq, side, around, radius, fitted=fitted),
+            lambda: self.maps.side_map(state, side, around=around, radius=radius,
+                                       fitted=fitted))
 
-    async def _map_at(self, game_id: str, seq: int, side: str | None, *, queued: bool = False
-                      ) -> bytes | None:
-        """The map that a message following event ``seq`` carries: the view of ``side`` then
-        (``queued``: drawn for the outbox)."""
+    async def _map_at(self, game_id: str, seq: int, side: str | None, *, queued: bool = False,
+                      fitted: bool = False) -> bytes | None:
+        """The map that a message following event ``seq`` carries: the view of ``side`` then,
+        whole or its ``fitted`` window (``queued``: drawn for the outbox)."""
         if not self.maps.enabled:
             return None
         game = await self._game(game_id)
 
         async def draw() -> bytes | None:
             state = game.state if game.state.seq == seq else await self.state_at(game_id, seq)
-            return await self.maps.side_map(state, side, queued=queued)
+            return await self.maps.side_map(state, side, queued=queued, fitted=fitted)
 
-        return await game.pictures.picture(MapKey(seq, side), draw)
+        return await game.pictures.picture(MapKey(seq, side, fitted=fitted), draw)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from rules.board import LabelError
 from rules.state import GameState
 from rules.status import GameStatus
 from rules.view import own_view, project, public_view
@@ -24,6 +25,7 @@ from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.pictures import Pictures
 from umpire.repository import LiveGame
+from umpire.stack_words import stack_text
 from umpire.units_list import UnitsPage
 
 
@@ -42,16 +44,28 @@ class Reading(Pictures):
         return player.side
 
     async def my_map(self, game_id: str, user_id: int, around: str | None = None,
-                     radius: int | None = None) -> Reply:
+                     radius: int | None = None, *, whole: bool = False,
+                     stack: str | None = None) -> Reply:
+        """The player's map: the window fitted to what their side knows, the ``whole`` board,
+        or a window ``around`` a cell; with ``stack``, the list of what is in that cell."""
         game = await self._game(game_id)
         side = await self._reader_side(game, user_id)
+        view = project(game.state, side)
+        listed = ""
+        if stack is not None:
+            try:
+                listed = "\n" + stack_text(view, view.board.parse(stack))
+            except LabelError as e:
+                raise UmpireError(str(e)) from None
+            if around is None and not whole:
+                around = stack  # the stack in the middle of its window
         try:
-            png = await self._map_now(game, side, around=around, radius=radius)
+            png = await self._map_now(game, side, around=around, radius=radius, whole=whole)
         except ValueError as e:
             raise UmpireError(str(e)) from None
-        caption = wording.map_caption(project(game.state, side))
-        return Reply(caption + (whole_truth.map_note(game.state) if side is None else ""),
-                     image=png)
+        caption = wording.map_caption(view)
+        return Reply(caption + (whole_truth.map_note(game.state) if side is None else "")
+                     + listed, image=png)
 
     async def _reader_side(self, game: LiveGame, user_id: int) -> str | None:
         """The side whose view a read of ``user_id``'s shows, or ``None`` for the whole truth:

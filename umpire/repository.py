@@ -27,7 +27,7 @@ from storage.store import Store
 from umpire import after_action, catalog, record, wording
 from umpire.answers import UmpireError
 from umpire.corrections import corrections, end_of_game_text
-from umpire.drawn_maps import DrawnMaps
+from umpire.drawn_maps import DrawnMaps, picture_file
 from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for
 from umpire.record import LoggedEvent
@@ -191,7 +191,7 @@ class Repository:
             # A map goes with the message as the view it shows, drawn when the message is sent
             # (``map_at``): the same picture for every player of the view.
             view = m.map_for if self.maps.enabled else None
-            name = f"{m.map_for}-turn-{state.turn:02d}.png" if view else None
+            name = picture_file(m.map_for, state.turn) if view and m.map_for else None
             if m.kind == "side":
                 seated = [p for p in players if p.side == m.target]
                 if not seated:

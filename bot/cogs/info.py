@@ -32,15 +32,20 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="map", description="Your side's map: what your troops know")
     @app_commands.describe(around="Centre a window on this map label or place",
                            radius="How many cells around the centre (default 8)",
+                           whole="The whole board (otherwise the part where your troops are)",
+                           stack="List every counter in this cell (a map label, e.g. A2309)",
                            game=GAME_HELP)
     @app_commands.autocomplete(around=ac.places)
     async def map(self, interaction: Interaction,
                   around: app_commands.Range[str, 1, 60] | None = None,
                   radius: app_commands.Range[int, 2, MAX_RADIUS] | None = None,
+                  whole: bool = False,
+                  stack: app_commands.Range[str, 1, 20] | None = None,
                   game: GameArg | None = None) -> None:
         await thinking(interaction)
         record = await resolve_game(interaction, game)
-        reply = await self.bot.umpire.my_map(record.id, interaction.user.id, around, radius)
+        reply = await self.bot.umpire.my_map(record.id, interaction.user.id, around, radius,
+                                             whole=whole, stack=stack)
         text = reply.text if reply.image is not None else reply.text + NO_PICTURES
         await answer(interaction, text, image=reply.image, image_name="map.png")
 
