@@ -142,14 +142,19 @@ async def test_a_player_reads_the_same_whether_the_host_umpires_or_not(tmp_path:
                                        host_umpires=umpires, maps=True)
                 blue_map = await umpire.my_map("g1", BLUE)
                 pictures[(umpires, grey_at)] = blue_map.image
+                pictures[(umpires, "whole " + grey_at)] = (
+                    await umpire.my_map("g1", BLUE, whole=True)).image
                 if umpires:
-                    pictures[(umpires, "host " + grey_at)] = (await umpire.my_map("g1", HOST)
-                                                              ).image
+                    pictures[(umpires, "host " + grey_at)] = (
+                        await umpire.my_map("g1", HOST, whole=True)).image
                 if grey_at == "B0704":
                     texts[umpires] = ((await umpire.units_page("g1", BLUE)).text,
                                       (await umpire.log_text("g1", BLUE)).text)
     blue = {pictures[(u, g)] for u in (True, False) for g in ("B0704", "B0802")}
     assert len(blue) == 1 and None not in blue
+    whole = {pictures[(u, "whole " + g)] for u in (True, False) for g in ("B0704", "B0802")}
+    assert len(whole) == 1 and None not in whole
+    blue |= whole
     assert texts[True] == texts[False]
     host_maps = {pictures[(True, "host B0704")], pictures[(True, "host B0802")]}
     assert len(host_maps) == 2 and not host_maps & blue
