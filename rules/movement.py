@@ -145,13 +145,13 @@ def plan_order(gm: GameMap, unit: Unit, path: Sequence[Cell],
         here = cell
     first = steps[0]
     if not first.reached:
-        have = f"only {budget:g} MP left" if budget > 1e-9 else "no MP left"
-        raise MoveError(
-            f"{unit.name} has {have} this phase, and its first step ({board.describe(first.start)}"
-            f" to {board.describe(first.cell)}, {first.why}) costs {first.cost:g} MP: it cannot "
-            "move along that route until its next Movement Phase (a cheaper first step, such as "
-            "a road in a road formation, may still be open to it)"
-        )
+        step = (f"its first step ({board.describe(first.start)} to {board.describe(first.cell)}, "
+                f"{first.why}) costs {first.cost:g} MP")
+        if budget <= 1e-9:
+            raise MoveError(f"{unit.name} has no MP left this phase: {step}")
+        raise MoveError(f"{unit.name} has only {budget:g} MP left this phase and {step}: a "
+                        "cheaper first step (along a road, in a road formation) may still be "
+                        "open to it")
     if steps[-1].reached:
         end = path[-1]
         if stacks(unit) and not has_room(gm, end, friendly_count):
