@@ -26,6 +26,7 @@ from bot.cogs.host import HostCog
 from bot.cogs.info import InfoCog
 from bot.cogs.march import MarchCog
 from bot.cogs.orders import OrdersCog
+from bot.cogs.settings import SettingsCog
 from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
 from bot.replay_view import ReplayButton
@@ -67,6 +68,7 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(MarchCog(self))
         await self.add_cog(ConcealCog(self))
         await self.add_cog(HelpCog(self))
+        await self.add_cog(SettingsCog(self))
         self.add_dynamic_items(MoveButton, InboxButton, DoneButton, ReplayButton)
         if self._sync_on_start:
             await self.sync_if_changed()

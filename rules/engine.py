@@ -9,6 +9,8 @@ stores and folds. After every command the sides' sighting is brought up to date.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import rules.implementations  # noqa: F401  (every built module, registered)
 from rules import commands as cmd
@@ -23,17 +25,26 @@ from rules.location import Arriving
 from rules.markers import Marker, own_marker
 from rules.markup import plain
 from rules.module_api import RuleModule
-from rules.movement import MoveError, StopHook, check_order, formation_change_cost, walk
+from rules.movement import (
+    MoveError,
+    MoveResult,
+    OrderPlan,
+    StopHook,
+    follow,
+    formation_change_cost,
+    plan_order,
+)
 from rules.outcome import DiceSource as DiceSource  # re-exported: the umpire's dice
 from rules.outcome import Outcome as Outcome  # re-exported: callers build on it from here
 from rules.positions import positions_changed
 from rules.reading import parse_command
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
 from rules.registry import in_force, owner_of
-from rules.route import RouteError, expand, parse_route
+from rules.route import Route, RouteError, expand, parse_route
 from rules.state import GameState
 from rules.status import GameStatus
 from rules.stops import Stop
+from rules.turns import Step
 from rules.unit_lookup import own_unit as own_unit  # re-exported
 from rules.units import Unit
 from rules.view import project
@@ -170,13 +181,41 @@ def request_key(request_id: str) -> str:
 
 # -- orders ------------------------------------------------------------------------------------
 def _require_action(state: GameState, side: str, action: str, verb: str) -> None:
+    """Refuse an order given outside the side's own step for it, saying when that step comes
+    (ruling ORD-4: from the turn sequence alone, which is public)."""
     step = state.current
     if not step.allows(action):
-        raise Refusal(f"you cannot {verb} in the {step.title}")
+        raise Refusal(f"you cannot {verb} in the {step.title}{_yours_comes(state, side, action)}")
     if side not in step.acting(state.sides):
-        raise Refusal(f"it is the {state.side_name(step.side or '')} {step.title}, not yours")
+        raise Refusal(f"it is the {_step_name(state, step)}, not yours"
+                      f"{_yours_comes(state, side, action)}")
     if side in state.done:
         raise Refusal("you have already finished this phase")
+
+
+def _step_name(state: GameState, step: Step) -> str:
+    """A step as the channel names it: "Union Movement Phase", "Command Phase"."""
+    return f"{state.side_name(step.side)} {step.title}" if step.side else step.title
+
+
+def _yours_comes(state: GameState, side: str, action: str) -> str:
+    """When the side's next step for ``action`` comes (": your Movement Phase comes after
+    it"), counted along the public turn sequence; empty if the side never has one."""
+    steps = state.steps
+    for ahead in range(1, len(steps) + 1):
+        at = state.step + ahead
+        step = steps[at % len(steps)]
+        if not step.allows(action) or side not in step.acting(state.sides):
+            continue
+        if at >= len(steps) and state.turn >= state.last_turn:
+            return f": this is the last turn, and the game ends before your next {step.title}"
+        if ahead == 1:
+            return f": your {step.title} comes after it"
+        if at >= len(steps):
+            return f": your {step.title} comes next turn"
+        return (f": your {step.title} comes later this turn, after the "
+                f"{_step_name(state, steps[at - 1])}")
+    return ""
 
 
 def _move(out: Outcome, side: str, command: cmd.Move) -> None:
@@ -189,37 +228,14 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
         if not any(module.move_marker(out, side, marker, command.route) for module in modules):
             raise Refusal(f"marker {marker.id} cannot be moved by an order")
         return
-    unit = own_unit(state, side, command.unit)
-    if unit.cell is None:
-        raise Refusal(f"{unit.name} is not on the map")
-    for module in modules:
-        why = module.may_move(state, unit)
-        if why:
-            raise Refusal(why)
-    gm = state.loaded.map
-    try:
-        route = parse_route(gm, command.route)
-        path = expand(gm, route, unit.cell)
-    except (RouteError, LabelError) as e:
-        raise Refusal(str(e)) from None
+    order = order_plan(state, side, own_unit(state, side, command.unit), command.route)
+    unit = order.unit
     enemy_cells = {u.cell for u in state.enemies_of(side) if u.cell is not None}
     for module in modules:
         enemy_cells |= module.closed_cells(state, side)
-    friends: dict[Cell, int] = {}
-    for u in state.units_of(side):
-        if u.cell is not None and u.id != unit.id and u.kind in STACKING_KINDS:
-            friends[u.cell] = friends.get(u.cell, 0) + 1
-    try:  # only what the side itself knows can refuse the order ...
-        costs = check_order(gm, unit, path, lambda c: friends.get(c, 0))
-    except MoveError as e:
-        raise Refusal(str(e)) from None
-    for module in modules:
-        why = module.route_refusal(state, unit, tuple(path))
-        if why:
-            raise Refusal(why)
-    # ... whatever stops the unit on its way does not: the move is made as far as it goes.
-    result = walk(gm, unit, path, costs, enemy_at=lambda c: c in enemy_cells,
-                  friendly_count=lambda c: friends.get(c, 0), stop=_stop_hook(state, modules))
+    # Whatever stops the unit on its way does not refuse: the move is made as far as it goes.
+    result = follow(state.loaded.map, unit, order.plan, enemy_at=lambda c: c in enemy_cells,
+                    friendly_count=order.friendly_count, stop=_stop_hook(state, modules))
     if not result.cells:
         # Contact with no cell to stand in on the way (the first step, or only full friendly
         # cells before it): the unit halts where it stands for the rest of the phase, so that
@@ -233,6 +249,59 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
     positions_changed(out, (unit.id,))
     for module in modules:
         module.after_move(out, unit.id)
+
+
+@dataclass(frozen=True)
+class MoveOrder:
+    """A move as the moving side's own knowledge settles it: the unit, the route read and
+    expanded, each step priced and cut where the MPs run out (``rules.movement.OrderPlan``), and
+    the side's other units that count for stacking in each cell."""
+
+    unit: Unit
+    route: Route
+    plan: OrderPlan
+    friends: Mapping[Cell, int]
+
+    def friendly_count(self, cell: Cell) -> int:
+        return self.friends.get(cell, 0)
+
+    def expected(self, state: GameState) -> MoveResult:
+        """Where the unit ends if neither the enemy nor a rule stops it sooner: what a preview
+        promises, by the very function the move is made with."""
+        return follow(state.loaded.map, self.unit, self.plan, friendly_count=self.friendly_count)
+
+
+def order_plan(state: GameState, side: str, unit: Unit, route_text: str) -> MoveOrder:
+    """Settle an ordinary move of the side's own ``unit`` along ``route_text`` on what the side
+    knows (never an enemy): the one reading of an order that both the move and its preview
+    use. Raises ``Refusal`` for a unit that may not move, a route that cannot be read, a step
+    that cannot be taken, or a module's limit on the unit's own route."""
+    if unit.cell is None:
+        raise Refusal(f"{unit.name} is not on the map")
+    modules = in_force(state.modules)
+    for module in modules:
+        why = module.may_move(state, unit)
+        if why:
+            raise Refusal(why)
+    gm = state.loaded.map
+    try:
+        route = parse_route(gm, route_text)
+        path = expand(gm, route, unit.cell)
+    except (RouteError, LabelError) as e:
+        raise Refusal(str(e)) from None
+    friends: dict[Cell, int] = {}
+    for u in state.units_of(side):
+        if u.cell is not None and u.id != unit.id and u.kind in STACKING_KINDS:
+            friends[u.cell] = friends.get(u.cell, 0) + 1
+    try:  # only what the side itself knows can refuse the order
+        plan = plan_order(gm, unit, path, lambda c: friends.get(c, 0))
+    except MoveError as e:
+        raise Refusal(str(e)) from None
+    for module in modules:
+        why = module.route_refusal(state, unit, plan.path)
+        if why:
+            raise Refusal(why)
+    return MoveOrder(unit, route, plan, friends)
 
 
 def _own_marker(state: GameState, side: str, ref: str) -> Marker | None:

@@ -84,7 +84,16 @@ class GameMap:
     def step_cost(
         self, a: Cell, b: Cell, movement_class: MovementClass, formation: Formation
     ) -> float | None:
-        """MPs to step from ``a`` into adjacent ``b``, or ``None`` when the step is not allowed.
+        """MPs to step from ``a`` into adjacent ``b``, or ``None`` when the step is not allowed
+        (``step_price`` with its reason left out)."""
+        price = self.step_price(a, b, movement_class, formation)
+        return None if price is None else price.cost
+
+    def step_price(
+        self, a: Cell, b: Cell, movement_class: MovementClass, formation: Formation
+    ) -> StepPrice | None:
+        """The MPs to step from ``a`` into adjacent ``b`` and why, or ``None`` when the step is
+        not allowed.
 
         A unit in a road formation (column, limbered, mounted) moving along a road pays the road's
         rate and ignores the terrain and the hexside the road crosses. Otherwise it pays the
@@ -95,7 +104,7 @@ class GameMap:
         road = self.road_between(a, b)
         if road is not None and (formation in ROAD_FORMATIONS
                                  or movement_class == MovementClass.LEADER):
-            return self.ruleset.roads[road].cost
+            return StepPrice(self.ruleset.roads[road].cost, f"by {road}, in {formation}")
         side = self.hexside_between(a, b)
         extra = 0.0
         if side is not None:
@@ -103,4 +112,20 @@ class GameMap:
             if feature.impassable:
                 return None
             extra = feature.extra_cost
-        return self.ruleset.terrain[self.terrain_at(b)].cost_for(movement_class, formation) + extra
+        terrain = self.ruleset.terrain[self.terrain_at(b)]
+        why = self.terrain_at(b)
+        if formation == Formation.LINE and movement_class in terrain.line_cost:
+            why += ", in line"
+        if road is not None:
+            why += f", the {road} not used in {formation}"
+        if extra:
+            why += f", +{extra:g} for the {side}"
+        return StepPrice(terrain.cost_for(movement_class, formation) + extra, why)
+
+
+@dataclass(frozen=True, slots=True)
+class StepPrice:
+    """What one step costs, and why in the game's words ("woods, in line", "by road, in column")."""
+
+    cost: float
+    why: str

@@ -94,7 +94,7 @@ def expand(gm: GameMap, route: Route, start: Cell) -> list[Cell]:
             if run is None:
                 raise RouteError(
                     f"leg {n + 1} ({leg.text}): no road joins {gm.board.describe(here)} to "
-                    f"{gm.board.describe(leg.to)}"
+                    f"{gm.board.describe(leg.to)}: {road_advice(gm, here, leg.to)}"
                 )
         else:
             run = gm.grid.line(here, leg.to)[1:]
@@ -130,3 +130,68 @@ def road_path(gm: GameMap, a: Cell, b: Cell) -> list[Cell] | None:
                 came[nxt] = cell
                 heapq.heappush(heap, (key[0], key[1], gm.idx(nxt), nxt))
     return None
+
+
+def nearest_road_cell(gm: GameMap, cell: Cell) -> Cell | None:
+    """The road cell nearest ``cell`` (``cell`` itself if it is on a road); ties go to the lower
+    cell index, so that the same map always gives the same answer. ``None`` on a map with no
+    roads."""
+    found = [c for c in gm.board.grid.cells() if gm.has_road(c)]
+    if not found:
+        return None
+    return min(found, key=lambda c: (gm.grid.distance(cell, c), gm.idx(c)))
+
+
+def road_advice(gm: GameMap, start: Cell, to: Cell) -> str:
+    """A way forward for a road leg that no road carries (ruling ORD-5): the route written so
+    that it reaches a road first, or leaves it for the end, from the map alone (public)."""
+    board = gm.board
+    on_start, on_end = gm.has_road(start), gm.has_road(to)
+    if not on_start:
+        near = nearest_road_cell(gm, start)
+        if near is None:
+            return "this map has no roads"
+        first = board.label(near)
+        if on_end and to not in road_network(gm, near):
+            return (f"{board.describe(start)} is not on a road (the nearest road cell is "
+                    f"{board.describe(near)}, {gm.grid.distance(start, near)} away), and that "
+                    f"road does not lead to {board.describe(to)}")
+        tail = f"road {board.label(to)}" if on_end else _off_road_end(gm, near, to)
+        if ROAD_WORD not in tail.split():
+            return (f"neither {board.describe(start)} nor {board.describe(to)} is on a road: "
+                    f"try {_quoted(board.label(to))}")
+        return (f"{board.describe(start)} is not on a road; the nearest road cell is "
+                f"{board.describe(near)} ({gm.grid.distance(start, near)} away): try "
+                f"{_quoted(f'{first} {tail}')}")
+    if not on_end:
+        return (f"{board.describe(to)} is not on a road: try "
+                f"{_quoted(_off_road_end(gm, start, to))}")
+    return (f"the roads at {board.describe(start)} and {board.describe(to)} do not meet: go "
+            "across country for part of the way")
+
+
+def _quoted(route: str) -> str:
+    """A suggested route in quotes, said to go across country when no leg of it is by road."""
+    return f"'{route}'" + ("" if ROAD_WORD in route.split() else " (across country)")
+
+
+def _off_road_end(gm: GameMap, start: Cell, to: Cell) -> str:
+    """A road leg to the road cell nearest ``to`` on the road from ``start``, then straight on
+    to ``to``: as a player would write it."""
+    board = gm.board
+    near = min(road_network(gm, start), key=lambda c: (gm.grid.distance(to, c), gm.idx(c)))
+    if near == start:
+        return board.label(to)
+    return f"road {board.label(near)} {board.label(to)}"
+
+
+def road_network(gm: GameMap, start: Cell) -> set[Cell]:
+    """The cells joined to ``start`` by road (``start`` included)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        for nxt, _kind in gm.road_neighbours(todo.pop()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen

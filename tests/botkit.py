@@ -12,12 +12,20 @@ from bot.client import VedetteBot
 from storage.store import Store
 from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
 from umpire.maps import MapMaker
+from umpire.player_settings import Preview
 from umpire.service import Umpire
 
 TOKEN = "vedette-test-token"
 EPHEMERAL = 64
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = "tiny"  # in the catalog: the test bot's scenario folder is tests/fixtures
+
+
+async def moves_at_once(umpire: Umpire, *users: FakeUser) -> None:
+    """These players' short moves are given at once, as the bot tests written before every
+    move was previewed expect (the players' ``/settings preview:off``, ruling ORD-2)."""
+    for user in users:
+        await umpire.set_preview_setting(user.id, Preview.OFF)
 
 
 def text_of(message: dict[str, Any]) -> str:
@@ -53,6 +61,7 @@ async def started_game(fake: FakeDiscord, tmp_path: Path, scenario: Path,
         await umpire.join("g1", alice.id, sides[0])
         await umpire.join("g1", bob.id, sides[1])
         await umpire.start("g1", alice.id)
+        await moves_at_once(umpire, alice, bob)
         bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
         with patched_discord(fake.base_url):
             async with run_client(bot, token=TOKEN):

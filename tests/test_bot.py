@@ -21,7 +21,7 @@ from bot.views import NOT_WAITING
 from rules.announcements import announces_finished
 from storage.records import DeliveryRecord, Recipient
 from storage.store import Store
-from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN
+from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN, moves_at_once
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -84,6 +84,7 @@ async def running(table: Table, *, dev_guild: int | None = None,
     store = await Store.open(table.db)
     try:
         umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=MAPS))
+        await moves_at_once(umpire, table.alice, table.bob, table.carol, table.dave)
         bot = VedetteBot(umpire, dev_guild=dev_guild, outbox_interval=0.2,
                          guild_ready_timeout=0.05)
         with patched_discord(table.fake.base_url):
@@ -398,7 +399,8 @@ async def test_a_restart_sends_what_waited_and_keeps_buttons_working(table: Tabl
         handle = await fake.slash("move", {"unit": "1st Brigade", "route": "road Old Church"},
                                   user=table.alice)
         preview = await final(handle)
-        assert "would go 2 cell(s) by road" in text_of(preview)
+        assert ("(by road):\n1-2. A0204 to A0304 (Old Church): 0.5 MP each (by road, in column)"
+                in text_of(preview))  # the preview's words now price each step
         assert "A0304 (Old Church)" in text_of(preview)
         confirm, cancel = preview["components"][0]["components"]
         assert (confirm["label"], cancel["label"]) == ("Confirm", "Cancel")

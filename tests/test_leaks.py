@@ -77,7 +77,8 @@ async def test_a_move_beyond_its_mps_does_not_find_a_hidden_enemy(tmp_path: Path
     that cannot take the step cannot run into anyone there (CORE-3 is for cells they enter)."""
     there = await blue_answer(tmp_path, "there", "B0601", "B0801")
     away = await blue_answer(tmp_path, "away", "B0704", "B0801")
-    assert away[0].startswith("refused: ") and "0 of 8 MP remain" in away[0]
+    assert away[0] == ("Supply Train moved 5 cell(s) to B0502, spending 8 MP (0 left). It "
+                       "stopped: its MPs ran out at B0502.")  # ORD-1: no longer a refusal
     assert there == away
 
 
@@ -132,20 +133,22 @@ async def test_contact_beyond_a_full_friendly_cell_is_a_halt_not_a_refusal(
     assert held[0] == ("Supply Train ran into the enemy at A0803 past full friendly cells "
                        "and halts where it stands for the rest of this phase.")
     assert halted["blue-train"] == ("A0801", 0.0)  # the contact is committed
-    assert held[1].startswith("refused: ") and "but only 0 of 0 MP remain" in held[1]
+    assert held[1] == ("refused: Supply Train has no MP left this phase: its first step "
+                       "(A0801 to A0702, clear) costs 1 MP")
 
 
-async def test_a_route_beyond_the_mps_is_refused_whether_or_not_it_meets_the_enemy(
+async def test_a_route_beyond_the_mps_meets_the_enemy_only_where_they_pay(
         tmp_path: Path) -> None:
-    """The order is checked for its MPs before any enemy is looked for: a route the train could
-    not finish is refused in the same words whether the unseen Grey Brigade stands early on it
-    (where the train would run into it) or not."""
+    """ORD-1: where the MPs run out is settled before any enemy is looked for. The unseen Grey
+    Brigade early on the way stops the train as it would stop any move (CORE-3: the contact
+    counts); with nobody there the train goes as far as its MPs pay, told so."""
     route = ["B0102 B0801"]
-    clear, _ = await blue_moves(tmp_path, "clear", "B0704", route)
+    clear, moved = await blue_moves(tmp_path, "clear", "B0704", route)
     held, where = await blue_moves(tmp_path, "held", "B0302", route)
-    assert clear[0].startswith("refused: ") and "MP remain" in clear[0]
-    assert held == clear
-    assert where["blue-train"] == ("A0801", 8.0)
+    assert clear[0].endswith("It stopped: its MPs ran out at B0502.")
+    assert moved["blue-train"] == ("B0502", 0.0)
+    assert "ran into the enemy" in held[0] and "MPs ran out" not in held[0]
+    assert where["blue-train"][0] != "B0502"
 
 
 def sham_variant(on_surprise_move: bool) -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 from rules.board import LabelError
 from rules.grid import Cell
 from rules.loader import LoadedScenario
-from rules.movement import MoveError, move_along, path_cost
+from rules.movement import MoveError, move_along, path_cost, plan_order
 from rules.route import RouteError, expand, parse_route, road_path
 from rules.state import initial_state
 from rules.stops import Stop, StopKind
@@ -101,10 +101,65 @@ def test_move_errors_name_the_step(tiny: LoadedScenario) -> None:
         move_along(gm, unit, cells(tiny, "A0205"))
     with pytest.raises(MoveError, match=r"step 1 \(A0105 to A0305\): the cells do not touch"):
         move_along(gm, unit, cells(tiny, "A0305"))
+    spent = unit.moved_to(tiny.board.parse("A0203"), 6)
+    with pytest.raises(MoveError, match=r"2nd Brigade has no MP left this phase, and its "
+                       r"first step \(A0203 to A0303, \w+\) costs \d MP"):
+        move_along(gm, spent, cells(tiny, "A0303"))
+
+
+def test_a_route_longer_than_the_mps_stops_where_they_run_out(tiny: LoadedScenario) -> None:
+    """ORD-1: the woods cost 2 each, so the 6 MPs pay for three cells of four; the unit stops
+    at the third, told why, and the fourth is priced but not reached."""
+    unit = initial_state(tiny).units["blue-2"].moved_to(tiny.board.parse("A0203"), 0)
     woods = cells(tiny, "A0303", "A0302", "A0402", "A0502")
-    with pytest.raises(MoveError, match=r"step 4 \(A0402 to A0502\): costs 1 MP but only 0 of "
-                       "6 MP remain"):
-        move_along(gm, unit.moved_to(tiny.board.parse("A0203"), 0), woods)
+    plan = plan_order(tiny.map, unit, woods)
+    assert [s.reached for s in plan.steps] == [True, True, True, False]
+    assert [s.left for s in plan.steps] == [4.0, 2.0, 0.0, 0.0]
+    assert plan.path == tuple(woods[:3]) and plan.budget == 6.0
+    result = move_along(tiny.map, unit, woods)
+    assert result.cells == tuple(woods[:3]) and result.mp == 6.0
+    assert result.stop is not None and result.stop.kind is StopKind.OUT_OF_MP
+    assert result.stopped == "its MPs ran out at A0402"
+
+
+def test_a_short_route_falls_back_past_full_friends_where_the_mps_run_out(
+        tiny: LoadedScenario) -> None:
+    """ORD-1 with CORE-3: the MPs run out in a full friendly cell: the unit ends in the last
+    cell before it with room; with no such cell the order is refused before any walk."""
+    unit = initial_state(tiny).units["blue-2"].moved_to(tiny.board.parse("A0203"), 0)
+    woods = cells(tiny, "A0303", "A0302", "A0402", "A0502")
+    full = woods[2]
+    result = move_along(tiny.map, unit, woods, friendly_count=lambda c: 2 if c == full else 0)
+    assert result.cells == tuple(woods[:2]) and result.mp == 4.0
+    assert result.stopped == ("its MPs ran out at A0402, in a full friendly cell, and fell back "
+                              "to A0302")
+    with pytest.raises(MoveError, match="its MPs run out at A0402, and that cell and every one "
+                       "before it already hold 2 units"):
+        move_along(tiny.map, unit, woods, friendly_count=lambda c: 2 if c in woods else 0)
+
+
+def test_a_step_that_cannot_be_taken_is_refused_even_beyond_the_mps(
+        tiny: LoadedScenario) -> None:
+    """ORD-1: the route as written must be possible whole, paid for or not."""
+    unit = initial_state(tiny).units["blue-2"].moved_to(tiny.board.parse("A0203"), 0)
+    bad = cells(tiny, "A0303", "A0302", "A0402", "A0502", "A0702")
+    with pytest.raises(MoveError, match=r"step 5 \(A0502 to A0702\): the cells do not touch"):
+        move_along(tiny.map, unit, bad)
+
+
+def test_each_step_says_what_it_costs_and_why(tiny: LoadedScenario) -> None:
+    """The reason of each step's price: road rate in a road formation, terrain otherwise (in
+    line where that costs more), a hexside's extra."""
+    state = initial_state(tiny)
+    column = state.units["blue-1"]  # infantry in column at A0104, on the road
+    road = plan_order(tiny.map, column, cells(tiny, "A0204", "A0304"))
+    assert [(s.cost, s.why) for s in road.steps] == [(0.5, "by road, in column")] * 2
+    in_line = plan_order(tiny.map, column.with_formation("line"), cells(tiny, "A0204"))
+    assert (in_line.steps[0].cost, in_line.steps[0].why) == (1.0, "clear, the road not used in "
+                                                                   "line")
+    over = state.units["blue-2"].moved_to(tiny.board.parse("A0503"), 0)
+    stream = plan_order(tiny.map, over, cells(tiny, "A0603")).steps[0]
+    assert stream.cost == 2.0 and stream.why.endswith("+1 for the stream")
 
 
 def test_stream_costs_extra_and_cliffs_stop(tiny: LoadedScenario) -> None:
@@ -161,13 +216,14 @@ def test_contact_past_a_full_cell_falls_back_to_room(tiny: LoadedScenario) -> No
 
 
 def test_an_order_is_checked_whole_before_any_enemy(tiny: LoadedScenario) -> None:
-    """A route the unit could not finish, or one ending in a full cell, is refused whether or
-    not an enemy stands on it: the refusal tells nothing of the enemy."""
+    """A route ending in a full cell is refused whether or not an enemy stands on it, and
+    where the MPs run out is settled before any enemy is looked for: an enemy in the cell the
+    unit cannot pay for changes nothing (ORD-1), so the answer tells nothing of it."""
     unit = initial_state(tiny).units["blue-2"].moved_to(tiny.board.parse("A0203"), 0)
     woods = cells(tiny, "A0303", "A0302", "A0402", "A0502")
+    alone = move_along(tiny.map, unit, woods)
+    assert move_along(tiny.map, unit, woods, enemy_at=lambda c: c == woods[3]) == alone
     for enemy_at in (lambda c: False, lambda c: c == woods[1]):
-        with pytest.raises(MoveError, match=r"step 4 \(A0402 to A0502\): costs 1 MP"):
-            move_along(tiny.map, unit, woods, enemy_at=enemy_at)
         with pytest.raises(MoveError, match="A0402 already holds 2 units"):
             move_along(tiny.map, unit, woods[:3], enemy_at=enemy_at,
                        friendly_count=lambda c: 2 if c == woods[2] else 0)

@@ -228,7 +228,7 @@ def test_the_other_force_counts_as_moved_and_the_phasing_force_moves_freely() ->
     assert game.march("m1", "grey")["rest"] and not game.march("m1", "blue")["rest"]
     game.to(5, "movement", "grey")  # Grey's own movement phase, after its march in Blue's
     assert game.state.units["grey-1"].mp_left <= 0
-    with pytest.raises(Refusal, match="only 0 of 0 MP remain"):
+    with pytest.raises(Refusal, match="Grey Brigade has no MP left this phase"):
         game.do("grey", cmd.Move(unit="Grey Brigade", route="A3305"))
     assert game.label("grey-1") == "A3205"
     game.to(6, "movement", "blue")  # the phasing player's next phase: free

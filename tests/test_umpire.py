@@ -79,7 +79,7 @@ async def test_refused_commands_change_nothing(tmp_path: Path) -> None:
             cmd.Move(unit="nobody", route="A0304"),
             cmd.Move(unit="1st Brigade", route="Z9999"),
             cmd.Move(unit="1st Brigade", route="A0205"),
-            cmd.Move(unit="1st Brigade", route="B0804"),
+            cmd.Move(unit="1st Brigade", route="road A0101"),  # no road: refused with advice
             cmd.SetFormation(unit="1st Brigade", formation="square"),
             cmd.Correct(unit="blue-1", changes={"strength": 1}, reason="cheating"),
         ]
@@ -234,5 +234,6 @@ async def test_contact_at_the_first_step_halts_the_unit(tmp_path: Path) -> None:
         state = await umpire.state_for("g1")
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
         assert state.units["blue-1"].mp_left == 0
-        with pytest.raises(UmpireError, match=r"costs .* MP but only 0"):
+        with pytest.raises(UmpireError, match=r"1st Brigade has no MP left this phase: its first "
+                           r"step \(A0104 to A0105, clear\) costs 1 MP"):
             await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0105"))

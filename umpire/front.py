@@ -13,12 +13,13 @@ from typing import Any
 from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
 from storage.store import Store
-from umpire import dm_notice, outbox, pending, wording
+from umpire import dm_notice, outbox, pending, player_settings, wording
 from umpire.answers import UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.outbox import Transport
 from umpire.pending import Pending, PendingMarch, PendingMove
 from umpire.pictures import Pictures
+from umpire.player_settings import Preview
 
 __all__ = ["DatabaseError", "Front", "backup_database"]
 
@@ -105,6 +106,16 @@ class Front(Pictures):
         state = (await self._game(game_id)).state
         return [(p, pending.expired_words(state, p.turn, p.step))
                 for p in await pending.expire_past(self.store, state, game_id)]
+
+    # -- a player's own settings (every game) ----------------------------------------------------
+    async def preview_setting(self, user_id: int) -> Preview:
+        """Which of the player's moves are shown before they are given (ruling ORD-2)."""
+        return await player_settings.preview(self.store, user_id)
+
+    async def set_preview_setting(self, user_id: int, value: Preview) -> Preview:
+        """Keep the player's preview setting for every game; the setting now in force."""
+        await player_settings.set_preview(self.store, user_id, value)
+        return await player_settings.preview(self.store, user_id)
 
     # -- the outbox ------------------------------------------------------------------------------
     async def games_with_pending_deliveries(self, limit: int = 500) -> list[str]:
