@@ -38,7 +38,7 @@ async def preview(table: Table) -> tuple[dict[str, Any], str, str]:
     message = await final(await table.fake.slash(
         "move", {"unit": "1st Brigade", "route": "road Old Church"}, user=table.alice,
         channel=table.channel))
-    assert message["flags"] & EPHEMERAL and "would go" in text_of(message)
+    assert message["flags"] & EPHEMERAL and "Confirm to give the order" in text_of(message)
     confirm, cancel = message["components"][0]["components"]
     return message, confirm["custom_id"], cancel["custom_id"]
 

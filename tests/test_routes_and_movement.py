@@ -102,7 +102,7 @@ def test_move_errors_name_the_step(tiny: LoadedScenario) -> None:
     with pytest.raises(MoveError, match=r"step 1 \(A0105 to A0305\): the cells do not touch"):
         move_along(gm, unit, cells(tiny, "A0305"))
     spent = unit.moved_to(tiny.board.parse("A0203"), 6)
-    with pytest.raises(MoveError, match=r"2nd Brigade has no MP left this phase, and its "
+    with pytest.raises(MoveError, match=r"2nd Brigade has no MP left this phase: its "
                        r"first step \(A0203 to A0303, \w+\) costs \d MP"):
         move_along(gm, spent, cells(tiny, "A0303"))
 
