@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.autocomplete import FORMATIONS, matching, route_choices
 from bot.client import VedetteBot
 from rules.commands import Done
 from rules.refusal import Refusal
@@ -162,3 +163,81 @@ async def test_an_enemy_id_in_an_order_is_answered_as_nonsense(fake: FakeDiscord
             assert "no unit called" in answers[0], answers
             assert answers[0].replace(enemy.id, "X") == answers[1].replace(nonsense, "X"), \
                 (command, answers)
+
+
+# -- autocomplete ---------------------------------------------------------------------------------
+def test_word_starts_come_before_other_matches() -> None:
+    names = ["Maj. Gen. Oliver O. Howard", "Brig. Gen. Hobart Ward", "Ward's brigade",
+             "Steward's battery"]
+    assert [c.value for c in matching(names, "Ward")] == [
+        "Ward's brigade", "Brig. Gen. Hobart Ward", "Maj. Gen. Oliver O. Howard",
+        "Steward's battery"]
+    assert [c.value for c in matching(names, "ho")] == [  # word starts, in the given order
+        "Maj. Gen. Oliver O. Howard", "Brig. Gen. Hobart Ward"]
+
+
+def test_route_completion_keeps_place_names_of_several_words_whole() -> None:
+    places = ["Wilderness Church", "Wilderness Tavern", "Chancellorsville", "Old Church"]
+    assert route_choices("road Wilderness Ch", places) == ["road Wilderness Ch",
+                                                          "road Wilderness Church"]
+    assert route_choices("road  wilderness  ch", places)[1:] == ["road  Wilderness Church"]
+    assert route_choices("A0101 road Wild", places)[1:] == ["A0101 road Wilderness Church",
+                                                           "A0101 road Wilderness Tavern"]
+    # after a whole waypoint (a label, a place, the word road) a new one may begin
+    assert route_choices("Old Church road Ch", places)[1:] == [
+        "Old Church road Chancellorsville"]
+    assert route_choices("A0101 Chan", places)[1:] == ["A0101 Chancellorsville"]
+
+
+async def to_union_movement(bot: VedetteBot, alice: FakeUser, bob: FakeUser) -> None:
+    await to_step(bot, {"union": alice, "confederate": bob}, "movement", "union")
+
+
+async def offered(fake: FakeDiscord, command: str, options: dict[str, Any], focused: str,
+                  user: FakeUser) -> list[tuple[str, str]]:
+    handle = await fake.autocomplete(command, options, focused=focused, user=user)
+    return [(c["value"], c["name"]) for c in (await handle.response()).choices]
+
+
+async def test_autocomplete_on_the_sample(fake: FakeDiscord, tmp_path: Path) -> None:
+    """On flank-march: word starts first, the formations a unit can take, place names of
+    several words, and a force of commands whose names hold commas, completed by id."""
+    async with started_game(fake, tmp_path, SAMPLES["flank-march"], SIDES) as (bot, alice, bob):
+        state = await bot.umpire.state_for("g1")
+        union = [c.id for c in state.commands.values() if c.side == "union"]
+        force = await offered(fake, "march order", {"force": "1st Division, XI", "route": "x"},
+                              "force", alice)
+        devens = next(c for c in state.commands.values()
+                      if c.name == "1st Division, XI Corps (Devens)")
+        # the name's own comma: it is the item being completed, not a finished one
+        assert force[0] == (devens.id, "1st Division, XI Corps (Devens)")
+        more = await offered(fake, "march order", {"force": f"{devens.id},2nd Division, XI",
+                                                   "route": "x"}, "force", alice)
+        steinwehr = next(c for c in state.commands.values()
+                         if c.name == "2nd Division, XI Corps (von Steinwehr)")
+        assert more[0] == (f"{devens.id},{steinwehr.id}",
+                           "1st Division, XI Corps (Devens), 2nd Division, XI Corps "
+                           "(von Steinwehr)")
+        everything = await offered(fake, "march order", {"force": "", "route": "x"}, "force",
+                                   bob)
+        assert everything and not {v for v, _ in everything} & {*union, *(
+            u.id for u in state.units_of("union"))}
+
+        await to_union_movement(bot, alice, bob)
+        moving = await offered(fake, "move", {"unit": "Ward", "route": "x"}, "unit", alice)
+        names = [n for _, n in moving]
+        assert names[0] == "Ward's brigade"
+        assert names.index("Maj. Gen. Oliver O. Howard") > 0
+        route = await offered(fake, "move", {"unit": "x", "route": "road Wilderness Ch"},
+                              "route", alice)
+        assert [v for v, _ in route] == ["road Wilderness Ch", "road Wilderness Church"]
+
+        async def formations(unit: str) -> list[str]:
+            return [v for v, _ in await offered(fake, "formation",
+                                                {"unit": unit, "formation": ""},
+                                                "formation", alice)]
+        assert await formations("Battery I, 1st Ohio (Dilger)") == ["limbered"]
+        assert await formations("Ward's brigade") == ["line"]
+        # an enemy unit's name is answered as a name of no unit: every formation
+        enemy = state.units_of("confederate")[0].name
+        assert await formations(enemy) == await formations("no such unit") == FORMATIONS

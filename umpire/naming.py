@@ -18,7 +18,7 @@ from rules.combat.aiming import aims
 from rules.idle import side_options
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.unit_lookup import own_unit, own_unit_list, same_name, split_list
+from rules.unit_lookup import SEPARATORS, own_unit, own_unit_list, same_name, split_list
 from rules.units import Unit
 from rules.view import project
 
@@ -132,21 +132,20 @@ def complete_list(current: str, known: Sequence[Named], offered: Sequence[Named]
                   ) -> list[tuple[str, str]]:
     """Completions of the last item of a list of units (or commands), as (value, name) pairs.
 
-    What was typed before the last separator is read against ``known`` (ids and names alike);
-    each item found becomes its id in the value and its name in the shown name, and an item
-    that names nothing is kept as typed, for the rules to refuse. The last item is completed
-    from ``offered`` (best match first, ``rank``), leaving out what the list already holds.
-    """
+    The item being typed is the longest end of the text that begins one of the ``offered``
+    names (it may hold commas of its own: "1st Division, XI"), after items that each name one
+    of ``known`` (ids and names alike); failing that, what follows the last separator. Each item
+    before it becomes its id in the value and its name in the shown name (an item that names
+    nothing is kept as typed, for the rules to refuse); the last is completed from ``offered``
+    (best match first, ``rank``), leaving out what the list already holds."""
     if len(current) > 500:
         return []
     by_key = {k: n for n in known for k in n.keys}
-    items = split_list(current, lambda text: same_name(text) in by_key)
-    ended = current.rstrip().endswith((",", ";"))
-    head, tail = (items, "") if ended or not items else (items[:-1], items[-1])
+    head, tail = _last_item(current, by_key, offered)
     values: list[str] = []
     names: list[str] = []
     have: set[str] = set()
-    for item in head:
+    for item in split_list(head, lambda text: same_name(text) in by_key):
         found = by_key.get(same_name(item))
         values.append(found.ref if found else item)
         names.append(found.name if found else item)
@@ -162,3 +161,20 @@ def complete_list(current: str, known: Sequence[Named], offered: Sequence[Named]
         if len(out) == MAX_CHOICES:
             break
     return out
+
+
+def _last_item(current: str, by_key: dict[str, Named], offered: Sequence[Named]
+               ) -> tuple[str, str]:
+    """``current`` cut into the finished items and the one being typed (``complete_list``)."""
+    parts = SEPARATORS.split(current)
+    count = len(parts[0::2])
+    starts = [same_name(n.name) for n in offered]
+    for k in range(count):
+        head, tail = "".join(parts[:max(0, 2 * k - 1)]), "".join(parts[2 * k:])
+        key = same_name(tail)
+        if not any(s.startswith(key) for s in starts):
+            continue
+        items = split_list(head, lambda text: same_name(text) in by_key)
+        if all(same_name(item) in by_key for item in items):
+            return head, tail
+    return "".join(parts[:max(0, 2 * count - 3)]), parts[-1]
