@@ -52,9 +52,11 @@ def own_unit(state: GameState, side: str, name: str) -> Unit:
     raise Refusal(f"You have no unit called {name.strip()[:60]!r}.{hint}")
 
 
-def split_list(items: str | Iterable[str], known: Callable[[str], bool]) -> list[str]:
+def split_list(items: str | Iterable[str], known: Callable[[str], bool], most: int = 1
+               ) -> list[str]:
     """The items of a list, read against the names ``known`` recognises (it is given an item as
-    written, and says whether that is exactly a name or id it knows).
+    written, and says whether that is exactly a name or id it knows), none of which is cut
+    into more than ``most`` pieces by its separators (``pieces_of``).
 
     ``items`` is the list as typed, or already cut at its commas (then the pieces are put back
     together with ", "). From the left, the longest run of pieces that ``known`` takes whole is
@@ -68,7 +70,7 @@ def split_list(items: str | Iterable[str], known: Callable[[str], bool]) -> list
     i = 0
     while i < len(pieces):
         end = i + 1
-        for j in range(len(pieces), i + 1, -1):
+        for j in range(min(len(pieces), i + most), i + 1, -1):
             if known("".join(parts[2 * i:2 * j - 1])):
                 end = j
                 break
@@ -79,6 +81,11 @@ def split_list(items: str | Iterable[str], known: Callable[[str], bool]) -> list
     return out
 
 
+def pieces_of(names: Iterable[str]) -> int:
+    """The most pieces the separators cut any of ``names`` into (``split_list``'s ``most``)."""
+    return max((len(SEPARATORS.findall(n)) + 1 for n in names), default=1)
+
+
 def own_keys(state: GameState, side: str) -> frozenset[str]:
     """Every id, name and short name of ``side``'s own units, as ``same_name`` writes them."""
     return frozenset(k for u in state.units_of(side) for k in unit_keys(u))
@@ -87,4 +94,4 @@ def own_keys(state: GameState, side: str) -> frozenset[str]:
 def own_unit_list(state: GameState, side: str, items: str | Iterable[str]) -> list[str]:
     """The items of a list of ``side``'s own units (``split_list`` against their names)."""
     keys = own_keys(state, side)
-    return split_list(items, lambda text: same_name(text) in keys)
+    return split_list(items, lambda text: same_name(text) in keys, pieces_of(keys))

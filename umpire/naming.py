@@ -18,7 +18,14 @@ from rules.combat.aiming import aims
 from rules.idle import side_options
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.unit_lookup import SEPARATORS, own_unit, own_unit_list, same_name, split_list
+from rules.unit_lookup import (
+    SEPARATORS,
+    own_unit,
+    own_unit_list,
+    pieces_of,
+    same_name,
+    split_list,
+)
 from rules.units import Unit
 from rules.view import project
 
@@ -145,7 +152,7 @@ def complete_list(current: str, known: Sequence[Named], offered: Sequence[Named]
     values: list[str] = []
     names: list[str] = []
     have: set[str] = set()
-    for item in split_list(head, lambda text: same_name(text) in by_key):
+    for item in split_list(head, lambda text: same_name(text) in by_key, pieces_of(by_key)):
         found = by_key.get(same_name(item))
         values.append(found.ref if found else item)
         names.append(found.name if found else item)
@@ -174,7 +181,7 @@ def _last_item(current: str, by_key: dict[str, Named], offered: Sequence[Named]
         key = same_name(tail)
         if not any(s.startswith(key) for s in starts):
             continue
-        items = split_list(head, lambda text: same_name(text) in by_key)
+        items = split_list(head, lambda text: same_name(text) in by_key, pieces_of(by_key))
         if all(same_name(item) in by_key for item in items):
             return head, tail
     return "".join(parts[:max(0, 2 * count - 3)]), parts[-1]

@@ -18,7 +18,7 @@ from rules.command import force as command_force
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import records as rec
-from rules.unit_lookup import own_keys, own_unit, same_name, split_list
+from rules.unit_lookup import own_keys, own_unit, pieces_of, same_name, split_list
 from rules.units import Unit
 from rules.words import Echelon, UnitKind
 
@@ -29,9 +29,10 @@ _ATTACHED = re.compile(r"\s*(\+|plus)\s*attached\s*$", re.IGNORECASE)
 
 def resolve(state: GameState, side: str, text: str) -> tuple[list[Unit], str]:
     """The force's units (in the order of the scenario) and a name for it."""
-    keys = own_keys(state, side)
-    items = split_list(text, lambda item: same_name(_ATTACHED.sub("", item)) in keys
-                       or _own_command(state, side, _ATTACHED.sub("", item).strip()) is not None)
+    keys = own_keys(state, side) | {same_name(k) for c in state.commands.values()
+                                     if c.side == side for k in (c.id, c.name)}
+    items = split_list(text, lambda item: same_name(_ATTACHED.sub("", item)) in keys,
+                       pieces_of(keys))
     if not items:
         raise Refusal("name the force: units or commands, separated by commas")
     chosen: dict[str, Unit] = {}
