@@ -1,9 +1,10 @@
 """Autocomplete: the player's own units and markers, the scenario's public named places,
 formations, sides and scenarios. At most 25 choices, answered from what the umpire holds in
 memory; whatever the player finally submits is validated again by the umpire. Never an enemy unit
-or marker: unit names come from ``Umpire.unit_names`` and markers from ``Umpire.marker_choices``,
-which list the asking player's own side only (a marker's label says what is under it, which only
-its owner knows)."""
+or marker: unit names come from ``Umpire.unit_names`` (lists of units, completed to ids, from
+``Umpire.own_unit_choices``: ruling ORD-10) and markers from ``Umpire.marker_choices``, which list
+the asking player's own side only (a marker's label says what is under it, which only its owner
+knows). Names match best where they begin, then where a word begins (ruling ORD-16)."""
 
 from __future__ import annotations
 

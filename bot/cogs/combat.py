@@ -75,8 +75,7 @@ def _fighters(action: Action) -> Completer:
     return complete
 
 
-def _targets(action: Action, units_field: str
-             ) -> Completer:
+def _targets(action: Action, units_field: str) -> Completer:
     async def complete(interaction: Interaction, current: str) -> Choices:
         """What the asking player's side sees to aim at, and nothing else: first what the
         units named in ``units_field`` could strike now."""
