@@ -64,10 +64,13 @@ def aims(view: SideView, gm: GameMap, rules: CombatRules, chosen: Sequence[UnitV
     aimable = aimable_cells(view)
     found: list[tuple[str, str, Cell]] = []
     named_cells: set[Cell] = set()
+    names: set[str] = set()
     for u in view.enemy_units():
         if u.level == IDENTIFIED and u.kind in COMBAT_KINDS and u.name:
-            found.append((u.name, u.name, u.cell))
             named_cells.add(u.cell)
+            if u.name not in names:  # the order names it so: one choice per name
+                names.add(u.name)
+                found.append((u.name, u.name, u.cell))
     for cell in sorted(aimable - named_cells, key=lambda c: (c.col, c.row)):
         label = board.label(cell)
         found.append((label, f"the counter at {label}", cell))
