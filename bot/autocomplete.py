@@ -1,9 +1,10 @@
 """Autocomplete: the player's own units and markers, the scenario's public named places,
 formations, sides and scenarios. At most 25 choices, answered from what the umpire holds in
 memory; whatever the player finally submits is validated again by the umpire. Never an enemy unit
-or marker: unit names come from ``Umpire.unit_names`` and markers from ``Umpire.marker_choices``,
-which list the asking player's own side only (a marker's label says what is under it, which only
-its owner knows)."""
+or marker: unit names come from ``Umpire.unit_names`` (lists of units, completed to ids, from
+``Umpire.own_unit_choices``: ruling ORD-10) and markers from ``Umpire.marker_choices``, which list
+the asking player's own side only (a marker's label says what is under it, which only its owner
+knows). Names match best where they begin, then where a word begins (ruling ORD-16)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from discord import app_commands
 from bot.game_choice import game_for_autocomplete
 from rules.words import FORMATIONS_BY_KIND
 from umpire import catalog
+from umpire.naming import Named, complete_list, ranked
 from umpire.service import UmpireError
 
 if TYPE_CHECKING:
@@ -39,22 +41,27 @@ def _bot(interaction: Interaction) -> VedetteBot:
 
 
 def matching(names: list[str], typed: str) -> Choices:
-    """Names starting with what was typed first, then names containing it."""
-    key = typed.strip().lower()
-    first = [n for n in names if n.lower().startswith(key)]
-    then = [n for n in names if key in n.lower() and n not in first]
+    """Names starting with what was typed first, then names with a word starting with it
+    ("Ward" offers Ward's brigade before Howard), then names containing it
+    (``umpire.naming.rank``)."""
+    found = list(dict.fromkeys(names[i] for i in ranked(names, typed)))
     return [app_commands.Choice(name=n[:MAX_VALUE], value=n[:MAX_VALUE])
-            for n in (first + then)[:MAX_CHOICES]]
+            for n in found[:MAX_CHOICES]]
 
 
 def labelled(choices: list[tuple[str, str]], typed: str) -> Choices:
-    """(value, label) pairs whose label starts with what was typed first, then those whose
-    label contains it."""
-    key = typed.strip().lower()
-    first = [c for c in choices if c[1].lower().startswith(key)]
-    then = [c for c in choices if key in c[1].lower() and c not in first]
+    """(value, label) pairs, best match of the label first, as ``matching``."""
+    found = [choices[i] for i in ranked([label for _, label in choices], typed)]
     return [app_commands.Choice(name=label[:MAX_VALUE], value=value[:MAX_VALUE])
-            for value, label in (first + then)[:MAX_CHOICES]]
+            for value, label in found[:MAX_CHOICES]]
+
+
+def unit_list_choices(current: str, known: list[Named], offered: list[Named]) -> Choices:
+    """Completions of the last item of a list of units or commands: each value the ids
+    separated by commas, shown by the names (``umpire.naming.complete_list``), so that no
+    name's own commas can split it wrongly."""
+    return [app_commands.Choice(name=name, value=value)
+            for value, name in complete_list(current, known, offered)]
 
 
 async def _own_unit_names(interaction: Interaction, game_id: str) -> list[str]:
@@ -119,22 +126,42 @@ async def places(interaction: Interaction, current: str) -> Choices:
 
 def route_choices(current: str, place_names: list[str]) -> list[str]:
     """Completions of the waypoint being typed at the end of a route: a place name (which may
-    have several words) or the word ``road``. What was typed so far comes first."""
+    have several words: "road Wilderness Ch" completes to "road Wilderness Church") or the word
+    ``road``. What was typed so far comes first."""
     if len(current) > MAX_VALUE:
         return []
     out: list[str] = [current.strip()] if current.strip() else []
-    # Where a waypoint may begin: the start, and after every separator. The earliest start that
-    # matches wins, so that a place name of several words is completed whole.
-    starts = [0] + [m.end() for m in re.finditer(r"[\s,;>]+", current)]
+    # Where a waypoint may begin: the start, and after every separator that ends a whole
+    # waypoint (so "Wilderness Ch" is never read as the waypoint "Wilderness" and then "Ch").
+    starts = [0] + [m.end() for m in re.finditer(r"[\s,;>]+", current)
+                    if _ends_waypoint(current[:m.start()], place_names)]
     for name in [*place_names, *ROUTE_WORDS]:
         for at in starts:
-            tail = current[at:].lower()
-            if (tail or at == len(current)) and name.lower().startswith(tail):
+            tail = _spaced(current[at:])
+            if (tail or at == len(current)) and _spaced(name).startswith(tail):
                 choice = (current[:at] + name).strip()
                 if choice not in out and len(choice) <= MAX_VALUE:
                     out.append(choice)
                 break
     return out[:MAX_CHOICES]
+
+
+def _spaced(text: str) -> str:
+    """Text as route words are compared: any case, runs of spaces as one."""
+    return " ".join(text.lower().split())
+
+
+def _ends_waypoint(before: str, place_names: list[str]) -> bool:
+    """Whether the route typed so far ends with a whole waypoint: a map label (it has a
+    digit), a route word, or a place name."""
+    words = before.split()
+    if not words:
+        return False
+    last = words[-1].lower()
+    if last in ROUTE_WORDS or any(ch.isdigit() for ch in last):
+        return True
+    text = f" {_spaced(re.sub(r'[,;>]', ' ', before))}"
+    return any(text.endswith(f" {_spaced(p)}") for p in place_names)
 
 
 async def route(interaction: Interaction, current: str) -> Choices:
@@ -143,8 +170,18 @@ async def route(interaction: Interaction, current: str) -> Choices:
 
 
 async def formations(interaction: Interaction, current: str) -> Choices:
-    """Formations are the rules' words (public), the same for every side."""
-    return matching(FORMATIONS, current)
+    """The formations the unit named in ``unit:`` could change to (one of the player's own);
+    while it names none of them, every formation of the rules (public words)."""
+    game_id = await game_for_autocomplete(interaction)
+    unit = str(getattr(interaction.namespace, "unit", "") or "")
+    found: list[str] | None = None
+    if game_id is not None and unit.strip():
+        try:
+            found = await _bot(interaction).umpire.formation_choices(game_id,
+                                                                     interaction.user.id, unit)
+        except Exception:
+            log.debug("no formations for game %s", game_id, exc_info=True)
+    return matching(FORMATIONS if found is None else found, current)
 
 
 async def sides(interaction: Interaction, current: str) -> Choices:

@@ -16,8 +16,10 @@ class Offer:
     """``action``: the ruleset's word for it (``move``, ``fire``, ``order``, ...); ``words``:
     what the side may do, with the command that does it; ``units``: the names of the side's
     own units (or markers) that could do it now, in the view's order (empty when the offer is
-    not about particular units)."""
+    not about particular units); ``refs``: the same units' ids, in the same order, where the
+    offer knows them (for autocomplete, which completes to ids: ruling ORD-10)."""
 
     action: str
     words: str
     units: tuple[str, ...] = ()
+    refs: tuple[str, ...] = ()

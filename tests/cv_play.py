@@ -25,6 +25,7 @@ from rules.state import GameState
 from rules.view import project
 from storage.store import Store
 from tests.commitments import masked
+from tests.naming_reads import naming_choices
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
@@ -142,6 +143,7 @@ async def reads(umpire: Umpire, user: int, side: str, around: tuple[str, ...]) -
              repr(await umpire.marker_choices("g1", user)),
              repr(await umpire.visible_enemy_names("g1", user)),
              repr(await umpire.visible_enemy_names("g1", user, troops_only=False)),
+             *[repr(found) for found in await naming_choices(umpire, user)],
              repr(await umpire.place_names("g1")),
              repr(await umpire.sides("g1"))]
     for cell, radius in ((None, None), *((c, 3) for c in around)):

@@ -4,15 +4,17 @@ sees."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from bot.client import VedetteBot
-from bot.cogs.combat import list_choices, unit_list
+from bot.cogs.combat import unit_list
 from rules.commands import Done
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_combat_umpire import INVERTED, NIGHT, variant
+from umpire.naming import Named, complete_list
 
 SIDES = ("union", "confederate")
 SEED = bytes(range(32))
@@ -43,8 +45,12 @@ async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path)
     async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
         await to_phase(bot, users, "fire", "union")
-        assert await offered(fake, "fire", {"unit": "Union Brigade, Second", "target": "x"},
-                             "unit", alice) == ["Union Brigade, Second Union Brigade"]
+        # only units that may fire now (the Second Union Brigade has no enemy in range); the
+        # values are the units' ids, so that a name's commas never split them
+        assert await offered(fake, "fire", {"unit": "Union Brigade, ", "target": "x"},
+                             "unit", alice) == ["u-inf,u-bat"]
+        assert await offered(fake, "fire", {"unit": "Second", "target": "x"}, "unit",
+                             alice) == []
         assert await offered(fake, "fire", {"unit": "x", "target": "reb"}, "target", alice) == [
             "Rebel Battery", "Rebel Brigade", "Second Rebel Brigade"]  # never General Grey
         text = await say(fake, "fire", alice, {"unit": "Union Brigade",
@@ -67,9 +73,11 @@ async def test_assault_and_unseen_targets(fake: FakeDiscord, tmp_path: Path) -> 
     async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
         await to_phase(bot, users, "movement", "confederate")
-        # only the Union Brigade, next to it, is in sight of the Confederates at night
-        assert await offered(fake, "assault", {"units": "Rebel", "target": ""}, "target",
-                             bob) == ["Union Brigade"]
+        # only the Union Brigade, next to it, is in sight of the Confederates at night; the
+        # other counters they see without their identity are offered by their cells
+        found = await offered(fake, "assault", {"units": "Rebel", "target": ""}, "target", bob)
+        assert found[0] == "Union Brigade"
+        assert found[1:] and all(re.fullmatch(r"A\d{4}", v) for v in found[1:]), found
         assert await offered(fake, "assault", {"units": "Rebel", "target": "Bat"}, "target",
                              bob) == []
         hidden = await say(fake, "assault", bob, {"units": "Rebel Brigade",
@@ -87,5 +95,7 @@ async def test_assault_and_unseen_targets(fake: FakeDiscord, tmp_path: Path) -> 
 def test_unit_lists() -> None:
     assert unit_list(" Union Brigade ,, Second Union Brigade ") == ("Union Brigade",
                                                                    "Second Union Brigade")
-    assert list_choices("Union Brigade, sec", ["Second Union Brigade", "Union Brigade"]) == [
-        "Union Brigade, Second Union Brigade"]
+    known = [Named("u-inf2", "Second Union Brigade", ("second union brigade",)),
+             Named("u-inf", "Union Brigade", ("union brigade",))]
+    assert complete_list("Union Brigade, sec", known, known) == [
+        ("u-inf,u-inf2", "Union Brigade, Second Union Brigade")]

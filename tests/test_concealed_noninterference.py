@@ -28,6 +28,7 @@ from rules.view import project
 from storage.store import Store
 from tests.commitments import masked
 from tests.concealed_ground import SCENARIO, scenario_text
+from tests.naming_reads import naming_choices
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
@@ -87,6 +88,7 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant
         heard.append(repr(await umpire.unit_names("g1", GREY)))
         heard.append(repr(await umpire.visible_enemy_names("g1", GREY)))
         heard.append(repr(await umpire.visible_enemy_names("g1", GREY, troops_only=False)))
+        heard.extend(repr(found) for found in await naming_choices(umpire, GREY))
         for around, radius in ((None, None), ("A0606", 3)):
             shown = await umpire.my_map("g1", GREY, around=around, radius=radius)
             heard.append(shown.text + (shown.image or b"").hex())

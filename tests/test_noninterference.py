@@ -298,6 +298,11 @@ async def blue_on_discord(tmp_path: Path, name: str, variant: Variant) -> list[s
             for typed in ("", "Grey", "G"):
                 await offered("move", {"unit": typed, "route": "x"}, "unit")
                 await offered("fire", {"unit": "1st Brigade", "target": typed}, "target")
+                await offered("fire", {"unit": typed, "target": "x"}, "unit")
+                await offered("assault", {"units": "1st Brigade", "target": typed}, "target")
+                await offered("assault", {"units": typed, "target": "x"}, "units")
+                await offered("formation", {"unit": typed or "1st Brigade", "formation": ""},
+                              "formation")
             await offered("move", {"unit": "1st Brigade", "route": "B07"}, "route")
 
         await reads()

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs.march import force_choices
 from rules import commands as cmd
 from rules.surprise import records as rec
 from rules.surprise.commands import OrderSurpriseMove
@@ -17,13 +16,16 @@ from tests.fakediscord import FakeDiscord
 from tests.surprise_support import Dice
 from tests.test_surprise_umpire import scenario_file
 from umpire import dice as umpire_dice
+from umpire.naming import Named, complete_list
 
 
 def test_force_choices_complete_the_last_item() -> None:
     names = ["1st Division", "1st Brigade", "2nd Brigade", "Blue Horse"]
-    assert force_choices("", names) == names
-    assert force_choices("1st Division, bl", names) == ["1st Division, Blue Horse"]
-    assert force_choices("2nd", names) == ["2nd Brigade"]
+    known = [Named(f"r{i}", n, (n.lower(), f"r{i}")) for i, n in enumerate(names)]
+    assert [name for _, name in complete_list("", known, known)] == names
+    assert complete_list("1st Division, bl", known, known) == [("r0,r3",
+                                                               "1st Division, Blue Horse")]
+    assert complete_list("2nd", known, known) == [("r2", "2nd Brigade")]
 
 
 async def test_order_status_and_detour_buttons(fake: FakeDiscord, tmp_path: Path,
@@ -34,7 +36,7 @@ async def test_order_status_and_detour_buttons(fake: FakeDiscord, tmp_path: Path
                             maps=True) as (bot, alice, bob):
         offered = await fake.autocomplete("march order", {"force": "", "route": "x"},
                                           focused="force", user=alice)
-        choices = [c["value"] for c in (await offered.response()).choices]
+        choices = [c["name"] for c in (await offered.response()).choices]
         assert "1st Division" in choices and not [c for c in choices if "Grey" in c]
         previewed = await private_answer(fake, "march order", alice, {
             "force": "1st Division, Blue Horse", "route": "road A1005", "initiative": True,

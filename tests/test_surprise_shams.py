@@ -357,7 +357,9 @@ async def test_march_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path,
         await play_to(2, "movement", "blue")
         offered = await fake.autocomplete("march rally", {"units": "1st"}, focused="units",
                                           user=alice)
-        assert "1st Brigade" in [c["value"] for c in (await offered.response()).choices]
+        # shown by name, completed to the unit's id (ruling ORD-10)
+        choices = [(c["value"], c["name"]) for c in (await offered.response()).choices]
+        assert ("blue-1", "1st Brigade") in choices
         dice.set(morale=[12, 12])  # recovered one state a turn (ruling SM-23), then home
         shaken = await private_answer(fake, "march rally", alice, {"units": "1st Brigade"})
         assert "now shows shaken" in text_of(shaken)

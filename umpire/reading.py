@@ -13,6 +13,7 @@ from rules.view import own_view, project, public_view
 from storage.records import DeliveryRecord, PlayerRecord, Recipient
 from umpire import (
     marker_words,
+    naming,
     record,
     seats,
     units_list,
@@ -23,6 +24,7 @@ from umpire import (
 )
 from umpire.answers import Reply, UmpireError
 from umpire.gameref import GameRef, ref_of
+from umpire.naming import Action, Named
 from umpire.pictures import Pictures
 from umpire.repository import LiveGame
 from umpire.stack_words import stack_text
@@ -138,6 +140,46 @@ class Reading(Pictures):
             return []
         return wording.visible_enemy_names(project(game.state, player.side),
                                            troops_only=troops_only)
+
+    async def _asking_side(self, game_id: str, user_id: int, *, in_play: bool = False
+                           ) -> tuple[GameState, str] | None:
+        """The game's state and the asking player's side, for autocomplete (``None`` when he
+        plays no side in it, or, with ``in_play``, when the game is not under way)."""
+        game = self._games.get(game_id) or await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None or (in_play and not game.state.status.in_play):
+            return None
+        return game.state, player.side
+
+    async def own_unit_choices(self, game_id: str, user_id: int) -> list[Named]:
+        """The player's own units, each with its id, for autocomplete (never an enemy's)."""
+        found = await self._asking_side(game_id, user_id)
+        return naming.own_units(*found) if found else []
+
+    async def fighter_choices(self, game_id: str, user_id: int, action: Action) -> list[Named]:
+        """The player's own units that may fire (``action`` ``"fire"``) or assault now, as the
+        rules offer it from the side's own view (``umpire.naming.fighters``)."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.fighters(*found, action) if found else []
+
+    async def target_choices(self, game_id: str, user_id: int, action: Action,
+                             units_text: str) -> list[tuple[str, str]]:
+        """The targets the player's side sees, as (value, words), those the named units could
+        strike now first, with distance and sight (``umpire.naming.targets``)."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.targets(*found, action, units_text) if found else []
+
+    async def force_choices(self, game_id: str, user_id: int) -> list[Named]:
+        """The player's own commands and units on the map, for a march's ``force:``."""
+        found = await self._asking_side(game_id, user_id)
+        return naming.forces(*found) if found else []
+
+    async def formation_choices(self, game_id: str, user_id: int, unit_text: str
+                                ) -> list[str] | None:
+        """The formations the player's unit named in ``unit_text`` could change to; ``None``
+        when it names none of his units."""
+        found = await self._asking_side(game_id, user_id)
+        return naming.formations(*found, unit_text) if found else None
 
     async def sides(self, game_id: str) -> list[tuple[str, str]]:
         """The game's sides, each as its id and its name (public: every player may join one),

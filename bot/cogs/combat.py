@@ -2,31 +2,36 @@
 ``rules.combat.commands`` record and calls ``Umpire.handle``; the answer goes to the asking player
 alone, and the umpire's private reports to each side go out through the outbox.
 
-Autocomplete offers the player's own units for ``unit:``/``units:`` (the last of a comma-separated
-list is completed) and, for ``target:``, only the enemy units the player's side sees identified
-now (``Umpire.visible_enemy_names``, read through the side's view): never anything unseen. A
-counter seen only as a marker is named by its map label."""
+Autocomplete offers for ``unit:``/``units:`` only the player's own units that may fire (or
+assault) now, as the rules offer it (``Umpire.fighter_choices``); the last of a comma-separated
+list is completed, and each choice's value is the units' ids, so that a name's own commas never
+split it. For ``target:`` it offers only what the player's side sees (``Umpire.target_choices``,
+read through the side's view): first what the chosen units could strike now, with distance and
+sight, then the rest; a counter seen without its identity is named by its map label."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import pydantic
 from discord import app_commands
 from discord.ext import commands
 
-from bot.autocomplete import MAX_CHOICES, MAX_VALUE, matching
+from bot.autocomplete import MAX_CHOICES, MAX_VALUE, unit_list_choices, unit_names
 from bot.cogs import Interaction, give_order, in_servers_and_dms
 from bot.errors import Refused
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import thinking
 from rules.combat.commands import Assault, Fire, Rally
 from rules.commands import GameCommand
+from umpire.naming import Action, ranked
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
 
 Choices = list[app_commands.Choice[str]]
+Completer = Callable[[Interaction, str], Coroutine[Any, Any, Choices]]
 
 GAME_HELP = "Which game (needed only if you are in several and not in the game's channel)"
 UNIT_HELP = "One of your units, or several firing together, separated by commas"
@@ -54,41 +59,56 @@ def combat_order(kind: type[GameCommand], **fields: Any) -> GameCommand:
             from None
 
 
-def list_choices(current: str, names: list[str]) -> list[str]:
-    """Completions of the last item of a comma-separated list of names."""
-    head, _, tail = current.rpartition(",")
-    prefix = (head.strip() + ", ") if head.strip() else ""
-    out: list[str] = []
-    for choice in matching(names, tail):
-        value = prefix + choice.value
-        if len(value) <= MAX_VALUE and value not in out:
-            out.append(value)
-    return out[:MAX_CHOICES]
+def _fighters(action: Action) -> Completer:
+    async def complete(interaction: Interaction, current: str) -> Choices:
+        """The asking player's own units that may ``action`` now (never an enemy's)."""
+        game_id = await game_for_autocomplete(interaction)
+        if game_id is None:
+            return []
+        umpire = _bot(interaction).umpire
+        try:
+            known = await umpire.own_unit_choices(game_id, interaction.user.id)
+            offered = await umpire.fighter_choices(game_id, interaction.user.id, action)
+        except Exception:
+            return []
+        return unit_list_choices(current, known, offered)
+    return complete
+
+
+def _targets(action: Action, units_field: str) -> Completer:
+    async def complete(interaction: Interaction, current: str) -> Choices:
+        """What the asking player's side sees to aim at, and nothing else: first what the
+        units named in ``units_field`` could strike now."""
+        game_id = await game_for_autocomplete(interaction)
+        if game_id is None:
+            return []
+        chosen = str(getattr(interaction.namespace, units_field, "") or "")
+        try:
+            found = await _bot(interaction).umpire.target_choices(
+                game_id, interaction.user.id, action, chosen)
+        except Exception:
+            return []
+        return [app_commands.Choice(name=found[i][1][:MAX_VALUE], value=found[i][0][:MAX_VALUE])
+                for i in ranked([words for _, words in found], current)][:MAX_CHOICES]
+    return complete
 
 
 async def own_units(interaction: Interaction, current: str) -> Choices:
-    """The asking player's own units (never an enemy's)."""
+    """A list of the asking player's own units, any of them (never an enemy's)."""
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
     try:
-        names = await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
+        known = await _bot(interaction).umpire.own_unit_choices(game_id, interaction.user.id)
     except Exception:
         return []
-    return [app_commands.Choice(name=v, value=v) for v in list_choices(current, names)]
+    return unit_list_choices(current, known, known)
 
 
-async def targets(interaction: Interaction, current: str) -> Choices:
-    """Enemy units the asking player's side sees identified now, and nothing else."""
-    game_id = await game_for_autocomplete(interaction)
-    if game_id is None:
-        return []
-    try:
-        names = await _bot(interaction).umpire.visible_enemy_names(game_id,
-                                                                   interaction.user.id)
-    except Exception:
-        return []
-    return matching(names, current)
+fire_units = _fighters("fire")
+assault_units = _fighters("assault")
+fire_targets = _targets("fire", "unit")
+assault_targets = _targets("assault", "units")
 
 
 class CombatCog(commands.Cog):
@@ -102,7 +122,7 @@ class CombatCog(commands.Cog):
     @in_servers_and_dms
     @app_commands.command(name="fire", description="Fire at an enemy your troops see")
     @app_commands.describe(unit=UNIT_HELP, target=TARGET_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(unit=own_units, target=targets)
+    @app_commands.autocomplete(unit=fire_units, target=fire_targets)
     async def fire(self, interaction: Interaction, unit: app_commands.Range[str, 1, 300],
                    target: app_commands.Range[str, 1, 100],
                    game: GameArg | None = None) -> None:
@@ -116,7 +136,7 @@ class CombatCog(commands.Cog):
     @app_commands.describe(units=UNITS_HELP, target=TARGET_HELP,
                            advance="Advance into the cell if the defenders leave it "
                                    "(default: yes)", game=GAME_HELP)
-    @app_commands.autocomplete(units=own_units, target=targets)
+    @app_commands.autocomplete(units=assault_units, target=assault_targets)
     async def assault(self, interaction: Interaction, units: app_commands.Range[str, 1, 300],
                       target: app_commands.Range[str, 1, 100], advance: bool = True,
                       game: GameArg | None = None) -> None:
@@ -128,7 +148,7 @@ class CombatCog(commands.Cog):
     @app_commands.command(name="rally", description="Try to rally one of your units")
     @app_commands.describe(unit="One of your shaken, disorganized or routed units",
                            game=GAME_HELP)
-    @app_commands.autocomplete(unit=own_units)
+    @app_commands.autocomplete(unit=unit_names)
     async def rally(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                     game: GameArg | None = None) -> None:
         await thinking(interaction)

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete as ac
-from bot.autocomplete import MAX_CHOICES, MAX_VALUE, matching
+from bot.autocomplete import matching
 from bot.cogs import Interaction, give_order, resolve_game
 from bot.errors import Refused, report
 from bot.game_choice import GameArg, game_for_autocomplete
@@ -35,14 +35,7 @@ from rules.surprise.commands import (
     RallyShammed,
     SetForcedMarch,
 )
-from umpire.march import (
-    PendingDetour,
-    force_names,
-    march_names,
-    march_status,
-    plan_march,
-    save_plan,
-)
+from umpire.march import PendingDetour, march_names, march_status, plan_march, save_plan
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -68,28 +61,18 @@ def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
         raise Refused("that order is too long, empty or out of bounds") from None
 
 
-def force_choices(current: str, names: list[str]) -> list[str]:
-    """Completions of the last item of a comma-separated force."""
-    head, _, tail = current.rpartition(",")
-    prefix = (head + ", ") if head.strip() else ""
-    out: list[str] = []
-    for choice in matching(names, tail):
-        value = (prefix + choice.value).strip()
-        if len(value) <= MAX_VALUE and value not in out:
-            out.append(value)
-    return out[:MAX_CHOICES]
-
-
 async def forces(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The asking player's own commands and units (never an enemy's)."""
+    """The asking player's own commands and units (never an enemy's): the last item of the
+    list is completed, each value the ids separated by commas, shown by the names (a command's
+    name may hold a comma: "1st Division, XI Corps (Devens)")."""
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
     try:
-        names = await force_names(_bot(interaction).umpire, game_id, interaction.user.id)
+        known = await _bot(interaction).umpire.force_choices(game_id, interaction.user.id)
     except Exception:
         return []
-    return [app_commands.Choice(name=v, value=v) for v in force_choices(current, names)]
+    return ac.unit_list_choices(current, known, known)
 
 
 async def marches(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:

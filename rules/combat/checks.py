@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.refusal import Refusal
 from rules.registry import in_force
 from rules.state import GameState
-from rules.unit_lookup import own_unit
+from rules.unit_lookup import own_unit, own_unit_list
 from rules.units import Unit
 
 
@@ -24,12 +24,13 @@ def fighters(state: GameState, side: str, names: tuple[str, ...], action: str
              ) -> tuple[Unit, ...]:
     """The side's own combat units named for ``action`` (``"fire"`` or ``"assault"``), each
     on the map, able by its morale and by every rule module in force, and not yet used for it
-    in this phase."""
+    in this phase. The names are read as one list (``own_unit_list``), so a name with a comma
+    in it names its unit whether it came whole or cut at the comma."""
     from rules.combat.ledger import used  # the ledger folds this module's events
 
     rules = state.loaded.ruleset.combat
     out: list[Unit] = []
-    for name in names:
+    for name in own_unit_list(state, side, names):
         unit = own_unit(state, side, name)
         if unit in out:
             raise Refusal(f"{unit.name} is named twice")

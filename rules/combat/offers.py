@@ -36,22 +36,23 @@ def combat_offers(state: GameState, side: str, view: SideView, step: Step
     out: list[Offer] = []
     if (step.allows("fire") or step.allows("combat")) and "fire" in ruleset.tables \
             and rules.fire_results:
-        firers = tuple(u.name for u in mine if _may(state, u, "fire")
-                       and rules.state(u.morale).may_fire
-                       and u.formation in rules.fire_formations.get(u.kind, ())
-                       and _in_range(gm, u, targets, rules.reach(u.kind)))
+        firers = [u for u in mine if _may(state, u, "fire")
+                  and rules.state(u.morale).may_fire
+                  and u.formation in rules.fire_formations.get(u.kind, ())
+                  and _in_range(gm, u, targets, rules.reach(u.kind))]
         if firers:
-            out.append(Offer("fire", "fire at an enemy in sight (/fire)", firers))
+            out.append(Offer("fire", "fire at an enemy in sight (/fire)",
+                             tuple(u.name for u in firers), tuple(u.id for u in firers)))
     table = ruleset.tables.get("close_combat")
     if (step.allows("close_combat") or step.allows("combat")) and table is not None \
             and table.kind != "plain" and rules.close_combat_results:
-        attackers = tuple(u.name for u in mine if _may(state, u, "assault")
-                          and rules.state(u.morale).may_assault
-                          and u.cell is not None
-                          and any(gm.grid.adjacent(u.cell, c) for c in targets))
+        attackers = [u for u in mine if _may(state, u, "assault")
+                     and rules.state(u.morale).may_assault
+                     and u.cell is not None
+                     and any(gm.grid.adjacent(u.cell, c) for c in targets)]
         if attackers:
             out.append(Offer("close_combat", "assault an enemy next to you (/assault)",
-                             attackers))
+                             tuple(u.name for u in attackers), tuple(u.id for u in attackers)))
     if step.allows("rally") and "morale" in ruleset.tables:
         rallying = tuple(u.name for u in mine if _may_rally(state, u))
         if rallying:

@@ -31,7 +31,7 @@ from rules.positions import positions_changed
 from rules.refusal import Refusal
 from rules.registry import in_force
 from rules.state import GameState
-from rules.unit_lookup import own_unit
+from rules.unit_lookup import own_unit, own_unit_list
 from rules.units import Unit
 from rules.words import STACKING_KINDS, Echelon, UnitKind
 
@@ -103,7 +103,7 @@ def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...]
     reach = command_range(state, leader, division.echelon)
     grid = state.loaded.map.grid
     assert leader.cell is not None
-    for ref in join:
+    for ref in own_unit_list(state, side, join):  # names may hold commas (ORD-10)
         unit = own_unit(state, side, ref)
         if unit in members:
             continue

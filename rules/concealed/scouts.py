@@ -39,7 +39,7 @@ from rules.knowledge import sight
 from rules.positions import positions_changed
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.unit_lookup import own_unit
+from rules.unit_lookup import own_unit, own_unit_list
 from rules.units import Unit
 from rules.words import Formation, MovementClass, UnitKind
 
@@ -76,7 +76,7 @@ def decide_release(out: Outcome, side: str, command: ReleaseScouts) -> None:
         raise Refusal(f"marker {marker.id} has already released scouts this phase")
     inside = set(record["units"])
     chosen: list[Unit] = []
-    for ref in command.units:
+    for ref in own_unit_list(state, side, command.units):  # names may hold commas
         unit = own_unit(state, side, ref)
         if unit.id not in inside:
             raise Refusal(f"{unit.name} is not under marker {marker.id}")

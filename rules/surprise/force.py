@@ -2,8 +2,10 @@
 
 A force is written as a list separated by commas: units (by name, short name or id) and commands
 (by name or id), a command meaning "that command plus attached" (every unit of it and of the
-commands beneath it). Only the ordering side's own units and commands are searched, so naming an
-enemy gets the same answer as naming nothing (rules.engine.own_unit). Units not on the map when
+commands beneath it). A name may itself hold commas ("1st Division, XI Corps (Devens)"): the
+list is read against the side's own names (``rules.unit_lookup.split_list``, ruling ORD-10).
+Only the ordering side's own units and commands are searched, so naming an enemy gets the same
+answer as naming nothing (rules.engine.own_unit). Units not on the map when
 the order is given are not part of the force (ruling SM-20).
 """
 
@@ -16,7 +18,7 @@ from rules.command import force as command_force
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import records as rec
-from rules.unit_lookup import own_unit
+from rules.unit_lookup import own_keys, own_unit, pieces_of, same_name, split_list
 from rules.units import Unit
 from rules.words import Echelon, UnitKind
 
@@ -27,7 +29,10 @@ _ATTACHED = re.compile(r"\s*(\+|plus)\s*attached\s*$", re.IGNORECASE)
 
 def resolve(state: GameState, side: str, text: str) -> tuple[list[Unit], str]:
     """The force's units (in the order of the scenario) and a name for it."""
-    items = [i.strip() for i in re.split(r"[,;\n]+", text) if i.strip()]
+    keys = own_keys(state, side) | {same_name(k) for c in state.commands.values()
+                                     if c.side == side for k in (c.id, c.name)}
+    items = split_list(text, lambda item: same_name(_ATTACHED.sub("", item)) in keys,
+                       pieces_of(keys))
     if not items:
         raise Refusal("name the force: units or commands, separated by commas")
     chosen: dict[str, Unit] = {}
@@ -61,9 +66,9 @@ def resolve(state: GameState, side: str, text: str) -> tuple[list[Unit], str]:
 
 
 def _own_command(state: GameState, side: str, key: str) -> str | None:
-    low = key.lower()
+    low = same_name(key)
     for c in state.commands.values():
-        if c.side == side and low in (c.id.lower(), c.name.lower()):
+        if c.side == side and low in (same_name(c.id), same_name(c.name)):
             return c.id
     return None
 

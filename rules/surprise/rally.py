@@ -35,7 +35,7 @@ from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import RallyShammed
 from rules.surprise.paths import cheapest_path
-from rules.unit_lookup import own_unit
+from rules.unit_lookup import own_unit, own_unit_list
 from rules.units import Unit
 from rules.words import STACKING_KINDS
 
@@ -71,7 +71,7 @@ def _accepted_march(state: GameState, side: str, wanted: str) -> Mapping[str, An
 def _units(state: GameState, side: str, record: Mapping[str, Any], names: str
            ) -> list[Unit]:
     shams: Mapping[str, Any] = record["shams"]
-    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    wanted = own_unit_list(state, side, names)
     if not wanted:
         found = [state.units[u] for u in sorted(shams) if u in state.units
                  and state.units[u].cell is not None]
