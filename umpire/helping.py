@@ -23,9 +23,11 @@ GUIDE = "The whole guide: docs/playing.md (in the Vedette repository)."
 #: What anyone can do, in or out of a game.
 GENERAL = ("**Vedette: commands**\n"
            "- /game create, /game join, /game leave, /game start, /game status, /game end\n"
-           "- /map, /units, /log, /inbox: what your side knows, answered to you alone\n"
+           "- /map, /units, /log, /inbox: what your side knows, answered to you alone "
+           "(/map whole:true for the whole board, /map stack:<hex> for what is there)\n"
            "- /done: your side has finished the phase\n"
            "- /host ...: the host's tools (pause, endphase, correct, seat, unseat)\n"
+           "- /settings: your own settings for every game (preview:on|off for moves)\n"
            "- /help: this, with your phase's commands when you play in a game")
 
 #: The commands of each action a phase may allow (the ruleset's words).
