@@ -99,6 +99,13 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     await interaction.response.edit_message(content=expired, embeds=[],
                                                             attachments=[], view=None)
                     return
+            if self.action == "ok" and not committed:
+                outdated = await bot.umpire.pending_outdated(move)
+                if outdated is not None:
+                    await bot.umpire.settle_pending_move(move, pending.REFUSED)
+                    await interaction.response.edit_message(content=outdated, embeds=[],
+                                                            attachments=[], view=None)
+                    return
             if self.action != "ok" and not committed:
                 await bot.umpire.settle_pending_move(move, pending.CANCELLED)
                 await interaction.response.edit_message(

@@ -144,3 +144,27 @@ async def test_moves_waiting_before_schema_8_are_carried_over_expired(tmp_path: 
         done = await pending.load(store, "b" * 12)
         assert done is not None and done.status == pending.CONFIRMED
         assert await store.get_state("pending-move:" + "a" * 12) is None
+
+
+async def test_a_confirm_after_the_unit_moved_is_refused(table: Table, bot: VedetteBot) -> None:
+    """Two previews of one unit's move, the first confirmed: the second preview's steps were
+    worked out from where the unit stood then, so its Confirm is refused as out of date and the
+    unit stays where the first move took it."""
+    gid = await start_and_reach_blue_movement(table, bot)
+    first, first_ok, _ = await preview(table)
+    second, second_ok, _ = await preview(table)
+    start = (await bot.umpire.state_for(gid)).units["blue-1"].cell
+    await click_answer(table, first, first_ok, list(first["components"]))
+    confirmed = table.fake.world.messages[int(first["id"])]
+    await table.fake.wait_for(lambda: text_of(confirmed).startswith("Ordered"))
+    moved = (await bot.umpire.state_for(gid)).units["blue-1"]
+    assert moved.cell != start
+    await click_answer(table, second, second_ok, list(second["components"]))
+    stale_message = table.fake.world.messages[int(second["id"])]
+    await table.fake.wait_for(lambda: "out of date" in text_of(stale_message))
+    assert "1st Brigade has moved" in text_of(stale_message)
+    assert stale_message["components"] == []
+    state = await bot.umpire.state_for(gid)
+    assert state.units["blue-1"] == moved
+    stale = await pending.load(bot.umpire.store, second_ok.split(":")[-1])
+    assert stale is not None and stale.status == pending.REFUSED

@@ -12,10 +12,15 @@ from rules.loader import load
 from rules.state import initial_state
 from rules.surprise import force as frc
 from rules.surprise import records as rec
+from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
 from rules.surprise.detached import detached
+from storage.store import Store
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.interactions import InteractionHandle
+from umpire.maps import MapMaker
+from umpire.march import plan_march
+from umpire.service import Umpire, UmpireError
 
 SAMPLES = Path(__file__).parent.parent / "scenarios"
 FLANK = SAMPLES / "flank-march.toml"
@@ -117,3 +122,35 @@ async def test_leaving_the_rear_guard_out(fake: FakeDiscord, tmp_path: Path) -> 
         [march] = rec.side_marches(state, "confederate", rec.OPEN)
         assert "23rd-ga" not in march["units"] and "rodes" in march["units"]
         assert state.units["23rd-ga"].cell == state.loaded.board.parse("B1320")
+
+
+async def test_a_force_too_long_for_one_order_is_refused_in_words(tmp_path: Path) -> None:
+    """A force whose units' ids, joined, pass the order's limit gets a refusal that says what
+    to do, not an error: the limit is checked before the order is built."""
+    fixtures = Path(__file__).parent / "fixtures"
+    extra = "".join(
+        f'\n[[units]]\nid = "blue-brigade-with-a-long-identifier-{n:02d}"\nside = "blue"\n'
+        f'name = "Extra Brigade {n}"\nkind = "infantry"\ncommand = "blue-div"\nstrength = 4\n'
+        f'at = "A{1 + n % 3:02d}{6 + n // 3:02d}"\n'
+        for n in range(15))
+    scenario = tmp_path / "surprise.toml"
+    scenario.write_text((fixtures / "surprise.toml").read_text() + extra)
+    (tmp_path / "surprise.ruleset.toml").write_text(
+        (fixtures / "surprise.ruleset.toml").read_text())
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(scenario), 1, game_id="g1", seed=bytes(32))
+        await umpire.join("g1", 10, "blue")
+        await umpire.join("g1", 20, "grey")
+        await umpire.start("g1", 1)
+        state = await umpire.state_for("g1")
+        force, _ = frc.resolve(state, "blue", "1st Division")
+        assert len(",".join(u.id for u in force)) > TEXT_LIMIT
+        try:
+            await plan_march(umpire, "g1", 10, OrderSurpriseMove(force="1st Division",
+                                                                 route="road Crossroads"))
+        except UmpireError as e:
+            assert "too large for one order" in str(e)
+        else:
+            raise AssertionError("a force too long for one order was previewed")
+        assert rec.side_marches(await umpire.state_for("g1"), "blue", rec.OPEN) == []

@@ -10,6 +10,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rules.refusal import Refusal
+from rules.unit_lookup import own_unit
 from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
 from storage.store import Store
@@ -71,10 +73,33 @@ class Front(Pictures):
     # -- orders waiting for a confirmation (umpire.pending) -----------------------------------
     async def save_pending_move(self, game_id: str, user_id: int, unit: str, route: str
                                 ) -> PendingMove:
-        """Keep a previewed move for its Confirm, stamped with the current turn and step."""
+        """Keep a previewed move for its Confirm, stamped with the current turn and step and
+        with how the unit stands now (``pending.standing``)."""
         state = (await self._game(game_id)).state
         return await pending.save(self.store, game_id, user_id, unit, route, turn=state.turn,
-                                  step=state.step)
+                                  step=state.step,
+                                  previewed=await self._standing(game_id, user_id, unit))
+
+    async def pending_outdated(self, move: PendingMove) -> str | None:
+        """``None`` while the previewed unit stands as its preview found it; otherwise what
+        to tell the player, whose Confirm would no longer do what the preview said."""
+        if move.previewed == await self._standing(move.game_id, move.user_id, move.unit):
+            return None
+        return (f"This preview is out of date: {move.unit} has moved or changed since it was "
+                "shown. Give the order again to see where it would go now.")
+
+    async def _standing(self, game_id: str, user_id: int, unit: str) -> str:
+        """How the player's own unit ``unit`` stands now; empty for none (nothing of another
+        side is looked at)."""
+        game = await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        if player is None:
+            return ""
+        try:
+            mine = own_unit(game.state, player.side, unit)
+        except Refusal:
+            return ""
+        return pending.standing(mine, game.state.loaded.board)
 
     async def pending_move(self, pending_id: str) -> PendingMove | None:
         return await pending.load(self.store, pending_id)

@@ -16,7 +16,7 @@ from rules.refusal import Refusal
 from rules.state import GameState
 from rules.status import GameStatus
 from rules.surprise import records as rec
-from rules.surprise.commands import OrderSurpriseMove
+from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
 from rules.surprise.detached import Detached, detached
 from rules.surprise.force import resolve
 from rules.surprise.notes import MarchNote, SurpriseNote
@@ -199,7 +199,7 @@ async def plan_march(umpire: Umpire, game_id: str, user_id: int, command: OrderS
                          tuple(d.unit.id for d in far), name[:60], command.route.strip(),
                          command.forced, command.detour, command.by_initiative,
                          turn=state.turn, step=state.step)
-    if len(order.order().force) > 500:
+    if len(order.force) > TEXT_LIMIT:
         raise UmpireError("that force is too large for one order: split it into two marches")
     text = _plan_text(state, units, name, lead, path, far, command.forced)
     image = None

@@ -21,9 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.board import Board
 from rules.state import GameState
 from rules.status import GameStatus
 from rules.surprise.commands import DetourPolicy, OrderSurpriseMove
+from rules.units import Unit
 from storage.clock import utc_now
 from storage.pending_orders import PendingRow
 from storage.store import Store
@@ -54,6 +56,16 @@ class PendingMove:
     step: int = 0
     #: Where its preview was shown (the front end's own record).
     shown: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: The unit as the preview found it (``standing``): Confirm gives the order only while the
+    #: unit still stands so, because the preview's steps were worked out from there.
+    previewed: str = ""
+
+
+def standing(unit: Unit, board: Board) -> str:
+    """Where and how a unit stands, in the words a preview depends on: its cell, the MPs it
+    has left and its formation."""
+    cell = board.label(unit.cell) if unit.cell is not None else "off the map"
+    return f"{unit.id} at {cell}, {unit.mp_left:g} MP, {unit.formation}"
 
 
 @dataclass(frozen=True)
@@ -78,10 +90,15 @@ class PendingMarch:
     step: int = 0
     shown: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @property
+    def force(self) -> str:
+        """The force as the order names it: its units' ids (no id holds a comma)."""
+        return ",".join(self.units)
+
     def order(self) -> OrderSurpriseMove:
         """The order this preview gives: its units by id, so that the force confirmed is the
         force previewed, whatever the names or commands it was written with."""
-        return OrderSurpriseMove(force=", ".join(self.units), route=self.route,
+        return OrderSurpriseMove(force=self.force, route=self.route,
                                  forced=self.forced, detour=self.detour,
                                  by_initiative=self.by_initiative, name=self.name)
 
@@ -126,7 +143,7 @@ def expired_words(state: GameState, turn: int, step: int) -> str:
 def _row_of(p: Pending, created: Any = None) -> PendingRow:
     body: dict[str, Any]
     if isinstance(p, PendingMove):
-        kind, body = MOVE, {"unit": p.unit, "route": p.route}
+        kind, body = MOVE, {"unit": p.unit, "route": p.route, "previewed": p.previewed}
     else:
         kind, body = MARCH, {"units": list(p.units), "warned": list(p.warned), "name": p.name,
                              "route": p.route, "forced": p.forced, "detour": p.detour,
@@ -147,7 +164,8 @@ def _of_row(row: PendingRow) -> Pending:
                             bool(b.get("by_initiative", False)), row.status, row.turn,
                             row.step, row.shown)
     return PendingMove(row.id, row.game_id, row.user_id, str(b.get("unit", "")),
-                       str(b.get("route", "")), row.status, row.turn, row.step, row.shown)
+                       str(b.get("route", "")), row.status, row.turn, row.step, row.shown,
+                       str(b.get("previewed", "")))
 
 
 def _policy(text: str) -> DetourPolicy:
@@ -159,8 +177,9 @@ def _policy(text: str) -> DetourPolicy:
 
 
 async def save(store: Store, game_id: str, user_id: int, unit: str, route: str, *,
-               turn: int = 0, step: int = 0) -> PendingMove:
-    move = PendingMove(new_id(), game_id, user_id, unit, route, OPEN, turn, step)
+               turn: int = 0, step: int = 0, previewed: str = "") -> PendingMove:
+    move = PendingMove(new_id(), game_id, user_id, unit, route, OPEN, turn, step,
+                       previewed=previewed)
     await store.add_pending_order(_row_of(move))
     return move
 

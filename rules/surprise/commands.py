@@ -8,7 +8,9 @@ from pydantic import Field
 
 from rules.commands import GameCommand
 
-Text = Annotated[str, Field(min_length=1, max_length=500)]
+#: The longest text an order's field holds (a force's list of units, a route).
+TEXT_LIMIT = 500
+Text = Annotated[str, Field(min_length=1, max_length=TEXT_LIMIT)]
 MarchRef = Annotated[str, Field(max_length=100)]
 
 #: What the umpire does when the column is about to enter a blocked hex (SM, "Initiative Use"):
