@@ -21,7 +21,7 @@ from tests.surprise_support import RULESET, SCENARIO, Dice
 from tests.test_combat_demo import answered_texts
 from umpire import dice as umpire_dice
 from umpire.maps import MapMaker, draw_side_map
-from umpire.march import force_names, march_names, march_status
+from umpire.march import march_names, march_status
 from umpire.service import Umpire
 
 HOST, BLUE, GREY = 1, 10, 20
@@ -136,7 +136,7 @@ async def test_status_autocomplete_and_the_route_on_the_owners_map_only(
         await umpire.handle("g1", BLUE, OrderSurpriseMove(
             force="1st Division, Blue Horse", route="road A2005", name="The Blue hook"))
         state = await umpire.state_for("g1")
-        names = await force_names(umpire, "g1", BLUE)
+        names = [n.name for n in await umpire.force_choices("g1", BLUE)]
         assert "1st Division" in names and "1st Brigade" in names
         assert not [n for n in names if "Grey" in n]
         assert await march_names(umpire, "g1", BLUE) == ["The Blue hook"]

@@ -26,9 +26,11 @@ from collections.abc import Sequence
 from rules.location import location_words
 from rules.markup import plain
 from rules.state import GameState
+from rules.unit_lookup import same_name, unit_keys
 from rules.units import Unit
 from rules.view import SideView, own_view
 from umpire.answers import UmpireError
+from umpire.naming import rank
 
 NOTHING_TO_NAME = ("you neither play a side in this game nor umpire it, so there is no unit "
                    "you may correct: a host who plays corrects their own side's units, and a "
@@ -68,14 +70,15 @@ def find(state: GameState, units: Sequence[Unit], typed: str, *, umpire: bool) -
     """The unit among ``units`` that ``typed`` names (an id, a name, a short name or an
     autocomplete label, in any case; else the one name that begins with it). Refused
     (``UmpireError``) for a name no unit among them has, and for a name several carry."""
-    key = typed.strip().casefold()
+    key = same_name(typed)
     for u in units:
-        if u.id.casefold() == key:
+        if same_name(u.id) == key:
             return u
-    exact = [u for u in units if key in (u.name.casefold(), u.short.casefold())
-             or key == label(state, u, umpire=umpire).casefold()]
-    starts = exact or [u for u in units if any(
-        word.startswith(key) for word in _word_starts(u.name.casefold()))]
+    exact = [u for u in units if key in unit_keys(u)
+             or key == same_name(label(state, u, umpire=umpire))]
+    # Beyond exact names, autocomplete's own rule: a name that starts with what was typed, or
+    # one of whose words does (``umpire.naming.rank``).
+    starts = exact or [u for u in units if rank(u.name, typed) in (0, 1)]
     if len(starts) == 1:
         return starts[0]
     if len(starts) > 1 and key:
@@ -84,16 +87,10 @@ def find(state: GameState, units: Sequence[Unit], typed: str, *, umpire: bool) -
         raise UmpireError(f"several units answer to {typed.strip()[:60]!r}: {listed}. Pick one "
                           "from the list, or give its id")
     whose = "no unit" if umpire else "none of your units"
-    names = {u.name.casefold(): u.name for u in units}
+    names = {same_name(u.name): u.name for u in units}
     near = [names[n] for n in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)]
     hint = f" Did you mean: {', '.join(near)}?" if near else ""
     raise UmpireError(f"{whose} is called {typed.strip()[:60]!r}.{hint}")
-
-
-def _word_starts(name: str) -> list[str]:
-    """The name from each of its words on ("1st ohio battery", "ohio battery", "battery")."""
-    words = name.split()
-    return [" ".join(words[i:]) for i in range(len(words))]
 
 
 def changed_words(before: GameState, after: GameState, unit: Unit) -> str:

@@ -112,15 +112,6 @@ async def march_status(umpire: Umpire, game_id: str, user_id: int, march: str | 
     return MarchStatus(text, image, pending)
 
 
-async def force_names(umpire: Umpire, game_id: str, user_id: int) -> list[str]:
-    """The player's own commands and units, for the ``force:`` autocomplete."""
-    state = await umpire.state_for(game_id)
-    player = await umpire.player(game_id, user_id)
-    if player is None:
-        return []
-    commands = sorted(c.name for c in state.commands.values() if c.side == player.side)
-    units = sorted(u.name for u in state.units_of(player.side) if u.cell is not None)
-    return commands + units
 
 
 async def march_names(umpire: Umpire, game_id: str, user_id: int) -> list[str]:

@@ -44,12 +44,6 @@ def umpires(state: GameState, host_user_id: int, user_id: int) -> bool:
     return user_id == host_user_id and host_umpires(state)
 
 
-def reads_whole(state: GameState, host_user_id: int, user_id: int) -> bool:
-    """Whether ``user_id`` reads the whole truth now: anyone once the game is over, the
-    umpiring host during play too."""
-    return over(state) or umpires(state, host_user_id, user_id)
-
-
 def shown_side(state: GameState, side: str) -> str | None:
     """The view a player's read is made from: their side's during play, the umpire's (``None``)
     once the game is over."""
