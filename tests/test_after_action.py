@@ -199,7 +199,7 @@ async def test_a_finished_games_reads_show_the_whole_truth_and_not_before(tmp_pa
         assert "Grey Brigade" not in before_page.text and before_page.side_name != "every side"
         before_map = await umpire.my_map("g1", BLUE)
         state = await umpire.state_for("g1")
-        assert before_map.image == draw_side_map(project(state, "blue"))
+        assert before_map.image == draw_side_map(project(state, "blue"), fitted=True)
         assert whole_truth.MAP_NOTE not in before_map.text
         grey_said = [d.text for d in await store.pending_deliveries("g1", limit=1000)
                      if d.kind == "player" and d.target == str(GREY)]
@@ -217,7 +217,7 @@ async def test_a_finished_games_reads_show_the_whole_truth_and_not_before(tmp_pa
         paged = "\n".join(p.text for p in pages[: pages[0].pages])
         assert "__Grey Army__" in paged and "Grey Brigade" in paged and "1st Brigade" in paged
         after_map = await umpire.my_map("g1", BLUE)
-        assert after_map.image == draw_side_map(project(state, None))
+        assert after_map.image == draw_side_map(project(state, None), fitted=True)
         assert after_map.text.endswith(whole_truth.MAP_NOTE)
         after_log = (await umpire.log_text("g1", BLUE, last=100)).text
         assert f"[Grey Army] {grey_said[0]}" in after_log
