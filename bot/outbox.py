@@ -118,6 +118,7 @@ class Outbox:
         now = time.monotonic()
         when, backoff = self._retry_at.get(game_id, (0.0, 0.0))
         if not force and now < when:
+            await self._expire_previews(game_id)  # a game waiting to retry still expires them
             return 0
         async with self.bot.lock(f"outbox:{game_id}"):
             game = await self.bot.umpire.game(game_id)
@@ -137,9 +138,13 @@ class Outbox:
                 self._retry_at.pop(game_id, None)
             if sent:
                 log.debug("game %s: %d deliveries sent", game_id, sent)
-        try:  # a phase that ended takes its previews' buttons with it (ruling ORD-22)
+        await self._expire_previews(game_id)
+        return sent
+
+    async def _expire_previews(self, game_id: str) -> None:
+        """A phase that ended takes its previews' buttons with it (ruling ORD-22)."""
+        try:
             await expire_previews(self.bot, game_id)
         except Exception:
             log.exception("game %s: expiring previews failed", game_id)
-        return sent
 
