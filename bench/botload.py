@@ -196,6 +196,10 @@ async def set_up(players: Players, table: Table) -> None:
     started = await players.say("game start", host, channel=table.channel, timed=False)
     if "started" not in started:
         raise RuntimeError(f"game {table.game_id} did not start: {started}")
+    # Each player gives short moves at once (``/settings preview:off``, ruling ORD-2), so that a
+    # move is one command, as the load measured here has always been.
+    for user in (*table.union, *table.confederate):
+        await players.say("settings", user, {"preview": "off"}, timed=False)
 
 
 async def play(players: Players, reader: Umpire, table: Table, turns: int, seed: int,
@@ -210,11 +214,6 @@ async def play(players: Players, reader: Umpire, table: Table, turns: int, seed:
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         await players.say(command, user, options)
 
-    # Each player gives short moves at once (``/settings preview:off``, ruling ORD-2), so that a
-    # move is one command, as the load measured here has always been.
-    sides = (await reader.state_for(table.game_id)).sides
-    await asyncio.gather(*(players.say("settings", user, {"preview": "off"})
-                           for side in sides for user in table.players(side)))
     for _ in range(turns * 40):  # a guard against a script that no longer advances
         state = await reader.state_for(table.game_id)
         if state.status != "active" or state.turn > turns:

@@ -16,6 +16,7 @@ whatever is under it.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
@@ -92,14 +93,21 @@ def short_name(u: UnitView) -> str:
 def name_font(look: Look) -> tuple[str, FreeTypeFont]:
     """The name on a counter and the font it is printed in: as large as fits the card, down to
     ``NAME_SMALLEST`` pixels (never cut short, so that labels stay distinct on a map)."""
-    w, _ = card_size(look.scale, look.formation)
-    room = w - 2 * border_of(look.scale) - 1
-    for size in range(max(7, round(look.scale * 0.24)), NAME_SMALLEST - 1, -1):
+    return _name_font(look.short, look.scale, look.formation)
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_font(short: str, scale: int, formation: str) -> tuple[str, FreeTypeFont]:
+    """``name_font``, worked out once per name and card (a map prints the same names on every
+    picture, and measuring text is slow)."""
+    w, _ = card_size(scale, formation)
+    room = w - 2 * border_of(scale) - 1
+    for size in range(max(7, round(scale * 0.24)), NAME_SMALLEST - 1, -1):
         for bold in (True, False):  # the regular weight is a little narrower
             f = font(size, bold)
-            if f.getlength(look.short) <= room:
-                return look.short, f
-    return fit_font(look.short, room, NAME_SMALLEST, smallest=NAME_SMALLEST)
+            if f.getlength(short) <= room:
+                return short, f
+    return fit_font(short, room, NAME_SMALLEST, smallest=NAME_SMALLEST)
 
 
 def border_of(scale: int) -> int:

@@ -153,7 +153,21 @@ def view_labels(view: SideView) -> dict[str, str]:
     """The name each named counter of the view carries, by ref, unique on the map."""
     counters = [*view.units, *marker_counters(view.markers, view.side)]
     scale = counter_scale(view.game_map.grid, FIT_SCALE)
-    return unique_labels(counters, short_name, functools.partial(_fits_window, scale))
+    # The labels depend on these of each counter only; a side's counters are much the same from
+    # one picture to the next, so they are worked out once for each set.
+    key = (scale, tuple((u.ref, u.side, u.kind, u.level, u.name, u.short) for u in counters))
+    found = _LABELS.get(key)
+    if found is None:
+        if len(_LABELS) >= LABELS_KEPT:
+            _LABELS.clear()
+        found = _LABELS[key] = unique_labels(counters, short_name,
+                                             functools.partial(_fits_window, scale))
+    return found
+
+
+#: Label sets remembered (``view_labels``), by what they depend on.
+LABELS_KEPT = 64
+_LABELS: dict[tuple[object, ...], dict[str, str]] = {}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -47,6 +47,8 @@ def unique_labels(units: Iterable[UnitView], base: Callable[[UnitView], str],
     bases = {u.ref: fitted(base(u), fits) for u in counters}
     taken: set[str] = set()
     out: dict[str, str] = {}
+    # The next number to try for each shared base: the numbers already given are taken.
+    next_number: dict[str, int] = {}
     shared = {b for b, n in Counter(bases.values()).items() if n > 1}
     # Unique bases are reserved first, so that no other counter's alternative takes them.
     for u in counters:
@@ -63,12 +65,13 @@ def unique_labels(units: Iterable[UnitView], base: Callable[[UnitView], str],
             if c and c not in taken:
                 pick = c
                 break
-        n = 2
+        n = next_number.get(b, 2)
         while not pick:
             pick = numbered(b, n, fits)
             n += 1
             if pick in taken:
                 pick = ""
+        next_number[b] = n
         out[u.ref] = pick
         taken.add(pick)
     return out
