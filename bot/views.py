@@ -83,22 +83,9 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot = _bot(interaction)
         async with bot.lock(f"pending:{self.pending_id}"):
             move = await bot.umpire.pending_move(self.pending_id)
-            # Another's order, another game's or none: one answer, so a forged id learns nothing.
-            if move is None or move.game_id != self.game_id \
-                    or move.user_id != interaction.user.id:
-                raise Refused(NOT_WAITING)
-            if move.status == pending.EXPIRED:
-                raise Refused(await bot.umpire.pending_expiry(move) or EXPIRED)
-            if move.status != pending.OPEN:
-                raise Refused(f"this order was already {move.status}")
-            # Committed before a crash: it stands, whatever phase it is now.
-            committed = await _committed(bot, move)
-            if not committed:
-                expired = await bot.umpire.pending_expiry(move)
-                if expired is not None:
-                    await interaction.response.edit_message(content=expired, embeds=[],
-                                                            attachments=[], view=None)
-                    return
+            committed = await _still_open(bot, interaction, move, self.game_id)
+            if committed is None or move is None:
+                return
             if self.action == "ok" and not committed:
                 outdated = await bot.umpire.pending_outdated(move)
                 if outdated is not None:
@@ -118,6 +105,29 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.edit_original_response(content=text[:2000], embeds=[], attachments=[],
                                                  view=None)
         await send_notice(interaction)
+
+
+async def _still_open(bot: VedetteBot, interaction: Interaction,
+                      order: pending.Pending | None, game_id: str) -> bool | None:
+    """The checks a click on any preview's button makes first: refused for no order of the
+    clicker's in this game (one answer for a forged id, another player's and another game's,
+    so that none learns anything) and for an order already settled. Then whether the order is
+    already in the log (confirmed just before a crash: it stands, whatever the phase is now);
+    ``None`` when its phase is over and the click has been answered so."""
+    if order is None or order.game_id != game_id or order.user_id != interaction.user.id:
+        raise Refused(NOT_WAITING)
+    if order.status == pending.EXPIRED:
+        raise Refused(await bot.umpire.pending_expiry(order) or EXPIRED)
+    if order.status != pending.OPEN:
+        raise Refused(f"this order was already {order.status}")
+    if await bot.umpire.accepted(order.game_id, pending.request_id(order)):
+        return True
+    expired = await bot.umpire.pending_expiry(order)
+    if expired is not None:
+        await interaction.response.edit_message(content=expired, embeds=[], attachments=[],
+                                                view=None)
+        return None
+    return False
 
 
 async def _committed(bot: VedetteBot, move: pending.PendingMove) -> bool:
@@ -240,20 +250,10 @@ class MarchOrderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot = _bot(interaction)
         async with bot.lock(f"pending:{self.pending_id}"):
             march = await bot.umpire.pending_march(self.pending_id)
-            if march is None or march.game_id != self.game_id \
-                    or march.user_id != interaction.user.id:
-                raise Refused(NOT_WAITING)
-            if march.status == pending.EXPIRED:
-                raise Refused(await bot.umpire.pending_expiry(march) or EXPIRED)
-            if march.status != pending.OPEN:
-                raise Refused(f"this order was already {march.status}")
-            committed = await bot.umpire.accepted(march.game_id, pending.request_id(march))
+            committed = await _still_open(bot, interaction, march, self.game_id)
+            if committed is None or march is None:
+                return
             if not committed:
-                expired = await bot.umpire.pending_expiry(march)
-                if expired is not None:
-                    await interaction.response.edit_message(content=expired, embeds=[],
-                                                            attachments=[], view=None)
-                    return
                 if self.action == "no":
                     await bot.umpire.settle_pending_move(march, pending.CANCELLED)
                     await interaction.response.edit_message(
