@@ -23,13 +23,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from rules.location import location_words
 from rules.markup import plain
 from rules.state import GameState
 from rules.unit_lookup import same_name, unit_keys
 from rules.units import Unit
-from rules.view import SideView, own_view
+from rules.view import own_view
 from umpire.answers import UmpireError
+from umpire.messages import correctable_fields
 from umpire.naming import rank
 
 NOTHING_TO_NAME = ("you neither play a side in this game nor umpire it, so there is no unit "
@@ -97,8 +97,8 @@ def changed_words(before: GameState, after: GameState, unit: Unit) -> str:
     """What a correction changed, in words ("Geary's strength 6 → 5"; "Geary: cell A0504 →
     A0605, morale normal → shaken"), read from the unit's own side's view before and after (the
     host may see the unit: it is the host's own, or the host umpires)."""
-    was = _fields(own_view(before, unit.side), unit.id)
-    now = _fields(own_view(after, unit.side), unit.id)
+    was = correctable_fields(own_view(before, unit.side), unit.id)
+    now = correctable_fields(own_view(after, unit.side), unit.id)
     name = plain(unit.name)
     changed = [f"{key} {plain(was.get(key, '?'))} → {plain(now.get(key, '?'))}"
                for key in FIELDS if was.get(key) != now.get(key)]
@@ -107,18 +107,3 @@ def changed_words(before: GameState, after: GameState, unit: Unit) -> str:
     if len(changed) == 1:
         return f"{name}'s {changed[0]}"
     return f"{name}: {', '.join(changed)}"
-
-
-def _fields(view: SideView, ref: str) -> dict[str, str]:
-    """The correctable fields of the side's own unit ``ref`` in words, on the map or not."""
-    unit = view.unit(ref)
-    if unit is not None:
-        return {"cell": view.board.describe(unit.cell), "strength": str(unit.strength),
-                "stragglers": str(unit.stragglers), "formation": unit.formation,
-                "morale": unit.morale}
-    off = next((o for o in view.off_map if o.ref == ref), None)
-    if off is None:
-        return {}
-    return {"cell": location_words(off.location, view.board.describe),
-            "strength": str(off.strength), "stragglers": str(off.stragglers),
-            "formation": off.formation, "morale": off.morale}

@@ -360,7 +360,7 @@ def correction_for_host(e: ev.UnitCorrected, before: SideView) -> str:
     → 6, cell A0504 → A0605"): the host sees the game whole. ``before`` is the unit's own
     side's view before the correction (``rules.view.own_view``), which holds the unit in full
     wherever it is."""
-    was = _correctable(before, e.unit)
+    was = correctable_fields(before, e.unit)
     changed = []
     for key, value in e.changes.items():
         if key == "cell":
@@ -375,7 +375,7 @@ def correction_for_host(e: ev.UnitCorrected, before: SideView) -> str:
     return f"Correction logged for {plain(e.name or e.unit)}: {what} ({plain(e.reason)})"
 
 
-def _correctable(view: SideView, ref: str) -> dict[str, str]:
+def correctable_fields(view: SideView, ref: str) -> dict[str, str]:
     """The fields a correction may change, in words, of the side's own unit ``ref`` as the
     view holds it (on the map or not); empty for a unit the view does not hold."""
     unit = view.unit(ref)
