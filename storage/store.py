@@ -23,7 +23,7 @@ import hashlib
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from os import PathLike, fspath
+from os import PathLike
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Unpack
@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Unpack
 from storage import pending_orders, phase_deadlines, rows
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
-from storage.db import check_file, check_integrity
+from storage.database import open_database
 from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError, StorageError
 from storage.json_codec import JsonObject, decode_object, encode
 from storage.migrations import migrate
@@ -51,7 +51,7 @@ from storage.records import (
     SeatRequest,
     Snapshot,
 )
-from storage.sql import Backend, Conn, Database, Row, database_kind
+from storage.sql import Backend, Conn, Database, Row
 from storage.sqlite import SqliteDatabase
 
 _UPDATABLE = frozenset(GameUpdate.__annotations__)
@@ -87,31 +87,13 @@ class Store:
 
     @classmethod
     async def _open(cls, target: str | PathLike[str], clock: Clock) -> Store:
-        if database_kind(target) is Backend.POSTGRESQL:
-            from storage.postgres import PostgresDatabase  # asyncpg only when asked for
-
-            db: Database = await PostgresDatabase.open(fspath(target))
-        else:
-            db = await cls._open_sqlite(Path(target))
+        db = await open_database(target)
         try:
             version = await migrate(db, db.target, clock)
         except BaseException:
             await db.close()
             raise
         return cls(db, clock, version)
-
-    @staticmethod
-    async def _open_sqlite(path: Path) -> SqliteDatabase:
-        if str(path) == ":memory:" or str(path).startswith("file:"):
-            raise StorageError(f"the store needs a database file path, not {str(path)!r}")
-        await asyncio.to_thread(check_file, path)
-        db = await SqliteDatabase.open(path)
-        try:
-            await check_integrity(db.writer.raw, path)
-        except BaseException:
-            await db.close()
-            raise
-        return db
 
     async def close(self) -> None:
         """Close the store's connections (waiting for a transaction in progress). Idempotent."""
