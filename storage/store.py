@@ -534,9 +534,13 @@ class Store:
         snapshot_json = None if snapshot is None else encode(snapshot, "snapshot")
         assignments, params = self._assignments(game_id, game_updates or {}, now_dt)
         async with self._write(f"commit to game {game_id!r}") as conn:
-            actual = await _lock_game(conn, game_id)
-            if actual is None:
+            # The game's update comes first: it takes the game's row lock on PostgreSQL (as
+            # _lock_game's FOR UPDATE would, one statement fewer); a stale commit rolls it back.
+            if not await conn.execute(
+                f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id)
+            ):
                 raise NotFoundError(f"no game {game_id!r}")
+            actual = await _last_seq(conn, game_id)
             if actual != expected_seq:
                 raise ConcurrencyError(game_id, expected_seq, actual)
             await conn.executemany(
@@ -550,7 +554,6 @@ class Store:
                     " created_at = excluded.created_at",
                     (game_id, expected_seq + len(events), snapshot_json, now),
                 )
-            await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
         return ids
 
     # -- snapshots ---------------------------------------------------------------------------
@@ -913,21 +916,20 @@ def _delivery_rows(
 async def _insert_deliveries(
     conn: Conn, delivery_rows: Sequence[_DeliveryRow]
 ) -> list[int]:
-    ids = []
-    for row in delivery_rows:
-        if row.picture is not None:  # stored once, however many deliveries carry it
-            await conn.execute(
-                "INSERT INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (sha256) DO NOTHING",
-                (row.sha256, row.picture, row.now),
-            )
-        ids.append(await conn.insert_id(
+    pictures = [(row.sha256, row.picture, row.now) for row in delivery_rows
+                if row.picture is not None]
+    if pictures:  # each stored once, however many deliveries carry it
+        await conn.executemany(
+            "INSERT INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (sha256) DO NOTHING", pictures)
+    if not delivery_rows:
+        return []
+    return await conn.insert_ids(
             "INSERT INTO deliveries (game_id, seq, kind, target, text, image_name, buttons,"
             " created_at, picture, picture_view, edit_key, mentions, status, sent_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            row.values,
-        ))
-    return ids
+        [row.values for row in delivery_rows],
+    )
 
 
 async def _drop_picture_if_done(conn: Conn, delivery_id: int) -> None:
