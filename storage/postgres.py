@@ -101,6 +101,13 @@ def _failure(what: str, error: BaseException) -> StorageError:
     return StorageError(f"{what} failed: {error}")
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is (asyncpg still rolls back a transaction left
+    open). asyncpg's default reset is one more round trip per statement read on the pool; the
+    store never leaves session state on a connection (no ``SET``, no session advisory locks,
+    no ``LISTEN``, no cursors), and must not start to."""
+
+
 class PostgresConn:
     """A :class:`storage.sql.Conn` over one asyncpg connection (inside a transaction), or over
     the pool (each statement on a connection of its own)."""
@@ -176,7 +183,8 @@ class PostgresDatabase:
         reached, refuses the login or has no such database."""
         target = shown(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+            pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX,
+                                             reset=_keep_session)
         except (*_FAILURES, ValueError) as error:
             raise DatabaseUnusable(
                 f"cannot use PostgreSQL database {target}: {error or type(error).__name__}"
