@@ -8,8 +8,9 @@ One database holds every game: a SQLite file, or a PostgreSQL database (the targ
   transactions (WAL mode);
 - on PostgreSQL (``storage.postgres``) it keeps a pool: each read takes a connection for one
   statement, each write a connection for one transaction. A write to a game first locks the
-  game's row (``SELECT … FOR UPDATE``), so that the writes to one game are serialized across
-  every process sharing the database, as SQLite's file lock serializes them.
+  game's row (``SELECT … FOR UPDATE``; a commit's own ``UPDATE games`` does it in the same
+  statement), so that the writes to one game are serialized across every process sharing the
+  database, as SQLite's file lock serializes them.
 
 A write method returning means its transaction is committed and on disk (SQLite's
 ``synchronous=FULL``, see ``storage.db``; PostgreSQL's ``synchronous_commit`` as the server is
