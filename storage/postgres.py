@@ -38,8 +38,9 @@ from storage.sql import Backend, Row
 POOL_MIN = 1
 POOL_MAX = 8
 
-#: What asyncpg raises when the database fails a statement, or the connection fails.
-_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+#: What asyncpg raises when the database fails a statement, or the connection fails, or a text
+#: cannot be sent (a lone surrogate is not UTF-8).
+_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, UnicodeError)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -632,6 +632,15 @@ async def test_a_stale_commit_raises_concurrency_error_and_writes_nothing(store:
     assert (await store.get_game("g1")).status == "setup"  # type: ignore[union-attr]
 
 
+async def test_a_text_that_is_not_unicode_is_refused_and_nothing_written(store: Store) -> None:
+    await store.create_game(game())
+    with pytest.raises(StorageError, match="commit to game 'g1' failed"):
+        await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("public", "", "half \ud800")])
+    assert await store.last_seq("g1") == 0 and await count(store, "deliveries") == 0
+    await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("public", "", "whole ☺")])
+    assert [d.text for d in await store.pending_deliveries()] == ["whole ☺"]
+
+
 async def test_commit_to_an_unknown_game_is_refused(store: Store) -> None:
     with pytest.raises(NotFoundError):
         await store.commit("ghost", 0, [NewEvent("A")])
