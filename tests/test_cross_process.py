@@ -184,30 +184,36 @@ async def test_a_stale_commit_is_decided_again(target: str) -> None:
 
 async def test_a_command_the_other_umpire_made_invalid_gets_the_rules_refusal(
         target: str) -> None:
-    """Blue's Done reaches one umpire while a blue move reaches the other. If the Done commits
-    first, the move is decided again in Grey's phase and refused as it is refused when it
-    simply comes after the Done: the same words, nothing changed."""
+    """Blue's Done reaches one umpire while a blue move reaches the other, a little later each
+    time. Whenever the Done is committed first, the move is decided in Grey's phase and refused
+    as it is refused when it simply comes after the Done: the same words, nothing changed."""
+    move = cmd.Move(unit="blue-1", route="A0204")
     async with umpires(target) as (a, b):
         refused = 0
-        for n in range(4):
+        for n, later in enumerate((0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.3)):
             gid = f"late{n}"
             await tiny_game(a, gid, bytes([n + 30]) * 32)
             await b.state_for(gid)
-            move = cmd.Move(unit="blue-1", route="A0204")
-            got = await asyncio.gather(
-                a.handle(gid, BLUE, cmd.Done(), request_id="done"),
-                b.handle(gid, BLUE, move, request_id="move"), return_exceptions=True)
+            async def move_later(gid: str = gid, later: float = later) -> Any:
+                await asyncio.sleep(later)
+                return await b.handle(gid, BLUE, move, request_id="move")
+
+            got = await asyncio.gather(a.handle(gid, BLUE, cmd.Done(), request_id="done"),
+                                       move_later(), return_exceptions=True)
             assert not isinstance(got[0], BaseException)
             await same_everywhere(gid, (a, b))
+            kinds = [e.payload["kind"] for e in await a.store.events(gid)
+                     if e.type == "command_accepted"]
             if isinstance(got[1], UmpireError):
                 refused += 1
-                seq = (await a.state_for(gid)).seq
+                assert kinds == ["start", "done"]
                 with pytest.raises(UmpireError) as again:
                     await a.handle(gid, BLUE, move, request_id="move-again")
                 assert str(got[1]) == str(again.value)
-                assert (await b.state_for(gid)).seq == seq
             else:
                 assert not isinstance(got[1], BaseException)
+                assert kinds == ["start", "move", "done"]
+        assert refused > 0
 
 
 async def test_side_mates_ready_at_once_on_two_umpires_finish_their_side(
