@@ -306,3 +306,13 @@ async def test_two_processes_race_for_the_same_games(target: str, tmp_path: Path
             await same_everywhere(gid, (check,))
             truth = json.dumps(to_snapshot(await check.replay_all(gid)), sort_keys=True)
             assert [rep["states"][gid] for rep in reports] == [truth, truth]
+
+
+def test_the_pauses_between_tries_are_random_and_bounded() -> None:
+    """Each pause is drawn at random below a bound that doubles with each stale try, up to the
+    longest pause: two processes that raced once fall out of step, and none waits long."""
+    policy = RetryPolicy(tries=8, first_pause=0.01, longest_pause=0.05)
+    for failures, bound in ((1, 0.01), (2, 0.02), (3, 0.04), (4, 0.05), (8, 0.05)):
+        pauses = [policy.pause(failures) for _ in range(200)]
+        assert all(0 <= p <= bound for p in pauses)
+        assert max(pauses) > bound / 2 and len(set(pauses)) > 100
