@@ -264,6 +264,20 @@ async def test_joins_racing_on_two_umpires_seat_the_player_once(target: str) -> 
         assert len(await a.store.players("seats")) == 2
 
 
+async def test_games_created_at_once_on_two_umpires_get_numbers_of_their_own(
+        target: str) -> None:
+    """Two umpires create games of one scenario at the same moment, so both count the same
+    next number: the one that comes second counts again, and every game gets a number."""
+    async with umpires(target) as (a, b):
+        made = await asyncio.gather(*(u.create_game(TINY, HOST) for _ in range(3)
+                                      for u in (a, b)), return_exceptions=True)
+        assert all(not isinstance(r, BaseException) for r in made), made
+        ids = {g.id for g in await a.store.list_games()}
+        assert len(ids) == 6
+        assert all(f"`{gid}`" in "".join(r.text for r in made if not isinstance(r, BaseException))
+                   for gid in ids)
+
+
 async def test_a_map_asked_of_one_umpire_shows_the_other_umpires_move(target: str) -> None:
     """An umpire that drew Blue's map draws it again once the other umpire commits a move, and
     its picture is the one a fresh umpire draws: a cached picture is of its seq only."""
