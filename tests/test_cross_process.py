@@ -33,7 +33,7 @@ from tests.test_ready import FLANK, U1, U2, done_commands
 from tests.test_reliability import BLUE, GREY, HOST, TINY, tiny_orders
 from umpire import demo, wording
 from umpire.maps import MapMaker
-from umpire.retrying import RetryPolicy
+from umpire.retrying import RETRY, RetryPolicy
 from umpire.service import Umpire, UmpireError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,8 +65,7 @@ async def umpires(target: str, n: int = 2, *, maps: bool = False,
         out = []
         for _ in range(n):
             store = await stack.enter_async_context(Store.open(target))
-            extra = {} if retry is None else {"retry": retry}
-            out.append(Umpire(store, maps=MapMaker(enabled=maps), **extra))
+            out.append(Umpire(store, maps=MapMaker(enabled=maps), retry=retry or RETRY))
         yield out
 
 
