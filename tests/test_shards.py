@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,7 @@ from tests.fakediscord import (
     run_client,
 )
 from tests.fakediscord.gateway import IDENTIFY, RESUME
+from tests.test_bot_run import vedette_command
 
 JSON = dict[str, Any]
 APPLICATION_COMMAND = 2
@@ -121,6 +123,65 @@ async def test_vedette_run_refuses_a_bad_plan_and_starts_nothing(
         # Nothing started: no database made, Discord never asked anything.
         assert not run_env.exists()
         assert fake.requests == [] and fake.gateway.received == []
+
+
+def run_process_env(fake: FakeDiscord, db: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "VEDETTE_"))}
+    return env | {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE": fake.api_url,
+                  "DISCORD_GATEWAY_URL": fake.gateway_url, "VEDETTE_DB": str(db),
+                  "VEDETTE_LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1"}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
+async def test_vedette_run_serves_only_its_shards(tmp_path: Path) -> None:
+    async with FakeDiscord(token=TOKEN, shards=2) as fake:
+        _, guild = guilds_on_both_shards(fake)
+        channel = fake.add_text_channel(guild, "skirmish")
+        alice = fake.add_user("alice", guild=guild)
+        process = await asyncio.create_subprocess_exec(
+            *vedette_command(), "run", "--shards", "1", "--shard-count", "2", cwd=tmp_path,
+            env=run_process_env(fake, tmp_path / "v.db"),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        try:
+            await fake.wait_for(lambda: fake.gateway.is_connected(guild.id), timeout=60,
+                                what="shard 1's session")
+            handle = await fake.slash("game status", user=alice, channel=channel)
+            callback = await handle.response(timeout=10)
+            assert "not in a game" in (callback.content or "")
+            # Shard 0 is another process's: no DM reaches this one, and it pushed no commands.
+            assert not fake.gateway.is_connected(None)
+            with pytest.raises(RuntimeError, match="no gateway connection"):
+                await fake.slash("game status", user=alice)
+            assert fake.commands() == []
+            assert [p["d"]["shard"] for p in fake.gateway.received if p["op"] == IDENTIFY
+                    ] == [[1, 2]]
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+            output, _ = await asyncio.wait_for(process.communicate(), 30)
+        log = output.decode(errors="replace")
+        assert process.returncode == 0, log
+        assert "serving shard(s) 1 of 2" in log and "another process's" in log, log
+        assert not fake.requests_to("PUT", "/applications/*/commands")
+
+
+async def test_vedette_run_says_when_discord_refuses_the_shard_count(tmp_path: Path) -> None:
+    async with FakeDiscord(token=TOKEN, shards=2) as fake:
+        process = await asyncio.create_subprocess_exec(
+            *vedette_command(), "run", "--shards", "0", "--shard-count", "3", cwd=tmp_path,
+            env=run_process_env(fake, tmp_path / "v.db"),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        try:
+            output, _ = await asyncio.wait_for(process.communicate(), 60)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        log = output.decode(errors="replace")
+        assert process.returncode == 1, log
+        assert "vedette: Discord refused the shard plan" in log, log
+        assert "Traceback" not in log, log
+        assert fake.gateway.current == {}
 
 
 # -- the fake Discord shards as Discord does -------------------------------------------------------
