@@ -34,10 +34,10 @@ READY = "ready"
 START_TIMEOUT = 60.0
 
 
-async def serve(db: Path, base_url: str, scenarios: Path, *, shards: ShardPlan | None = None,
-                outbox_interval: float = 0.2) -> None:
-    """Run the bot on ``db`` against the fake at ``base_url`` until the process is killed;
-    only ``shards``' shards, if given."""
+async def serve(db: str | Path, base_url: str, scenarios: Path, *,
+                shards: ShardPlan | None = None, outbox_interval: float = 0.2) -> None:
+    """Run the bot on ``db`` (a database file, or any target ``Store.open`` takes) against the
+    fake at ``base_url`` until the process is killed; only ``shards``' shards, if given."""
     async with Store.open(db) as store:
         umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=False))
         bot = VedetteBot(umpire, outbox_interval=outbox_interval, guild_ready_timeout=0.05,
@@ -54,7 +54,7 @@ class BotProcess:
     until it is ready; ``await bot.kill()`` sends SIGKILL. Leaving the block kills it too (if
     still alive), so no test leaves a bot behind. ``log`` keeps its stderr."""
 
-    def __init__(self, db: Path, base_url: str, scenarios: Path, log: Path, *,
+    def __init__(self, db: str | Path, base_url: str, scenarios: Path, log: Path, *,
                  shards: ShardPlan | None = None, outbox_interval: float = 0.2) -> None:
         self.args = [str(db), base_url, str(scenarios), "--outbox-interval", str(outbox_interval)]
         if shards is not None:
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
     from bot.shards import plan
 
     parser = argparse.ArgumentParser(prog="python -m tests.bot_process")
-    parser.add_argument("db", type=Path)
+    parser.add_argument("db")  # as given: a URL must keep its "//"
     parser.add_argument("base_url")
     parser.add_argument("scenarios", type=Path)
     parser.add_argument("--shards", default=None)

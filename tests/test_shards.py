@@ -293,7 +293,7 @@ class TwoProcesses:
     """The fake Discord with two shards, a server on shard 1 with the game's channel, alice
     (host, Blue) and bob (Grey), and the database file both bot processes share."""
 
-    def __init__(self, fake: FakeDiscord, db: Path) -> None:
+    def __init__(self, fake: FakeDiscord, db: str | Path) -> None:
         self.fake = fake
         self.db = db
         _, self.guild = guilds_on_both_shards(fake)
@@ -369,8 +369,13 @@ def button(message: JSON, label: str) -> str:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_two_processes_on_two_shards_play_one_game(tmp_path: Path) -> None:
-    async with FakeDiscord(token=TOKEN, shards=2, callback_deadline=3.0) as fake:
-        t = TwoProcesses(fake, tmp_path / "vedette.db")
+    await two_processes_play_one_game(tmp_path, tmp_path / "vedette.db")
+
+
+async def two_processes_play_one_game(tmp_path: Path, target: str | Path) -> None:
+    """The game played by two bot processes on the database ``target``, then checked."""
+    async with FakeDiscord(token=TOKEN, shards=2) as fake:
+        t = TwoProcesses(fake, target)
         assert fake.shard_of(t.channel) == 1 and fake.shard_of(None) == 0
         common = {"outbox_interval": QUIET_OUTBOX}
         # Shard 1's process first: it must not push the slash commands; shard 0's does.
