@@ -504,11 +504,12 @@ async def finish(t: TwoProcesses) -> None:
         events = await store.events(game.id)
         assert [e.seq for e in events] == list(range(1, len(events) + 1))
         assert await store.pending_deliveries(game.id) == []
-        for user, side in ((t.alice, "blue"), (t.bob, "grey")):
-            mine = await store.deliveries_for(game.id, Recipient("player", str(user.id)),
-                                              Recipient("side", side), limit=1000)
-            assert mine and all(d.status == "sent" for d in mine), [
-                (d.id, d.status, d.last_error) for d in mine if d.status != "sent"]
+        private = [d for user, side in ((t.alice, "blue"), (t.bob, "grey"))
+                   for d in await store.deliveries_for(
+                       game.id, Recipient("player", str(user.id)), Recipient("side", side),
+                       limit=1000)]
+        assert private and all(d.status == "sent" for d in private), [
+            (d.id, d.status, d.last_error) for d in private if d.status != "sent"]
     # Each DM arrived once, and was sent once: one request per message, none posted again.
     for user in (t.alice, t.bob):
         channel = t.fake.world.dm_channel_ids[user.id]
