@@ -5,9 +5,9 @@ buttons that survive restarts, pushes the slash commands to Discord if they chan
 last push (a hash of the command tree is kept in the database), and starts the outbox loop.
 With a shard plan (``bot.shards``) it connects only those shards; then only the process holding
 shard 0 pushes the commands (one bot has one command tree, and two pushes would race), while
-every process runs the outbox and the deadlines' clock. It
-needs no privileged intent: only ``guilds``, to know its channels. Its messages mention no one
-by default (``allowed_mentions``): a mention in a text is shown, never pinged.
+every process runs the outbox and the deadlines' clock. It needs no privileged intent: only
+``guilds``, to know its channels. Its messages mention no one by default
+(``allowed_mentions``): a mention in a text is shown, never pinged.
 """
 
 from __future__ import annotations

@@ -42,6 +42,18 @@ class ShardPlan:
     ids: tuple[int, ...]
     count: int
 
+    def __post_init__(self) -> None:
+        # discord.py reads an empty list of shards as "all of them": a plan never holds one.
+        if not 1 <= self.count <= MAX_SHARD_COUNT:
+            raise ShardError(f"the shard count must be between 1 and {MAX_SHARD_COUNT}, "
+                             f"not {self.count}")
+        if not self.ids:
+            raise ShardError("a shard plan names at least one shard")
+        in_order = list(self.ids) == sorted(set(self.ids))
+        if not in_order or self.ids[0] < 0 or self.ids[-1] >= self.count:
+            raise ShardError(f"shards {self.ids} are not distinct, in order and below "
+                             f"{self.count}")
+
     @property
     def first(self) -> bool:
         """Whether this process holds shard 0 (DMs, slash command pushes, once-only work)."""

@@ -76,6 +76,14 @@ def test_a_bad_shard_plan_is_refused(shards: str | None, count: str | None, says
         plan(shards, count)
 
 
+@pytest.mark.parametrize(("ids", "count"), [((), 2), ((2,), 2), ((1, 0), 2), ((0, 0), 2),
+                                            ((-1,), 2), ((0,), 0)])
+def test_a_plan_made_in_code_holds_the_same_rule(ids: tuple[int, ...], count: int) -> None:
+    # An empty list of shards would make discord.py connect every shard.
+    with pytest.raises(ShardError):
+        ShardPlan(ids, count)
+
+
 def test_shards_are_written_as_ranges() -> None:
     assert format_ids((0, 1, 2, 5, 7, 8)) == "0-2,5,7-8"
     assert plan(format_ids((0, 1, 2, 5, 7, 8)), "9") == ShardPlan((0, 1, 2, 5, 7, 8), 9)
