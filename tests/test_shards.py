@@ -1,7 +1,8 @@
 """Several bot processes sharing Discord's shards: the shard plan (``vedette run --shards 0-3
 --shard-count 8``) and its refusals, the fake Discord routing as Discord does (a guild to its
 shard, DMs to shard 0, a session per shard), and two real bot processes, shards 0 and 1 of 2, on
-one database playing one game whose server is on shard 1 while its DMs come through shard 0."""
+one database (a SQLite file; PostgreSQL too, when a server is at hand) playing one game whose
+server is on shard 1 while its DMs come through shard 0."""
 
 from __future__ import annotations
 
@@ -526,3 +527,9 @@ async def finish(t: TwoProcesses) -> None:
         posts = [r.json.get("nonce") for r in t.fake.requests_to(
             "POST", f"/channels/{channel}/messages")]
         assert sorted(posts) == sorted(nonces), user.username
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
+async def test_two_processes_on_two_shards_play_one_game_on_postgresql(
+        tmp_path: Path, pg_target: str) -> None:
+    await two_processes_play_one_game(tmp_path, pg_target)
