@@ -418,8 +418,20 @@ RACES_RETRIED = not hasattr(wording, "CHANGED_MEANWHILE")
 @pytest.mark.skipif(not RACES_RETRIED, reason="needs stale commits decided again by the umpire")
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_commands_racing_in_two_processes_all_land(tmp_path: Path) -> None:
+    await commands_racing_in_two_processes(tmp_path, tmp_path / "vedette.db")
+
+
+@pytest.mark.skipif(not RACES_RETRIED, reason="needs stale commits decided again by the umpire")
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
+async def test_commands_racing_in_two_processes_all_land_on_postgresql(
+        tmp_path: Path, pg_target: str) -> None:
+    await commands_racing_in_two_processes(tmp_path, pg_target)
+
+
+async def commands_racing_in_two_processes(tmp_path: Path, target: str | Path) -> None:
+    """Moves for one game sent to both processes at once, on the database ``target``."""
     async with FakeDiscord(token=TOKEN, shards=2) as fake:
-        t = TwoProcesses(fake, tmp_path / "vedette.db")
+        t = TwoProcesses(fake, target)
         common = {"outbox_interval": QUIET_OUTBOX}
         async with BotProcess(t.db, fake.base_url, FIXTURES, tmp_path / "zero.log",
                               shards=ShardPlan((0,), 2), **common), \
