@@ -1,5 +1,6 @@
 """The installed ``vedette`` command: the umpire's commands plus ``run`` and ``sync``, which need
-Discord, and ``backup``, a consistent copy of the live database."""
+Discord, and ``backup``, a consistent copy of the live database. ``run --shards 0-3
+--shard-count 8`` serves some of Discord's shards (``bot.shards``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = umpire_cli.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     run = sub.add_parser("run", help="run the Discord bot")
+    run.add_argument("--shards", default=None, metavar="IDS",
+                     help="only these of Discord's shards, e.g. 0-3 or 0,2 (default: "
+                          "VEDETTE_SHARDS, else every shard); needs --shard-count")
+    run.add_argument("--shard-count", default=None, metavar="N",
+                     help="the bot's number of shards, the same in every process (default: "
+                          "VEDETTE_SHARD_COUNT, else what Discord asks for)")
     run.set_defaults(func=_run)
     sync = sub.add_parser("sync", help="push the slash commands to Discord now")
     sync.set_defaults(func=_sync)
@@ -46,12 +53,23 @@ def _settings_with_token() -> Settings | None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    settings = _settings_with_token()
-    if settings is None:
+    from bot.shards import ShardError, plan
+
+    settings = Settings()
+    # The options win over the settings, each on its own: a count from .env and shards on the
+    # command line make one plan. A bad plan stops here, before the database or Discord.
+    try:
+        shards = plan(args.shards if args.shards is not None else settings.shards,
+                      args.shard_count if args.shard_count is not None else settings.shard_count)
+    except ShardError as e:
+        print(f"vedette run: {e}.", file=sys.stderr)
+        return 2
+    if not settings.discord_token:
+        print(NO_TOKEN, file=sys.stderr)
         return 2
     from bot.main import run_bot
 
-    return run_bot(settings)
+    return run_bot(settings, shards)
 
 
 def _sync(args: argparse.Namespace) -> int:

@@ -2,9 +2,12 @@
 
 At start-up (``setup_hook``, once per login, never on a reconnect) it adds the cogs and the
 buttons that survive restarts, pushes the slash commands to Discord if they changed since the
-last push (a hash of the command tree is kept in the database), and starts the outbox loop. It
-needs no privileged intent: only ``guilds``, to know its channels. Its messages mention no one
-by default (``allowed_mentions``): a mention in a text is shown, never pinged.
+last push (a hash of the command tree is kept in the database), and starts the outbox loop.
+With a shard plan (``bot.shards``) it connects only those shards; then only the process holding
+shard 0 pushes the commands (one bot has one command tree, and two pushes would race), while
+every process runs the outbox and the deadlines' clock. It needs no privileged intent: only
+``guilds``, to know its channels. Its messages mention no one by default
+(``allowed_mentions``): a mention in a text is shown, never pinged.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from bot.cogs.settings import SettingsCog
 from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
 from bot.replay_view import ReplayButton
+from bot.shards import ShardPlan
 from bot.views import INBOX_PER_PAGE, DoneButton, InboxButton, MoveButton
 from rules.status import GameStatus
 from umpire.service import Umpire
@@ -40,8 +44,11 @@ log = logging.getLogger("vedette.bot")
 class VedetteBot(commands.AutoShardedBot):
     def __init__(self, umpire: Umpire, *, dev_guild: int | None = None,
                  outbox_interval: float = INTERVAL, sync_commands: bool = True,
-                 inbox_per_page: int = INBOX_PER_PAGE, **options: Any) -> None:
+                 inbox_per_page: int = INBOX_PER_PAGE, shards: ShardPlan | None = None,
+                 **options: Any) -> None:
         options.setdefault("intents", discord.Intents(guilds=True))
+        if shards is not None:
+            options.update(shards.options())
         # No message of the bot's pings anyone: names and reasons typed by others may hold
         # @everyone or a member's mention. A message that means to ping must allow it itself.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
@@ -53,6 +60,12 @@ class VedetteBot(commands.AutoShardedBot):
         self._sync_on_start = sync_commands
         self._locks: dict[str, asyncio.Lock] = {}
         self.tree.error(on_tree_error)
+
+    @property
+    def holds_first_shard(self) -> bool:
+        """Whether this process connects shard 0 (all shards, without a plan): the process
+        that does the bot's once-only work."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     def lock(self, name: str) -> asyncio.Lock:
         """A named lock (a game's outbox, a pending order, a game's threads)."""
@@ -71,7 +84,10 @@ class VedetteBot(commands.AutoShardedBot):
         await self.add_cog(SettingsCog(self))
         self.add_dynamic_items(MoveButton, InboxButton, DoneButton, ReplayButton)
         if self._sync_on_start:
-            await self.sync_if_changed()
+            if self.holds_first_shard:
+                await self.sync_if_changed()
+            else:
+                log.info("shard 0 is another process's: it pushes the slash commands")
             self.outbox.start()
 
     async def warm_up(self) -> None:

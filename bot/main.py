@@ -4,6 +4,12 @@
 and gateway (a proxy, or a local stand-in for tests). SIGTERM and Ctrl-C close the bot cleanly:
 the drains in progress finish, the gateway is closed, the database is closed, and the exit code
 is 0.
+
+With a shard plan (``bot.shards``: ``--shards``/``--shard-count`` or ``VEDETTE_SHARDS``/
+``VEDETTE_SHARD_COUNT``) the process connects only those of Discord's shards, with discord.py's
+own ``AutoShardedClient``; without one it connects every shard Discord asks for, as it always
+has. Discord refusing the plan (a count that is not the bot's, or a bot too big for one shard)
+stops the bot with one line saying so.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import discord.http
 import yarl
 
 from bot.client import VedetteBot
+from bot.shards import ShardPlan
 from umpire.maps import MapMaker
 from umpire.service import Umpire
 from umpire.settings import Settings
@@ -56,20 +63,37 @@ def _logging(settings: Settings) -> None:
     discord.utils.setup_logging(level=level if isinstance(level, int) else logging.INFO)
 
 
-def run_bot(settings: Settings) -> int:
-    """Run until SIGTERM or Ctrl-C; the exit code."""
+#: Gateway close codes that mean the shard plan is wrong, and what the host should do.
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+SHARD_REFUSALS = {
+    INVALID_SHARD: ("Discord refused the shard plan: the shard count must be the same in every "
+                    "process and what the bot was started with (--shard-count, "
+                    "VEDETTE_SHARD_COUNT), each shard below it"),
+    SHARDING_REQUIRED: ("Discord says the bot is in too many servers for this many shards; run "
+                        "without --shards/--shard-count to take the count Discord asks for, or "
+                        "give a larger --shard-count"),
+}
+
+
+def run_bot(settings: Settings, shards: ShardPlan | None = None) -> int:
+    """Run until SIGTERM or Ctrl-C; the exit code. ``shards``: only those shards."""
     _logging(settings)
     apply_endpoints(settings)
     try:
-        return asyncio.run(_serve(settings))
+        return asyncio.run(_serve(settings, shards))
     except KeyboardInterrupt:  # a second Ctrl-C while closing
         return 130
     except discord.LoginFailure:
         print("vedette: Discord refused the token; check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 1
+    except discord.ConnectionClosed as e:
+        if e.code not in SHARD_REFUSALS:
+            raise
+        print(f"vedette: {SHARD_REFUSALS[e.code]}.", file=sys.stderr)
+        return 1
 
 
-async def _serve(settings: Settings) -> int:
+async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
     new = settings.db_file is not None and not settings.db_file.exists()
     # The database is opened (and checked) before Discord is contacted: a database that cannot
     # serve stops the bot with one line (see umpire.cli.main), not after it has logged in.
@@ -77,7 +101,9 @@ async def _serve(settings: Settings) -> int:
                              maps=map_maker()) as umpire:
         if new:
             log.warning("there was no database at %s: started a new one", settings.db)
-        bot = VedetteBot(umpire, dev_guild=settings.dev_guild)
+        if shards is not None:
+            log.info("serving %s", shards.describe())
+        bot = VedetteBot(umpire, dev_guild=settings.dev_guild, shards=shards)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -1,5 +1,6 @@
-"""The bot as a process of its own, for the crash tests that kill it with SIGKILL, run as
-``python -m tests.bot_process DB_PATH BASE_URL SCENARIOS_DIR``.
+"""The bot as a process of its own, for the crash tests that kill it with SIGKILL and the tests
+of several processes sharing the shards, run as ``python -m tests.bot_process DB_PATH BASE_URL
+SCENARIOS_DIR [--shards IDS --shard-count N] [--outbox-interval SECONDS]``.
 
 It opens the database file, connects the bot to the fake Discord at ``BASE_URL`` (which the
 test runs) with the test token, prints ``ready`` (flushed) once the bot is ready, and serves
@@ -10,6 +11,7 @@ until it is killed. Nothing here cleans up on purpose: the point is to be stoppe
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import signal
@@ -19,6 +21,7 @@ from types import TracebackType
 from typing import Self
 
 from bot.client import VedetteBot
+from bot.shards import ShardPlan, format_ids
 from storage.store import Store
 from tests.botkit import TOKEN
 from tests.fakediscord import patched_discord, run_client
@@ -31,11 +34,14 @@ READY = "ready"
 START_TIMEOUT = 60.0
 
 
-async def serve(db: Path, base_url: str, scenarios: Path) -> None:
-    """Run the bot on ``db`` against the fake at ``base_url`` until the process is killed."""
+async def serve(db: str | Path, base_url: str, scenarios: Path, *,
+                shards: ShardPlan | None = None, outbox_interval: float = 0.2) -> None:
+    """Run the bot on ``db`` (a database file, or any target ``Store.open`` takes) against the
+    fake at ``base_url`` until the process is killed; only ``shards``' shards, if given."""
     async with Store.open(db) as store:
         umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=False))
-        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
+        bot = VedetteBot(umpire, outbox_interval=outbox_interval, guild_ready_timeout=0.05,
+                         shards=shards)
         with patched_discord(base_url):
             async with run_client(bot, token=TOKEN, timeout=START_TIMEOUT):
                 sys.stdout.write(READY + "\n")
@@ -48,8 +54,11 @@ class BotProcess:
     until it is ready; ``await bot.kill()`` sends SIGKILL. Leaving the block kills it too (if
     still alive), so no test leaves a bot behind. ``log`` keeps its stderr."""
 
-    def __init__(self, db: Path, base_url: str, scenarios: Path, log: Path) -> None:
-        self.args = [str(db), base_url, str(scenarios)]
+    def __init__(self, db: str | Path, base_url: str, scenarios: Path, log: Path, *,
+                 shards: ShardPlan | None = None, outbox_interval: float = 0.2) -> None:
+        self.args = [str(db), base_url, str(scenarios), "--outbox-interval", str(outbox_interval)]
+        if shards is not None:
+            self.args += ["--shards", format_ids(shards.ids), "--shard-count", str(shards.count)]
         self.log = log
         self.process: asyncio.subprocess.Process | None = None
 
@@ -86,11 +95,19 @@ class BotProcess:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print("usage: python -m tests.bot_process DB_PATH BASE_URL SCENARIOS_DIR",
-              file=sys.stderr)
-        return 2
-    asyncio.run(serve(Path(argv[0]), argv[1], Path(argv[2])))
+    from bot.shards import plan
+
+    parser = argparse.ArgumentParser(prog="python -m tests.bot_process")
+    parser.add_argument("db")  # as given: a URL must keep its "//"
+    parser.add_argument("base_url")
+    parser.add_argument("scenarios", type=Path)
+    parser.add_argument("--shards", default=None)
+    parser.add_argument("--shard-count", default=None)
+    parser.add_argument("--outbox-interval", type=float, default=0.2)
+    args = parser.parse_args(argv)
+    asyncio.run(serve(args.db, args.base_url, args.scenarios,
+                      shards=plan(args.shards, args.shard_count),
+                      outbox_interval=args.outbox_interval))
     return 0
 
 

@@ -21,6 +21,10 @@ class Settings(BaseSettings):
     scenarios: Path | None = Field(None, alias="VEDETTE_SCENARIOS")
     discord_api_base: str = Field("", alias="DISCORD_API_BASE")
     discord_gateway_url: str = Field("", alias="DISCORD_GATEWAY_URL")
+    # Which of Discord's shards this process connects (bot.shards reads them, with a clear
+    # error for a bad value): kept as text so that a typo is explained, not a traceback.
+    shards: str = Field("", alias="VEDETTE_SHARDS")
+    shard_count: str = Field("", alias="VEDETTE_SHARD_COUNT")
 
     @property
     def db_file(self) -> Path | None:

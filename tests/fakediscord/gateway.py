@@ -1,5 +1,11 @@
 """The fake gateway: a websocket at ``/`` speaking Discord's gateway protocol (v10, JSON).
 
+Sharding is Discord's: GET /gateway/bot reports the shard count, IDENTIFY must carry
+``[shard_id, shard_count]`` with that count (else close 4010), each shard has its own session
+(and RESUMEs its own), and a guild's events and interactions go to shard
+``(guild_id >> 22) % shard_count``, DMs to shard 0, whichever connection (or process) holds it.
+``routed`` records every dispatch with the shard it went to.
+
 It sends HELLO, answers IDENTIFY with READY and one GUILD_CREATE per guild on the shard,
 acknowledges heartbeats, replays missed dispatches on RESUME (or sends INVALID_SESSION when it
 cannot), answers REQUEST_GUILD_MEMBERS with a single chunk, and numbers every dispatch.
@@ -60,6 +66,15 @@ class GatewayConnection:
                     await self.ws.send_bytes(data)
 
 
+@dataclass(frozen=True)
+class Routed:
+    """One dispatch and the shard it was routed to."""
+
+    shard: int
+    event: str
+    data: JSON
+
+
 @dataclass
 class GatewaySession:
     """An IDENTIFYed session: survives its websocket so that it can be RESUMEd."""
@@ -97,6 +112,7 @@ class Gateway:
         self.heartbeats = 0
         self.compressions: list[str | None] = []  # the ``compress`` asked for, per connection
         self.close_codes: list[int | None] = []  # how each finished connection was closed
+        self.routed: list[Routed] = []  # every dispatch, with its shard
 
     # ----------------------------------------------------------------- routing of events
 
@@ -135,7 +151,13 @@ class Gateway:
             return message
         return message | {"content": "", "embeds": [], "attachments": [], "components": []}
 
+    def routed_to(self, shard: int, event: str | None = None) -> list[JSON]:
+        """The data of every dispatch routed to ``shard`` (only ``event``s, if given)."""
+        return [r.data for r in self.routed
+                if r.shard == shard and (event is None or r.event == event)]
+
     async def _dispatch_to(self, session: GatewaySession, event: str, data: JSON) -> None:
+        self.routed.append(Routed(session.shard[0], event, data))
         session.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.sent.append(payload)
@@ -145,14 +167,20 @@ class Gateway:
 
     # ----------------------------------------------------------------- test controls
 
-    async def request_reconnect(self) -> None:
-        """Sends op 7 RECONNECT on every live connection (the client should RESUME)."""
-        for conn in list(self.connections):
+    def _on_shard(self, shard: int | None) -> list[GatewayConnection]:
+        return [c for c in self.connections
+                if shard is None or (c.session is not None and c.session.shard[0] == shard)]
+
+    async def request_reconnect(self, shard: int | None = None) -> None:
+        """Sends op 7 RECONNECT on every live connection (of ``shard``, if given): the client
+        should RESUME that shard's session."""
+        for conn in self._on_shard(shard):
             await conn.send({"op": RECONNECT, "d": None, "s": None, "t": None})
 
-    async def invalidate_sessions(self) -> None:
-        """Sends op 9 INVALID_SESSION (not resumable): the client must IDENTIFY again."""
-        for conn in list(self.connections):
+    async def invalidate_sessions(self, shard: int | None = None) -> None:
+        """Sends op 9 INVALID_SESSION (not resumable; to ``shard``'s connections only, if
+        given): the client must IDENTIFY again."""
+        for conn in self._on_shard(shard):
             await conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             if conn.session is not None:
                 self._forget(conn.session)

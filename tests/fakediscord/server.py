@@ -249,13 +249,18 @@ class FakeDiscord:
         self.notify()
         return message
 
-    async def request_reconnect(self) -> None:
-        """Gateway op 7: the client reconnects and RESUMEs."""
-        await self.gateway.request_reconnect()
+    async def request_reconnect(self, shard: int | None = None) -> None:
+        """Gateway op 7 (to ``shard`` only, if given): the client reconnects and RESUMEs."""
+        await self.gateway.request_reconnect(shard)
 
-    async def invalidate_sessions(self) -> None:
-        """Gateway op 9 (not resumable). discord.py re-IDENTIFYs after sleeping 5 s."""
-        await self.gateway.invalidate_sessions()
+    async def invalidate_sessions(self, shard: int | None = None) -> None:
+        """Gateway op 9 (not resumable; to ``shard`` only, if given). discord.py
+        re-IDENTIFYs after sleeping 5 s."""
+        await self.gateway.invalidate_sessions(shard)
+
+    def shard_of(self, channel: FakeChannel | None) -> int:
+        """The shard Discord sends a channel's events and interactions to (None: a DM)."""
+        return self.gateway.shard_for(channel.guild_id if channel is not None else None)
 
     # ----------------------------------------------------------------- interactions
 
