@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Generator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from os import PathLike
@@ -280,14 +280,17 @@ class Store:
     # -- players -----------------------------------------------------------------------------
 
     async def add_player(
-        self, game_id: str, user_id: int, side: str, *, dm_ok: bool = False
+        self, game_id: str, user_id: int, side: str, *, dm_ok: bool = False,
+        at_seq: int | None = None,
     ) -> PlayerRecord:
         """Seat ``user_id`` on ``side``. Raises ``NotFoundError`` for an unknown game and
-        ``AlreadyExistsError`` if the user is already in it."""
+        ``AlreadyExistsError`` if the user is already in it. ``at_seq``: the seq of the game
+        the seat was decided at (a seat before the start); ``ConcurrencyError`` if the game
+        has moved on since, so that a seat decided before the start is never written after
+        it."""
         now = to_text(self._now())
         async with self._write(f"add player {user_id} to game {game_id!r}") as conn:
-            if await _lock_game(conn, game_id) is None:
-                raise NotFoundError(f"no game {game_id!r}")
+            _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
             await conn.execute(
@@ -296,10 +299,14 @@ class Store:
             )
             return await _require_player(conn, game_id, user_id)
 
-    async def remove_player(self, game_id: str, user_id: int) -> bool:
-        """Unseat ``user_id``; return whether they were in the game."""
+    async def remove_player(self, game_id: str, user_id: int, *,
+                            at_seq: int | None = None) -> bool:
+        """Unseat ``user_id``; return whether they were in the game. ``at_seq`` as for
+        :meth:`add_player`."""
         async with self._write(f"remove player {user_id} from game {game_id!r}") as conn:
-            await _lock_game(conn, game_id)
+            last = await _lock_game(conn, game_id)
+            if at_seq is not None:
+                _check_seq(game_id, last, at_seq)
             removed = await conn.execute(
                 "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
@@ -326,9 +333,11 @@ class Store:
         player."""
         return await self._update_player(game_id, user_id, "dm_ok", int(ok))
 
-    async def set_side(self, game_id: str, user_id: int, side: str) -> PlayerRecord:
-        """Move a player to another side. Raises ``NotFoundError`` if not a player."""
-        return await self._update_player(game_id, user_id, "side", side)
+    async def set_side(self, game_id: str, user_id: int, side: str, *,
+                       at_seq: int | None = None) -> PlayerRecord:
+        """Move a player to another side. Raises ``NotFoundError`` if not a player;
+        ``at_seq`` as for :meth:`add_player`."""
+        return await self._update_player(game_id, user_id, "side", side, at_seq)
 
     # -- seats after the start ---------------------------------------------------------------
     # A seat change and the announcements it implies are one transaction, so that no seat ever
@@ -505,10 +514,16 @@ class Store:
         deliveries: Sequence[NewDelivery] = (),
         snapshot: JsonObject | None = None,
         game_updates: GameUpdate | None = None,
+        *,
+        seats: Collection[tuple[int, str]] | None = None,
     ) -> list[int]:
         """Append ``events`` to the game's log as seqs ``expected_seq + 1 …``, queue their
         ``deliveries``, save ``snapshot`` (the state after these events, at seq
         ``expected_seq + len(events)``) and apply ``game_updates``: all in one transaction.
+
+        ``seats``: the players (user id, side) the command was decided with, when its outcome
+        depends on them (the start announces its roster). Seats change without an event, so a
+        commit whose seats are no longer the game's is stale too (``ConcurrencyError``).
 
         Returns the new deliveries' ids, in order. When it returns, all of it is on disk; when it
         raises, none of it was written. Raises ``ConcurrencyError`` if the game's last seq is not
@@ -539,6 +554,8 @@ class Store:
             if actual is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if actual != expected_seq:
+                raise ConcurrencyError(game_id, expected_seq, actual)
+            if seats is not None and await _seats(conn, game_id) != set(seats):
                 raise ConcurrencyError(game_id, expected_seq, actual)
             await conn.executemany(
                 f"INSERT INTO events ({rows.EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", event_rows
@@ -835,9 +852,13 @@ class Store:
         return ", ".join(columns), params
 
     async def _update_player(
-        self, game_id: str, user_id: int, column: str, value: object
+        self, game_id: str, user_id: int, column: str, value: object,
+        at_seq: int | None = None,
     ) -> PlayerRecord:
         async with self._write(f"update player {user_id} of game {game_id!r}") as conn:
+            last = await _lock_game(conn, game_id)
+            if at_seq is not None:
+                _check_seq(game_id, last, at_seq)
             changed = await conn.execute(
                 f"UPDATE players SET {column} = ? WHERE game_id = ? AND user_id = ?",
                 (value, game_id, user_id),
@@ -1027,6 +1048,19 @@ async def _load_game(conn: Conn, game_id: str) -> GameRecord:
     if not found:
         raise NotFoundError(f"no game {game_id!r}")
     return rows.game(found[0])
+
+
+def _check_seq(game_id: str, last: int | None, at_seq: int | None) -> None:
+    """A write decided at ``at_seq`` (when given) finds the game there still."""
+    if last is None:
+        raise NotFoundError(f"no game {game_id!r}")
+    if at_seq is not None and last != at_seq:
+        raise ConcurrencyError(game_id, at_seq, last)
+
+
+async def _seats(conn: Conn, game_id: str) -> set[tuple[int, str]]:
+    found = await conn.fetch("SELECT user_id, side FROM players WHERE game_id = ?", (game_id,))
+    return {(int(row[0]), str(row[1])) for row in found}
 
 
 async def _load_player(

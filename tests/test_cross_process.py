@@ -263,6 +263,77 @@ async def test_joins_racing_on_two_umpires_seat_the_player_once(target: str) -> 
         assert len(await a.store.players("seats")) == 2
 
 
+class PausingStore(Store):
+    """A store that, once, stops right after a read the umpire decides by (``pause_after``)
+    until ``go`` is set: the other process's write then lands between this process's read
+    and its write, in exactly the order the test names."""
+
+    pause_after = ""
+    paused = asyncio.Event()
+    go = asyncio.Event()
+
+    async def _pause(self, read: str) -> None:
+        if self.pause_after == read:
+            self.pause_after = ""
+            self.paused.set()
+            await self.go.wait()
+
+    async def players(self, game_id: str) -> Any:
+        found = await super().players(game_id)
+        await self._pause("players")
+        return found
+
+    async def get_player(self, game_id: str, user_id: int) -> Any:
+        found = await super().get_player(game_id, user_id)
+        await self._pause("get_player")
+        return found
+
+
+THIRD = 303
+
+
+async def test_a_join_seated_while_the_start_is_decided_is_in_its_roster(target: str) -> None:
+    """A join written after the start read the seats and before it committed: the start is
+    decided again, and its roster names the new player too (nobody is seated unannounced)."""
+    async with umpires(target, 1) as (b,), PausingStore.open(target) as store:
+        a = Umpire(store, maps=MapMaker(enabled=False))
+        await a.create_game(TINY, HOST, game_id="roster", seed=bytes([4]) * 32)
+        await a.join("roster", BLUE, "blue")
+        await a.join("roster", GREY, "grey")
+        store.paused, store.go = asyncio.Event(), asyncio.Event()
+        store.pause_after = "players"
+        starting = asyncio.create_task(a.start("roster", HOST))
+        await store.paused.wait()
+        await b.join("roster", THIRD, "blue")
+        store.go.set()
+        await starting
+        roster = [d.text for d in await a.store.deliveries_for("roster", ("public", ""))
+                  if d.text.startswith("**Seats**")]
+        assert len(roster) == 1 and f"<@{THIRD}>" in roster[0]
+        assert {p.user_id for p in await a.store.players("roster")} == {BLUE, GREY, THIRD}
+
+
+async def test_a_join_decided_before_the_start_and_written_after_it_is_a_request(
+        target: str) -> None:
+    """A join decided while the game was in setup, whose write comes after the start: it is
+    decided again, as a join after the start, so it asks the host for the seat."""
+    async with umpires(target, 1) as (a,), PausingStore.open(target) as store:
+        b = Umpire(store, maps=MapMaker(enabled=False))
+        await a.create_game(TINY, HOST, game_id="late", seed=bytes([5]) * 32)
+        await a.join("late", BLUE, "blue")
+        await a.join("late", GREY, "grey")
+        store.paused, store.go = asyncio.Event(), asyncio.Event()
+        store.pause_after = "get_player"
+        joining = asyncio.create_task(b.join("late", THIRD, "blue"))
+        await store.paused.wait()
+        await a.start("late", HOST)
+        store.go.set()
+        answer = await joining
+        assert "sent to the host" in answer.text
+        assert THIRD not in {p.user_id for p in await a.store.players("late")}
+        assert await a.store.seat_request("late", THIRD) is not None
+
+
 async def test_games_created_at_once_on_two_umpires_get_numbers_of_their_own(
         target: str) -> None:
     """Two umpires create games of one scenario at the same moment, so both count the same

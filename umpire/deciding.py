@@ -45,7 +45,7 @@ class Deciding(Repository):
                 (game.state.side_name(side), sorted(p.user_id for p in players if p.side == side))
                 for side in game.state.sides])
             ids = await self._commit(game, outcome, status=GameStatus.ACTIVE,
-                                     extra=[NewDelivery("public", "", roster)])
+                                     extra=[NewDelivery("public", "", roster)], seats=players)
             return Reply("The game has started.", delivery_ids=ids)
 
         return await self._decided(game_id, decide)

@@ -28,7 +28,7 @@ from rules.problems import FileProblems
 from rules.reading import event_from_json
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from storage.errors import ConcurrencyError
-from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent
+from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent, PlayerRecord
 from storage.store import Store
 from umpire import after_action, catalog, record, wording
 from umpire.answers import UmpireError
@@ -159,11 +159,13 @@ class Repository:
 
     # -- committing ------------------------------------------------------------------------------
     async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
-                      extra: Sequence[NewDelivery] = (), shown: Shown | None = None
-                      ) -> tuple[int, ...]:
+                      extra: Sequence[NewDelivery] = (), shown: Shown | None = None,
+                      seats: Sequence[PlayerRecord] | None = None) -> tuple[int, ...]:
         """Store the outcome's events with their deliveries; ``extra`` are told right after the
         first of them (the start's own post, say). ``shown``: what the answer to the command
         shows the player who gave it (their copy of that message is not sent again).
+        ``seats``: the players the outcome was decided with, when it depends on them (the
+        start's roster); the commit is stale if they changed meanwhile.
 
         Raises ``Stale`` when another process committed this game first: nothing is stored,
         and this copy's roll counts are untouched (``_decided`` drops it)."""
@@ -185,7 +187,9 @@ class Repository:
         updates = GameUpdate(status=status) if status else None
         try:
             ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
-                                          snapshot=snapshot, game_updates=updates)
+                                          snapshot=snapshot, game_updates=updates,
+                                          seats=None if seats is None else
+                                          [(p.user_id, p.side) for p in seats])
         except ConcurrencyError:
             raise Stale from None  # decided again by ``_decided``
         game.state = after

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from storage.errors import AlreadyExistsError, NotFoundError
+from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError
 
 
 class Stale(Exception):
@@ -31,11 +31,12 @@ class Stale(Exception):
 @contextmanager
 def seats_raced() -> Iterator[None]:
     """A seat write that finds the seats not as they were read (the user was seated, or their
-    seat or request was taken away meanwhile): another process wrote first, so the command is
-    decided again from the seats as they are now."""
+    seat or request was taken away meanwhile), or the game moved on since the seat was decided
+    (it started): another process wrote first, so the command is decided again from the game as
+    it is now."""
     try:
         yield
-    except (AlreadyExistsError, NotFoundError):
+    except (AlreadyExistsError, ConcurrencyError, NotFoundError):
         raise Stale from None
 
 

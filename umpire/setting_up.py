@@ -121,10 +121,12 @@ class SettingUp(Repository):
                              "When you are seated, it is announced in the game's channel.",
                              delivery_ids=tuple(ids))
             with seats_raced():
+                # Decided before the start: written only if the game has not moved on since.
                 if player is None:
-                    await self.store.add_player(game_id, user_id, side, dm_ok=True)
+                    await self.store.add_player(game_id, user_id, side, dm_ok=True,
+                                                at_seq=state.seq)
                 elif player.side != side:
-                    await self.store.set_side(game_id, user_id, side)
+                    await self.store.set_side(game_id, user_id, side, at_seq=state.seq)
             return Reply(f"You command {name} in game `{game_id}`.")
 
         return await self._decided(game_id, decide)
@@ -136,7 +138,10 @@ class SettingUp(Repository):
             state = game.state
             player = await self.store.get_player(game_id, user_id)
             if not seats.started(state.status) or player is None:
-                if await self.store.remove_player(game_id, user_id):
+                with seats_raced():  # a leave before the start is never written after it
+                    left = await self.store.remove_player(
+                        game_id, user_id, at_seq=None if player is None else state.seq)
+                if left:
                     return Reply("You have left the game.")
                 if await self.store.seat_request(game_id, user_id) is not None:
                     with seats_raced():
