@@ -111,6 +111,14 @@ async def release(conn: Conn, holder: str, game_id: str) -> bool:
     return changed > 0
 
 
+async def held(conn: Conn, now: float) -> list[tuple[str, str]]:
+    """The outboxes held now, as (game id, holder)."""
+    found = await conn.fetch(
+        "SELECT game_id, holder FROM outbox_leases WHERE holder <> '' AND expires_at > ?"
+        " ORDER BY game_id", (float(now),))
+    return [(str(row[0]), str(row[1])) for row in found]
+
+
 async def _add_missing(conn: Conn) -> None:
     """A lease row for any game with deliveries waiting that has none (one copied into the
     database without its lease rows): otherwise nobody could ever claim its outbox."""

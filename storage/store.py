@@ -714,6 +714,11 @@ class Store:
         async with self._write(f"renew the outbox lease of game {game_id!r}") as conn:
             return await outbox_leases.renew(conn, holder, game_id, now, lease_seconds)
 
+    async def outbox_holders(self) -> list[tuple[str, str]]:
+        """The outboxes held now (leases not run out), as (game id, holder), by game id."""
+        self._check_open()
+        return await outbox_leases.held(self._db.reader, self._now().timestamp())
+
     async def release_outbox(self, holder: str, game_id: str) -> None:
         """Give up ``holder``'s lease on the game's outbox (nothing if another holds it)."""
         async with self._write(f"release the outbox lease of game {game_id!r}") as conn:

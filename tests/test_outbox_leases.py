@@ -26,7 +26,7 @@ from storage.migrations import MIGRATIONS, migrate
 from storage.records import GameRecord, NewDelivery
 from storage.store import Store
 from umpire.maps import MapMaker
-from umpire.outbox import drain, new_holder, nonce
+from umpire.outbox import drain, holder_is_gone, new_holder, nonce
 from umpire.service import Umpire
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,8 +179,6 @@ async def test_two_umpires_draining_one_game_send_each_delivery_once(db_target: 
         first = Umpire(first_store, maps=MapMaker(enabled=False))
         second = Umpire(second_store, maps=MapMaker(enabled=False))
         assert first.outbox_holder != second.outbox_holder  # one process, two holders
-        host, pid, _ = new_holder().rsplit(":", 2)
-        assert (host, pid) == (socket.gethostname(), str(os.getpid()))
         sent: list[tuple[str, str]] = []
         a, b = Recorder("first", sent, 0.002), Recorder("second", sent, 0.002)
         counts = await asyncio.gather(first.drain("g00", a), second.drain("g00", b),
@@ -307,3 +305,55 @@ async def test_a_process_killed_after_claiming_has_its_outbox_sent_once_by_anoth
     everything = [k for k, _ in before] + [k for k, _ in sent]
     assert Counter(everything) == Counter(keys)  # each exactly once
     assert {who for _, who in sent} == {"survivor"} and len(sent) == len(keys) - 3
+
+
+async def test_a_killed_process_of_this_machine_has_its_outboxes_freed_at_once(
+        db_target: str, tmp_path: Path) -> None:
+    """A bot killed and started again need not wait for its old leases: a holder of this
+    machine (same host, same process namespace) whose process is gone holds nothing."""
+    async with Store.open(db_target) as store:
+        keys = await seed_games(store, 2, 4)
+    sent_file = tmp_path / "sent.txt"
+    worker = _worker(db_target, sent_file, "--lease", "600", "--hang-after", "1")
+    try:
+        dead = _read_line(worker).removeprefix("holder ")
+        assert _read_line(worker) == "hanging"
+        async with Store.open(db_target) as store:
+            assert [h for _, h in await store.outbox_holders()] == [dead, dead]
+            assert not holder_is_gone(dead)  # alive: its leases stand
+            umpire = Umpire(store, maps=MapMaker(enabled=False))
+            assert await umpire.claim_outboxes() == []
+            worker.send_signal(signal.SIGKILL)
+            worker.wait(timeout=30)
+            assert holder_is_gone(dead)
+            assert await umpire.claim_outboxes() == ["g00", "g01"]  # long before 600 s
+            sent: list[tuple[str, str]] = []
+            for gid in ("g00", "g01"):
+                await umpire.drain(gid, Recorder("restarted", sent))
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    assert [k for k, _ in _sent_lines(sent_file)] == [keys[0]]  # before it stalled
+    assert [k for k, _ in sent] == [nonce(bytes(32), k) for k in keys[1:]]  # the rest, once
+
+
+def test_only_a_gone_process_of_this_machine_counts_as_gone() -> None:
+    mine = new_holder()
+    host, namespace, pid, _ = mine.rsplit(":", 3)
+    assert (host, pid) == (socket.gethostname(), str(os.getpid()))
+    assert not holder_is_gone(mine)
+    assert not holder_is_gone(f"{host}:{namespace}:{os.getppid()}:abc")  # alive
+    gone = _a_pid_not_running()
+    assert holder_is_gone(f"{host}:{namespace}:{gone}:abc") == (namespace != "-")
+    assert not holder_is_gone(f"elsewhere.example:{namespace}:{gone}:abc")
+    assert not holder_is_gone(f"{host}:other-namespace:{gone}:abc")
+    for odd in ("", "one", "a:b:c", f"{host}:{namespace}:x:abc"):
+        assert not holder_is_gone(odd)
+
+
+def _a_pid_not_running() -> int:
+    """The pid of a process that ran and has been reaped."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid

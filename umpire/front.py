@@ -161,6 +161,8 @@ class Front(Pictures):
         """Claim, for this umpire, the outboxes of up to ``limit`` games with deliveries
         waiting that no other live holder holds (whose id sorts after ``after``, if given);
         their ids, in id order. Drain each (``drain``, which releases it) or release it."""
+        if not after:  # once per round: what a killed process of this machine held is free
+            await outbox.free_gone_holders(self.store)
         return await self.store.claim_outboxes(self.outbox_holder, lease_seconds, limit,
                                                after=after)
 

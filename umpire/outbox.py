@@ -36,9 +36,53 @@ log = logging.getLogger("vedette.outbox")
 
 
 def new_holder() -> str:
-    """A holder id for one process's umpire: its host name, its pid and a random part (so that
-    two umpires in one process, or a pid used again, never share one)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(6)}"
+    """A holder id for one process's umpire: its host name, its process namespace, its pid
+    and a random part (so that two umpires in one process, or a pid used again, never share
+    one)."""
+    return f"{socket.gethostname()}:{_pid_namespace()}:{os.getpid()}:{secrets.token_hex(6)}"
+
+
+def holder_is_gone(holder: str) -> bool:
+    """Whether ``holder`` was a process of this machine, seen from the same process namespace
+    (the same container), that no longer runs: a bot killed and started again. Its outboxes
+    need not wait for their leases to run out. Anything else, as far as this process can
+    tell, may still be alive (another machine, another container, a pid in use again)."""
+    parts = holder.rsplit(":", 3)
+    if len(parts) != 4 or not parts[2].isdigit():
+        return False
+    host, namespace, pid, _ = parts
+    if host != socket.gethostname() or namespace != _pid_namespace() or namespace == "-":
+        return False
+    if int(pid) == os.getpid():
+        return False  # this process: another of its umpires, alive
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False
+    return False
+
+
+def _pid_namespace() -> str:
+    """The process namespace this process sees pids in (Linux); ``-`` where it cannot tell."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return "-"
+
+
+async def free_gone_holders(store: Store) -> list[str]:
+    """Release the outboxes held by processes of this machine that no longer run
+    (``holder_is_gone``); the games freed."""
+    freed = []
+    for game_id, holder in await store.outbox_holders():
+        if holder_is_gone(holder):
+            await store.release_outbox(holder, game_id)
+            freed.append(game_id)
+    if freed:
+        log.info("outboxes of %d games freed: their holder's process is gone", len(freed))
+    return freed
 
 
 def nonce(secret: bytes, key: str) -> str:
