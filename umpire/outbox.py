@@ -150,30 +150,41 @@ _running: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
 async def _drain_game(store: Store, transport: Transport, game_id: str, limit: int,
                       holder: str, lease_seconds: float, secret: bytes | None,
                       paint: Painter | None) -> int:
-    """Claim one game's outbox, send what waits in it, and release it."""
+    """Claim one game's outbox, send what waits in it, and release it.
+
+    After releasing, one more look: a delivery queued while this holder held the outbox had
+    its drain refused (another process's kick, say) and would otherwise wait for the next
+    pass."""
     lock = _running.get((holder, game_id))
     if lock is None:
         lock = _running[(holder, game_id)] = asyncio.Lock()
+    sent = 0
     async with lock:
-        # Claimed here even after a claim of many: a drain that ran meanwhile released it.
-        if not await store.claim_outboxes(holder, lease_seconds, 1, game_id=game_id):
-            return 0  # another live holder's, or nothing waits
-        try:
-            return await _drain_held(store, transport, game_id, limit, holder, lease_seconds,
-                                     secret, paint)
-        finally:
-            await store.release_outbox(holder, game_id)
+        while True:
+            # Claimed here even after a claim of many: a drain that ran meanwhile released it.
+            if not await store.claim_outboxes(holder, lease_seconds, 1, game_id=game_id):
+                return sent  # another live holder's, or nothing waits
+            try:
+                more, emptied = await _drain_held(store, transport, game_id, limit, holder,
+                                                  lease_seconds, secret, paint)
+                sent += more
+            finally:
+                await store.release_outbox(holder, game_id)
+            if not emptied or not await store.pending_deliveries(game_id, limit=1):
+                return sent
 
 
 async def _drain_held(store: Store, transport: Transport, game_id: str, limit: int,
                       holder: str, lease_seconds: float, secret: bytes | None,
-                      paint: Painter | None) -> int:
-    """Send one claimed game's pending deliveries while ``holder`` holds its outbox."""
+                      paint: Painter | None) -> tuple[int, bool]:
+    """Send one claimed game's pending deliveries while ``holder`` holds its outbox; how many
+    were sent, and whether the outbox was left empty (not: a failure to retry later, or the
+    lease lost)."""
     sent = 0
     while True:
         batch = await store.pending_deliveries(game_id, limit=limit)
         if not batch:
-            return sent
+            return sent, True
         progressed = False
         for d in batch:
             if paint is not None:
@@ -183,7 +194,7 @@ async def _drain_held(store: Store, transport: Transport, game_id: str, limit: i
             if not await store.renew_outbox(holder, game_id, lease_seconds):
                 log.warning("game %s: the outbox's lease was lost to another holder; %d sent,"
                             " the rest is theirs", game_id, sent)
-                return sent
+                return sent, False
             try:
                 key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
@@ -197,4 +208,4 @@ async def _drain_held(store: Store, transport: Transport, game_id: str, limit: i
             sent += 1
             progressed = True
         if not progressed:
-            return sent
+            return sent, False
