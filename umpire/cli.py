@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--out", type=Path, required=True)
     render.set_defaults(func=_render)
 
+    from umpire.db_cli import add_db_commands
+
+    add_db_commands(sub)
     return p
 
 
