@@ -150,12 +150,6 @@ class Front(Pictures):
         """This umpire's holder id for outbox leases (host name, pid, random)."""
         return outbox.new_holder()
 
-    async def games_with_pending_deliveries(self, limit: int = 500) -> list[str]:
-        """The games with deliveries waiting, in the order of their oldest one (whoever holds
-        their outboxes)."""
-        waiting = await self.store.pending_deliveries(None, limit=limit)
-        return list(dict.fromkeys(d.game_id for d in waiting))
-
     async def claim_outboxes(self, limit: int = 500, lease_seconds: float = DEFAULT_LEASE, *,
                              after: str = "") -> list[str]:
         """Claim, for this umpire, the outboxes of up to ``limit`` games with deliveries
