@@ -23,7 +23,8 @@ from pathlib import Path
 
 from storage.json_codec import JsonObject
 from storage.store import Store
-from umpire.outbox import drain, new_holder
+from umpire.outbox import drain
+from umpire.outbox_holder import new_holder
 
 
 class FileTransport:

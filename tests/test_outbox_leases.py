@@ -27,7 +27,8 @@ from storage.records import GameRecord, NewDelivery
 from storage.sql import Backend
 from storage.store import Store
 from umpire.maps import MapMaker
-from umpire.outbox import drain, holder_is_gone, new_holder, nonce
+from umpire.outbox import drain, nonce
+from umpire.outbox_holder import holder_is_gone, new_holder
 from umpire.service import Umpire
 
 ROOT = Path(__file__).resolve().parent.parent
