@@ -18,7 +18,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
+from bot.client import VedetteBot
 from storage.clock import utc_now
 from storage.db import connect
 from storage.json_codec import JsonObject
@@ -27,9 +29,10 @@ from storage.records import GameRecord, NewDelivery
 from storage.sql import Backend
 from storage.store import Store
 from umpire.maps import MapMaker
-from umpire.outbox import drain, nonce
+from umpire.outbox import DEFAULT_LEASE, drain, nonce
 from umpire.outbox_holder import holder_is_gone, new_holder
 from umpire.service import Umpire
+from umpire.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -182,6 +185,21 @@ async def test_a_claimer_skips_a_lease_row_another_is_taking_instead_of_waiting(
         finally:
             await other.close()
         assert await store.claim_outboxes("c", LEASE, 10) == ["g01"]
+
+
+async def test_the_lease_is_a_setting_the_bot_uses(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VEDETTE_OUTBOX_LEASE", "2.5")
+    assert Settings(_env_file=None).outbox_lease == 2.5  # type: ignore[call-arg]
+    async with Store.open(tmp_path / "v.db") as store:
+        bot = VedetteBot(Umpire(store, maps=MapMaker(enabled=False)))
+        assert bot.outbox.lease == 2.5
+    for bad in ("0", "-1", "soon", "7200"):
+        monkeypatch.setenv("VEDETTE_OUTBOX_LEASE", bad)
+        with pytest.raises(ValidationError, match="VEDETTE_OUTBOX_LEASE"):
+            Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.delenv("VEDETTE_OUTBOX_LEASE")
+    assert Settings(_env_file=None).outbox_lease == DEFAULT_LEASE == 60  # type: ignore[call-arg]
 
 
 # -- two holders in one process ----------------------------------------------------------------
