@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -60,7 +60,7 @@ class Recorder:
         self.name = name
         self.sent = sent
         self.delay = delay
-        self.during_send: list[object] = []
+        self.during_send: list[Callable[[], Awaitable[None]]] = []
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
@@ -69,9 +69,7 @@ class Recorder:
         if self.delay:
             await asyncio.sleep(self.delay)
         if self.during_send:
-            action = self.during_send.pop(0)
-            assert callable(action)
-            await action()
+            await self.during_send.pop(0)()
         self.sent.append((key, self.name))
 
 
@@ -128,6 +126,11 @@ async def test_only_games_with_deliveries_waiting_are_claimed_a_few_at_a_time(
         assert await store.claim_outboxes("a", LEASE, 2) == ["g00", "g01"]
         assert await store.claim_outboxes("a", LEASE, 2, after="g01") == ["g03", "g04"]
         assert await store.claim_outboxes("a", LEASE, 2, after="g04") == []
+        with pytest.raises(ValueError, match="needs a holder id"):
+            await store.claim_outboxes("", LEASE, 2)
+        with pytest.raises(ValueError, match="more than 0 seconds"):
+            await store.renew_outbox("a", "g00", 0)
+        assert await store.outbox_holders() == [(g, "a") for g in ("g00", "g01", "g03", "g04")]
         assert await store.claim_outboxes("b", LEASE, 10, game_id="g03") == []  # a's
         assert await store.claim_outboxes("b", LEASE, 10, game_id="quiet") == []
         assert await store.claim_outboxes("a", LEASE, 0) == []
