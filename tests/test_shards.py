@@ -31,7 +31,6 @@ from tests.fakediscord import (
 )
 from tests.fakediscord.gateway import IDENTIFY, RESUME
 from tests.test_bot_run import vedette_command
-from umpire import wording
 
 JSON = dict[str, Any]
 APPLICATION_COMMAND = 2
@@ -292,10 +291,9 @@ async def test_the_fake_refuses_an_identify_with_another_shard_count() -> None:
 
 
 # -- two bot processes, one game -------------------------------------------------------------------
-#: The background outbox pass runs at start-up and then rarely: each command's own drain (in the
-#: process that took it) sends its deliveries, one command after another. So the test does not
-#: depend on the outbox leases to keep two processes from sending one delivery at once.
-QUIET_OUTBOX = 30.0
+#: Both processes' background outbox passes run often, beside each command's own drain: the
+#: outbox leases must keep them from sending one delivery twice.
+BUSY_OUTBOX = 0.2
 STEP = 30.0  # generous: two bot processes and the test share a loaded machine
 
 
@@ -387,7 +385,7 @@ async def two_processes_play_one_game(tmp_path: Path, target: str | Path) -> Non
     async with FakeDiscord(token=TOKEN, shards=2) as fake:
         t = TwoProcesses(fake, target)
         assert fake.shard_of(t.channel) == 1 and fake.shard_of(None) == 0
-        common = {"outbox_interval": QUIET_OUTBOX}
+        common = {"outbox_interval": BUSY_OUTBOX}
         # Shard 1's process first: it must not push the slash commands; shard 0's does.
         async with BotProcess(t.db, fake.base_url, FIXTURES, tmp_path / "one.log",
                               shards=ShardPlan((1,), 2), **common):
@@ -410,18 +408,11 @@ async def two_processes_play_one_game(tmp_path: Path, target: str | Path) -> Non
     assert t.handles[0] and t.handles[1]
 
 
-#: Whether a stale commit is decided again by itself (the umpire's retry): until then a command
-#: that loses a race with another process's commit for the same game is refused in words.
-RACES_RETRIED = not hasattr(wording, "CHANGED_MEANWHILE")
-
-
-@pytest.mark.skipif(not RACES_RETRIED, reason="needs stale commits decided again by the umpire")
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_commands_racing_in_two_processes_all_land(tmp_path: Path) -> None:
     await commands_racing_in_two_processes(tmp_path, tmp_path / "vedette.db")
 
 
-@pytest.mark.skipif(not RACES_RETRIED, reason="needs stale commits decided again by the umpire")
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_commands_racing_in_two_processes_all_land_on_postgresql(
         tmp_path: Path, pg_target: str) -> None:
@@ -432,7 +423,7 @@ async def commands_racing_in_two_processes(tmp_path: Path, target: str | Path) -
     """Moves for one game sent to both processes at once, on the database ``target``."""
     async with FakeDiscord(token=TOKEN, shards=2) as fake:
         t = TwoProcesses(fake, target)
-        common = {"outbox_interval": QUIET_OUTBOX}
+        common = {"outbox_interval": BUSY_OUTBOX}
         async with BotProcess(t.db, fake.base_url, FIXTURES, tmp_path / "zero.log",
                               shards=ShardPlan((0,), 2), **common), \
                 BotProcess(t.db, fake.base_url, FIXTURES, tmp_path / "one.log",
