@@ -26,7 +26,6 @@ import functools
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -82,16 +81,26 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+#: Query parameters of a PostgreSQL address that carry a secret.
+_SECRET_PARAMETERS = frozenset({"password", "sslpassword"})
+
+
 def shown(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    user = f"{parts.username}@" if parts.username else ""
-    return urlunsplit((parts.scheme, f"{user}{host}", parts.path, parts.query, parts.fragment))
+    """The address as messages and logs may show it: the user, host and database, never a
+    password, whether it is written before the ``@`` or as a ``password=`` parameter. It never
+    fails, whatever the address holds (a password with a bare ``/`` or ``@`` in it, several
+    hosts): the user-and-password part is taken to end at the last ``@`` before the query."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return "a PostgreSQL address that cannot be read"
+    address, _, query = rest.partition("?")
+    user = ""
+    if "@" in address:
+        credentials, address = address.rsplit("@", 1)
+        user = credentials.split(":", 1)[0] + "@"
+    kept = [p for p in query.split("&")
+            if p and p.split("=", 1)[0].lower() not in _SECRET_PARAMETERS]
+    return f"{scheme}://{user}{address}" + (f"?{'&'.join(kept)}" if kept else "")
 
 
 def _failure(what: str, error: BaseException) -> StorageError:
@@ -186,7 +195,13 @@ class PostgresDatabase:
         try:
             pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX,
                                              reset=_keep_session)
-        except (*_FAILURES, ValueError) as error:
+        except ValueError as error:
+            # The parser's words may quote a piece of a password written without escapes.
+            raise DatabaseUnusable(
+                f"cannot read the PostgreSQL address {target}: write it as "
+                "postgresql://user:password@host:port/database, with any /, @, : or ? in the "
+                "password percent-encoded (%2F, %40, %3A, %3F)") from error
+        except _FAILURES as error:
             raise DatabaseUnusable(
                 f"cannot use PostgreSQL database {target}: {error or type(error).__name__}"
             ) from error

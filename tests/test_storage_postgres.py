@@ -56,6 +56,23 @@ async def test_a_server_that_cannot_be_reached_is_refused_in_one_line_without_th
     assert "s3cret" not in message and "\n" not in message
 
 
+@pytest.mark.parametrize("url", [
+    "postgresql://vedette:s3cret@127.0.0.1:1/vedette?password=s3cret&sslmode=disable",
+    "postgresql://vedette@127.0.0.1:1/vedette?PASSWORD=s3cret",
+    "postgresql://vedette:s3c/r@t@127.0.0.1:1/vedette",
+    "postgresql://vedette:s3cret@h1:1,h2:1/vedette",
+    "postgresql://vedette:s3cret@127.0.0.1:port/vedette",
+])
+async def test_no_way_of_writing_the_password_puts_it_in_the_refusal(url: str) -> None:
+    """A password as a parameter, one with a bare / or @ in it, several hosts, an address
+    that cannot be read: the refusal is one line and names no part of the password."""
+    with pytest.raises(DatabaseUnusable) as refused:
+        await Store.open(url)
+    message = str(refused.value)
+    assert "s3c" not in message and "\n" not in message
+    assert "vedette@" in message or "cannot be read" in message
+
+
 async def test_a_commit_waits_for_the_games_row_lock_and_then_sees_the_new_seq(
     pg_target: str,
 ) -> None:
