@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from rules import commands as cmd
@@ -48,6 +52,9 @@ MOVES_PER_PHASE = 5
 GAMES = 20
 TARGET_MOVE_MS = 20.0
 TARGET_COMMANDS_PER_S = 200.0
+TARGET_TWO_VS_ONE = 1.5
+TARGET_PG_VS_SQLITE = 0.5
+ROOT = Path(__file__).resolve().parent.parent
 
 Step = tuple[int, cmd.Move | cmd.Done]
 
@@ -103,15 +110,28 @@ async def scripted_game(db: Path) -> tuple[list[float], list[Step], int]:
     return times, steps, refused
 
 
-async def concurrent_games(db: Path, steps: list[Step]) -> tuple[float, int, int]:
-    """``GAMES`` games on one file, each replaying ``steps``, all at once: the wall time, the
-    commands sent and how many were refused."""
-    refused = 0
-    async with Store.open(db) as store:
+async def set_up_games(target: str, gids: Sequence[str]) -> None:
+    """Create, seat and start the games (not timed)."""
+    async with Store.open(target) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
-        gids = [f"g{n:02d}" for n in range(GAMES)]
         for gid in gids:
             await new_game(umpire, gid)
+
+
+async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
+                     barrier: tuple[Path, Path] | None = None) -> tuple[float, float, int]:
+    """Play ``steps`` in each of the (set up) games, all at once, on one ``Umpire`` of
+    ``target``: when it started and ended (wall clock) and how many commands were refused.
+    With a ``barrier`` ``(ready, go)``, it writes ``ready`` once its store is open and starts
+    when ``go`` appears."""
+    refused = 0
+    async with Store.open(target) as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        if barrier is not None:
+            ready, go = barrier
+            ready.write_text("ready\n", encoding="utf-8")
+            while not go.exists():
+                await asyncio.sleep(0.002)
 
         async def play(gid: str) -> None:
             nonlocal refused
@@ -121,19 +141,81 @@ async def concurrent_games(db: Path, steps: list[Step]) -> tuple[float, int, int
                 except UmpireError:
                     refused += 1
 
-        start = time.perf_counter()
+        start = time.time()
         await asyncio.gather(*(play(gid) for gid in gids))
-        wall = time.perf_counter() - start
+        end = time.time()
         for gid in gids:
             assert (await umpire.state_for(gid)).status == "ended", gid
-    return wall, GAMES * len(steps), refused
+    return start, end, refused
+
+
+async def concurrent_games(target: str, steps: list[Step], prefix: str = "g"
+                           ) -> tuple[float, int, int]:
+    """``GAMES`` games on one database in this process, each replaying ``steps``, all at
+    once: the wall time, the commands sent and how many were refused."""
+    gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
+    await set_up_games(target, gids)
+    start, end, refused = await play_games(target, gids, steps)
+    return end - start, GAMES * len(steps), refused
+
+
+async def two_processes(target: str, steps: list[Step], folder: Path, prefix: str = "two"
+                        ) -> tuple[float, int, int]:
+    """The same ``GAMES`` games split between this process and a second OS process (each its
+    own ``Umpire`` on ``target``, as two bot processes with their shards), started together:
+    the wall time from the first start to the last end, the commands, the refusals."""
+    gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
+    await set_up_games(target, gids)
+    mine, theirs = gids[: GAMES // 2], gids[GAMES // 2:]
+    script, go, result = (folder / f"{prefix}.steps.json", folder / f"{prefix}.go",
+                          folder / f"{prefix}.result.json")
+    ready = (folder / f"{prefix}.ready-1", folder / f"{prefix}.ready-2")
+    script.write_text(json.dumps([[user, json.loads(command.model_dump_json())]
+                                  for user, command in steps]), encoding="utf-8")
+    other = subprocess.Popen(
+        [sys.executable, "-m", "bench.umpire", "--play", target, str(script), str(ready[1]),
+         str(go), str(result), *theirs], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        playing = asyncio.create_task(play_games(target, mine, steps, (ready[0], go)))
+        while not all(path.exists() for path in ready):
+            if other.poll() is not None:
+                raise RuntimeError("the second process ended before it was ready")
+            await asyncio.sleep(0.005)
+        go.write_text("go\n", encoding="utf-8")
+        start, end, refused = await playing
+        code = await asyncio.to_thread(other.wait, 600)
+    finally:
+        if other.poll() is None:
+            other.kill()
+            other.wait()
+    if code != 0:
+        raise RuntimeError(f"the second process failed ({code})")
+    found = json.loads(result.read_text(encoding="utf-8"))
+    wall = max(end, found["end"]) - min(start, found["start"])
+    return wall, GAMES * len(steps), refused + int(found["refused"])
+
+
+def _play_main(argv: Sequence[str]) -> int:
+    """The second process of :func:`two_processes`:
+    ``--play TARGET STEPS READY GO RESULT GAME…``."""
+    target, script, ready, go, result, *gids = argv
+    steps: list[Step] = []
+    for user, body in json.loads(Path(script).read_text(encoding="utf-8")):
+        command = cmd.Move.model_validate(body) if body["kind"] == "move" else cmd.Done()
+        steps.append((int(user), command))
+    start, end, refused = asyncio.run(play_games(target, gids, steps, (Path(ready), Path(go))))
+    Path(result).write_text(json.dumps({"start": start, "end": end, "refused": refused}),
+                            encoding="utf-8")
+    return 0
 
 
 def _ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
-async def main() -> None:
+async def main(postgres: bool) -> None:
+    figures: dict[str, float | int] = {}
+    missed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="vedette-bench-") as tmp:
         times, steps, refused = await scripted_game(Path(tmp) / "one.db")
         cuts = statistics.quantiles(times, n=10)
@@ -143,16 +225,54 @@ async def main() -> None:
         print(f"  a move: median {_ms(median)} ms, mean {_ms(statistics.fmean(times))} ms, "
               f"p10 {_ms(cuts[0])} ms, p90 {_ms(cuts[-1])} ms, max {_ms(max(times))} ms "
               f"(target <= {TARGET_MOVE_MS:g} ms)")
-        wall, sent, failed = await concurrent_games(Path(tmp) / "many.db", steps)
+        wall, sent, failed = await concurrent_games(str(Path(tmp) / "many.db"), steps)
         rate = sent / wall
         print(f"{GAMES} games at once on one file: {sent} commands ({failed} refused) in "
               f"{wall:.2f} s: {rate:.0f} commands/s (target >= {TARGET_COMMANDS_PER_S:g})")
-    missed = [what for what, ok in (("move time", _ms(median) <= TARGET_MOVE_MS),
-                                    ("throughput", rate >= TARGET_COMMANDS_PER_S)) if not ok]
+        missed += [what for what, ok in (("move time", _ms(median) <= TARGET_MOVE_MS),
+                                         ("throughput", rate >= TARGET_COMMANDS_PER_S))
+                   if not ok]
+        figures |= {"move_ms_median": _ms(median), "commands_per_s": round(rate, 1),
+                    "moves_timed": len(times), "games": GAMES, "commands": sent}
+        if postgres:
+            figures |= await postgres_figures(steps, Path(tmp), rate, missed)
     print("targets met" if not missed else f"target(s) missed: {', '.join(missed)}")
-    print(json.dumps({"move_ms_median": _ms(median), "commands_per_s": round(rate, 1),
-                      "moves_timed": len(times), "games": GAMES, "commands": sent}))
+    print(json.dumps(figures))
+
+
+async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
+                           missed: list[str]) -> dict[str, float | int]:
+    """The same 20 games on PostgreSQL, in one process and then split between two; each
+    figure beside SQLite's, measured in this run."""
+    from tests.pg_server import postgres_database
+
+    with postgres_database() as url:
+        wall, sent, failed = await concurrent_games(url, steps, prefix="one")
+        one = sent / wall
+        print(f"PostgreSQL, {GAMES} games in one process: {sent} commands ({failed} refused) "
+              f"in {wall:.2f} s: {one:.0f} commands/s (target >= "
+              f"{TARGET_PG_VS_SQLITE:g} x SQLite's {sqlite_rate:.0f})")
+        wall, sent, failed = await two_processes(url, steps, folder)
+        two = sent / wall
+        print(f"PostgreSQL, {GAMES} games split between two processes: {sent} commands "
+              f"({failed} refused) in {wall:.2f} s: {two:.0f} commands/s ({two / one:.2f} x "
+              f"one process; target >= {TARGET_TWO_VS_ONE:g} x)")
+    missed += [what for what, ok in (
+        ("PostgreSQL against SQLite", one >= TARGET_PG_VS_SQLITE * sqlite_rate),
+        ("two processes against one", two >= TARGET_TWO_VS_ONE * one)) if not ok]
+    return {"pg_commands_per_s_1proc": round(one, 1), "pg_commands_per_s_2proc": round(two, 1),
+            "sqlite_commands_per_s": round(sqlite_rate, 1)}
+
+
+def _main(argv: Sequence[str]) -> int:
+    if argv[:1] == ["--play"]:
+        return _play_main(argv[1:])
+    if argv not in ([], ["--postgres"]):
+        print("usage: python -m bench.umpire [--postgres]", file=sys.stderr)
+        return 2
+    asyncio.run(main(postgres=argv == ["--postgres"]))
+    return 0
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(_main(sys.argv[1:]))

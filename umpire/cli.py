@@ -85,7 +85,51 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--out", type=Path, required=True)
     render.set_defaults(func=_render)
 
+    _db_commands(sub)
     return p
+
+
+def _db_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``vedette db …``: the database's own tools."""
+    db = sub.add_parser("db", help="database tools: copy every game to another database")
+    db_sub = db.add_subparsers(title="database commands", metavar="ACTION")
+    copy = db_sub.add_parser(
+        "copy", help="copy every game from one database to a new, empty one (a SQLite file to "
+        "PostgreSQL, say) and check that each replays to the same state")
+    copy.add_argument("--from", dest="source", required=True,
+                      help="the database to copy: a SQLite file or a postgresql:// URL")
+    copy.add_argument("--to", dest="destination", required=True,
+                      help="the empty database to copy into: a postgresql:// URL or a file")
+    copy.set_defaults(func=_db_copy)
+
+
+def _db_copy(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from umpire.db_copy import CopyRefused, copy_database
+
+    try:
+        report = asyncio.run(copy_database(args.source, args.destination))
+    except CopyRefused as e:
+        print(f"vedette db copy: {e}", file=sys.stderr)
+        return 1
+    print(f"copied {args.source} to {_shown(args.destination)}:")
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
+def _shown(target: str) -> str:
+    """A database target as it may be printed: a URL's password left out."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    host = parts.hostname or ""
+    user = f"{parts.username}:***@" if parts.username else "***@"
+    netloc = user + host + (f":{parts.port}" if parts.port else "")
+    return parts._replace(netloc=netloc).geturl()
 
 
 def _check(args: argparse.Namespace) -> int:
