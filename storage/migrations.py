@@ -1,14 +1,18 @@
 """Numbered schema migrations, applied when a database is opened.
 
-Each migration is SQL run in its own ``BEGIN IMMEDIATE`` transaction together with the row that
-records it in ``schema_migrations``, so a migration is applied entirely or not at all, and two
-processes opening the same new file do not both apply it. A file whose recorded version is newer
-than the newest migration here was written by a newer Vedette and is refused untouched.
+Both backends have the same migrations, by number and name: SQLite's SQL is here, PostgreSQL's
+is in ``storage.pg_schema`` (``POSTGRESQL_SQL``). Each migration runs in its own write
+transaction together with the row that records it in ``schema_migrations``, so a migration is
+applied entirely or not at all; two processes opening the same new database do not both apply it
+(SQLite's ``BEGIN IMMEDIATE`` takes the file's write lock; on PostgreSQL the transaction takes
+an advisory lock first). A database whose recorded version is newer than the newest migration
+here was written by a newer Vedette and is refused untouched.
 
-To change the schema, append a ``Migration`` with the next number; never edit a released one.
-Keep the SQL portable to SQLite 3.31 (no STRICT tables, no RETURNING, no JSON functions, no
-``DROP COLUMN``). What SQL cannot compute (a SHA-256) a migration's ``then`` step does, in the
-same transaction as its SQL.
+To change the schema, append a ``Migration`` with the next number and its PostgreSQL SQL in
+``storage.pg_schema``; never edit a released one. Keep SQLite's SQL portable to SQLite 3.31 (no
+STRICT tables, no RETURNING, no JSON functions, no ``DROP COLUMN``). What SQL cannot compute (a
+SHA-256) a migration's ``then`` step does, in portable SQL (``storage.sql``), in the same
+transaction as its SQL.
 """
 
 from __future__ import annotations
@@ -22,20 +26,39 @@ from pathlib import Path
 
 import aiosqlite
 
+from storage import pg_schema
 from storage.clock import Clock, to_text
-from storage.db import transaction
 from storage.errors import DatabaseTooNew, StorageError
+from storage.sql import Backend, Conn, Database
+from storage.sqlite import SqliteConn, SqliteDatabase
 
-MigrationStep = Callable[[aiosqlite.Connection], Awaitable[None]]
+MigrationStep = Callable[[Conn], Awaitable[None]]
+
+#: The advisory lock a PostgreSQL migration's transaction takes first (any fixed number).
+_PG_MIGRATION_LOCK = 7_318_004_611
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
     name: str
+    #: SQLite's SQL.
     sql: str
-    #: Run after ``sql``, inside the same transaction (data SQL alone cannot move).
+    #: Run after the SQL, inside the same transaction (data SQL alone cannot move).
     then: MigrationStep | None = None
+    #: PostgreSQL's SQL; ``None``: ``storage.pg_schema.POSTGRESQL_SQL[version]``.
+    postgresql: str | None = None
+
+    def sql_for(self, backend: Backend) -> str:
+        if backend is Backend.SQLITE:
+            return self.sql
+        if self.postgresql is not None:
+            return self.postgresql
+        try:
+            return pg_schema.POSTGRESQL_SQL[self.version]
+        except KeyError:
+            raise StorageError(f"migration {self.version} ({self.name}) has no PostgreSQL SQL"
+                               ) from None
 
 
 _INITIAL = """
@@ -262,16 +285,17 @@ CREATE INDEX deliveries_by_picture ON deliveries (picture) WHERE picture IS NOT 
 """
 
 
-async def _carry_pictures_over(conn: aiosqlite.Connection) -> None:
+async def _carry_pictures_over(conn: Conn) -> None:
     """Move each delivery's own copy of its attachment into ``pictures`` (one row per distinct
     picture) and point the delivery at it. The view it was drawn from is not known for these,
     so they are all kept."""
-    found = await conn.execute_fetchall(
+    found = await conn.fetch(
         "SELECT id, image, created_at FROM deliveries WHERE image IS NOT NULL ORDER BY id")
     for delivery_id, image, created_at in found:
         sha = hashlib.sha256(bytes(image)).hexdigest()
         await conn.execute(
-            "INSERT OR IGNORE INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)",
+            "INSERT INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (sha256) DO NOTHING",
             (sha, bytes(image), created_at))
         await conn.execute("UPDATE deliveries SET picture = ?, image = NULL WHERE id = ?",
                            (sha, delivery_id))
@@ -301,10 +325,10 @@ CREATE INDEX pending_orders_open ON pending_orders (game_id) WHERE status = 'ope
 """
 
 
-async def _carry_pending_moves_over(conn: aiosqlite.Connection) -> None:
+async def _carry_pending_moves_over(conn: Conn) -> None:
     """Old pending moves (``bot_state`` rows ``pending-move:<id>``) become expired rows; a
     Confirm on one then says so. Their key-value rows are removed."""
-    found = await conn.execute_fetchall(
+    found = await conn.fetch(
         "SELECT key, value FROM bot_state WHERE key LIKE 'pending-move:%'")
     for key, value in found:
         try:
@@ -315,9 +339,10 @@ async def _carry_pending_moves_over(conn: aiosqlite.Connection) -> None:
         except (ValueError, KeyError, TypeError):
             continue
         await conn.execute(
-            "INSERT OR IGNORE INTO pending_orders (id, game_id, user_id, kind, body, turn, step,"
-            " status, created_at) SELECT ?, ?, ?, 'move', ?, -1, -1, ?, created_at FROM games"
-            " WHERE id = ?", (*row[:5], row[1]))
+            "INSERT INTO pending_orders (id, game_id, user_id, kind, body, turn, step,"
+            " status, created_at) SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT),"
+            " 'move', CAST(? AS TEXT), -1, -1, CAST(? AS TEXT), created_at FROM games"
+            " WHERE id = ? ON CONFLICT (id) DO NOTHING", (*row[:5], row[1]))
         await conn.execute("DELETE FROM bot_state WHERE key = ?", (key,))
 
 
@@ -363,54 +388,75 @@ def statements(sql: str) -> list[str]:
     return result
 
 
-async def recorded_version(conn: aiosqlite.Connection) -> int:
-    """The newest migration recorded in the file (0 for a new file)."""
-    rows = list(
-        await conn.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_migrations")
-    )
-    return int(rows[0][0])
+async def recorded_version(conn: Conn) -> int:
+    """The newest migration recorded in the database (0 for a new one)."""
+    found = await conn.fetch("SELECT coalesce(max(version), 0) FROM schema_migrations")
+    return int(found[0][0])
 
 
 async def migrate(
-    conn: aiosqlite.Connection,
-    path: Path,
+    db: Database | aiosqlite.Connection,
+    where: str | Path,
     now: Clock,
     migrations: Sequence[Migration] = MIGRATIONS,
 ) -> int:
-    """Bring the database on ``conn`` up to the newest of ``migrations``; return its version.
+    """Bring the database ``db`` (a driver's database, or one SQLite connection) up to the
+    newest of ``migrations``; return its version. ``where`` names it in messages.
 
-    Raises :class:`StorageError` if the file records a newer version than ``migrations`` knows.
+    Raises :class:`DatabaseTooNew` if the database records a newer version than
+    ``migrations`` knows, ``StorageError`` if a migration fails (nothing of it is kept).
     """
+    database: Database = _OneConnection(db, str(where)) if isinstance(
+        db, aiosqlite.Connection) else db
     known = migrations[-1].version if migrations else 0
-    try:
+    async with database.write(f"migrating database {where}") as conn:
+        await _lock(conn)
         await conn.execute(_CREATE_LEDGER)
         current = await recorded_version(conn)
-        _refuse_newer(path, current, known)
-        for migration in migrations:
+    _refuse_newer(where, current, known)
+    for migration in migrations:
+        if migration.version <= current:
+            continue
+        sql = migration.sql_for(database.backend)
+        async with database.write(f"migrating database {where} to schema {migration.version}"
+                                  ) as conn:
+            await _lock(conn)
+            current = await recorded_version(conn)  # another process may have been first
+            _refuse_newer(where, current, known)
             if migration.version <= current:
                 continue
-            async with transaction(conn):
-                current = await recorded_version(conn)  # another process may have been first
-                _refuse_newer(path, current, known)
-                if migration.version <= current:
-                    continue
-                for statement in statements(migration.sql):
+            if conn.backend is Backend.SQLITE:
+                for statement in statements(sql):
                     await conn.execute(statement)
-                if migration.then is not None:
-                    await migration.then(conn)
-                await conn.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, to_text(now())),
-                )
-            current = migration.version
-    except sqlite3.Error as error:
-        raise StorageError(f"cannot migrate database {path}: {error}") from error
+            else:  # one script, PL/pgSQL bodies and all
+                await conn.execute(sql)
+            if migration.then is not None:
+                await migration.then(conn)
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, to_text(now())),
+            )
+        current = migration.version
     return current
 
 
-def _refuse_newer(path: Path, current: int, known: int) -> None:
+async def _lock(conn: Conn) -> None:
+    """On PostgreSQL, one migrating process at a time (SQLite's write lock does this)."""
+    if conn.backend is Backend.POSTGRESQL:
+        await conn.fetch(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})")
+
+
+class _OneConnection(SqliteDatabase):
+    """One SQLite connection used as a database (migrating a file outside a ``Store``)."""
+
+    def __init__(self, conn: aiosqlite.Connection, where: str) -> None:
+        super().__init__(Path(where), conn, conn)
+        self.writer = SqliteConn(conn)
+
+
+def _refuse_newer(where: str | Path, current: int, known: int) -> None:
     if current > known:
         raise DatabaseTooNew(
-            f"database {path} was written by a newer Vedette (schema {current} > {known}); "
+            f"database {where} was written by a newer Vedette (schema {current} > {known}); "
             "upgrade Vedette"
         )

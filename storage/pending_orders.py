@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from storage.clock import from_text, to_text
+from storage.sql import Conn
 
 COLUMNS = "id, game_id, user_id, kind, body, turn, step, status, shown, created_at"
 
@@ -42,7 +41,7 @@ def _row(found: Any) -> PendingRow:
                       from_text(str(created_at)))
 
 
-async def insert(conn: aiosqlite.Connection, row: PendingRow) -> None:
+async def insert(conn: Conn, row: PendingRow) -> None:
     await conn.execute(
         f"INSERT INTO pending_orders ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (row.id, row.game_id, row.user_id, row.kind, json.dumps(row.body, sort_keys=True),
@@ -50,33 +49,33 @@ async def insert(conn: aiosqlite.Connection, row: PendingRow) -> None:
          to_text(row.created_at)))
 
 
-async def read(conn: aiosqlite.Connection, pending_id: str) -> PendingRow | None:
-    found = list(await conn.execute_fetchall(
-        f"SELECT {COLUMNS} FROM pending_orders WHERE id = ?", (pending_id,)))
+async def read(conn: Conn, pending_id: str) -> PendingRow | None:
+    found = await conn.fetch(
+        f"SELECT {COLUMNS} FROM pending_orders WHERE id = ?", (pending_id,))
     return _row(found[0]) if found else None
 
 
-async def open_of_game(conn: aiosqlite.Connection, game_id: str) -> list[PendingRow]:
-    found = await conn.execute_fetchall(
+async def open_of_game(conn: Conn, game_id: str) -> list[PendingRow]:
+    found = await conn.fetch(
         f"SELECT {COLUMNS} FROM pending_orders WHERE game_id = ? AND status = 'open'"
         " ORDER BY created_at, id", (game_id,))
     return [_row(r) for r in found]
 
 
-async def set_status(conn: aiosqlite.Connection, pending_id: str, status: str,
+async def set_status(conn: Conn, pending_id: str, status: str,
                      only_from: str | None = None) -> bool:
     """Set the order's status (only if it is ``only_from`` now, when given); whether it was
     set."""
     if only_from is None:
-        cursor = await conn.execute("UPDATE pending_orders SET status = ? WHERE id = ?",
-                                    (status, pending_id))
+        changed = await conn.execute("UPDATE pending_orders SET status = ? WHERE id = ?",
+                                     (status, pending_id))
     else:
-        cursor = await conn.execute(
+        changed = await conn.execute(
             "UPDATE pending_orders SET status = ? WHERE id = ? AND status = ?",
             (status, pending_id, only_from))
-    return cursor.rowcount > 0
+    return changed > 0
 
 
-async def set_shown(conn: aiosqlite.Connection, pending_id: str, shown: dict[str, Any]) -> None:
+async def set_shown(conn: Conn, pending_id: str, shown: dict[str, Any]) -> None:
     await conn.execute("UPDATE pending_orders SET shown = ? WHERE id = ?",
                        (json.dumps(shown, sort_keys=True), pending_id))

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-import aiosqlite
-
 from storage.clock import from_text, to_text
+from storage.sql import Conn
 
 #: What the clock records of a step: its reminder went out, its deadline passed.
 StepMark = Literal["reminded", "passed"]
@@ -40,17 +39,17 @@ class StepDeadline:
     passed_at: datetime | None = None
 
 
-async def read_setting(conn: aiosqlite.Connection, game_id: str) -> DeadlineSetting | None:
-    found = list(await conn.execute_fetchall(
+async def read_setting(conn: Conn, game_id: str) -> DeadlineSetting | None:
+    found = await conn.fetch(
         "SELECT length_seconds, set_at FROM phase_deadline_settings WHERE game_id = ?",
-        (game_id,)))
+        (game_id,))
     if not found:
         return None
     length, set_at = found[0]
     return DeadlineSetting(None if length is None else int(length), from_text(str(set_at)))
 
 
-async def write_setting(conn: aiosqlite.Connection, game_id: str, length_seconds: int | None,
+async def write_setting(conn: Conn, game_id: str, length_seconds: int | None,
                         now: datetime) -> None:
     await conn.execute(
         "INSERT INTO phase_deadline_settings (game_id, length_seconds, set_at) VALUES (?, ?, ?)"
@@ -59,11 +58,11 @@ async def write_setting(conn: aiosqlite.Connection, game_id: str, length_seconds
         (game_id, length_seconds, to_text(now)))
 
 
-async def read_step(conn: aiosqlite.Connection, game_id: str, turn: int, step: int
+async def read_step(conn: Conn, game_id: str, turn: int, step: int
                     ) -> StepDeadline:
-    found = list(await conn.execute_fetchall(
+    found = await conn.fetch(
         "SELECT extra_seconds, reminded_at, passed_at FROM phase_deadline_steps"
-        " WHERE game_id = ? AND turn = ? AND step = ?", (game_id, turn, step)))
+        " WHERE game_id = ? AND turn = ? AND step = ?", (game_id, turn, step))
     if not found:
         return StepDeadline(turn, step)
     extra, reminded, passed = found[0]
@@ -72,13 +71,14 @@ async def read_step(conn: aiosqlite.Connection, game_id: str, turn: int, step: i
                         None if passed is None else from_text(str(passed)))
 
 
-async def _ensure_step(conn: aiosqlite.Connection, game_id: str, turn: int, step: int) -> None:
+async def _ensure_step(conn: Conn, game_id: str, turn: int, step: int) -> None:
     await conn.execute(
-        "INSERT OR IGNORE INTO phase_deadline_steps (game_id, turn, step) VALUES (?, ?, ?)",
+        "INSERT INTO phase_deadline_steps (game_id, turn, step) VALUES (?, ?, ?)"
+        " ON CONFLICT (game_id, turn, step) DO NOTHING",
         (game_id, turn, step))
 
 
-async def extend_step(conn: aiosqlite.Connection, game_id: str, turn: int, step: int,
+async def extend_step(conn: Conn, game_id: str, turn: int, step: int,
                       seconds: int, rearm_reminder: bool) -> None:
     """Add ``seconds`` to the step's deadline; the deadline may pass again (a ping goes again),
     and with ``rearm_reminder`` so may the reminder."""
@@ -89,13 +89,13 @@ async def extend_step(conn: aiosqlite.Connection, game_id: str, turn: int, step:
         + " WHERE game_id = ? AND turn = ? AND step = ?", (seconds, game_id, turn, step))
 
 
-async def mark_step(conn: aiosqlite.Connection, game_id: str, turn: int, step: int,
+async def mark_step(conn: Conn, game_id: str, turn: int, step: int,
                     mark: StepMark, now: datetime) -> bool:
     """Record ``mark`` for the step unless it is recorded already; whether this call did."""
     column = {"reminded": "reminded_at", "passed": "passed_at"}[mark]
     await _ensure_step(conn, game_id, turn, step)
-    cursor = await conn.execute(
+    changed = await conn.execute(
         f"UPDATE phase_deadline_steps SET {column} = ?"
         f" WHERE game_id = ? AND turn = ? AND step = ? AND {column} IS NULL",
         (to_text(now), game_id, turn, step))
-    return cursor.rowcount == 1
+    return changed == 1

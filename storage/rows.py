@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import cast
 
 from storage.clock import from_text
@@ -18,6 +17,7 @@ from storage.records import (
     PlayerRecord,
     SeatRequest,
 )
+from storage.sql import Row
 
 GAME_COLUMNS = (
     "id, scenario_id, scenario_path, options, guild_id, channel_id, host_user_id, status, seed, "
@@ -43,7 +43,7 @@ SOURCES_COLUMNS = (
 )
 
 
-def sources(row: sqlite3.Row) -> GameSources:
+def sources(row: Row) -> GameSources:
     return GameSources(
         scenario_name=row["scenario_name"],
         scenario_text=row["scenario_text"],
@@ -60,7 +60,7 @@ def sources_values(s: GameSources) -> tuple[str, ...]:
             s.ruleset_sha256)
 
 
-def game(row: sqlite3.Row) -> GameRecord:
+def game(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         scenario_id=row["scenario_id"],
@@ -76,7 +76,7 @@ def game(row: sqlite3.Row) -> GameRecord:
     )
 
 
-def player(row: sqlite3.Row) -> PlayerRecord:
+def player(row: Row) -> PlayerRecord:
     return PlayerRecord(
         game_id=row["game_id"],
         user_id=row["user_id"],
@@ -86,7 +86,7 @@ def player(row: sqlite3.Row) -> PlayerRecord:
     )
 
 
-def seat_request(row: sqlite3.Row) -> SeatRequest:
+def seat_request(row: Row) -> SeatRequest:
     return SeatRequest(
         game_id=row["game_id"],
         user_id=row["user_id"],
@@ -95,7 +95,7 @@ def seat_request(row: sqlite3.Row) -> SeatRequest:
     )
 
 
-def event(row: sqlite3.Row) -> EventRecord:
+def event(row: Row) -> EventRecord:
     return EventRecord(
         game_id=row["game_id"],
         seq=row["seq"],
@@ -106,7 +106,7 @@ def event(row: sqlite3.Row) -> EventRecord:
     )
 
 
-def delivery(row: sqlite3.Row) -> DeliveryRecord:
+def delivery(row: Row) -> DeliveryRecord:
     image = row["image"]
     sent_at = row["sent_at"]
     return DeliveryRecord(

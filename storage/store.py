@@ -1,38 +1,37 @@
 """``Store``: the one door to the database for the rest of Vedette.
 
-One SQLite file holds every game. A ``Store`` keeps two connections to it, each on its own
-aiosqlite thread:
+One database holds every game: a SQLite file, or a PostgreSQL database (the target is a
+``postgresql://`` URL). The store is written once, on the driver API of ``storage.sql``:
 
-- the *writer*, used by every write, one transaction at a time under an ``asyncio.Lock``
-  (SQLite allows one writer per file anyway; the lock also keeps one coroutine's statements out of
-  another's transaction);
-- the *reader*, used by every read outside a transaction. In WAL mode it sees only committed
-  transactions (never half of a commit still in progress on the writer) and it is not held up by
-  a commit waiting for its fsync.
+- on SQLite (``storage.sqlite``) it keeps two connections to the file: a *writer* running every
+  write, one transaction at a time, and a read-only *reader* that sees only committed
+  transactions (WAL mode);
+- on PostgreSQL (``storage.postgres``) it keeps a pool: each read takes a connection for one
+  statement, each write a connection for one transaction. A write to a game first locks the
+  game's row (``SELECT … FOR UPDATE``), so that the writes to one game are serialized across
+  every process sharing the database, as SQLite's file lock serializes them.
 
-A write method returning means its transaction is committed and on disk (``synchronous=FULL``,
-see ``storage.db``): the caller may tell a player "accepted".
+A write method returning means its transaction is committed and on disk (SQLite's
+``synchronous=FULL``, see ``storage.db``; PostgreSQL's ``synchronous_commit`` as the server is
+configured, on by default): the caller may tell a player "accepted".
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from os import PathLike
+from os import PathLike, fspath
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Unpack
 
-import aiosqlite
-
 from storage import pending_orders, phase_deadlines, rows
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
-from storage.db import check_file, check_integrity, connect, transaction
+from storage.db import check_file, check_integrity
 from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError, StorageError
 from storage.json_codec import JsonObject, decode_object, encode
 from storage.migrations import migrate
@@ -52,6 +51,8 @@ from storage.records import (
     SeatRequest,
     Snapshot,
 )
+from storage.sql import Backend, Conn, Database, Row, database_kind
+from storage.sqlite import SqliteDatabase
 
 _UPDATABLE = frozenset(GameUpdate.__annotations__)
 
@@ -59,60 +60,65 @@ _UPDATABLE = frozenset(GameUpdate.__annotations__)
 class Store:
     """Games, players, the event log, snapshots, the outbox and the bot's own state.
 
-    Open with ``store = await Store.open(path)`` or ``async with Store.open(path) as store:``.
+    Open with ``store = await Store.open(target)`` or ``async with Store.open(target) as
+    store:``.
     """
 
-    def __init__(
-        self,
-        path: Path,
-        writer: aiosqlite.Connection,
-        reader: aiosqlite.Connection,
-        clock: Clock,
-        schema_version: int,
-    ) -> None:
+    def __init__(self, db: Database, clock: Clock, schema_version: int) -> None:
         """Use :meth:`open`."""
-        self._path = path
-        self._writer = writer
-        self._reader = reader
+        self._db = db
         self._clock = clock
         self._schema_version = schema_version
-        self._lock = asyncio.Lock()
         self._closed = False
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | PathLike[str], *, clock: Clock = utc_now) -> StoreOpener:
-        """Open (creating if need be) the database file at ``path``, check it, and bring its
-        schema up to date. Refuses (``DatabaseUnusable``, one line saying why) a file that is
-        missing with no folder to create it in, read-only, not a SQLite database, truncated,
-        damaged or written by a newer Vedette; and ``':memory:'`` (the store needs a file its
-        two connections share)."""
-        return StoreOpener(lambda: cls._open(Path(path), clock))
+    def open(cls, target: str | PathLike[str], *, clock: Clock = utc_now) -> StoreOpener:
+        """Open the database ``target`` (a SQLite file path, or a ``postgresql://`` URL; see
+        ``storage.sql.database_kind``), check it, and bring its schema up to date.
+
+        A SQLite file is created if missing. Refuses (``DatabaseUnusable``, one line saying why)
+        a file that is missing with no folder to create it in, read-only, not a SQLite database,
+        truncated or damaged, and ``':memory:'`` (the store needs a file its two connections
+        share); a PostgreSQL server that cannot be reached or refuses the login; and, on either,
+        a database written by a newer Vedette (``DatabaseTooNew``)."""
+        return StoreOpener(lambda: cls._open(target, clock))
 
     @classmethod
-    async def _open(cls, path: Path, clock: Clock) -> Store:
+    async def _open(cls, target: str | PathLike[str], clock: Clock) -> Store:
+        if database_kind(target) is Backend.POSTGRESQL:
+            from storage.postgres import PostgresDatabase  # asyncpg only when asked for
+
+            db: Database = await PostgresDatabase.open(fspath(target))
+        else:
+            db = await cls._open_sqlite(Path(target))
+        try:
+            version = await migrate(db, db.target, clock)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, clock, version)
+
+    @staticmethod
+    async def _open_sqlite(path: Path) -> SqliteDatabase:
         if str(path) == ":memory:" or str(path).startswith("file:"):
             raise StorageError(f"the store needs a database file path, not {str(path)!r}")
         await asyncio.to_thread(check_file, path)
-        writer = await connect(path)
+        db = await SqliteDatabase.open(path)
         try:
-            await check_integrity(writer, path)
-            version = await migrate(writer, path, clock)
-            reader = await connect(path, read_only=True)
+            await check_integrity(db.writer.raw, path)
         except BaseException:
-            await writer.close()
+            await db.close()
             raise
-        return cls(path, writer, reader, clock, version)
+        return db
 
     async def close(self) -> None:
-        """Close both connections (waiting for a transaction in progress). Idempotent."""
+        """Close the store's connections (waiting for a transaction in progress). Idempotent."""
         if self._closed:
             return
-        async with self._lock:
-            self._closed = True
-            await self._reader.close()
-            await self._writer.close()
+        self._closed = True
+        await self._db.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -126,8 +132,20 @@ class Store:
         await self.close()
 
     @property
+    def backend(self) -> Backend:
+        return self._db.backend
+
+    @property
+    def target(self) -> str:
+        """The database, as named in messages: a file path, or a URL without its password."""
+        return self._db.target
+
+    @property
     def path(self) -> Path:
-        return self._path
+        """The SQLite file. A PostgreSQL store has none: ``StorageError``."""
+        if not isinstance(self._db, SqliteDatabase):
+            raise StorageError(f"the store on {self.target} is not a SQLite file")
+        return self._db.path
 
     @property
     def schema_version(self) -> int:
@@ -142,10 +160,17 @@ class Store:
         ``Store.open`` reads like the original; restoring is stopping the bot and putting the file
         in place of the database (removing the old ``-wal`` and ``-shm`` files next to it).
         Refuses to replace an existing file unless ``overwrite``.
+
+        SQLite only: a PostgreSQL database is backed up with the server's own tools
+        (``pg_dump``), and this refuses with a ``StorageError`` saying so.
         """
         self._check_open()
+        if not isinstance(self._db, SqliteDatabase):
+            raise StorageError(
+                f"the database is on PostgreSQL ({self.target}): back it up with pg_dump "
+                "(see docs/hosting.md); Vedette's backup copies SQLite files only")
         return await asyncio.to_thread(
-            backup_file, self._path, Path(dest_path), overwrite=overwrite
+            backup_file, self._db.path, Path(dest_path), overwrite=overwrite
         )
 
     # -- games -------------------------------------------------------------------------------
@@ -171,7 +196,7 @@ class Store:
             now,
         )
         async with self._write(f"create game {game.id!r}") as conn:
-            if await _game_exists(conn, game.id):
+            if await _lock_game(conn, game.id) is not None:
                 raise AlreadyExistsError(f"game {game.id!r} already exists")
             await conn.execute(
                 f"INSERT INTO games ({rows.GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", values
@@ -262,10 +287,10 @@ class Store:
         change."""
         assignments, params = self._assignments(game_id, fields)
         async with self._write(f"update game {game_id!r}") as conn:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id)
             )
-            if cursor.rowcount == 0:
+            if changed == 0:
                 raise NotFoundError(f"no game {game_id!r}")
             return await _load_game(conn, game_id)
 
@@ -278,7 +303,7 @@ class Store:
         ``AlreadyExistsError`` if the user is already in it."""
         now = to_text(self._now())
         async with self._write(f"add player {user_id} to game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
@@ -291,10 +316,11 @@ class Store:
     async def remove_player(self, game_id: str, user_id: int) -> bool:
         """Unseat ``user_id``; return whether they were in the game."""
         async with self._write(f"remove player {user_id} from game {game_id!r}") as conn:
-            cursor = await conn.execute(
+            await _lock_game(conn, game_id)
+            removed = await conn.execute(
                 "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
-            return cursor.rowcount > 0
+            return removed > 0
 
     async def players(self, game_id: str) -> list[PlayerRecord]:
         """The game's players in the order they joined."""
@@ -331,13 +357,14 @@ class Store:
         """Record (or replace) ``user_id``'s request to be seated on ``side`` and queue
         ``deliveries``; return their ids. Raises ``AlreadyExistsError`` if the user is seated."""
         async with self._write(f"request a seat in game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
             await conn.execute(
-                f"INSERT OR REPLACE INTO seat_requests ({rows.SEAT_REQUEST_COLUMNS})"
-                " VALUES (?, ?, ?, ?)",
+                f"INSERT INTO seat_requests ({rows.SEAT_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET side = excluded.side,"
+                " asked_at = excluded.asked_at",
                 (game_id, user_id, side, to_text(self._now())),
             )
             return await self._queue(conn, game_id, deliveries)
@@ -381,7 +408,7 @@ class Store:
         transaction; return the deliveries' ids. Raises ``AlreadyExistsError`` if seated."""
         now = to_text(self._now())
         async with self._write(f"seat player {user_id} in game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
@@ -408,11 +435,12 @@ class Store:
         seat nor a request."""
         now = to_text(self._now())
         async with self._write(f"unseat player {user_id} in game {game_id!r}") as conn:
+            await _lock_game(conn, game_id)
             player = await _load_player(conn, game_id, user_id)
             dropped = await conn.execute(
                 "DELETE FROM seat_requests WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
-            if player is None and dropped.rowcount == 0:
+            if player is None and dropped == 0:
                 raise NotFoundError(f"user {user_id} is not in game {game_id!r}")
             if player is not None:
                 await conn.execute(
@@ -420,8 +448,9 @@ class Store:
                 )
                 if remember:
                     await conn.execute(
-                        "INSERT OR REPLACE INTO former_players (game_id, user_id, side, left_at)"
-                        " VALUES (?, ?, ?, ?)",
+                        "INSERT INTO former_players (game_id, user_id, side, left_at)"
+                        " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE"
+                        " SET side = excluded.side, left_at = excluded.left_at",
                         (game_id, user_id, player.side, now),
                     )
             return await self._queue(conn, game_id, deliveries)
@@ -431,14 +460,16 @@ class Store:
     ) -> list[int]:
         """Queue deliveries that no command caused (a transport's report to the host)."""
         async with self._write(f"queue deliveries of game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
             return await self._queue(conn, game_id, deliveries)
 
     async def _queue(
-        self, conn: aiosqlite.Connection, game_id: str, deliveries: Sequence[NewDelivery]
+        self, conn: Conn, game_id: str, deliveries: Sequence[NewDelivery]
     ) -> list[int]:
         """Queue deliveries that no event caused, at the game's current seq (inside a write)."""
+        if not deliveries:
+            return []
         last = await _last_seq(conn, game_id)
         now = to_text(self._now())
         return await _insert_deliveries(conn, _delivery_rows(game_id, last, 0, deliveries, now))
@@ -465,11 +496,12 @@ class Store:
         self, game_id: str, after_seq: int = 0, limit: int | None = None
     ) -> list[EventRecord]:
         """The game's events with seq > ``after_seq``, in order (at most ``limit``)."""
-        found = await self._read(
-            f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-            " ORDER BY seq LIMIT ?",
-            (game_id, after_seq, -1 if limit is None else limit),
-        )
+        sql = f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
+        params: list[Any] = [game_id, after_seq]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        found = await self._read(sql, params)
         return [rows.event(row) for row in found]
 
     async def events_from_last(self, game_id: str, type_: str) -> list[EventRecord]:
@@ -520,9 +552,9 @@ class Store:
         snapshot_json = None if snapshot is None else encode(snapshot, "snapshot")
         assignments, params = self._assignments(game_id, game_updates or {}, now_dt)
         async with self._write(f"commit to game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            actual = await _lock_game(conn, game_id)
+            if actual is None:
                 raise NotFoundError(f"no game {game_id!r}")
-            actual = await _last_seq(conn, game_id)
             if actual != expected_seq:
                 raise ConcurrencyError(game_id, expected_seq, actual)
             await conn.executemany(
@@ -531,8 +563,9 @@ class Store:
             ids = await _insert_deliveries(conn, delivery_rows)
             if snapshot_json is not None:
                 await conn.execute(
-                    "INSERT OR REPLACE INTO snapshots (game_id, seq, payload, created_at)"
-                    " VALUES (?, ?, ?, ?)",
+                    "INSERT INTO snapshots (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, seq) DO UPDATE SET payload = excluded.payload,"
+                    " created_at = excluded.created_at",
                     (game_id, expected_seq + len(events), snapshot_json, now),
                 )
             await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
@@ -569,14 +602,15 @@ class Store:
         payload_json = encode(payload, "snapshot")
         now = to_text(self._now())
         async with self._write(f"save snapshot of game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            last = await _lock_game(conn, game_id)
+            if last is None:
                 raise NotFoundError(f"no game {game_id!r}")
-            last = await _last_seq(conn, game_id)
             if not 0 <= seq <= last:
                 raise StorageError(f"game {game_id!r} has no event {seq} (last is {last})")
             await conn.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, seq, payload, created_at)"
-                " VALUES (?, ?, ?, ?)",
+                "INSERT INTO snapshots (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seq) DO UPDATE SET payload = excluded.payload,"
+                " created_at = excluded.created_at",
                 (game_id, seq, payload_json, now),
             )
 
@@ -605,12 +639,12 @@ class Store:
         by one and ``sent_at`` is set. Raises ``NotFoundError`` for an unknown id."""
         now = to_text(self._now())
         async with self._write(f"mark delivery {delivery_id} sent") as conn:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE deliveries SET status = 'sent', attempts = attempts + 1, sent_at = ?"
                 " WHERE id = ?",
                 (now, delivery_id),
             )
-            if cursor.rowcount == 0:
+            if changed == 0:
                 raise NotFoundError(f"no delivery {delivery_id}")
             await _drop_picture_if_done(conn, delivery_id)
 
@@ -621,16 +655,14 @@ class Store:
         must not undo a 'sent'). Raises ``NotFoundError`` for an unknown id."""
         status = "failed" if permanent else "pending"
         async with self._write(f"mark delivery {delivery_id} failed") as conn:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE deliveries SET status = ?, attempts = attempts + 1, last_error = ?"
                 " WHERE id = ? AND status = 'pending'",
                 (status, error, delivery_id),
             )
-            if cursor.rowcount == 0:
-                found = await conn.execute_fetchall(
-                    "SELECT 1 FROM deliveries WHERE id = ?", (delivery_id,)
-                )
-                if not list(found):
+            if changed == 0:
+                found = await conn.fetch("SELECT 1 FROM deliveries WHERE id = ?", (delivery_id,))
+                if not found:
                     raise NotFoundError(f"no delivery {delivery_id}")
             elif permanent:
                 await _drop_picture_if_done(conn, delivery_id)
@@ -660,7 +692,7 @@ class Store:
     async def deadline_setting(self, game_id: str) -> DeadlineSetting | None:
         """The game's phase deadline as the host last set it (``None``: never set)."""
         self._check_open()
-        return await phase_deadlines.read_setting(self._reader, game_id)
+        return await phase_deadlines.read_setting(self._db.reader, game_id)
 
     async def set_deadline_length(self, game_id: str, length_seconds: int | None,
                                   deliveries: Sequence[NewDelivery] = ()) -> DeadlineSetting:
@@ -668,7 +700,7 @@ class Store:
         (its announcement) in the same transaction."""
         now = self._now()
         async with self._write(f"set the deadline of game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
             await phase_deadlines.write_setting(conn, game_id, length_seconds, now)
             await self._queue(conn, game_id, deliveries)
@@ -677,14 +709,14 @@ class Store:
     async def step_deadline(self, game_id: str, turn: int, step: int) -> StepDeadline:
         """What has happened to one step's deadline so far."""
         self._check_open()
-        return await phase_deadlines.read_step(self._reader, game_id, turn, step)
+        return await phase_deadlines.read_step(self._db.reader, game_id, turn, step)
 
     async def extend_step_deadline(self, game_id: str, turn: int, step: int, seconds: int, *,
                                    rearm_reminder: bool,
                                    deliveries: Sequence[NewDelivery] = ()) -> None:
         """Extend one step's deadline by ``seconds`` and queue ``deliveries``, together."""
         async with self._write(f"extend the deadline of game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
             await phase_deadlines.extend_step(conn, game_id, turn, step, seconds,
                                               rearm_reminder)
@@ -696,7 +728,7 @@ class Store:
         recorded yet; whether it was recorded now. Exactly one of two racing calls wins."""
         now = self._now()
         async with self._write(f"mark the deadline of game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if not await phase_deadlines.mark_step(conn, game_id, turn, step, mark, now):
                 return False
@@ -709,7 +741,7 @@ class Store:
         """The users who said they are ready in ``turn``'s ``step``, first ready first."""
         found = await self._read(
             "SELECT user_id FROM ready_players WHERE game_id = ? AND turn = ? AND step = ?"
-            " ORDER BY ready_at, rowid",
+            " ORDER BY ready_at, user_id",
             (game_id, turn, step),
         )
         return [int(row[0]) for row in found]
@@ -721,14 +753,14 @@ class Store:
         """Record the user ready in ``turn``'s ``step`` and queue ``deliveries`` in the same
         transaction; the deliveries' ids. Already ready: nothing is written, ``[]``."""
         async with self._write(f"mark user {user_id} ready in game {game_id!r}") as conn:
-            if not await _game_exists(conn, game_id):
+            if await _lock_game(conn, game_id) is None:
                 raise NotFoundError(f"no game {game_id!r}")
-            cursor = await conn.execute(
-                "INSERT OR IGNORE INTO ready_players (game_id, turn, step, user_id, ready_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+            added = await conn.execute(
+                "INSERT INTO ready_players (game_id, turn, step, user_id, ready_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, step, user_id) DO NOTHING",
                 (game_id, turn, step, user_id, to_text(self._now())),
             )
-            if cursor.rowcount == 0:
+            if added == 0:
                 return []
             return await self._queue(conn, game_id, deliveries)
 
@@ -736,18 +768,18 @@ class Store:
 
     async def add_pending_order(self, row: PendingRow) -> None:
         async with self._write(f"save pending order {row.id!r}") as conn:
-            if not await _game_exists(conn, row.game_id):
+            if await _lock_game(conn, row.game_id) is None:
                 raise NotFoundError(f"no game {row.game_id!r}")
             await pending_orders.insert(conn, row)
 
     async def pending_order(self, pending_id: str) -> PendingRow | None:
         self._check_open()
-        return await pending_orders.read(self._reader, pending_id)
+        return await pending_orders.read(self._db.reader, pending_id)
 
     async def open_pending_orders(self, game_id: str) -> list[PendingRow]:
         """The game's orders still waiting for a confirmation, oldest first."""
         self._check_open()
-        return await pending_orders.open_of_game(self._reader, game_id)
+        return await pending_orders.open_of_game(self._db.reader, game_id)
 
     async def set_pending_status(self, pending_id: str, status: str,
                                  only_from: str | None = None) -> bool:
@@ -786,26 +818,20 @@ class Store:
 
     def _check_open(self) -> None:
         if self._closed:
-            raise StorageError(f"the store on {self._path} is closed")
+            raise StorageError(f"the store on {self.target} is closed")
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         self._check_open()
-        try:
-            return list(await self._reader.execute_fetchall(sql, params))
-        except sqlite3.Error as error:
-            raise StorageError(f"reading {self._path} failed: {error}") from error
+        return await self._db.reader.fetch(sql, params)
 
     @asynccontextmanager
-    async def _write(self, what: str) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction on the writer connection, alone; SQLite errors become
-        ``StorageError`` naming ``what``."""
-        async with self._lock:
+    async def _write(self, what: str) -> AsyncIterator[Conn]:
+        """One write transaction; the database's errors become ``StorageError`` naming
+        ``what``. A write to a game locks its row first (:func:`_lock_game`)."""
+        self._check_open()
+        async with self._db.write(what) as conn:
             self._check_open()
-            try:
-                async with transaction(self._writer) as conn:
-                    yield conn
-            except (sqlite3.Error, UnicodeError) as error:
-                raise StorageError(f"{what} failed: {error}") from error
+            yield conn
 
     def _assignments(
         self, game_id: str, fields: GameUpdate, now: datetime | None = None
@@ -830,11 +856,11 @@ class Store:
         self, game_id: str, user_id: int, column: str, value: object
     ) -> PlayerRecord:
         async with self._write(f"update player {user_id} of game {game_id!r}") as conn:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 f"UPDATE players SET {column} = ? WHERE game_id = ? AND user_id = ?",
                 (value, game_id, user_id),
             )
-            if cursor.rowcount == 0:
+            if changed == 0:
                 raise NotFoundError(f"user {user_id} is not in game {game_id!r}")
             return await _require_player(conn, game_id, user_id)
 
@@ -903,38 +929,38 @@ def _delivery_rows(
 
 
 async def _insert_deliveries(
-    conn: aiosqlite.Connection, delivery_rows: Sequence[_DeliveryRow]
+    conn: Conn, delivery_rows: Sequence[_DeliveryRow]
 ) -> list[int]:
     ids = []
     for row in delivery_rows:
         if row.picture is not None:  # stored once, however many deliveries carry it
             await conn.execute(
-                "INSERT OR IGNORE INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)",
+                "INSERT INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (sha256) DO NOTHING",
                 (row.sha256, row.picture, row.now),
             )
-        cursor = await conn.execute(
+        ids.append(await conn.insert_id(
             "INSERT INTO deliveries (game_id, seq, kind, target, text, image_name, buttons,"
             " created_at, picture, picture_view, edit_key, mentions, status, sent_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             row.values,
-        )
-        ids.append(_rowid(cursor))
+        ))
     return ids
 
 
-async def _drop_picture_if_done(conn: aiosqlite.Connection, delivery_id: int) -> None:
+async def _drop_picture_if_done(conn: Conn, delivery_id: int) -> None:
     """Drop the picture ``delivery_id`` carries once no delivery still needs the stored copy:
     every delivery carrying it is handed over (sent, or given up) and each can be drawn again
     from the log (it names its view). The deliveries keep their view and file name, so a
     reader knows to draw the map again. Inside a write."""
-    found = list(await conn.execute_fetchall(
-        "SELECT picture FROM deliveries WHERE id = ? AND picture IS NOT NULL", (delivery_id,)))
+    found = await conn.fetch(
+        "SELECT picture FROM deliveries WHERE id = ? AND picture IS NOT NULL", (delivery_id,))
     if not found:
         return
     sha = found[0][0]
-    needed = list(await conn.execute_fetchall(
+    needed = await conn.fetch(
         "SELECT 1 FROM deliveries WHERE picture = ?"
-        " AND (status = 'pending' OR picture_view IS NULL) LIMIT 1", (sha,)))
+        " AND (status = 'pending' OR picture_view IS NULL) LIMIT 1", (sha,))
     if needed:
         return
     await conn.execute("UPDATE deliveries SET picture = NULL WHERE picture = ?", (sha,))
@@ -962,51 +988,44 @@ def _recipients_clause(game_id: str, recipients: Sequence[Recipient]) -> tuple[s
     return f"game_id = ? AND ({' OR '.join(alternatives)})", params
 
 
-def _rowid(cursor: aiosqlite.Cursor) -> int:
-    rowid = cursor.lastrowid
-    if rowid is None:
-        raise StorageError("the database did not report the id of a new delivery")
-    return rowid
+async def _lock_game(conn: Conn, game_id: str) -> int | None:
+    """The seq of the game's last event (0 if none), or ``None`` if there is no such game;
+    inside a write. On PostgreSQL this locks the game's row until the transaction ends
+    (``FOR UPDATE``): the writes to one game, from any process, then happen one after the
+    other, and the seq read here stays the last until this transaction commits. SQLite's
+    ``BEGIN IMMEDIATE`` already holds the whole file."""
+    lock = " FOR UPDATE" if conn.backend is Backend.POSTGRESQL else ""
+    found = await conn.fetch(
+        "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)"
+        f" FROM games WHERE id = ?{lock}", (game_id,))
+    return int(found[0][0]) if found else None
 
 
-async def _game_exists(conn: aiosqlite.Connection, game_id: str) -> bool:
-    found = await conn.execute_fetchall("SELECT 1 FROM games WHERE id = ?", (game_id,))
-    return bool(list(found))
-
-
-async def _last_seq(conn: aiosqlite.Connection, game_id: str) -> int:
-    found = list(
-        await conn.execute_fetchall(
-            "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (game_id,)
-        )
+async def _last_seq(conn: Conn, game_id: str) -> int:
+    found = await conn.fetch(
+        "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (game_id,)
     )
     return int(found[0][0])
 
 
-async def _load_game(conn: aiosqlite.Connection, game_id: str) -> GameRecord:
-    found = list(
-        await conn.execute_fetchall(
-            f"SELECT {rows.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        )
-    )
+async def _load_game(conn: Conn, game_id: str) -> GameRecord:
+    found = await conn.fetch(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if not found:
         raise NotFoundError(f"no game {game_id!r}")
     return rows.game(found[0])
 
 
 async def _load_player(
-    conn: aiosqlite.Connection, game_id: str, user_id: int
+    conn: Conn, game_id: str, user_id: int
 ) -> PlayerRecord | None:
-    found = list(
-        await conn.execute_fetchall(
-            f"SELECT {rows.PLAYER_COLUMNS} FROM players WHERE game_id = ? AND user_id = ?",
-            (game_id, user_id),
-        )
+    found = await conn.fetch(
+        f"SELECT {rows.PLAYER_COLUMNS} FROM players WHERE game_id = ? AND user_id = ?",
+        (game_id, user_id),
     )
     return rows.player(found[0]) if found else None
 
 
-async def _require_player(conn: aiosqlite.Connection, game_id: str, user_id: int) -> PlayerRecord:
+async def _require_player(conn: Conn, game_id: str, user_id: int) -> PlayerRecord:
     player = await _load_player(conn, game_id, user_id)
     if player is None:
         raise NotFoundError(f"user {user_id} is not in game {game_id!r}")

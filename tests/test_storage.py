@@ -81,7 +81,7 @@ def raw(path: Path) -> sqlite3.Connection:
 
 
 async def count(store: Store, table: str) -> int:
-    return len(list(await store._reader.execute_fetchall(f"SELECT * FROM {table}")))
+    return len(list(await store._db.reader.raw.execute_fetchall(f"SELECT * FROM {table}")))
 
 
 # -- schema and migrations ------------------------------------------------------------------
@@ -102,7 +102,7 @@ async def test_migrations_are_applied_and_recorded(db_path: Path) -> None:
 
 async def test_connections_use_the_documented_pragmas(store: Store) -> None:
     async def pragma(name: str) -> object:
-        rows = list(await store._writer.execute_fetchall(f"PRAGMA {name}"))
+        rows = list(await store._db.writer.raw.execute_fetchall(f"PRAGMA {name}"))
         return rows[0][0]
 
     assert await pragma("journal_mode") == "wal"
@@ -110,7 +110,7 @@ async def test_connections_use_the_documented_pragmas(store: Store) -> None:
     assert await pragma("synchronous") == 2  # FULL
     assert await pragma("busy_timeout") == 5000
     with pytest.raises(sqlite3.OperationalError):  # the reader cannot write
-        await store._reader.execute("INSERT INTO bot_state VALUES ('k', 'v')")
+        await store._db.reader.raw.execute("INSERT INTO bot_state VALUES ('k', 'v')")
 
 
 async def test_reopening_is_idempotent_and_keeps_data(db_path: Path) -> None:
@@ -561,7 +561,7 @@ async def test_a_cancelled_commit_leaves_all_or_nothing(store: Store) -> None:
         if statements == cancel_at and task is not None:
             loop.call_soon_threadsafe(task.cancel)
 
-    await store._writer.set_trace_callback(trace)
+    await store._db.writer.raw.set_trace_callback(trace)
     seq = 0
     outcomes: list[tuple[str, int]] = []
     for point in range(1, 16):
@@ -587,7 +587,7 @@ async def test_a_cancelled_commit_leaves_all_or_nothing(store: Store) -> None:
         snapshot = await store.latest_snapshot("g1")
         assert (snapshot is not None and snapshot.payload == {"d": point}) == (last > seq)
         seq = last
-    await store._writer.set_trace_callback(None)
+    await store._db.writer.raw.set_trace_callback(None)
     assert ("cancelled", 0) in outcomes  # cancelled inside the transaction: nothing written
     assert ("returned", 2) in outcomes  # cancelled after it: everything written
     # and the store still works

@@ -1,0 +1,98 @@
+"""The small driver API the store is written on, so that one store runs on SQLite or PostgreSQL.
+
+Statements use ``?`` placeholders and a SQL subset both databases speak; the PostgreSQL driver
+rewrites ``?`` to ``$1, $2, …``. Portable means: ``INSERT … ON CONFLICT (…) DO NOTHING`` or
+``DO UPDATE SET c = excluded.c`` (never ``INSERT OR IGNORE/REPLACE``), no ``rowid``, no
+``LIMIT -1``, no ``typeof`` outside SQLite's own schema, ``CAST(? AS BIGINT)`` where a parameter's
+type cannot be inferred from a column. Where the two must differ (the games row lock), the code
+asks ``conn.backend``.
+
+A :class:`Database` is a backend's connections: :meth:`Database.write` yields a :class:`Conn`
+inside one transaction (committed when the block ends, rolled back if it raises or is
+cancelled); :attr:`Database.reader` is a :class:`Conn` for reads outside any transaction, which
+see only committed data. Every failure of the database comes out as a ``StorageError``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Backend(StrEnum):
+    """Which database a target names."""
+
+    SQLITE = "sqlite"
+    POSTGRESQL = "postgresql"
+
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def database_kind(target: str | os.PathLike[str]) -> Backend:
+    """A ``postgresql://`` (or ``postgres://``) URL means PostgreSQL; anything else is a SQLite
+    file path."""
+    text = os.fspath(target)
+    return Backend.POSTGRESQL if text.lower().startswith(URL_SCHEMES) else Backend.SQLITE
+
+
+class Row(Protocol):
+    """A result row: ``row["column"]`` or ``row[0]`` (``sqlite3.Row`` and ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Conn(Protocol):
+    """A connection inside one transaction (from :meth:`Database.write`), or the reader."""
+
+    @property
+    def backend(self) -> Backend: ...
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """The rows ``sql`` returns."""
+        ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per parameter row."""
+        ...
+
+    async def insert_id(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one ``INSERT`` into a table whose key is an ``id`` the database assigns; the new
+        row's id. (Written without ``RETURNING``: the driver adds what its database needs.)"""
+        ...
+
+
+class Database(Protocol):
+    """One backend's connections to one database."""
+
+    @property
+    def backend(self) -> Backend: ...
+
+    @property
+    def target(self) -> str:
+        """The database as the host named it (a path, or a URL without its password)."""
+        ...
+
+    @property
+    def reader(self) -> Conn:
+        """Reads outside a transaction: committed data only."""
+        ...
+
+    def write(self, what: str) -> AbstractAsyncContextManager[Conn]:
+        """One write transaction; a failure becomes a ``StorageError`` naming ``what``."""
+        ...
+
+    async def close(self) -> None:
+        """Close every connection (waiting for a transaction in progress)."""
+        ...
