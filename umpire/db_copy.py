@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.state import to_snapshot
-from storage import Backend, database_kind
-from storage.sql import Conn
+from storage.sql import Backend, Conn, database_kind
 from storage.store import Store
 from umpire.answers import UmpireError
 from umpire.maps import MapMaker
