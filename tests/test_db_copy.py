@@ -34,12 +34,30 @@ HOST, BLUE, GREY, ASKER, LEAVER = 1, 10, 20, 30, 40
 Dump = dict[str, list[tuple[Any, ...]]]
 
 
+#: The other sample games: their ``vedette demo`` options.
+SAMPLES: dict[str, dict[str, Any]] = {
+    "concealed": {"variant": "concealed"},
+    "chancellorsville-raid": {"scenario": "chancellorsville-hidden", "raid": True},
+}
+
+
 @pytest.fixture(scope="module")
 def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample game, played once for the module."""
     out = tmp_path_factory.mktemp("demo") / "demo"
     assert run_demo(out) == 0
     return out / "game.db"
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The other sample games' files, each played once for the module when first asked for."""
+    found: dict[str, Path] = {}
+    for name, options in SAMPLES.items():
+        out = tmp_path_factory.mktemp(name) / "demo"
+        assert run_demo(out, **options) == 0
+        found[name] = out / "game.db"
+    return found
 
 
 async def add_small_game(db: Path) -> None:
@@ -110,6 +128,16 @@ async def test_every_table_is_copied_and_every_game_replays_the_same(
     assert report.rows == {name: len(rows) for name, rows in before.items()}
     assert await dump(destination) == before
     assert await dump(club) == before
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES))
+async def test_each_sample_game_is_copied_with_the_same_state(
+        samples: dict[str, Path], sample: str, destination: str) -> None:
+    report = await copy_database(samples[sample], destination)
+    assert report.ok, report.lines()
+    assert report.games_checked == 1
+    assert report.rows["events"] > 0 and report.rows["deliveries"] > 0
+    assert await dump(destination) == await dump(samples[sample])
 
 
 async def test_deliveries_keep_their_ids_and_new_ones_come_after(
