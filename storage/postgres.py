@@ -1,12 +1,174 @@
-"""The PostgreSQL driver (asyncpg): not in this version yet."""
+"""The PostgreSQL driver (asyncpg): a pool of connections to one database.
+
+- Reads outside a transaction (:attr:`PostgresDatabase.reader`) each take a pooled connection for
+  one statement; in PostgreSQL's default isolation (read committed) a statement sees only
+  committed data, as SQLite's reader does.
+- A write (:meth:`PostgresDatabase.write`) takes a pooled connection for one transaction. The
+  store locks the game's row first when it writes to a game (``storage.store._lock_game``), so
+  that the commits of one game are serialized across every process sharing the database.
+
+Statements are written with ``?`` placeholders (``storage.sql``); they are rewritten here to
+PostgreSQL's ``$1, $2, …``, once per distinct statement. asyncpg prepares and caches each
+statement per connection, so a command's statements cost one round trip each.
+
+asyncpg is strict about types: a parameter must be of the column's type (an ``int`` for a
+``BIGINT``, a ``str`` for a ``TEXT``, ``bytes`` for a ``BYTEA``). Where PostgreSQL cannot infer a
+parameter's type from a column, the SQL casts it (``CAST(? AS BIGINT)``).
+
+The target is a ``postgresql://`` (or ``postgres://``) URL, as libpq and asyncpg read it;
+query parameters asyncpg does not know are server settings for every connection (for instance
+``?search_path=club`` keeps the tables in the schema ``club``).
+"""
 
 from __future__ import annotations
 
-from storage.errors import DatabaseUnusable
-from storage.sql import Database
+import functools
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from storage.errors import AlreadyExistsError, DatabaseUnusable, StorageError
+from storage.sql import Backend, Row
+
+#: Connections a store keeps open at least, and at most (reads and writes share them).
+POOL_MIN = 1
+POOL_MAX = 8
+
+#: What asyncpg raises when the database fails a statement, or the connection fails.
+_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``sql`` with each ``?`` placeholder outside quotes turned into ``$1``, ``$2``, …"""
+    out: list[str] = []
+    number = 0
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _count(status: str) -> int:
+    """Rows changed, from a command status such as ``UPDATE 3`` or ``INSERT 0 1``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def shown(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    user = f"{parts.username}@" if parts.username else ""
+    return urlunsplit((parts.scheme, f"{user}{host}", parts.path, parts.query, parts.fragment))
+
+
+def _failure(what: str, error: BaseException) -> StorageError:
+    """A database's refusal as the store's error: a duplicate key is ``AlreadyExistsError``
+    (two processes creating one game at once), anything else ``StorageError``."""
+    if isinstance(error, asyncpg.UniqueViolationError):
+        return AlreadyExistsError(f"{what} failed: {error}")
+    return StorageError(f"{what} failed: {error}")
+
+
+class PostgresConn:
+    """A :class:`storage.sql.Conn` over one asyncpg connection (inside a transaction), or over
+    the pool (each statement on a connection of its own)."""
+
+    backend = Backend.POSTGRESQL
+
+    def __init__(self, conn: asyncpg.Connection | PoolConnectionProxy | asyncpg.Pool) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self._conn.fetch(numbered(sql), *params))
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        if not params:  # the simple protocol: a script of several statements may run
+            return _count(await self._conn.execute(sql))
+        return _count(await self._conn.execute(numbered(sql), *params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        batch = list(rows)
+        if batch:
+            await self._conn.executemany(numbered(sql), batch)
+
+    async def insert_id(self, sql: str, params: Sequence[Any] = ()) -> int:
+        new = await self._conn.fetchval(numbered(f"{sql} RETURNING id"), *params)
+        if new is None:
+            raise StorageError("the database did not report the id of a new row")
+        return int(new)
+
+
+class _Reader(PostgresConn):
+    """Reads on the pool: a failure becomes a ``StorageError`` naming the database."""
+
+    def __init__(self, pool: asyncpg.Pool, target: str) -> None:
+        super().__init__(pool)
+        self._target = target
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            return await super().fetch(sql, params)
+        except _FAILURES as error:
+            raise _failure(f"reading {self._target}", error) from error
 
 
 class PostgresDatabase:
+    """A :class:`storage.sql.Database` on one PostgreSQL database, through a pool."""
+
+    backend = Backend.POSTGRESQL
+
+    def __init__(self, pool: asyncpg.Pool, target: str) -> None:
+        self._pool = pool
+        self._target = target
+        self._reader = _Reader(pool, target)
+
     @classmethod
-    async def open(cls, url: str) -> Database:
-        raise DatabaseUnusable("this Vedette cannot use PostgreSQL yet")
+    async def open(cls, url: str) -> PostgresDatabase:
+        """Connect a pool to ``url``; ``DatabaseUnusable`` (one line) if the server cannot be
+        reached, refuses the login or has no such database."""
+        target = shown(url)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+        except (*_FAILURES, ValueError) as error:
+            raise DatabaseUnusable(
+                f"cannot use PostgreSQL database {target}: {error or type(error).__name__}"
+            ) from error
+        return cls(pool, target)
+
+    @property
+    def target(self) -> str:
+        return self._target
+
+    @property
+    def reader(self) -> PostgresConn:
+        return self._reader
+
+    @asynccontextmanager
+    async def write(self, what: str) -> AsyncIterator[PostgresConn]:
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                yield PostgresConn(conn)
+        except _FAILURES as error:
+            raise _failure(what, error) from error
+
+    async def close(self) -> None:
+        await self._pool.close()

@@ -994,10 +994,16 @@ async def _lock_game(conn: Conn, game_id: str) -> int | None:
     (``FOR UPDATE``): the writes to one game, from any process, then happen one after the
     other, and the seq read here stays the last until this transaction commits. SQLite's
     ``BEGIN IMMEDIATE`` already holds the whole file."""
-    lock = " FOR UPDATE" if conn.backend is Backend.POSTGRESQL else ""
+    if conn.backend is Backend.POSTGRESQL:
+        # Two statements: in read committed, the seq must be read after the lock is granted
+        # (a statement that waited for the lock still sees the events as they were when it
+        # began).
+        if not await conn.fetch("SELECT 1 FROM games WHERE id = ? FOR UPDATE", (game_id,)):
+            return None
+        return await _last_seq(conn, game_id)
     found = await conn.fetch(
         "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)"
-        f" FROM games WHERE id = ?{lock}", (game_id,))
+        " FROM games WHERE id = ?", (game_id,))
     return int(found[0][0]) if found else None
 
 

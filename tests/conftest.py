@@ -1,13 +1,15 @@
-"""Shared fixtures: the small test scenario, loaded."""
+"""Shared fixtures: the small test scenario, loaded; the fake Discord; a PostgreSQL server."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from rules.loader import LoadedScenario, load
+from tests import pg_server
 from tests.botkit import TOKEN
 from tests.fakediscord import FakeDiscord
 
@@ -33,3 +35,61 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     """The local Discord stand-in, holding the bot to Discord's 3-second answer limit."""
     async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
         yield fake
+
+
+# -- PostgreSQL (tests/pg_server.py) ---------------------------------------------------------
+# Tests that use ``pg_url`` or ``pg_target`` are marked ``postgres`` (``pytest -m postgres``
+# selects them). Without a server they skip, saying what is missing; with
+# VEDETTE_REQUIRE_POSTGRES=1 (CI) a missing server fails them, and a run in which no PostgreSQL
+# test passed fails.
+
+_PG_FIXTURES = {"pg_url", "pg_target"}
+_postgres_passed = 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "postgres: needs a PostgreSQL server (see tests/pg_server.py)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _PG_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.postgres)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    global _postgres_passed
+    if report.when == "call" and report.passed and "postgres" in report.keywords:
+        _postgres_passed += 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if pg_server.required() and exitstatus == 0 and _postgres_passed == 0:
+        session.exitstatus = 1
+        print(f"\n{pg_server.ENV_REQUIRE}=1, but no PostgreSQL test passed in this run",
+              file=sys.stderr)
+    pg_server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str:
+    """The session's PostgreSQL server (``VEDETTE_TEST_POSTGRES``, or a throwaway one): a URL
+    to its test database. Skips (fails, when required) if there is none."""
+    try:
+        return pg_server.server().url
+    except pg_server.Unavailable as missing:
+        if pg_server.required():
+            pytest.fail(f"PostgreSQL is required ({pg_server.ENV_REQUIRE}=1): {missing}")
+        pytest.skip(f"PostgreSQL test not run: {missing}")
+
+
+@pytest.fixture
+async def pg_target(pg_url: str) -> AsyncIterator[str]:
+    """A fresh, empty schema on the session's server, as a ``postgresql://`` URL that
+    ``Store.open`` accepts (its connections use that schema); dropped afterwards."""
+    name, url = await pg_server.fresh_schema(pg_url)
+    try:
+        yield url
+    finally:
+        await pg_server.drop_schema(pg_url, name)

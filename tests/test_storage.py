@@ -1,5 +1,9 @@
-"""The SQLite store, against real database files: schema, atomic commits, concurrency, the outbox,
-snapshots, inboxes, backups and durability."""
+"""The store's contract, on both backends (a SQLite file, a PostgreSQL database): schema and
+migrations, atomic commits, concurrency, the outbox, snapshots and inboxes. And SQLite's own:
+its pragmas, backups and durability.
+
+The tests taking ``store`` or ``target`` run once per backend (``backend`` is parametrized;
+the PostgreSQL runs are marked ``postgres`` and need a server, see tests/pg_server.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +14,12 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
 from storage import (
@@ -32,6 +39,9 @@ from storage import (
 from storage.clock import utc_now
 from storage.db import connect
 from storage.migrations import MIGRATIONS, Migration, migrate
+from storage.postgres import PostgresConn, PostgresDatabase
+from storage.sql import Backend, Conn, Database, database_kind
+from storage.sqlite import SqliteConn, SqliteDatabase
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,8 +79,30 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "vedette.db"
 
 
+@pytest.fixture(params=[
+    pytest.param(Backend.SQLITE, id="sqlite"),
+    pytest.param(Backend.POSTGRESQL, id="postgresql", marks=pytest.mark.postgres),
+])
+def backend(request: pytest.FixtureRequest) -> Backend:
+    return Backend(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
+def target(backend: Backend, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """An empty database of the backend: a file path, or a URL (``pg_target``)."""
+    if backend is Backend.SQLITE:
+        return str(db_path)
+    return str(request.getfixturevalue("pg_target"))
+
+
+@pytest.fixture
+async def store(target: str) -> AsyncIterator[Store]:
+    async with Store.open(target, clock=ticking_clock()) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def sqlite_store(db_path: Path) -> AsyncIterator[Store]:
     async with Store.open(db_path, clock=ticking_clock()) as opened:
         yield opened
 
@@ -80,27 +112,82 @@ def raw(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None)
 
 
+@asynccontextmanager
+async def behind(target: str) -> AsyncIterator[Conn]:
+    """A connection of its own to the database behind the store's back, in autocommit, with
+    the driver's ``?`` placeholders; the database's own errors pass through."""
+    if database_kind(target) is Backend.POSTGRESQL:
+        pg = await asyncpg.connect(target)
+        try:
+            yield PostgresConn(pg)
+        finally:
+            await pg.close()
+    else:
+        lite = await connect(Path(target))
+        try:
+            yield SqliteConn(lite)
+        finally:
+            await lite.close()
+
+
+async def open_database(target: str) -> Database:
+    """The backend's driver on ``target``, without a store (to migrate by hand)."""
+    if database_kind(target) is Backend.POSTGRESQL:
+        return await PostgresDatabase.open(target)
+    return await SqliteDatabase.open(Path(target))
+
+
+async def tables(conn: Conn) -> set[str]:
+    if conn.backend is Backend.SQLITE:
+        found = await conn.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        found = await conn.fetch("SELECT table_name FROM information_schema.tables"
+                                 " WHERE table_schema = current_schema()")
+    return {str(row[0]) for row in found}
+
+
+async def fetch(target: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    async with behind(target) as conn:
+        return [tuple(row) for row in await conn.fetch(sql, params)]
+
+
+#: What each database raises when a trigger or constraint refuses a statement.
+REFUSED = (sqlite3.IntegrityError, asyncpg.PostgresError)
+
+
 async def count(store: Store, table: str) -> int:
-    return len(list(await store._db.reader.raw.execute_fetchall(f"SELECT * FROM {table}")))
+    found = await store._db.reader.fetch(f"SELECT count(*) FROM {table}")
+    return int(found[0][0])
 
 
 # -- schema and migrations ------------------------------------------------------------------
 
 
-async def test_migrations_are_applied_and_recorded(db_path: Path) -> None:
-    async with Store.open(db_path) as store:
+async def test_migrations_are_applied_and_recorded(target: str) -> None:
+    async with Store.open(target) as store:
         assert store.schema_version == SCHEMA_VERSION == MIGRATIONS[-1].version
-    with raw(db_path) as conn:
-        recorded = conn.execute("SELECT version, name FROM schema_migrations").fetchall()
-        tables = {
-            name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-        }
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    async with behind(target) as conn:
+        recorded = [tuple(r) for r in await conn.fetch(
+            "SELECT version, name FROM schema_migrations ORDER BY version")]
+        found = await tables(conn)
+        if conn.backend is Backend.SQLITE:
+            assert (await conn.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     assert recorded == [(m.version, m.name) for m in MIGRATIONS]
-    assert {"games", "players", "events", "snapshots", "deliveries", "bot_state"} <= tables
+    assert {"games", "players", "events", "snapshots", "deliveries", "bot_state", "pictures",
+            "pending_orders", "ready_players", "game_sources"} <= found
 
 
-async def test_connections_use_the_documented_pragmas(store: Store) -> None:
+async def test_both_backends_know_every_migration() -> None:
+    """Every migration has its PostgreSQL SQL, under the same number."""
+    from storage.pg_schema import POSTGRESQL_SQL
+
+    assert sorted(POSTGRESQL_SQL) == [m.version for m in MIGRATIONS]
+    assert all(m.sql_for(Backend.POSTGRESQL) for m in MIGRATIONS)
+
+
+async def test_connections_use_the_documented_pragmas(sqlite_store: Store) -> None:
+    store = sqlite_store
+
     async def pragma(name: str) -> object:
         rows = list(await store._db.writer.raw.execute_fetchall(f"PRAGMA {name}"))
         return rows[0][0]
@@ -113,77 +200,84 @@ async def test_connections_use_the_documented_pragmas(store: Store) -> None:
         await store._db.reader.raw.execute("INSERT INTO bot_state VALUES ('k', 'v')")
 
 
-async def test_reopening_is_idempotent_and_keeps_data(db_path: Path) -> None:
-    async with Store.open(db_path) as store:
+async def test_reopening_is_idempotent_and_keeps_data(target: str) -> None:
+    async with Store.open(target) as store:
         await store.create_game(game())
         await store.commit("g1", 0, [NewEvent("Started", {"turn": 1})])
     for _ in range(2):
-        async with Store.open(db_path) as store:
+        async with Store.open(target) as store:
             assert [e.payload for e in await store.events("g1")] == [{"turn": 1}]
-    with raw(db_path) as conn:
-        assert conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0] == len(
-            MIGRATIONS
-        )
+    assert await fetch(target, "SELECT count(*) FROM schema_migrations") == [(len(MIGRATIONS),)]
 
 
-async def test_a_database_from_a_newer_vedette_is_refused_untouched(db_path: Path) -> None:
-    async with Store.open(db_path) as store:
+async def test_a_database_from_a_newer_vedette_is_refused_untouched(target: str) -> None:
+    async with Store.open(target) as store:
         await store.create_game(game())
     newer = SCHEMA_VERSION + 1
-    with raw(db_path) as conn:
-        conn.execute(
+    async with behind(target) as conn:
+        await conn.execute(
             "INSERT INTO schema_migrations VALUES (?, 'from the future', '2030-01-01')", (newer,)
         )
     with pytest.raises(StorageError) as refused:
-        await Store.open(db_path)
+        await Store.open(target)
     assert str(refused.value) == (
-        f"database {db_path} was written by a newer Vedette "
+        f"database {target} was written by a newer Vedette "
         f"(schema {newer} > {SCHEMA_VERSION}); upgrade Vedette"
     )
-    with raw(db_path) as conn:
-        assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0] == newer
-        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+    assert await fetch(target, "SELECT max(version) FROM schema_migrations") == [(newer,)]
+    assert await fetch(target, "SELECT count(*) FROM games") == [(1,)]
 
 
-async def test_a_later_migration_upgrades_an_existing_file(db_path: Path) -> None:
+async def test_a_later_migration_upgrades_an_existing_database(target: str) -> None:
+    async with Store.open(target) as store:
+        await store.create_game(game())
+    notes = Migration(SCHEMA_VERSION + 1, "add notes", "ALTER TABLE games ADD notes TEXT;",
+                      postgresql="ALTER TABLE games ADD notes TEXT;")
+    later = (*MIGRATIONS, notes)
+    db = await open_database(target)
+    try:
+        assert await migrate(db, target, utc_now, later) == SCHEMA_VERSION + 1
+        assert await migrate(db, target, utc_now, later) == SCHEMA_VERSION + 1  # idempotent
+    finally:
+        await db.close()
+    assert await fetch(target, "SELECT id, notes FROM games") == [("g1", None)]
+    versions = [v for (v,) in await fetch(
+        target, "SELECT version FROM schema_migrations ORDER BY version")]
+    assert versions == [*(m.version for m in MIGRATIONS), SCHEMA_VERSION + 1]
+
+
+async def test_a_later_migration_upgrades_an_existing_file_by_its_connection(
+    db_path: Path,
+) -> None:
+    """``migrate`` also takes one SQLite connection (a file migrated outside a store)."""
     async with Store.open(db_path) as store:
         await store.create_game(game())
-    notes = Migration(SCHEMA_VERSION + 1, "add notes", "ALTER TABLE games ADD notes TEXT;")
-    later = (*MIGRATIONS, notes)
+    later = (*MIGRATIONS, Migration(SCHEMA_VERSION + 1, "add notes",
+                                    "ALTER TABLE games ADD notes TEXT;"))
     conn = await connect(db_path)
     try:
         assert await migrate(conn, db_path, utc_now, later) == SCHEMA_VERSION + 1
-        assert await migrate(conn, db_path, utc_now, later) == SCHEMA_VERSION + 1  # idempotent
     finally:
         await conn.close()
     with raw(db_path) as plain:
         assert plain.execute("SELECT id, notes FROM games").fetchall() == [("g1", None)]
-        versions = [v for (v,) in plain.execute("SELECT version FROM schema_migrations")]
-    assert versions == [*(m.version for m in MIGRATIONS), SCHEMA_VERSION + 1]
 
 
-async def test_a_failing_migration_is_rolled_back_entirely(db_path: Path) -> None:
-    async with Store.open(db_path):
+async def test_a_failing_migration_is_rolled_back_entirely(target: str) -> None:
+    async with Store.open(target):
         pass
-    broken = (
-        *MIGRATIONS,
-        Migration(
-            SCHEMA_VERSION + 1,
-            "half broken",
-            "CREATE TABLE extra (x INTEGER);\nINSERT INTO no_such_table VALUES (1);",
-        ),
-    )
-    conn = await connect(db_path)
+    half = "CREATE TABLE extra (x INTEGER);\nINSERT INTO no_such_table VALUES (1);"
+    broken = (*MIGRATIONS, Migration(SCHEMA_VERSION + 1, "half broken", half, postgresql=half))
+    db = await open_database(target)
     try:
         with pytest.raises(StorageError, match="no_such_table"):
-            await migrate(conn, db_path, utc_now, broken)
+            await migrate(db, target, utc_now, broken)
     finally:
-        await conn.close()
-    with raw(db_path) as plain:
-        assert plain.execute("SELECT max(version) FROM schema_migrations").fetchone()[0] == (
-            SCHEMA_VERSION
-        )
-        assert plain.execute("SELECT name FROM sqlite_master WHERE name='extra'").fetchall() == []
+        await db.close()
+    assert await fetch(target, "SELECT max(version) FROM schema_migrations") == [
+        (SCHEMA_VERSION,)]
+    async with behind(target) as conn:
+        assert "extra" not in await tables(conn)
 
 
 async def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
@@ -289,8 +383,8 @@ async def test_bot_state_is_a_small_key_value_store(store: Store) -> None:
     assert await store.get_state("other") == "x"
 
 
-async def test_a_closed_store_refuses_work(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_a_closed_store_refuses_work(target: str) -> None:
+    store = await Store.open(target)
     await store.close()
     await store.close()  # idempotent
     with pytest.raises(StorageError, match="closed"):
@@ -452,18 +546,35 @@ async def test_values_that_would_not_round_trip_are_refused_before_writing(store
 
 
 async def test_the_log_is_append_only_and_gapless_even_behind_the_stores_back(
-    store: Store, db_path: Path
+    store: Store, target: str
 ) -> None:
     await store.create_game(game())
     await store.commit("g1", 0, [NewEvent("Rolled", {"value": 3})])
-    with raw(db_path) as conn:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute("UPDATE events SET payload = '{\"value\":6}' WHERE seq = 1")
-        with pytest.raises(sqlite3.IntegrityError, match="next seq"):
-            conn.execute(
+    async with behind(target) as conn:
+        with pytest.raises(REFUSED, match="append-only"):
+            await conn.execute("UPDATE events SET payload = '{\"value\":6}' WHERE seq = 1")
+        with pytest.raises(REFUSED, match="next seq"):
+            await conn.execute(
                 "INSERT INTO events VALUES ('g1', 3, 'Gap', '{}', 'public', '2026-01-01')"
             )
+        with pytest.raises(REFUSED, match="next seq"):  # nor a second event 1
+            await conn.execute(
+                "INSERT INTO events VALUES ('g1', 1, 'Again', '{}', 'public', '2026-01-01')"
+            )
     assert [e.payload for e in await store.events("g1")] == [{"value": 3}]
+
+
+async def test_a_games_sources_never_change_even_behind_the_stores_back(
+    store: Store, target: str
+) -> None:
+    from storage import GameSources
+
+    sources = GameSources("s.toml", "scenario", "a" * 64, "r.toml", "ruleset", "b" * 64)
+    await store.create_game(game(), sources)
+    async with behind(target) as conn:
+        with pytest.raises(REFUSED, match="never change"):
+            await conn.execute("UPDATE game_sources SET scenario_text = 'edited'")
+    assert await store.game_sources("g1") == sources
 
 
 async def test_two_commits_racing_on_one_game_let_exactly_one_win(store: Store) -> None:
@@ -531,11 +642,11 @@ async def test_twenty_games_committing_concurrently_lose_and_mix_nothing(store: 
     assert await count(store, "events") == sum([await store.last_seq(g) for g in games])
 
 
-async def test_two_stores_on_one_file_share_it_safely(db_path: Path) -> None:
-    """Two stores (as two processes would) on one file: SQLite's own locking and the busy
-    timeout keep their interleaved commits apart."""
+async def test_two_stores_on_one_database_share_it_safely(target: str) -> None:
+    """Two stores (as two processes would) on one database: SQLite's own locking and the busy
+    timeout, or PostgreSQL's row locks, keep their interleaved commits apart."""
     games = [f"game-{n:02d}" for n in range(10)]
-    async with Store.open(db_path) as first, Store.open(db_path) as second:
+    async with Store.open(target) as first, Store.open(target) as second:
         for game_id in games:
             await first.create_game(game(game_id))
         stores = [first, second]
@@ -546,9 +657,33 @@ async def test_two_stores_on_one_file_share_it_safely(db_path: Path) -> None:
             await check_game(stores[(n + 1) % 2], game_id, 20)
 
 
-async def test_a_cancelled_commit_leaves_all_or_nothing(store: Store) -> None:
+async def test_two_stores_racing_on_one_game_let_exactly_one_win(target: str) -> None:
+    """Two stores (two processes' connections, or two pools) commit on one game at once, from
+    the same seq, over and over: each time exactly one wins, the other is told the log moved
+    on, and the log has no gap and no duplicate."""
+    async with Store.open(target) as first, Store.open(target) as second:
+        await first.create_game(game())
+        for round_ in range(15):
+            seq = round_  # each round appends one event
+            results = await asyncio.gather(
+                *(s.commit("g1", seq, [NewEvent("Order", {"by": n, "round": round_})],
+                           [NewDelivery("player", str(n), f"accepted {round_}")])
+                  for n, s in enumerate((first, second, first, second))),
+                return_exceptions=True)
+            winners = [r for r in results if not isinstance(r, BaseException)]
+            assert len(winners) == 1, results
+            assert all(isinstance(r, ConcurrencyError) and r.actual_seq == seq + 1
+                       for r in results if isinstance(r, BaseException))
+        log = await second.events("g1")
+        assert [e.seq for e in log] == list(range(1, 16))
+        assert [e.payload["round"] for e in log] == list(range(15))
+        assert await count(first, "deliveries") == 15
+
+
+async def test_a_cancelled_commit_leaves_all_or_nothing(sqlite_store: Store) -> None:
     """Cancel the committing task while the writer runs each statement of the transaction in
     turn (the trace callback fires on the writer's thread as each statement starts)."""
+    store = sqlite_store
     await store.create_game(game())
     loop = asyncio.get_running_loop()
     statements = 0
@@ -690,13 +825,13 @@ async def test_outbox_lifecycle(store: Store) -> None:
         await store.mark_failed(9999, "x", permanent=False)
 
 
-async def test_pending_deliveries_survive_a_restart(db_path: Path) -> None:
-    async with Store.open(db_path) as store:
+async def test_pending_deliveries_survive_a_restart(target: str) -> None:
+    async with Store.open(target) as store:
         await store.create_game(game())
         ids = await store.commit("g1", 0, [NewEvent("A")],
                                  [NewDelivery("public", "", "x"), NewDelivery("public", "", "y")])
         await store.mark_sent(ids[0])
-    async with Store.open(db_path) as store:
+    async with Store.open(target) as store:
         assert [d.text for d in await store.pending_deliveries()] == ["y"]
 
 
@@ -736,8 +871,9 @@ async def test_an_inbox_pages_through_a_players_and_their_sides_deliveries(store
 
 
 async def test_a_backup_of_a_live_database_opens_with_the_same_events(
-    store: Store, tmp_path: Path
+    sqlite_store: Store, tmp_path: Path
 ) -> None:
+    store = sqlite_store
     await store.create_game(game())
     await store.add_player("g1", 1, "union")
     ids = await store.commit("g1", 0, [NewEvent("A", {"n": 1}), NewEvent("B", {"n": 2})],
@@ -775,7 +911,10 @@ async def test_a_backup_of_a_live_database_opens_with_the_same_events(
         await store.backup(store.path)
 
 
-async def test_a_backup_taken_during_commits_is_consistent(store: Store, tmp_path: Path) -> None:
+async def test_a_backup_taken_during_commits_is_consistent(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    store = sqlite_store
     games = [f"game-{n}" for n in range(4)]
     for game_id in games:
         await store.create_game(game(game_id))

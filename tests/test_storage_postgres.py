@@ -1,0 +1,176 @@
+"""What only the PostgreSQL backend has to show: the games row lock across connections, types
+asyncpg is strict about, the same text order as SQLite, migrating from two processes at once,
+backups refused with the right advice, and a server that cannot be used refused in one line.
+
+The backend-neutral contract is tests/test_storage.py (run on both backends)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from storage import (
+    SCHEMA_VERSION,
+    ConcurrencyError,
+    GameRecord,
+    NewDelivery,
+    NewEvent,
+    Recipient,
+    StorageError,
+    Store,
+)
+from storage.errors import DatabaseUnusable
+from storage.sql import Backend, database_kind
+
+
+def game(game_id: str, **overrides: object) -> GameRecord:
+    fields: dict[str, object] = {"id": game_id, "scenario_id": "s", "scenario_path": "s.toml",
+                                 "host_user_id": 100, "seed": bytes(range(32))}
+    fields.update(overrides)
+    return GameRecord(**fields)  # type: ignore[arg-type]
+
+
+def fixed_clock() -> Callable[[], datetime]:
+    return lambda: datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_a_url_names_postgresql_and_anything_else_a_sqlite_file() -> None:
+    assert database_kind("postgresql://u@h/db") is Backend.POSTGRESQL
+    assert database_kind("postgres://u@h/db") is Backend.POSTGRESQL
+    assert database_kind("PostgreSQL://u@h/db") is Backend.POSTGRESQL
+    assert database_kind("vedette.db") is Backend.SQLITE
+    assert database_kind(Path("/srv/postgresql/vedette.db")) is Backend.SQLITE
+
+
+async def test_a_server_that_cannot_be_reached_is_refused_in_one_line_without_the_password(
+) -> None:
+    with pytest.raises(DatabaseUnusable) as refused:
+        await Store.open("postgresql://vedette:s3cret@127.0.0.1:1/vedette")
+    message = str(refused.value)
+    assert message.startswith("cannot use PostgreSQL database postgresql://vedette@127.0.0.1:1/")
+    assert "s3cret" not in message and "\n" not in message
+
+
+async def test_a_commit_waits_for_the_games_row_lock_and_then_sees_the_new_seq(
+    pg_target: str,
+) -> None:
+    """Another connection (another process) holds the game's row lock and appends an event;
+    the store's commit from the same seq waits for it, then is refused as stale: it reads the
+    last seq after the lock is granted, never before."""
+    async with Store.open(pg_target) as store:
+        await store.create_game(game("g1"))
+        other = await asyncpg.connect(pg_target)
+        try:
+            tx = other.transaction()
+            await tx.start()
+            await other.execute("SELECT 1 FROM games WHERE id = 'g1' FOR UPDATE")
+            await other.execute("INSERT INTO events VALUES ('g1', 1, 'Theirs', '{}', 'public',"
+                                " '2026-01-01T00:00:00.000000+00:00')")
+            await other.execute("UPDATE games SET updated_at = updated_at WHERE id = 'g1'")
+            commit = asyncio.create_task(store.commit("g1", 0, [NewEvent("Mine")]))
+            await asyncio.sleep(0.3)
+            assert not commit.done()  # waiting for the lock
+            await tx.commit()
+            with pytest.raises(ConcurrencyError) as stale:
+                await commit
+            assert (stale.value.expected_seq, stale.value.actual_seq) == (0, 1)
+        finally:
+            await other.close()
+        assert [e.type for e in await store.events("g1")] == ["Theirs"]
+
+
+async def test_a_seat_change_waits_for_the_games_row_lock(pg_target: str) -> None:
+    async with Store.open(pg_target) as store:
+        await store.create_game(game("g1"))
+        other = await asyncpg.connect(pg_target)
+        try:
+            tx = other.transaction()
+            await tx.start()
+            await other.execute("SELECT 1 FROM games WHERE id = 'g1' FOR UPDATE")
+            seating = asyncio.create_task(store.add_player("g1", 5, "union"))
+            await asyncio.sleep(0.2)
+            assert not seating.done()
+            await tx.rollback()
+            assert (await seating).side == "union"
+        finally:
+            await other.close()
+
+
+async def test_discord_ids_and_bytes_keep_their_types(pg_target: str) -> None:
+    """Snowflakes need 64 bits; seeds and pictures are bytes."""
+    snowflake = 1_234_567_890_123_456_789
+    async with Store.open(pg_target) as store:
+        await store.create_game(game("g1", guild_id=snowflake, channel_id=snowflake + 1,
+                                     host_user_id=snowflake + 2, seed=b"\x00\xff" * 16))
+        await store.add_player("g1", snowflake + 3, "union", dm_ok=True)
+        [delivery_id] = await store.commit(
+            "g1", 0, [NewEvent("A")],
+            [NewDelivery("player", str(snowflake + 3), "map", image=b"\x89PNG\x00",
+                         image_name="m.png", mentions=(snowflake + 3,))])
+        stored = await store.get_game("g1")
+        assert stored is not None
+        assert (stored.guild_id, stored.channel_id, stored.host_user_id) == (
+            snowflake, snowflake + 1, snowflake + 2)
+        assert stored.seed == b"\x00\xff" * 16
+        assert [g.id for g in await store.games_of_user(snowflake + 3)] == ["g1"]
+        assert [g.id for g in await store.list_games(guild_id=snowflake)] == ["g1"]
+        sent = await store.get_delivery(delivery_id)
+        assert sent is not None and sent.image == b"\x89PNG\x00"
+        assert sent.mentions == (snowflake + 3,)
+        assert (await store.get_player("g1", snowflake + 3)).dm_ok is True  # type: ignore[union-attr]
+
+
+async def test_text_sorts_byte_by_byte_as_on_sqlite(pg_target: str, tmp_path: Path) -> None:
+    """Games created at one instant list by id; both backends give the same order, whatever
+    the PostgreSQL database's own collation."""
+    ids = ["b-10", "B-2", "_x", "a", "b-2", "Z", "é"]
+    orders = []
+    for target in (pg_target, str(tmp_path / "v.db")):
+        async with Store.open(target, clock=fixed_clock()) as store:
+            for game_id in ids:
+                await store.create_game(game(game_id))
+            orders.append([g.id for g in await store.list_games()])
+            named = await store.games_named_like("b-")
+            orders.append([n for n, _ in named])
+    assert orders[0] == orders[2] == sorted(ids)
+    assert orders[1] == orders[3] == ["b-10", "b-2"]
+
+
+async def test_two_processes_opening_a_new_database_migrate_it_once(pg_target: str) -> None:
+    stores = await asyncio.gather(*(Store.open(pg_target) for _ in range(4)))
+    try:
+        assert {s.schema_version for s in stores} == {SCHEMA_VERSION}
+        versions = await stores[0]._db.reader.fetch(
+            "SELECT version FROM schema_migrations ORDER BY version")
+        assert [int(r[0]) for r in versions] == list(range(1, SCHEMA_VERSION + 1))
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_backup_is_refused_with_the_advice_to_use_pg_dump(
+    pg_target: str, tmp_path: Path
+) -> None:
+    async with Store.open(pg_target) as store:
+        with pytest.raises(StorageError, match="pg_dump"):
+            await store.backup(tmp_path / "copy.db")
+        with pytest.raises(StorageError, match="not a SQLite file"):
+            _ = store.path
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_stores_own_errors_carry_over(pg_target: str) -> None:
+    """A constraint refused inside a commit is a ``StorageError`` naming it, and the pool's
+    connection is usable afterwards."""
+    async with Store.open(pg_target) as store:
+        await store.create_game(game("g1"))
+        with pytest.raises(StorageError, match="event_audience"):
+            await store.commit("g1", 0, [NewEvent("A", audience="everyone")])
+        await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("side", "union", "x")])
+        assert [d.text for d in await store.deliveries_for(
+            "g1", Recipient("side", "union"))] == ["x"]
