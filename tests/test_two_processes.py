@@ -110,7 +110,7 @@ async def logged(store: Store, gid: str) -> list[Logged]:
     return [(e.seq, e.type, e.payload, e.audience) for e in await store.events(gid)]
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(params=["sqlite", "postgresql"])
 def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A database target two processes share: a SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":
