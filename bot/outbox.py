@@ -5,6 +5,12 @@ every game with pending deliveries every few seconds (and right after start-up, 
 crash or a Discord outage left behind goes out). One drain per game at a time: two concurrent
 drains could send the same delivery twice. A game whose deliveries keep failing for a passing
 reason is retried less and less often (up to every five minutes), so as not to hammer Discord.
+
+Several bot processes may share one database (one per group of Discord's shards): each runs this
+loop, and a game's outbox is sent by whichever process holds its lease (``umpire.outbox``), so no
+delivery goes out twice and none waits for a process that died longer than one lease
+(``VEDETTE_OUTBOX_LEASE``). The loop claims a few games at a time, so that the other processes
+find the rest free.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from bot.views import expire_previews
 from umpire.deadlines import time_out_all
 from umpire.outbox import DeliveryRejected
 from umpire.phase_deadlines import check_all as check_phase_deadlines
+from umpire.settings import Settings
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -29,12 +36,16 @@ log = logging.getLogger("vedette.outbox")
 INTERVAL = 5.0
 MAX_BACKOFF = 300.0
 BATCH = 500
+CLAIM = 20  # games claimed at once by the loop: drained one after another, then released
 
 
 class Outbox:
-    def __init__(self, bot: VedetteBot, interval: float = INTERVAL) -> None:
+    def __init__(self, bot: VedetteBot, interval: float = INTERVAL,
+                 lease: float | None = None) -> None:
         self.bot = bot
         self.interval = interval
+        #: Seconds a game's outbox stays this process's without a renewal.
+        self.lease = Settings().outbox_lease if lease is None else lease
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
@@ -107,26 +118,41 @@ class Outbox:
 
     # -- draining --------------------------------------------------------------------------------
     async def drain_all(self, force: bool = False) -> int:
+        """Drain every game whose outbox this process can claim, ``CLAIM`` games at a time in
+        the order of their ids; the outboxes other processes hold are theirs to send."""
         sent = 0
-        for game_id in await self.bot.umpire.games_with_pending_deliveries(BATCH):
-            if self._stop.is_set() and not force:
+        after = ""
+        claimed_so_far = 0
+        while claimed_so_far < BATCH:
+            claimed = await self.bot.umpire.claim_outboxes(CLAIM, self.lease, after=after)
+            if not claimed:
                 break
-            sent += await self.drain_game(game_id, force=force)
+            claimed_so_far += len(claimed)
+            after = claimed[-1]
+            for index, game_id in enumerate(claimed):
+                if self._stop.is_set() and not force:
+                    for left in claimed[index:]:  # free for another process at once
+                        await self.bot.umpire.release_outbox(left)
+                    return sent
+                sent += await self.drain_game(game_id, force=force)
         return sent
 
     async def drain_game(self, game_id: str, force: bool = False) -> int:
         now = time.monotonic()
         when, backoff = self._retry_at.get(game_id, (0.0, 0.0))
         if not force and now < when:
+            async with self.bot.lock(f"outbox:{game_id}"):  # not while a kick's drain holds it
+                await self.bot.umpire.release_outbox(game_id)  # claimed by drain_all: not now
             await self._expire_previews(game_id)  # a game waiting to retry still expires them
             return 0
         async with self.bot.lock(f"outbox:{game_id}"):
             game = await self.bot.umpire.game(game_id)
             if game is None:
+                await self.bot.umpire.release_outbox(game_id)
                 return 0
             transport = DiscordTransport(self.bot, game)
             try:
-                sent = await self.bot.umpire.drain(game_id, transport)
+                sent = await self.bot.umpire.drain(game_id, transport, lease_seconds=self.lease)
             except Exception:
                 log.exception("game %s: draining the outbox failed", game_id)
                 sent = 0

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage import pg_schema
+from storage import outbox_leases, pg_schema
 from storage.clock import Clock, to_text
 from storage.errors import DatabaseTooNew, StorageError
 from storage.sql import Backend, Conn, Database
@@ -357,6 +357,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "pictures stored once", _PICTURES, then=_carry_pictures_over),
     Migration(8, "orders waiting for a confirmation, with their phase", _PENDING_ORDERS,
               then=_carry_pending_moves_over),
+    Migration(9, "outbox leases: one holder at a time sends a game's deliveries",
+              outbox_leases.SQLITE_SCHEMA),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Unpack
 
-from storage import pending_orders, phase_deadlines, rows
+from storage import outbox_leases, pending_orders, phase_deadlines, rows
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
 from storage.db import check_file, check_integrity
@@ -207,6 +207,7 @@ class Store:
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game.id, *rows.sources_values(sources)),
                 )
+            await outbox_leases.add_game(conn, game.id)
             return await _load_game(conn, game.id)
 
     async def game_sources(self, game_id: str) -> GameSources | None:
@@ -687,6 +688,42 @@ class Store:
         found = await self._read(f"SELECT count(*) FROM deliveries AS d WHERE {where}", params)
         return int(found[0][0])
 
+    # -- outbox leases (storage.outbox_leases) -----------------------------------------------
+    # One holder (one process) at a time sends a game's outbox. The lease rows are written
+    # without locking the game's row: claiming an outbox never waits for a command's commit.
+
+    async def claim_outboxes(self, holder: str, lease_seconds: float, limit: int, *,
+                             game_id: str | None = None, after: str = "") -> list[str]:
+        """Take, for ``holder`` and ``lease_seconds`` from now, the outboxes of up to ``limit``
+        games with deliveries waiting that no other holder holds (or whose lease ran out); the
+        games' ids, in id order. ``game_id``: that game's only; ``after``: only games whose id
+        sorts after it. On PostgreSQL the lease rows are taken ``FOR UPDATE SKIP LOCKED``: two
+        claimers never wait for each other."""
+        _check_lease(holder, lease_seconds)
+        now = self._now().timestamp()
+        async with self._write(f"claim outboxes for {holder!r}") as conn:
+            return await outbox_leases.claim(conn, holder, now, lease_seconds, limit,
+                                             game_id=game_id, after=after)
+
+    async def renew_outbox(self, holder: str, game_id: str, lease_seconds: float) -> bool:
+        """Extend ``holder``'s lease on the game's outbox to ``lease_seconds`` from now;
+        whether ``holder`` still held it. ``False``: another holder took it over after the
+        lease ran out (or it was released): ``holder`` must send no more of it."""
+        _check_lease(holder, lease_seconds)
+        now = self._now().timestamp()
+        async with self._write(f"renew the outbox lease of game {game_id!r}") as conn:
+            return await outbox_leases.renew(conn, holder, game_id, now, lease_seconds)
+
+    async def outbox_holders(self) -> list[tuple[str, str]]:
+        """The outboxes held now (leases not run out), as (game id, holder), by game id."""
+        self._check_open()
+        return await outbox_leases.held(self._db.reader, self._now().timestamp())
+
+    async def release_outbox(self, holder: str, game_id: str) -> None:
+        """Give up ``holder``'s lease on the game's outbox (nothing if another holds it)."""
+        async with self._write(f"release the outbox lease of game {game_id!r}") as conn:
+            await outbox_leases.release(conn, holder, game_id)
+
     # -- phase deadlines (storage.phase_deadlines) -------------------------------------------
 
     async def deadline_setting(self, game_id: str) -> DeadlineSetting | None:
@@ -863,6 +900,13 @@ class Store:
             if changed == 0:
                 raise NotFoundError(f"user {user_id} is not in game {game_id!r}")
             return await _require_player(conn, game_id, user_id)
+
+
+def _check_lease(holder: str, lease_seconds: float) -> None:
+    if not holder:
+        raise ValueError("an outbox lease needs a holder id")
+    if not lease_seconds > 0:
+        raise ValueError(f"an outbox lease lasts more than 0 seconds, not {lease_seconds}")
 
 
 class StoreOpener:

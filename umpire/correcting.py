@@ -28,7 +28,7 @@ class Correcting(Deciding):
                                 is_admin: bool = False) -> list[tuple[str, str]]:
         """The units the host may correct now, for autocomplete: (id, label) pairs; none for
         anyone who is not the host, or while the game is not in play."""
-        game = self._games.get(game_id) or await self._game(game_id)
+        game = await self._game(game_id)
         if not self._is_host(game, user_id, is_admin) or not game.state.status.in_play:
             return []
         umpire, units = await self._nameable(game, user_id)
@@ -40,8 +40,7 @@ class Correcting(Deciding):
         """Correct the unit the host names (``umpire.correctable``) and answer with what
         changed ("Geary's strength 6 → 5"); the channel and the end of the game hear of it as
         of every correction (ruling CORE-9)."""
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        async def decide(game: LiveGame) -> Reply:
             if not self._is_host(game, user_id, is_admin):
                 raise UmpireError(wording.HOST_ONLY)
             if not game.state.status.in_play:
@@ -63,6 +62,8 @@ class Correcting(Deciding):
             return Reply(f"Done: {words}. The game's channel is told that you made a "
                          "correction (not what), and the end of the game lists it in full.",
                          delivery_ids=reply.delivery_ids)
+
+        return await self._decided(game_id, decide)
 
     async def _nameable(self, game: LiveGame, user_id: int) -> tuple[bool, list[Unit]]:
         """Whether the user umpires, and the units they may name (``umpire.correctable``)."""

@@ -6,7 +6,9 @@ open questions whose time, counted from when their ``question_asked`` event was 
 out by ``now``, and gives for each the host's ``AnswerTimeout`` command, logged like any other
 (so ``vedette verify`` decides it again). Its request id is the question's, so that two
 processes, or a retry, never apply a deadline twice. Whoever runs the game calls it now and
-then: the bot's outbox loop calls ``time_out_all`` on every pass.
+then: the bot's outbox loop calls ``time_out_all`` on every pass, in every process sharing the
+database. A process that finds the default already applied by another (the request is answered
+"already accepted", or the question is no longer open) counts nothing and goes on.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from rules import commands as cmd
 from rules.reaction import open_questions
 from rules.status import GameStatus
 from storage.clock import utc_now
+from umpire.answers import UmpireError
 from umpire.service import Umpire
 
 
@@ -41,9 +44,14 @@ async def time_out_questions(umpire: Umpire, game_id: str, now: datetime | None 
         assert question.seconds is not None
         if asked is None or now < asked + timedelta(seconds=question.seconds):
             continue
-        await umpire.handle(game_id, record.host_user_id, cmd.AnswerTimeout(question=qid),
-                            is_admin=True, request_id=f"answer-timeout:{game_id}:{qid}")
-        done.append(qid)
+        try:
+            reply = await umpire.handle(game_id, record.host_user_id,
+                                        cmd.AnswerTimeout(question=qid), is_admin=True,
+                                        request_id=f"answer-timeout:{game_id}:{qid}")
+        except UmpireError:
+            continue  # answered meanwhile (here or in another process): nothing to apply
+        if not reply.repeated:
+            done.append(qid)
     return done
 
 

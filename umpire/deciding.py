@@ -1,6 +1,8 @@
 """Deciding commands: the start, a player's or the host's command, the host's end of the
 game. Each takes the game's lock, asks the rules engine (off the event loop) and commits the
-outcome before it answers, so an accepted command is durable before the player hears of it."""
+outcome before it answers, so an accepted command is durable before the player hears of it.
+Each runs through ``Repository._decided``: decided again from the log when another process
+committed the game first, so nothing here writes before its commit."""
 
 from __future__ import annotations
 
@@ -22,8 +24,7 @@ class Deciding(Repository):
 
     # -- playing ---------------------------------------------------------------------------------
     async def start(self, game_id: str, user_id: int, *, is_admin: bool = False) -> Reply:
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        async def decide(game: LiveGame) -> Reply:
             self._require_host(game, user_id, is_admin)
             players = await self.store.players(game_id)
             sides = {p.side for p in players}
@@ -47,21 +48,24 @@ class Deciding(Repository):
                                      extra=[NewDelivery("public", "", roster)])
             return Reply("The game has started.", delivery_ids=ids)
 
+        return await self._decided(game_id, decide)
+
     async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
                      is_admin: bool = False, request_id: str | None = None) -> Reply:
         """Decide one command from a player (or the host) and store what follows.
 
         ``request_id`` (a Discord interaction id, a script's step) makes the command idempotent:
         a request already accepted is answered without being applied again."""
-        async with self.lock(game_id):
-            return await self._handle(await self._game(game_id), user_id, command,
-                                      is_admin=is_admin, request_id=request_id)
+        return await self._decided(game_id, lambda game: self._handle(
+            game, user_id, command, is_admin=is_admin, request_id=request_id))
 
     async def _handle(self, game: LiveGame, user_id: int, command: cmd.Command, *,
                       is_admin: bool = False, request_id: str | None = None,
-                      extra: Sequence[NewDelivery] = ()) -> Reply:
-        """``handle`` with the game's lock held and the game loaded; ``extra`` deliveries are
-        committed with the command's."""
+                      extra: Sequence[NewDelivery] = (), answered: bool = True) -> Reply:
+        """``handle`` inside ``_decided`` (the game's lock held and the game loaded); ``extra``
+        deliveries are committed with the command's. ``answered``: the reply is shown to the
+        user, so that their copy of the message it repeats is not sent (``False`` for a
+        command the umpire gives on a player's behalf, whose reply nobody reads)."""
         game_id = game.record.id
         if request_id is not None and request_key(request_id) in game.state.requests:
             return Reply(wording.ALREADY_ACCEPTED, repeated=True)
@@ -91,13 +95,12 @@ class Deciding(Repository):
         text = wording.acknowledgement(own, command, outcome.events,
                                        lambda: project(after, side or None))
         ids = await self._commit(game, outcome, status=status, extra=extra,
-                                 shown=Shown(user_id, text) if side else None)
+                                 shown=Shown(user_id, text) if side and answered else None)
         return Reply(text, delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        async def decide(game: LiveGame) -> Reply:
             self._require_host(game, user_id, is_admin)
             try:
                 outcome = engine.end(game.state, game.record.seed.hex(),
@@ -111,3 +114,4 @@ class Deciding(Repository):
                          "are posted.",
                          delivery_ids=ids)
 
+        return await self._decided(game_id, decide)

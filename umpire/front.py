@@ -6,7 +6,7 @@ restarts."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from storage.store import Store
 from umpire import dm_notice, outbox, pending, player_settings, wording
 from umpire.answers import UmpireError
 from umpire.gameref import GameRef, ref_of
-from umpire.outbox import Transport
+from umpire.outbox import DEFAULT_LEASE, Transport
 from umpire.pending import Pending, PendingMarch, PendingMove
 from umpire.pictures import Pictures
 from umpire.player_settings import Preview
@@ -143,19 +143,44 @@ class Front(Pictures):
         return await player_settings.preview(self.store, user_id)
 
     # -- the outbox ------------------------------------------------------------------------------
+    # Several processes may share the database: each umpire sends a game's outbox only while it
+    # holds the game's lease (``umpire.outbox``), under its own holder id.
+    @cached_property
+    def outbox_holder(self) -> str:
+        """This umpire's holder id for outbox leases (host name, pid, random)."""
+        return outbox.new_holder()
+
     async def games_with_pending_deliveries(self, limit: int = 500) -> list[str]:
-        """The games with deliveries waiting, in the order of their oldest one."""
+        """The games with deliveries waiting, in the order of their oldest one (whoever holds
+        their outboxes)."""
         waiting = await self.store.pending_deliveries(None, limit=limit)
         return list(dict.fromkeys(d.game_id for d in waiting))
 
-    async def drain(self, game_id: str, transport: Transport) -> int:
-        """Send the game's pending deliveries through ``transport``; how many were sent. Each
-        delivery's key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed, and
-        each map is drawn as it goes (``umpire.pictures``)."""
+    async def claim_outboxes(self, limit: int = 500, lease_seconds: float = DEFAULT_LEASE, *,
+                             after: str = "") -> list[str]:
+        """Claim, for this umpire, the outboxes of up to ``limit`` games with deliveries
+        waiting that no other live holder holds (whose id sorts after ``after``, if given);
+        their ids, in id order. Drain each (``drain``, which releases it) or release it."""
+        if not after:  # once per round: what a killed process of this machine held is free
+            await outbox.free_gone_holders(self.store)
+        return await self.store.claim_outboxes(self.outbox_holder, lease_seconds, limit,
+                                               after=after)
+
+    async def release_outbox(self, game_id: str) -> None:
+        """Give up a claimed outbox without draining it (another process may send it)."""
+        await self.store.release_outbox(self.outbox_holder, game_id)
+
+    async def drain(self, game_id: str, transport: Transport, *,
+                    lease_seconds: float = DEFAULT_LEASE) -> int:
+        """Send the game's pending deliveries through ``transport``, if this umpire can claim
+        its outbox (another live holder's is left to it); how many were sent. Each delivery's
+        key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed, and each map is
+        drawn as it goes (``umpire.pictures``)."""
         record = await self.store.get_game(game_id)
         if record is None:
             raise UmpireError(wording.no_such_game(game_id))
         return await outbox.drain(self.store, transport, game_id, secret=record.seed,
+                                  holder=self.outbox_holder, lease_seconds=lease_seconds,
                                   paint=partial(self.with_picture, sending=True))
 
     # -- remembered values -----------------------------------------------------------------------

@@ -1,10 +1,25 @@
 """Sending what waits in the outbox: each delivery is marked sent only after the transport has
-accepted it, so a failure or a restart leads to a retry, never to a loss."""
+accepted it, so a failure or a restart leads to a retry, never to a loss.
+
+Several processes may share one database: a game's outbox is sent by one holder at a time, under
+a lease that runs out if its holder dies (``storage.outbox_leases``). A drain claims the game's
+outbox before sending, renews the lease before each send and stops as soon as the lease turns out
+to be lost (another holder took it over after it ran out: that holder sends the rest), and
+releases it at the end. A holder that stalls past its lease while one send is under way may still
+have that one send repeated by the next holder; the delivery's nonce (Discord's message nonce)
+makes Discord drop the second copy.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import logging
+import os
+import secrets
+import socket
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
@@ -13,6 +28,61 @@ from storage.records import DeliveryRecord
 from storage.store import Store
 
 NONCE_LENGTH = 25  # Discord's limit on a message nonce
+
+#: How long a claimed outbox stays held without a renewal (``VEDETTE_OUTBOX_LEASE``).
+DEFAULT_LEASE = 60.0
+
+log = logging.getLogger("vedette.outbox")
+
+
+def new_holder() -> str:
+    """A holder id for one process's umpire: its host name, its process namespace, its pid
+    and a random part (so that two umpires in one process, or a pid used again, never share
+    one)."""
+    return f"{socket.gethostname()}:{_pid_namespace()}:{os.getpid()}:{secrets.token_hex(6)}"
+
+
+def holder_is_gone(holder: str) -> bool:
+    """Whether ``holder`` was a process of this machine, seen from the same process namespace
+    (the same container), that no longer runs: a bot killed and started again. Its outboxes
+    need not wait for their leases to run out. Anything else, as far as this process can
+    tell, may still be alive (another machine, another container, a pid in use again)."""
+    parts = holder.rsplit(":", 3)
+    if len(parts) != 4 or not parts[2].isdigit():
+        return False
+    host, namespace, pid, _ = parts
+    if host != socket.gethostname() or namespace != _pid_namespace() or namespace == "-":
+        return False
+    if int(pid) == os.getpid():
+        return False  # this process: another of its umpires, alive
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False
+    return False
+
+
+def _pid_namespace() -> str:
+    """The process namespace this process sees pids in (Linux); ``-`` where it cannot tell."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return "-"
+
+
+async def free_gone_holders(store: Store) -> list[str]:
+    """Release the outboxes held by processes of this machine that no longer run
+    (``holder_is_gone``); the games freed."""
+    freed = []
+    for game_id, holder in await store.outbox_holders():
+        if holder_is_gone(holder):
+            await store.release_outbox(holder, game_id)
+            freed.append(game_id)
+    if freed:
+        log.info("outboxes of %d games freed: their holder's process is gone", len(freed))
+    return freed
 
 
 def nonce(secret: bytes, key: str) -> str:
@@ -53,12 +123,52 @@ Painter = Callable[[DeliveryRecord], Awaitable[DeliveryRecord]]
 
 
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
-                limit: int = 100, *, secret: bytes | None = None,
-                paint: Painter | None = None) -> int:
-    """Send pending deliveries in order; return how many were sent. With the game's ``secret``
-    each delivery's key is its ``nonce``, which a transport may show (as Discord's message
-    nonce) without giving the delivery number away. ``paint`` draws the map a delivery
-    carries as a view (``umpire.pictures``); without it such a delivery goes without its map."""
+                limit: int = 100, *, holder: str, lease_seconds: float = DEFAULT_LEASE,
+                secret: bytes | None = None, paint: Painter | None = None) -> int:
+    """Send pending deliveries in order, of the game ``game_id`` (or of every game whose outbox
+    ``holder`` can claim, up to ``limit`` games); return how many were sent. A game whose
+    outbox another live holder holds is left to it. With the game's ``secret`` each delivery's
+    key is its ``nonce``, which a transport may show (as Discord's message nonce) without
+    giving the delivery number away. ``paint`` draws the map a delivery carries as a view
+    (``umpire.pictures``); without it such a delivery goes without its map."""
+    if game_id is not None:
+        return await _drain_game(store, transport, game_id, limit, holder, lease_seconds,
+                                 secret, paint)
+    sent = 0
+    for claimed in await store.claim_outboxes(holder, lease_seconds, limit):
+        sent += await _drain_game(store, transport, claimed, limit, holder, lease_seconds,
+                                  secret, paint)
+    return sent
+
+
+#: The drains running in this process, by holder and game: two drains under one holder would
+#: both pass the lease's checks, so the second waits for the first.
+_running: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
+    weakref.WeakValueDictionary())
+
+
+async def _drain_game(store: Store, transport: Transport, game_id: str, limit: int,
+                      holder: str, lease_seconds: float, secret: bytes | None,
+                      paint: Painter | None) -> int:
+    """Claim one game's outbox, send what waits in it, and release it."""
+    lock = _running.get((holder, game_id))
+    if lock is None:
+        lock = _running[(holder, game_id)] = asyncio.Lock()
+    async with lock:
+        # Claimed here even after a claim of many: a drain that ran meanwhile released it.
+        if not await store.claim_outboxes(holder, lease_seconds, 1, game_id=game_id):
+            return 0  # another live holder's, or nothing waits
+        try:
+            return await _drain_held(store, transport, game_id, limit, holder, lease_seconds,
+                                     secret, paint)
+        finally:
+            await store.release_outbox(holder, game_id)
+
+
+async def _drain_held(store: Store, transport: Transport, game_id: str, limit: int,
+                      holder: str, lease_seconds: float, secret: bytes | None,
+                      paint: Painter | None) -> int:
+    """Send one claimed game's pending deliveries while ``holder`` holds its outbox."""
     sent = 0
     while True:
         batch = await store.pending_deliveries(game_id, limit=limit)
@@ -68,6 +178,12 @@ async def drain(store: Store, transport: Transport, game_id: str | None = None,
         for d in batch:
             if paint is not None:
                 d = await paint(d)
+            # Renewed right before each send (after the map, which may take a while): a holder
+            # that was too slow and lost the outbox sends nothing more.
+            if not await store.renew_outbox(holder, game_id, lease_seconds):
+                log.warning("game %s: the outbox's lease was lost to another holder; %d sent,"
+                            " the rest is theirs", game_id, sent)
+                return sent
             try:
                 key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,

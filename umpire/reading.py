@@ -114,7 +114,7 @@ class Reading(Pictures):
 
     async def unit_names(self, game_id: str, user_id: int) -> list[str]:
         """Names of the player's own units, for autocomplete (never an enemy's)."""
-        game = self._games.get(game_id) or await self._game(game_id)
+        game = await self._game(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None:
             return []
@@ -123,7 +123,7 @@ class Reading(Pictures):
     async def marker_choices(self, game_id: str, user_id: int) -> list[tuple[str, str]]:
         """The player's own markers for autocomplete, each as the value an order reads and a
         label saying what is under it (``umpire.marker_words``); never an enemy marker."""
-        game = self._games.get(game_id) or await self._game(game_id)
+        game = await self._game(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None or not game.state.markers:
             return []
@@ -134,7 +134,7 @@ class Reading(Pictures):
         """Names of the enemy units (``troops_only``: combat units) the player's side sees
         identified now, for autocomplete; read through ``rules.view.project``, so never a unit
         the side does not see."""
-        game = self._games.get(game_id) or await self._game(game_id)
+        game = await self._game(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None or not game.state.status.in_play:
             return []
@@ -145,7 +145,7 @@ class Reading(Pictures):
                            ) -> tuple[GameState, str] | None:
         """The game's state and the asking player's side, for autocomplete (``None`` when he
         plays no side in it, or, with ``in_play``, when the game is not under way)."""
-        game = self._games.get(game_id) or await self._game(game_id)
+        game = await self._game(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None or (in_play and not game.state.status.in_play):
             return None
@@ -184,12 +184,12 @@ class Reading(Pictures):
     async def sides(self, game_id: str) -> list[tuple[str, str]]:
         """The game's sides, each as its id and its name (public: every player may join one),
         from the scenario the game was pinned to."""
-        game = self._games.get(game_id) or await self._game(game_id)
+        game = await self._game(game_id)
         return [(s, game.state.side_name(s)) for s in game.state.sides]
 
     async def place_names(self, game_id: str) -> list[str]:
         """The scenario's named places: public, printed on every map."""
-        game = self._games.get(game_id) or await self._game(game_id)
+        game = await self._game(game_id)
         return sorted(p.name for p in game.loaded.board.places)
 
     async def inbox(self, game_id: str, user_id: int, page: int = 0, per_page: int = 5

@@ -4,7 +4,12 @@ side, the Done button, the host's end of a phase, and a seat given up while the 
 Readiness is not a rules command: it is stored beside the game (``Store.mark_ready``), with the
 side-mates' message in the same transaction, and the side's step ends only through the rules'
 ``Done``, given by the last player to be ready, so the log and ``vedette verify`` are the same
-as with one player to a side."""
+as with one player to a side.
+
+Ready marks are not in the log, so the seq check does not guard them: two side-mates ready at
+once in two processes may each find the other not yet ready. So after marking a player ready the
+umpire reads the marks again, and if the side is now all ready it gives the side's ``Done`` with
+a request id of the step's own, which applies once whichever process gives it first."""
 
 from __future__ import annotations
 
@@ -35,12 +40,13 @@ class Readying(SettingUp, Deciding):
         if isinstance(command, cmd.Done):
             return await self.done(game_id, user_id, request_id=request_id)
         if isinstance(command, cmd.ForceEndPhase):
-            async with self.lock(game_id):
-                game = await self._game(game_id)
+            async def force(game: LiveGame) -> Reply:
                 told = await self._cut_short(game) if self._is_host(
                     game, user_id, is_admin) else []
                 return await self._handle(game, user_id, command, is_admin=is_admin,
                                           request_id=request_id, extra=told)
+
+            return await self._decided(game_id, force)
         return await super().handle(game_id, user_id, command, is_admin=is_admin,
                                     request_id=request_id)
 
@@ -50,8 +56,11 @@ class Readying(SettingUp, Deciding):
         """The player says they have finished the current step. ``side``, ``turn`` and
         ``step`` come from a Done button: a button of another side changes nothing, nor does
         one of a step that is over."""
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        marked: tuple[str, int, int] | None = None  # the side and step marked ready in
+
+        async def decide(game: LiveGame) -> Reply:
+            nonlocal marked
+            marked = None
             state = game.state
             if request_id is not None and request_key(request_id) in state.requests:
                 return Reply(wording.ALREADY_ACCEPTED, repeated=True)
@@ -80,16 +89,27 @@ class Readying(SettingUp, Deciding):
                 return await self._handle(game, user_id, cmd.Done(), request_id=request_id)
             now = ready.readiness(seated, [*recorded, user_id])
             if user_id in recorded:
+                marked = (player.side, state.turn, state.step)  # (and look again below)
                 return Reply(ready.you_are_ready(now.waiting, already=True))
             text = ready.mates_text(_phase(state), state.turn, now)
             # With a private thread per side, the thread gets one copy of a side's message (the
             # first seated player's), and every player of the side reads it there: the note is
             # addressed to the whole side, so that the thread has it whoever is first.
             threads = game.record.options.get("delivery") == THREADS
+            # The mark is this decision's last write: a retry never comes after it.
             ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step, [
                 NewDelivery("player", str(u), text) for u in seated
                 if u != user_id or threads])
+            marked = (player.side, state.turn, state.step)
             return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
+
+        reply = await self._decided(game_id, decide)
+        if marked is None:
+            return reply
+        # A side-mate may have been marked ready meanwhile by another process, each of the
+        # two finding the other still giving orders: whoever looks now finishes the side.
+        finished = await self._finish_if_all_ready(game_id, *marked, giver=user_id)
+        return reply if finished is None else finished
 
     # -- seats given up while the others wait ------------------------------------------------------
     async def leave(self, game_id: str, user_id: int) -> Reply:
@@ -109,21 +129,39 @@ class Readying(SettingUp, Deciding):
         request id of the step's, so that it applies once."""
         if side is None:
             return reply
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        await self._finish_if_all_ready(game_id, side)
+        return reply
+
+    async def _finish_if_all_ready(self, game_id: str, side: str, turn: int | None = None,
+                                   step: int | None = None, *, giver: int | None = None
+                                   ) -> Reply | None:
+        """When every player still seated on ``side`` is ready in the current step (``turn``'s
+        ``step``, when given: nothing once that step is over), give the side's ``Done`` to the
+        rules, with a request id of the step's, so that it applies once whoever gives it.
+
+        ``giver``: the ready player whose answer this is (the reply is theirs); by default the
+        last player to be ready gives it, on everyone's behalf (nobody reads the reply). The
+        reply, or ``None`` when the side is not finished, the Done was given already, or the
+        rules refuse it now (a question held: the side waits)."""
+        async def decide(game: LiveGame) -> Reply | None:
             state = game.state
-            if side not in state.acting_sides():
-                return reply
+            if side not in state.acting_sides() or (
+                    turn is not None and (state.turn, state.step) != (turn, step)):
+                return None
             recorded = await self.store.ready_players(game_id, state.turn, state.step)
             now = ready.readiness(await self._seated(game_id, side), recorded)
             if not now.finished:
-                return reply
+                return None
+            by = giver if giver in now.ready else now.ready[-1]
             try:
-                await self._handle(game, now.ready[-1], cmd.Done(),
-                                   request_id=f"ready:{state.turn}:{state.step}:{side}")
+                reply = await self._handle(
+                    game, by, cmd.Done(), request_id=f"ready:{state.turn}:{state.step}:{side}",
+                    answered=by == giver)
             except UmpireError:
-                return reply  # the rules refuse it now (a question held): the side waits
-            return reply
+                return None
+            return None if reply.repeated else reply
+
+        return await self._decided(game_id, decide)
 
     # -- the host's end of a phase -------------------------------------------------------------
     async def _cut_short(self, game: LiveGame) -> list[NewDelivery]:

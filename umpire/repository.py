@@ -2,6 +2,11 @@
 cache of loaded games, the per-game locks, and committing a decided outcome with the deliveries
 it implies in one transaction (a snapshot every ``SNAPSHOT_EVERY`` events).
 
+Other processes may commit to the same games (several bot processes on one database). The cache
+is therefore only a copy: every command checks it against the log's last seq before using it,
+and a commit that finds the log moved on is decided again from the log (``_decided``,
+``umpire.retrying``).
+
 Nothing here decides a command or words a reply for a player: ``umpire.deciding`` decides,
 ``umpire.reading`` reads for players, ``umpire.setting_up`` sets games up; ``umpire.service``
 puts them together as the ``Umpire``.
@@ -11,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from rules import events as ev
 from rules.engine import Outcome
@@ -31,9 +37,12 @@ from umpire.drawn_maps import DrawnMaps, picture_file
 from umpire.maps import MapMaker
 from umpire.messages import Message, messages_for
 from umpire.record import LoggedEvent
+from umpire.retrying import RETRY, RetryPolicy, Stale
 from umpire.status_post import mention_line
 
 SNAPSHOT_EVERY = 50
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +60,12 @@ class LiveGame:
     record: GameRecord
     loaded: LoadedScenario
     state: GameState
-    #: How many secret rolls each side has been told (their numbers in the roll messages).
+    #: How many secret rolls each side has been told (their numbers in the roll messages), as
+    #: of ``state``: counted from the log when first needed, then kept up by this process's own
+    #: commits. A copy another process has overtaken is dropped whole, counts and all.
     rolls_told: dict[str, int] | None = None
-    #: The game's recent map pictures (``umpire.drawn_maps``).
+    #: The game's recent map pictures (``umpire.drawn_maps``): each is of the log up to a seq,
+    #: which no later commit changes, so they outlive the copy they were drawn from.
     pictures: DrawnMaps = field(default_factory=DrawnMaps)
 
 
@@ -61,10 +73,13 @@ class Repository:
     """Games loaded from the store, cached, and committed back to it."""
 
     def __init__(self, store: Store, *, scenarios: Path | None = None,
-                 maps: MapMaker | None = None) -> None:
+                 maps: MapMaker | None = None, retry: RetryPolicy = RETRY) -> None:
         self.store = store
         self.scenarios = scenarios
         self.maps = maps or MapMaker()
+        self.retry = retry
+        # In this process, one command per game at a time; across processes the store's seq
+        # check serializes commits (``_decided``).
         self._locks: dict[str, asyncio.Lock] = {}
         self._games: dict[str, LiveGame] = {}
 
@@ -73,7 +88,10 @@ class Repository:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def _game(self, game_id: str) -> LiveGame:
-        """The game's current state: cached, or the latest snapshot plus the events after it."""
+        """The game's current state: cached, or the latest snapshot plus the events after it.
+
+        The cached copy is used only while the log's last seq is still its own: once another
+        process has committed, the game is loaded again (keeping its drawn pictures)."""
         found = await self.store.game_and_last_seq(game_id)
         if found is None:
             raise UmpireError(wording.no_such_game(game_id))
@@ -85,8 +103,28 @@ class Repository:
         loaded = await self._loaded(record)
         state = await self.load_state(game_id, loaded, _without(record))
         game = LiveGame(record, loaded, state)
+        if cached is not None:
+            game.pictures = cached.pictures
         self._games[game_id] = game
         return game
+
+    async def _decided(self, game_id: str, decide: Callable[[LiveGame], Awaitable[T]]) -> T:
+        """``decide`` the game as it stands, holding its lock: the one way a command that
+        writes to a game runs.
+
+        When the write finds the game moved on (``Stale``: another process committed this
+        game since it was loaded), the copy is dropped and ``decide`` runs again on the game
+        loaded afresh, after a short random pause (``umpire.retrying``). ``decide`` therefore
+        writes nothing before the write that may be stale, so running it again neither doubles
+        nor loses anything; a command the game no longer allows gets the rules' refusal."""
+        async with self.lock(game_id):
+            for failures in range(1, self.retry.tries + 1):
+                try:
+                    return await decide(await self._game(game_id))
+                except Stale:
+                    self._games.pop(game_id, None)
+                    await asyncio.sleep(self.retry.pause(failures))
+        raise UmpireError(wording.BUSY)
 
     async def load_state(self, game_id: str, loaded: LoadedScenario,
                          without: tuple[str, ...] = ()) -> GameState:
@@ -125,7 +163,10 @@ class Repository:
                       ) -> tuple[int, ...]:
         """Store the outcome's events with their deliveries; ``extra`` are told right after the
         first of them (the start's own post, say). ``shown``: what the answer to the command
-        shows the player who gave it (their copy of that message is not sent again)."""
+        shows the player who gave it (their copy of that message is not sent again).
+
+        Raises ``Stale`` when another process committed this game first: nothing is stored,
+        and this copy's roll counts are untouched (``_decided`` drops it)."""
         before, after = game.state, outcome.state
         if game.rolls_told is None:
             counts = await self.store.count_events(game.record.id, "die_rolled")
@@ -146,8 +187,7 @@ class Repository:
             ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
                                           snapshot=snapshot, game_updates=updates)
         except ConcurrencyError:
-            self._games.pop(game.record.id, None)
-            raise UmpireError(wording.CHANGED_MEANWHILE) from None
+            raise Stale from None  # decided again by ``_decided``
         game.state = after
         for e in outcome.events:
             if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):

@@ -1,8 +1,13 @@
 """Setting games up: creating one from a scenario, seats (joining, leaving, the host seating
-and unseating players), and messages to the host that no command caused."""
+and unseating players), and messages to the host that no command caused.
+
+A seat is decided from the seats as they were read; a seat write that finds them changed
+(another process seated or unseated the user meanwhile) is decided again from the seats as they
+are now (``umpire.retrying.seats_raced``), as if the command had come second in one process."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 
 from rules.implementations import require_playable
@@ -14,10 +19,8 @@ from storage.errors import AlreadyExistsError
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
 from umpire import catalog, dice, game_ids, game_options, seats, whole_truth, wording
 from umpire.answers import Reply, UmpireError
-from umpire.repository import Repository
-
-#: How often a new game's number is worked out again when another game took it meanwhile.
-_NUMBERING_TRIES = 5
+from umpire.repository import LiveGame, Repository
+from umpire.retrying import seats_raced
 
 
 class SettingUp(Repository):
@@ -60,7 +63,7 @@ class SettingUp(Repository):
         # One numbering at a time in this process, so that games created at once for the same
         # scenario never race for a number; another process's race is met by counting again.
         async with self.lock(f"numbering:{game_ids.stem(loaded.id)}"):
-            for _ in range(_NUMBERING_TRIES):
+            for failures in range(1, self.retry.tries + 1):
                 gid = game_id or game_ids.next_game_id(
                     loaded.id, guild_id,
                     await self.store.games_named_like(game_ids.stem(loaded.id)))
@@ -76,9 +79,10 @@ class SettingUp(Repository):
                 except AlreadyExistsError:
                     if game_id:
                         raise UmpireError(f"there is already a game {game_id[:40]!r}") from None
-                    # Another game took the number meanwhile: count again.
+                    # Another process's game took the number meanwhile: count again.
+                    await asyncio.sleep(self.retry.pause(failures))
             else:
-                raise UmpireError(wording.CHANGED_MEANWHILE)
+                raise UmpireError(wording.BUSY)
         sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
         said = game_options.announcement(loaded, without, options or {})
         return Reply(f"Game `{gid}` created: {plain(loaded.scenario.scenario.title)}. Sides: "
@@ -90,8 +94,7 @@ class SettingUp(Repository):
         """Seat the user on ``side`` before the start; after it, ask the host for that seat
         (see ``umpire.seats``). ``in_server``: the user is a member of the game's server (the
         bot checks); a game made outside Discord has no server and needs no such check."""
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        async def decide(game: LiveGame) -> Reply:
             state = game.state
             if side not in state.sides:
                 raise UmpireError(f"no side {side[:30]!r}; sides: {', '.join(state.sides)}")
@@ -110,45 +113,51 @@ class SettingUp(Repository):
             if decision.kind is seats.JoinKind.REQUEST:
                 text = seats.request_to_host(game_id, user_id, side, name, in_server=in_server,
                                              former=former is not None)
-                ids = await self.store.request_seat(game_id, user_id, side, [
-                    NewDelivery("host", str(game.record.host_user_id), text)])
+                with seats_raced():
+                    ids = await self.store.request_seat(game_id, user_id, side, [
+                        NewDelivery("host", str(game.record.host_user_id), text)])
                 return Reply(f"The game has started, so the host decides: your request to "
                              f"command {name} in game `{game_id}` has been sent to the host. "
                              "When you are seated, it is announced in the game's channel.",
                              delivery_ids=tuple(ids))
-            if player is None:
-                await self.store.add_player(game_id, user_id, side, dm_ok=True)
-            elif player.side != side:
-                await self.store.set_side(game_id, user_id, side)
+            with seats_raced():
+                if player is None:
+                    await self.store.add_player(game_id, user_id, side, dm_ok=True)
+                elif player.side != side:
+                    await self.store.set_side(game_id, user_id, side)
             return Reply(f"You command {name} in game `{game_id}`.")
+
+        return await self._decided(game_id, decide)
 
     async def leave(self, game_id: str, user_id: int) -> Reply:
         """Leave the game (or withdraw a request to join). Leaving a started game is announced
         in its channel, and the player may only ever come back to the side they held."""
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        async def decide(game: LiveGame) -> Reply:
             state = game.state
             player = await self.store.get_player(game_id, user_id)
             if not seats.started(state.status) or player is None:
                 if await self.store.remove_player(game_id, user_id):
                     return Reply("You have left the game.")
                 if await self.store.seat_request(game_id, user_id) is not None:
-                    await self.store.unseat_player(game_id, user_id, remember=False)
+                    with seats_raced():
+                        await self.store.unseat_player(game_id, user_id, remember=False)
                     return Reply("Your request to join has been withdrawn.")
                 raise UmpireError("you are not in that game")
             text = seats.left_announcement(user_id, state.side_name(player.side))
-            ids = await self.store.unseat_player(game_id, user_id, remember=True,
-                                                 deliveries=[NewDelivery("public", "", text)])
+            with seats_raced():
+                ids = await self.store.unseat_player(game_id, user_id, remember=True,
+                                                     deliveries=[NewDelivery("public", "", text)])
             return Reply("You have left the game; it is announced in the game's channel. "
                          f"You may come back only to {state.side_name(player.side)}, if the "
                          "host seats you again.", delivery_ids=tuple(ids))
+
+        return await self._decided(game_id, decide)
 
     async def seat(self, game_id: str, actor_id: int, user_id: int, side: str, *,
                    is_admin: bool = False) -> Reply:
         """The host accepts a user's request to join the started game on ``side``; the seat is
         announced in the game's channel."""
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        async def decide(game: LiveGame) -> Reply:
             self._require_host(game, actor_id, is_admin)
             state = game.state
             if not seats.started(state.status):
@@ -170,17 +179,20 @@ class SettingUp(Repository):
                 raise UmpireError(f"{seats.mention(user_id)} may only come back to "
                                   f"{state.side_name(former)}")
             name = state.side_name(side)
-            ids = await self.store.seat_player(game_id, user_id, side, deliveries=[
-                NewDelivery("public", "", seats.seated_announcement(user_id, name, actor_id))])
+            with seats_raced():
+                ids = await self.store.seat_player(game_id, user_id, side, deliveries=[
+                    NewDelivery("public", "", seats.seated_announcement(user_id, name,
+                                                                         actor_id))])
             return Reply(f"{seats.mention(user_id)} now commands {name}; it is announced in "
                          "the game's channel.", delivery_ids=tuple(ids))
+
+        return await self._decided(game_id, decide)
 
     async def unseat(self, game_id: str, actor_id: int, user_id: int, reason: str = "", *,
                      is_admin: bool = False) -> Reply:
         """The host takes a player's seat away (announced in the game's channel), or refuses a
         request to join. After the start, the player may only come back to the same side."""
-        async with self.lock(game_id):
-            game = await self._game(game_id)
+        async def decide(game: LiveGame) -> Reply:
             self._require_host(game, actor_id, is_admin)
             state = game.state
             if state.status == GameStatus.ENDED:
@@ -189,15 +201,19 @@ class SettingUp(Repository):
             if player is None:
                 if await self.store.seat_request(game_id, user_id) is None:
                     raise UmpireError(f"{seats.mention(user_id)} is not in this game")
-                await self.store.unseat_player(game_id, user_id, remember=False)
+                with seats_raced():
+                    await self.store.unseat_player(game_id, user_id, remember=False)
                 return Reply(f"{seats.mention(user_id)}'s request to join is refused.")
             name = state.side_name(player.side)
             text = seats.unseated_announcement(user_id, name, actor_id, reason)
-            ids = await self.store.unseat_player(
-                game_id, user_id, remember=seats.started(state.status),
-                deliveries=[NewDelivery("public", "", text)])
+            with seats_raced():
+                ids = await self.store.unseat_player(
+                    game_id, user_id, remember=seats.started(state.status),
+                    deliveries=[NewDelivery("public", "", text)])
             return Reply(f"{seats.mention(user_id)} no longer commands {name}; it is announced "
                          "in the game's channel.", delivery_ids=tuple(ids))
+
+        return await self._decided(game_id, decide)
 
     async def seat_requests(self, game_id: str) -> list[SeatRequest]:
         return await self.store.seat_requests(game_id)

@@ -16,5 +16,7 @@ class Settings(BaseSettings):
     dev_guild: int | None = Field(None, alias="VEDETTE_DEV_GUILD")
     log_level: str = Field("INFO", alias="VEDETTE_LOG_LEVEL")
     scenarios: Path | None = Field(None, alias="VEDETTE_SCENARIOS")
+    #: Seconds a process holds a game's outbox without renewing it (``umpire.outbox``).
+    outbox_lease: float = Field(60.0, alias="VEDETTE_OUTBOX_LEASE", gt=0, le=3600)
     discord_api_base: str = Field("", alias="DISCORD_API_BASE")
     discord_gateway_url: str = Field("", alias="DISCORD_GATEWAY_URL")

@@ -23,7 +23,10 @@ from umpire import units_list
 NOT_PLAYING = "you are not playing in this game; join a side first"
 HOST_ONLY = "only the game's host can do that"
 ALREADY_ACCEPTED = "That order was already accepted."
-CHANGED_MEANWHILE = "the game changed meanwhile; please try again"
+#: Only after many tries in a row each found another command committed to the game first
+#: (``umpire.retrying``): a storm no play group makes.
+BUSY = ("the umpire is swamped with commands for this game just now; nothing was changed. "
+        "Please send it again in a minute")
 
 
 def no_such_game(game_id: str) -> str:
