@@ -21,16 +21,18 @@ flushed as it happens, into ``OUT_DIR``:
 - ``NAME.states.json`` at the end: every game's state as this worker's umpire holds it
   (``rules.state.to_snapshot``), then ``NAME.done``.
 
+- ``NAME.holder``: its outbox holder id (``umpire.outbox.new_holder``), at the start.
+
 Once its commands are answered it goes on draining until no delivery waits anywhere (those a
-dead worker had claimed are taken over when its lease ends), then stops.
+dead worker had claimed are taken over when its lease ends), then stops. It never frees the
+outboxes of dead processes of its own machine early (``umpire.outbox.free_gone_holders``, which
+the bot's loop does): like a process on another machine, it waits for their leases to end.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -43,7 +45,7 @@ from rules.state import to_snapshot
 from storage.json_codec import JsonObject
 from storage.store import Store
 from umpire.maps import MapMaker
-from umpire.outbox import drain
+from umpire.outbox import drain, new_holder
 from umpire.service import Umpire, UmpireError
 
 #: How long a drain loop waits between two rounds when nothing was sent.
@@ -118,11 +120,6 @@ class FileTransport:
         self._lines.write(f"{game_id} {delivery_id} {time.time():.3f}")
 
 
-def holder_id(name: str) -> str:
-    """This process's outbox holder: its name, host and pid (unique among live processes)."""
-    return f"{name}@{socket.gethostname()}:{os.getpid()}"
-
-
 async def run(target: str, script: Path, out: Path, name: str) -> None:
     data = json.loads(script.read_text(encoding="utf-8"))
     games = read_steps(data)
@@ -130,6 +127,8 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
     answers = Lines(out / f"{name}.answers")
     sent = Lines(out / f"{name}.sent")
     transport = FileTransport(sent, float(data["send_delay"]))
+    holder = new_holder()
+    (out / f"{name}.holder").write_text(holder, encoding="utf-8")
     async with Store.open(target) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
         # Ready, then wait for the go: the workers start their commands together.
@@ -154,7 +153,8 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
 
         async def deliver() -> None:
             while True:
-                count = await drain(store, transport)
+                count = await drain(store, transport, holder=holder,
+                                    lease_seconds=float(data["lease_seconds"]))
                 if count:
                     continue
                 if not playing and not await store.pending_deliveries(limit=1):
