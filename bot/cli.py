@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from umpire import cli as umpire_cli
-from umpire.settings import Settings
+from umpire.settings import Settings, database_file
 
 NO_TOKEN = ("vedette: no DISCORD_TOKEN set; put it in .env (see .env.example) or in the "
             "environment, then run again.")
@@ -24,8 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     sync.set_defaults(func=_sync)
     backup = sub.add_parser("backup", help="copy the database consistently, even while the bot "
                             "runs")
-    backup.add_argument("--db", type=Path, default=None,
-                        help="the database file (default: VEDETTE_DB, else vedette.db)")
+    backup.add_argument("--db", default=None,
+                        help="the database file (default: VEDETTE_DB, else vedette.db); a "
+                        "PostgreSQL database is backed up with pg_dump instead")
     backup.add_argument("--out", type=Path, required=True, help="the backup file to write")
     backup.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
     backup.set_defaults(func=_backup)
@@ -67,7 +68,12 @@ def _backup(args: argparse.Namespace) -> int:
 
     from umpire.front import DatabaseError, backup_database
 
-    db: Path = args.db or Settings().db
+    target: str = args.db or Settings().db
+    db = database_file(target)
+    if db is None:
+        print("vedette: the database is on PostgreSQL: back it up with pg_dump (see "
+              "docs/hosting.md); vedette backup copies SQLite files only", file=sys.stderr)
+        return 2
     if not db.is_file():
         print(f"vedette: no database at {db}", file=sys.stderr)
         return 2

@@ -70,7 +70,7 @@ def run_bot(settings: Settings) -> int:
 
 
 async def _serve(settings: Settings) -> int:
-    new = not settings.db.exists()
+    new = settings.db_file is not None and not settings.db_file.exists()
     # The database is opened (and checked) before Discord is contacted: a database that cannot
     # serve stops the bot with one line (see umpire.cli.main), not after it has logged in.
     async with Umpire.opened(settings.db, scenarios=settings.scenarios,

@@ -411,10 +411,7 @@ async def migrate(
     database: Database = _OneConnection(db, str(where)) if isinstance(
         db, aiosqlite.Connection) else db
     known = migrations[-1].version if migrations else 0
-    async with database.write(f"migrating database {where}") as conn:
-        await _lock(conn)
-        await conn.execute(_CREATE_LEDGER)
-        current = await recorded_version(conn)
+    current = await recorded_or_zero(database, where)
     _refuse_newer(where, current, known)
     for migration in migrations:
         if migration.version <= current:
@@ -440,6 +437,15 @@ async def migrate(
             )
         current = migration.version
     return current
+
+
+async def recorded_or_zero(db: Database, where: str | Path) -> int:
+    """The newest migration recorded in ``db``, creating the (empty) record of migrations in a
+    new database: 0 then."""
+    async with db.write(f"migrating database {where}") as conn:
+        await _lock(conn)
+        await conn.execute(_CREATE_LEDGER)
+        return await recorded_version(conn)
 
 
 async def _lock(conn: Conn) -> None:

@@ -62,6 +62,19 @@ def numbered(sql: str) -> str:
     return "".join(out)
 
 
+#: Rows sent in one multi-row ``INSERT`` (PostgreSQL takes at most 32767 parameters).
+_ROWS_PER_INSERT = 500
+
+
+@functools.lru_cache(maxsize=64)
+def _values_group(sql: str) -> tuple[str, str]:
+    """``INSERT INTO t (…) VALUES (?, …)`` as its head and its one ``(?, …)`` group."""
+    head, _, group = sql.rpartition(" VALUES ")
+    if not head or not group.strip().startswith("(") or not group.strip().endswith(")"):
+        raise StorageError(f"not a one-row INSERT … VALUES (…): {sql!r}")
+    return head, group.strip()
+
+
 def _count(status: str) -> int:
     """Rows changed, from a command status such as ``UPDATE 3`` or ``INSERT 0 1``."""
     last = status.rsplit(" ", 1)[-1]
@@ -115,6 +128,22 @@ class PostgresConn:
         if new is None:
             raise StorageError("the database did not report the id of a new row")
         return int(new)
+
+    async def insert_ids(self, sql: str, rows: Sequence[Sequence[Any]]) -> list[int]:
+        """All the rows in one ``INSERT … VALUES (…), (…) RETURNING id`` (one round trip per
+        ``_ROWS_PER_INSERT`` rows). The rows of a ``VALUES`` list are inserted in their order,
+        so the ids the table assigns rise in that order: sorted, they are the rows' ids."""
+        ids: list[int] = []
+        head, group = _values_group(sql)
+        for start in range(0, len(rows), _ROWS_PER_INSERT):
+            chunk = rows[start:start + _ROWS_PER_INSERT]
+            if len(chunk) == 1:
+                ids.append(await self.insert_id(sql, chunk[0]))
+                continue
+            statement = numbered(f"{head} VALUES {', '.join([group] * len(chunk))} RETURNING id")
+            found = await self._conn.fetch(statement, *(v for row in chunk for v in row))
+            ids += sorted(int(r[0]) for r in found)
+        return ids
 
 
 class _Reader(PostgresConn):

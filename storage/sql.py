@@ -72,6 +72,11 @@ class Conn(Protocol):
         row's id. (Written without ``RETURNING``: the driver adds what its database needs.)"""
         ...
 
+    async def insert_ids(self, sql: str, rows: Sequence[Sequence[Any]]) -> list[int]:
+        """Run a one-row ``INSERT … VALUES (?, …)`` once per row of ``rows``, in order; the
+        new rows' ids, in the same order (a driver may send them as one statement)."""
+        ...
+
 
 class Database(Protocol):
     """One backend's connections to one database."""

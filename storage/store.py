@@ -23,7 +23,7 @@ import hashlib
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from os import PathLike, fspath
+from os import PathLike
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Unpack
@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Unpack
 from storage import outbox_leases, pending_orders, phase_deadlines, rows
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
-from storage.db import check_file, check_integrity
+from storage.database import open_database
 from storage.errors import AlreadyExistsError, ConcurrencyError, NotFoundError, StorageError
 from storage.json_codec import JsonObject, decode_object, encode
 from storage.migrations import migrate
@@ -51,7 +51,7 @@ from storage.records import (
     SeatRequest,
     Snapshot,
 )
-from storage.sql import Backend, Conn, Database, Row, database_kind
+from storage.sql import Backend, Conn, Database, Row
 from storage.sqlite import SqliteDatabase
 
 _UPDATABLE = frozenset(GameUpdate.__annotations__)
@@ -87,31 +87,13 @@ class Store:
 
     @classmethod
     async def _open(cls, target: str | PathLike[str], clock: Clock) -> Store:
-        if database_kind(target) is Backend.POSTGRESQL:
-            from storage.postgres import PostgresDatabase  # asyncpg only when asked for
-
-            db: Database = await PostgresDatabase.open(fspath(target))
-        else:
-            db = await cls._open_sqlite(Path(target))
+        db = await open_database(target)
         try:
             version = await migrate(db, db.target, clock)
         except BaseException:
             await db.close()
             raise
         return cls(db, clock, version)
-
-    @staticmethod
-    async def _open_sqlite(path: Path) -> SqliteDatabase:
-        if str(path) == ":memory:" or str(path).startswith("file:"):
-            raise StorageError(f"the store needs a database file path, not {str(path)!r}")
-        await asyncio.to_thread(check_file, path)
-        db = await SqliteDatabase.open(path)
-        try:
-            await check_integrity(db.writer.raw, path)
-        except BaseException:
-            await db.close()
-            raise
-        return db
 
     async def close(self) -> None:
         """Close the store's connections (waiting for a transaction in progress). Idempotent."""
@@ -553,9 +535,13 @@ class Store:
         snapshot_json = None if snapshot is None else encode(snapshot, "snapshot")
         assignments, params = self._assignments(game_id, game_updates or {}, now_dt)
         async with self._write(f"commit to game {game_id!r}") as conn:
-            actual = await _lock_game(conn, game_id)
-            if actual is None:
+            # The game's update comes first: it takes the game's row lock on PostgreSQL (as
+            # _lock_game's FOR UPDATE would, one statement fewer); a stale commit rolls it back.
+            if not await conn.execute(
+                f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id)
+            ):
                 raise NotFoundError(f"no game {game_id!r}")
+            actual = await _last_seq(conn, game_id)
             if actual != expected_seq:
                 raise ConcurrencyError(game_id, expected_seq, actual)
             await conn.executemany(
@@ -569,7 +555,6 @@ class Store:
                     " created_at = excluded.created_at",
                     (game_id, expected_seq + len(events), snapshot_json, now),
                 )
-            await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
         return ids
 
     # -- snapshots ---------------------------------------------------------------------------
@@ -975,21 +960,20 @@ def _delivery_rows(
 async def _insert_deliveries(
     conn: Conn, delivery_rows: Sequence[_DeliveryRow]
 ) -> list[int]:
-    ids = []
-    for row in delivery_rows:
-        if row.picture is not None:  # stored once, however many deliveries carry it
-            await conn.execute(
-                "INSERT INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (sha256) DO NOTHING",
-                (row.sha256, row.picture, row.now),
-            )
-        ids.append(await conn.insert_id(
+    pictures = [(row.sha256, row.picture, row.now) for row in delivery_rows
+                if row.picture is not None]
+    if pictures:  # each stored once, however many deliveries carry it
+        await conn.executemany(
+            "INSERT INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (sha256) DO NOTHING", pictures)
+    if not delivery_rows:
+        return []
+    return await conn.insert_ids(
             "INSERT INTO deliveries (game_id, seq, kind, target, text, image_name, buttons,"
             " created_at, picture, picture_view, edit_key, mentions, status, sent_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            row.values,
-        ))
-    return ids
+        [row.values for row in delivery_rows],
+    )
 
 
 async def _drop_picture_if_done(conn: Conn, delivery_id: int) -> None:

@@ -440,6 +440,33 @@ async def test_commit_writes_events_deliveries_snapshot_and_game_fields(store: S
     assert [e.seq for e in await store.events("g1", after_seq=0, limit=2)] == [1, 2]
 
 
+async def test_a_commit_with_many_deliveries_keeps_their_order_and_ids(store: Store) -> None:
+    """More deliveries than one statement carries: every id is returned, in the deliveries'
+    order, and the outbox sends them in that order."""
+    await store.create_game(game())
+    many = [NewDelivery("player", str(n % 7 + 1), f"message {n}") for n in range(1234)]
+    ids = await store.commit("g1", 0, [NewEvent("A")], many)
+    assert len(ids) == len(set(ids)) == 1234 and ids == sorted(ids)
+    pending = await store.pending_deliveries(limit=2000)
+    assert [d.id for d in pending] == ids
+    assert [d.text for d in pending] == [f"message {n}" for n in range(1234)]
+    [one] = await store.commit("g1", 1, [NewEvent("B")], [NewDelivery("public", "", "after")])
+    assert one > ids[-1]
+
+
+async def test_a_picture_carried_twice_is_stored_once(store: Store) -> None:
+    await store.create_game(game())
+    png = b"\x89PNG picture"
+    ids = await store.commit("g1", 0, [NewEvent("A")], [
+        NewDelivery("side", "union", "map", image=png, image_name="a.png"),
+        NewDelivery("player", "1", "same map", image=png, image_name="a.png"),
+    ])
+    await store.commit("g1", 1, [NewEvent("B")], [
+        NewDelivery("side", "union", "again", image=png, image_name="a.png")])
+    assert await count(store, "pictures") == 1
+    assert [(await store.get_delivery(i)).image for i in ids] == [png, png]  # type: ignore[union-attr]
+
+
 async def test_a_commit_without_events_attaches_deliveries_to_the_last_event(store: Store) -> None:
     await store.create_game(game())
     await store.commit("g1", 0, [NewEvent("A"), NewEvent("B")])
@@ -484,7 +511,7 @@ async def test_game_and_last_seq_agree_with_get_game_and_last_seq(store: Store) 
             [NewDelivery("public", "", "ok")],
             {"status": "finished"},
             "game_status",
-            id="game update fails last",
+            id="game update refused",
         ),
     ],
 )

@@ -85,15 +85,15 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--out", type=Path, required=True)
     render.set_defaults(func=_render)
 
-    _db_commands(sub)
+    from umpire.db_cli import add_db_commands
+
+    _add_db_copy(add_db_commands(sub))
     return p
 
 
-def _db_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``vedette db …``: the database's own tools."""
-    db = sub.add_parser("db", help="database tools: copy every game to another database")
-    db_sub = db.add_subparsers(title="database commands", metavar="ACTION")
-    copy = db_sub.add_parser(
+def _add_db_copy(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``vedette db copy``, beside ``db migrate``."""
+    copy = actions.add_parser(
         "copy", help="copy every game from one database to a new, empty one (a SQLite file to "
         "PostgreSQL, say) and check that each replays to the same state")
     copy.add_argument("--from", dest="source", required=True,
@@ -106,6 +106,7 @@ def _db_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 def _db_copy(args: argparse.Namespace) -> int:
     import asyncio
 
+    from storage.postgres import shown
     from umpire.db_copy import CopyRefused, copy_database
 
     try:
@@ -113,23 +114,10 @@ def _db_copy(args: argparse.Namespace) -> int:
     except CopyRefused as e:
         print(f"vedette db copy: {e}", file=sys.stderr)
         return 1
-    print(f"copied {args.source} to {_shown(args.destination)}:")
+    print(f"copied {shown(args.source)} to {shown(args.destination)}:")
     for line in report.lines():
         print(line)
     return 0 if report.ok else 1
-
-
-def _shown(target: str) -> str:
-    """A database target as it may be printed: a URL's password left out."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(target)
-    if parts.password is None:
-        return target
-    host = parts.hostname or ""
-    user = f"{parts.username}:***@" if parts.username else "***@"
-    netloc = user + host + (f":{parts.port}" if parts.port else "")
-    return parts._replace(netloc=netloc).geturl()
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from os import PathLike
 from pathlib import Path
 
 from storage.store import Store
@@ -37,8 +38,9 @@ class Umpire(Readying, Correcting, Replaying, Helping, Front):
 
     @classmethod
     @asynccontextmanager
-    async def opened(cls, db: Path, *, scenarios: Path | None = None,
+    async def opened(cls, db: str | PathLike[str], *, scenarios: Path | None = None,
                      maps: MapMaker | None = None) -> AsyncIterator[Umpire]:
-        """The umpire of the database file ``db``, opened (and checked) here and closed after."""
+        """The umpire of the database ``db`` (a SQLite file path or a ``postgresql://`` URL),
+        opened (and checked) here and closed after."""
         async with Store.open(db) as store:
             yield cls(store, scenarios=scenarios, maps=maps)
