@@ -85,6 +85,8 @@ async def claim(conn: Conn, holder: str, now: float, lease_seconds: float, limit
         " ORDER BY l.game_id LIMIT ?" + skip,
         [*params, limit])
     claimed = [str(row[0]) for row in found]
+    if not claimed:
+        return claimed
     until = float(now) + float(lease_seconds)
     await conn.executemany(
         "UPDATE outbox_leases SET holder = ?, expires_at = ? WHERE game_id = ?",

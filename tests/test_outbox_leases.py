@@ -340,15 +340,18 @@ async def test_a_killed_process_of_this_machine_has_its_outboxes_freed_at_once(
 
 def test_only_a_gone_process_of_this_machine_counts_as_gone() -> None:
     mine = new_holder()
-    host, namespace, pid, _ = mine.rsplit(":", 3)
+    host, boot, namespace, pid, _ = mine.rsplit(":", 4)
     assert (host, pid) == (socket.gethostname(), str(os.getpid()))
     assert not holder_is_gone(mine)
-    assert not holder_is_gone(f"{host}:{namespace}:{os.getppid()}:abc")  # alive
+    here = f"{boot}:{namespace}"
+    assert not holder_is_gone(f"{host}:{here}:{os.getppid()}:abc")  # alive
     gone = _a_pid_not_running()
-    assert holder_is_gone(f"{host}:{namespace}:{gone}:abc") == (namespace != "-")
-    assert not holder_is_gone(f"elsewhere.example:{namespace}:{gone}:abc")
-    assert not holder_is_gone(f"{host}:other-namespace:{gone}:abc")
-    for odd in ("", "one", "a:b:c", f"{host}:{namespace}:x:abc"):
+    assert holder_is_gone(f"{host}:{here}:{gone}:abc") == ("-" not in (boot, namespace))
+    assert holder_is_gone(f"another-name:{here}:{gone}:abc") == ("-" not in (boot, namespace))
+    assert not holder_is_gone(f"{host}:0123456789abcdef:{namespace}:{gone}:abc")  # elsewhere
+    assert not holder_is_gone(f"{host}:{boot}:1:{gone}:abc")  # another container
+    assert not holder_is_gone(f"{host}:-:-:{gone}:abc")  # a machine that cannot tell
+    for odd in ("", "one", "a:b:c:d", f"{host}:{here}:x:abc"):
         assert not holder_is_gone(odd)
 
 

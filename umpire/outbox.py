@@ -36,27 +36,26 @@ log = logging.getLogger("vedette.outbox")
 
 
 def new_holder() -> str:
-    """A holder id for one process's umpire: its host name, its process namespace, its pid
-    and a random part (so that two umpires in one process, or a pid used again, never share
-    one)."""
-    return f"{socket.gethostname()}:{_pid_namespace()}:{os.getpid()}:{secrets.token_hex(6)}"
+    """A holder id for one process's umpire: its host name (for people reading it), the
+    kernel's boot and the process namespace it runs in (for ``holder_is_gone``), its pid, and
+    a random part (so that two umpires in one process, or a pid used again, never share one)."""
+    return f"{socket.gethostname()}:{_this_kernel()}:{os.getpid()}:{secrets.token_hex(6)}"
 
 
 def holder_is_gone(holder: str) -> bool:
-    """Whether ``holder`` was a process of this machine, seen from the same process namespace
-    (the same container), that no longer runs: a bot killed and started again. Its outboxes
-    need not wait for their leases to run out. Anything else, as far as this process can
-    tell, may still be alive (another machine, another container, a pid in use again)."""
-    parts = holder.rsplit(":", 3)
-    if len(parts) != 4 or not parts[2].isdigit():
+    """Whether ``holder`` was a process of this machine, since its last boot and in the same
+    process namespace (the same container), that no longer runs: a bot killed and started
+    again. Its outboxes need not wait for their leases to run out. Anything else, as far as
+    this process can tell, may still be alive (another machine, another container, a pid in
+    use again)."""
+    parts = holder.rsplit(":", 4)
+    if len(parts) != 5 or not parts[3].isdigit():
         return False
-    host, namespace, pid, _ = parts
-    if host != socket.gethostname() or namespace != _pid_namespace() or namespace == "-":
+    kernel, pid = f"{parts[1]}:{parts[2]}", int(parts[3])
+    if kernel != _this_kernel() or "-" in (parts[1], parts[2]) or pid == os.getpid():
         return False
-    if int(pid) == os.getpid():
-        return False  # this process: another of its umpires, alive
     try:
-        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
     except ProcessLookupError:
         return True
     except (PermissionError, OverflowError):
@@ -64,12 +63,20 @@ def holder_is_gone(holder: str) -> bool:
     return False
 
 
-def _pid_namespace() -> str:
-    """The process namespace this process sees pids in (Linux); ``-`` where it cannot tell."""
+def _this_kernel() -> str:
+    """The kernel's boot and the process namespace this process sees pids in, as
+    ``boot:namespace`` (Linux; each ``-`` where it cannot tell): a pid means one process only
+    within both."""
     try:
-        return str(os.stat("/proc/self/ns/pid").st_ino)
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as boot_file:
+            boot = boot_file.read().strip().replace("-", "")[:16] or "-"
     except OSError:
-        return "-"
+        boot = "-"
+    try:
+        namespace = str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        namespace = "-"
+    return f"{boot}:{namespace}"
 
 
 async def free_gone_holders(store: Store) -> list[str]:
@@ -150,30 +157,41 @@ _running: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
 async def _drain_game(store: Store, transport: Transport, game_id: str, limit: int,
                       holder: str, lease_seconds: float, secret: bytes | None,
                       paint: Painter | None) -> int:
-    """Claim one game's outbox, send what waits in it, and release it."""
+    """Claim one game's outbox, send what waits in it, and release it.
+
+    After releasing, one more look: a delivery queued while this holder held the outbox had
+    its drain refused (another process's kick, say) and would otherwise wait for the next
+    pass."""
     lock = _running.get((holder, game_id))
     if lock is None:
         lock = _running[(holder, game_id)] = asyncio.Lock()
+    sent = 0
     async with lock:
-        # Claimed here even after a claim of many: a drain that ran meanwhile released it.
-        if not await store.claim_outboxes(holder, lease_seconds, 1, game_id=game_id):
-            return 0  # another live holder's, or nothing waits
-        try:
-            return await _drain_held(store, transport, game_id, limit, holder, lease_seconds,
-                                     secret, paint)
-        finally:
-            await store.release_outbox(holder, game_id)
+        while True:
+            # Claimed here even after a claim of many: a drain that ran meanwhile released it.
+            if not await store.claim_outboxes(holder, lease_seconds, 1, game_id=game_id):
+                return sent  # another live holder's, or nothing waits
+            try:
+                more, emptied = await _drain_held(store, transport, game_id, limit, holder,
+                                                  lease_seconds, secret, paint)
+                sent += more
+            finally:
+                await store.release_outbox(holder, game_id)
+            if not emptied or not await store.pending_deliveries(game_id, limit=1):
+                return sent
 
 
 async def _drain_held(store: Store, transport: Transport, game_id: str, limit: int,
                       holder: str, lease_seconds: float, secret: bytes | None,
-                      paint: Painter | None) -> int:
-    """Send one claimed game's pending deliveries while ``holder`` holds its outbox."""
+                      paint: Painter | None) -> tuple[int, bool]:
+    """Send one claimed game's pending deliveries while ``holder`` holds its outbox; how many
+    were sent, and whether the outbox was left empty (not: a failure to retry later, or the
+    lease lost)."""
     sent = 0
     while True:
         batch = await store.pending_deliveries(game_id, limit=limit)
         if not batch:
-            return sent
+            return sent, True
         progressed = False
         for d in batch:
             if paint is not None:
@@ -183,7 +201,7 @@ async def _drain_held(store: Store, transport: Transport, game_id: str, limit: i
             if not await store.renew_outbox(holder, game_id, lease_seconds):
                 log.warning("game %s: the outbox's lease was lost to another holder; %d sent,"
                             " the rest is theirs", game_id, sent)
-                return sent
+                return sent, False
             try:
                 key = f"{d.game_id}:{d.id}"
                 await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
@@ -197,4 +215,4 @@ async def _drain_held(store: Store, transport: Transport, game_id: str, limit: i
             sent += 1
             progressed = True
         if not progressed:
-            return sent
+            return sent, False
