@@ -140,6 +140,15 @@ async def test_each_sample_game_is_copied_with_the_same_state(
     assert await dump(destination) == await dump(samples[sample])
 
 
+async def test_games_come_back_from_postgresql_to_a_new_file(
+        club: Path, pg_target: str, tmp_path: Path) -> None:
+    await copy_database(club, pg_target)
+    back = tmp_path / "back.db"
+    report = await copy_database(pg_target, back)
+    assert report.ok, report.lines()
+    assert await dump(back) == await dump(club)
+
+
 async def test_deliveries_keep_their_ids_and_new_ones_come_after(
         club: Path, destination: str) -> None:
     await copy_database(club, destination)
@@ -208,3 +217,14 @@ def test_vedette_db_copy_prints_what_it_copied_and_the_check(
     assert "check: 2 game(s) replay to the same state in both" in out
     assert main(["db", "copy", "--from", str(club), "--to", str(tmp_path / "copy.db")]) == 1
     assert "not empty" in capsys.readouterr().err
+
+
+def test_a_password_in_a_url_is_never_printed(
+        club: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing listens on port 9 here: the copy fails with one line, without the password."""
+    code = main(["db", "copy", "--from", str(club),
+                 "--to", "postgresql://vedette:s3cret-word@127.0.0.1:9/nowhere"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err.startswith("vedette db: cannot use PostgreSQL database")
+    assert "s3cret-word" not in captured.out + captured.err

@@ -117,6 +117,9 @@ def _db_copy(args: argparse.Namespace) -> int:
     print(f"copied {shown(args.source)} to {shown(args.destination)}:")
     for line in report.lines():
         print(line)
+    if not report.ok:
+        print("the destination holds the copy: empty it (or make a new one) before copying "
+              "again", file=sys.stderr)
     return 0 if report.ok else 1
 
 
