@@ -26,7 +26,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage import outbox_leases, pg_schema
+from storage import pg_schema
 from storage.clock import Clock, to_text
 from storage.errors import DatabaseTooNew, StorageError
 from storage.sql import Backend, Conn, Database
@@ -346,6 +346,21 @@ async def _carry_pending_moves_over(conn: Conn) -> None:
         await conn.execute("DELETE FROM bot_state WHERE key = ?", (key,))
 
 
+# Outbox leases (storage.outbox_leases): one row per game (made for every game there is), saying
+# which holder (process) sends its outbox and until when (seconds since the epoch; 0 and no
+# holder: nobody); and an index that finds one game's pending deliveries without the others'.
+_OUTBOX_LEASES = """
+CREATE TABLE outbox_leases (
+    game_id    TEXT PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    holder     TEXT NOT NULL DEFAULT '',
+    expires_at REAL NOT NULL DEFAULT 0,
+    CONSTRAINT outbox_lease_nobody_expired CHECK (holder <> '' OR expires_at = 0)
+);
+INSERT INTO outbox_leases (game_id) SELECT id FROM games;
+CREATE INDEX deliveries_pending_by_game ON deliveries (game_id, id) WHERE status = 'pending';
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "seat requests and former players", _SEATS),
@@ -358,7 +373,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "orders waiting for a confirmation, with their phase", _PENDING_ORDERS,
               then=_carry_pending_moves_over),
     Migration(9, "outbox leases: one holder at a time sends a game's deliveries",
-              outbox_leases.SQLITE_SCHEMA),
+              _OUTBOX_LEASES),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

@@ -15,7 +15,9 @@ the file's write lock, so claims are serialized anyway.
 Lease times come from the store's clock, as every stamp in the database does: processes sharing
 one database must keep their clocks in step (NTP) to well within a lease.
 
-Every function here runs inside a write transaction (``Conn`` from ``Database.write``).
+The table is migration 9 (``storage.migrations`` for SQLite, ``storage.pg_schema`` for
+PostgreSQL). Every function here runs inside a write transaction (``Conn`` from
+``Database.write``), but ``held``, which reads.
 """
 
 from __future__ import annotations
@@ -24,32 +26,6 @@ from storage.sql import Backend, Conn
 
 #: The holder of an outbox nobody holds.
 NOBODY = ""
-
-#: Migration 9 on SQLite: one lease row per game (made for every existing game), and an index
-#: that finds a game's pending deliveries without reading the rest.
-SQLITE_SCHEMA = """
-CREATE TABLE outbox_leases (
-    game_id    TEXT PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    holder     TEXT NOT NULL DEFAULT '',
-    expires_at REAL NOT NULL DEFAULT 0,
-    CONSTRAINT outbox_lease_nobody_expired CHECK (holder <> '' OR expires_at = 0)
-);
-INSERT INTO outbox_leases (game_id) SELECT id FROM games;
-CREATE INDEX deliveries_pending_by_game ON deliveries (game_id, id) WHERE status = 'pending';
-"""
-
-#: Migration 9 on PostgreSQL: the same.
-POSTGRESQL_SCHEMA = """
-CREATE TABLE outbox_leases (
-    game_id    TEXT PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    holder     TEXT NOT NULL DEFAULT '',
-    expires_at DOUBLE PRECISION NOT NULL DEFAULT 0,
-    CONSTRAINT outbox_lease_nobody_expired CHECK (holder <> '' OR expires_at = 0)
-);
-INSERT INTO outbox_leases (game_id) SELECT id FROM games;
-CREATE INDEX deliveries_pending_by_game ON deliveries (game_id, id) WHERE status = 'pending';
-"""
-
 
 async def add_game(conn: Conn, game_id: str) -> None:
     """The new game's lease row: nobody holds its outbox."""

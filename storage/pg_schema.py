@@ -240,6 +240,17 @@ CREATE TABLE pending_orders (
 CREATE INDEX pending_orders_open ON pending_orders (game_id) WHERE status = 'open';
 """
 
+_OUTBOX_LEASES = f"""
+CREATE TABLE outbox_leases (
+    game_id    {_T} PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    holder     {_T} NOT NULL DEFAULT '',
+    expires_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+    CONSTRAINT outbox_lease_nobody_expired CHECK (holder <> '' OR expires_at = 0)
+);
+INSERT INTO outbox_leases (game_id) SELECT id FROM games;
+CREATE INDEX deliveries_pending_by_game ON deliveries (game_id, id) WHERE status = 'pending';
+"""
+
 POSTGRESQL_SQL: dict[int, str] = {
     1: _INITIAL,
     2: _SEATS,
@@ -249,5 +260,6 @@ POSTGRESQL_SQL: dict[int, str] = {
     6: _EDITS_AND_MENTIONS,
     7: _PICTURES,
     8: _PENDING_ORDERS,
+    9: _OUTBOX_LEASES,
 }
 """PostgreSQL's SQL of each migration, by number (``storage.migrations.MIGRATIONS``)."""

@@ -15,6 +15,7 @@ import pytest
 
 from rules import commands as cmd
 from rules import modules as rule_modules
+from storage.sql import Backend
 from storage.store import Store
 from tests.probe_module import NAME, notes, registered
 from tests.test_engine_hooks import BLUE as PROBE_BLUE
@@ -56,9 +57,15 @@ async def both(first: Umpire, second: Umpire) -> list[tuple[str, str]]:
     return sorted(done[0] + done[1])
 
 
-@pytest.fixture
-def db_target(tmp_path: Path) -> str:
-    return str(tmp_path / "shared.db")
+@pytest.fixture(params=[
+    pytest.param(Backend.SQLITE, id="sqlite"),
+    pytest.param(Backend.POSTGRESQL, id="postgresql", marks=pytest.mark.postgres),
+])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database both holders share: a SQLite file, or a PostgreSQL schema (``pg_target``)."""
+    if request.param is Backend.SQLITE:
+        return str(tmp_path / "shared.db")
+    return str(request.getfixturevalue("pg_target"))
 
 
 async def test_two_umpires_remind_once_and_end_the_phase_once(db_target: str) -> None:

@@ -24,6 +24,7 @@ from storage.db import connect
 from storage.json_codec import JsonObject
 from storage.migrations import MIGRATIONS, migrate
 from storage.records import GameRecord, NewDelivery
+from storage.sql import Backend
 from storage.store import Store
 from umpire.maps import MapMaker
 from umpire.outbox import drain, holder_is_gone, new_holder, nonce
@@ -82,9 +83,15 @@ async def seed_games(store: Store, games: int, per_game: int) -> list[str]:
     return keys
 
 
-@pytest.fixture
-def db_target(tmp_path: Path) -> str:
-    return str(tmp_path / "shared.db")
+@pytest.fixture(params=[
+    pytest.param(Backend.SQLITE, id="sqlite"),
+    pytest.param(Backend.POSTGRESQL, id="postgresql", marks=pytest.mark.postgres),
+])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database both holders share: a SQLite file, or a PostgreSQL schema (``pg_target``)."""
+    if request.param is Backend.SQLITE:
+        return str(tmp_path / "shared.db")
+    return str(request.getfixturevalue("pg_target"))
 
 
 # -- the lease itself --------------------------------------------------------------------------
@@ -152,6 +159,28 @@ async def test_migration_9_gives_every_game_a_lease_and_a_game_without_one_still
         sent: list[tuple[str, str]] = []
         assert await drain(store, Recorder("a", sent), holder="a") == 2
         assert sorted(k.split(":")[0] for k, _ in sent) == ["old", "older"]
+
+
+async def test_a_claimer_skips_a_lease_row_another_is_taking_instead_of_waiting(
+        pg_target: str) -> None:
+    """PostgreSQL: a lease row locked by another claimer's transaction is passed over (``FOR
+    UPDATE SKIP LOCKED``), never waited for; it is free again once that transaction ends."""
+    import asyncpg
+
+    async with Store.open(pg_target) as store:
+        await seed_games(store, 3, 1)
+        other = await asyncpg.connect(pg_target)
+        try:
+            async with other.transaction():
+                await other.fetch(
+                    "SELECT game_id FROM outbox_leases WHERE game_id = 'g01' FOR UPDATE")
+                claimed = await asyncio.wait_for(store.claim_outboxes("b", LEASE, 10), 10)
+                assert claimed == ["g00", "g02"]
+                assert await asyncio.wait_for(
+                    store.claim_outboxes("c", LEASE, 10, game_id="g01"), 10) == []
+        finally:
+            await other.close()
+        assert await store.claim_outboxes("c", LEASE, 10) == ["g01"]
 
 
 # -- two holders in one process ----------------------------------------------------------------
