@@ -963,9 +963,14 @@ async def _insert_deliveries(
     pictures = [(row.sha256, row.picture, row.now) for row in delivery_rows
                 if row.picture is not None]
     if pictures:  # each stored once, however many deliveries carry it
+        # On PostgreSQL the picture's row is locked until the commit, so that a delivery sent
+        # meanwhile in another transaction cannot drop it (see _drop_picture_if_done). SQLite
+        # writes one transaction at a time, and rewriting the row would copy the picture.
+        keep = ("DO UPDATE SET stored_at = pictures.stored_at"
+                if conn.backend is Backend.POSTGRESQL else "DO NOTHING")
         await conn.executemany(
             "INSERT INTO pictures (sha256, data, stored_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (sha256) DO NOTHING", pictures)
+            f" ON CONFLICT (sha256) {keep}", pictures)
     if not delivery_rows:
         return []
     return await conn.insert_ids(
@@ -986,6 +991,11 @@ async def _drop_picture_if_done(conn: Conn, delivery_id: int) -> None:
     if not found:
         return
     sha = found[0][0]
+    if conn.backend is Backend.POSTGRESQL:
+        # Lock the picture before asking who needs it: a commit still carrying it holds its
+        # row (or a send racing this one does), and once granted, the next statement sees
+        # their deliveries.
+        await conn.fetch("SELECT 1 FROM pictures WHERE sha256 = ? FOR UPDATE", (sha,))
     needed = await conn.fetch(
         "SELECT 1 FROM deliveries WHERE picture = ?"
         " AND (status = 'pending' OR picture_view IS NULL) LIMIT 1", (sha,))

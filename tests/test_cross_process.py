@@ -28,6 +28,7 @@ from rules import commands as cmd
 from rules.state import to_snapshot
 from rules.surprise.commands import OrderSurpriseMove
 from storage.store import Store
+from tests import pg_server
 from tests.test_ready import FLANK, U1, U2, done_commands
 from tests.test_reliability import BLUE, GREY, HOST, TINY, tiny_orders
 from umpire import demo, wording
@@ -41,10 +42,19 @@ WORKER = Path(__file__).with_name("cross_process_worker.py")
 RACE_WORDS = ("changed meanwhile", wording.BUSY)
 
 
-@pytest.fixture(params=["sqlite"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The database both umpires share: a SQLite file."""
-    return str(tmp_path / "shared.db")
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """The database both umpires share: a SQLite file, or a fresh schema on the test
+    PostgreSQL server (``tests/pg_server.py``; skipped, saying why, without one)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "shared.db")
+        return
+    url: str = request.getfixturevalue("pg_url")
+    name, schema_url = await pg_server.fresh_schema(url)
+    try:
+        yield schema_url
+    finally:
+        await pg_server.drop_schema(url, name)
 
 
 @asynccontextmanager

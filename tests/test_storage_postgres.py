@@ -174,3 +174,111 @@ async def test_the_stores_own_errors_carry_over(pg_target: str) -> None:
         await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("side", "union", "x")])
         assert [d.text for d in await store.deliveries_for(
             "g1", Recipient("side", "union"))] == ["x"]
+
+
+async def test_a_picture_shared_by_racing_commits_and_sends_is_never_lost_nor_kept(
+    pg_target: str,
+) -> None:
+    """Two stores (two processes): one keeps committing deliveries that carry the same map
+    while the other marks them sent, which drops the stored picture once nothing still needs
+    it. No write fails, a delivery still to send always has its picture, and once all are
+    sent nothing is kept."""
+    png = b"\x89PNG the same map every turn"
+    async with Store.open(pg_target) as first, Store.open(pg_target) as second:
+        for n in range(4):
+            await first.create_game(game(f"g{n}"))
+        seqs = dict.fromkeys(range(4), 0)
+        sent: list[int] = []
+
+        async def commits(n: int) -> None:
+            for turn in range(15):
+                await first.commit(f"g{n}", seqs[n], [NewEvent("Turn", {"t": turn})], [
+                    NewDelivery("side", "union", f"turn {turn}", image=png,
+                                image_name="map.png", image_view="union")])
+                seqs[n] += 1
+                await asyncio.sleep(0)
+
+        async def sends() -> None:
+            for _ in range(400):
+                for delivery in await second.pending_deliveries(limit=10):
+                    assert delivery.image == png  # still to send: its picture is there
+                    await second.mark_sent(delivery.id)
+                    sent.append(delivery.id)
+                await asyncio.sleep(0.002)
+                if len(sent) == 60:
+                    return
+
+        await asyncio.gather(*(commits(n) for n in range(4)), sends())
+        assert len(sent) == 60 and await first.pending_deliveries() == []
+        found = await first._db.reader.fetch("SELECT count(*) FROM pictures")
+        assert int(found[0][0]) == 0
+
+
+PNG = b"\x89PNG a map"
+SHA = __import__("hashlib").sha256(PNG).hexdigest()
+WHEN = "2026-01-01T00:00:00.000000+00:00"
+
+
+async def _one_sent_map(store: Store) -> int:
+    await store.create_game(game("g1"))
+    [first] = await store.commit("g1", 0, [NewEvent("A")], [NewDelivery(
+        "side", "union", "map 1", image=PNG, image_name="m.png", image_view="union")])
+    return first
+
+
+async def test_sending_the_last_delivery_of_a_picture_waits_for_a_commit_carrying_it(
+    pg_target: str,
+) -> None:
+    """Another process's commit carries the same picture and is not committed yet: marking the
+    last known delivery sent waits for it, then keeps the picture (the new delivery needs it)
+    instead of failing or dropping it."""
+    async with Store.open(pg_target) as store:
+        first = await _one_sent_map(store)
+        other = await asyncpg.connect(pg_target)
+        try:
+            tx = other.transaction()
+            await tx.start()
+            await other.execute(  # what a commit does, in another process
+                "INSERT INTO pictures (sha256, data, stored_at) VALUES ($1, $2, $3)"
+                " ON CONFLICT (sha256) DO UPDATE SET stored_at = pictures.stored_at",
+                SHA, PNG, WHEN)
+            second = await other.fetchval(
+                "INSERT INTO deliveries (game_id, seq, kind, target, text, image_name,"
+                " created_at, picture, picture_view) VALUES ('g1', 1, 'side', 'union', 'map 2',"
+                " 'm.png', $1, $2, 'union') RETURNING id", WHEN, SHA)
+            sending = asyncio.create_task(store.mark_sent(first))
+            await asyncio.sleep(0.3)
+            assert not sending.done()
+            await tx.commit()
+            await sending
+        finally:
+            await other.close()
+        later = await store.get_delivery(int(second))
+        assert later is not None and later.image == PNG
+
+
+async def test_a_commit_carrying_a_picture_waits_for_a_send_dropping_it(pg_target: str) -> None:
+    """Another process is dropping the picture (its last delivery was sent) and has not
+    committed: a commit carrying the same picture waits, then stores it again."""
+    async with Store.open(pg_target) as store:
+        first = await _one_sent_map(store)
+        other = await asyncpg.connect(pg_target)
+        try:
+            tx = other.transaction()
+            await tx.start()
+            await other.execute(  # what marking the last delivery sent does, elsewhere
+                "UPDATE deliveries SET status = 'sent' WHERE id = $1", first)
+            await other.execute("SELECT 1 FROM pictures WHERE sha256 = $1 FOR UPDATE", SHA)
+            await other.execute("UPDATE deliveries SET picture = NULL WHERE picture = $1", SHA)
+            await other.execute("DELETE FROM pictures WHERE sha256 = $1", SHA)
+            committing = asyncio.create_task(store.commit("g1", 1, [NewEvent("B")], [
+                NewDelivery("side", "union", "map 2", image=PNG, image_name="m.png",
+                            image_view="union")]))
+            await asyncio.sleep(0.3)
+            assert not committing.done()
+            await tx.commit()
+            [second] = await committing
+        finally:
+            await other.close()
+        later = await store.get_delivery(second)
+        assert later is not None and later.image == PNG
