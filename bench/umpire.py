@@ -244,6 +244,10 @@ async def main(postgres: bool) -> None:
                     "moves_timed": len(times), "games": GAMES, "commands": sent}
         if postgres:
             figures |= await postgres_figures(steps, Path(tmp), rate, missed)
+    # The figures depend on what else the machine runs: say how busy it was.
+    figures["load_average_1min"] = round(os.getloadavg()[0], 2)
+    print(f"load average (1 min) at the end: {figures['load_average_1min']} on "
+          f"{os.cpu_count()} cores")
     print("targets met" if not missed else f"target(s) missed: {', '.join(missed)}")
     print(json.dumps(figures))
 
