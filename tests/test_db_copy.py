@@ -25,6 +25,7 @@ from umpire.cli import main
 from umpire.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
 from umpire.demo import run_demo
 from umpire.maps import MapMaker
+from umpire.outbox import drain, new_holder
 from umpire.service import Umpire
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -147,6 +148,31 @@ async def test_games_come_back_from_postgresql_to_a_new_file(
     report = await copy_database(pg_target, back)
     assert report.ok, report.lines()
     assert await dump(back) == await dump(club)
+
+
+class Recorder:
+    """A transport that keeps what it was given."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+
+    async def send(self, kind: str, target: str, text: str, image: bytes | None,
+                   image_name: str | None, *, key: str = "", **_: Any) -> None:
+        self.keys.append(key)
+
+
+async def test_what_waited_in_the_outbox_is_sent_from_the_destination(
+        club: Path, destination: str) -> None:
+    async with Store.open(club) as source:
+        waiting = [f"{d.game_id}:{d.id}" for d in await source.pending_deliveries(limit=1000)]
+    assert waiting
+    await copy_database(club, destination)
+    transport = Recorder()
+    async with Store.open(destination) as store:
+        assert await store.outbox_holders() == []
+        await drain(store, transport, holder=new_holder())
+        assert await store.pending_deliveries(limit=1) == []
+    assert transport.keys == waiting
 
 
 async def test_deliveries_keep_their_ids_and_new_ones_come_after(

@@ -12,7 +12,8 @@ one consistent moment of it; the bot should be stopped meanwhile (it would wait)
 Then every game is replayed from its first event in the source and in the destination (snapshots
 ignored), and loaded in the destination as a process would (its latest snapshot plus the events
 after it): the three states must be equal. The outbox's leases are not copied: they belong to
-processes that ran on the source.
+processes that ran on the source; in the destination every game's outbox is held by nobody, so
+that the first process to drain it sends what waits there.
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
             for table in TABLES:
                 report.rows[table.name] = await _copy_table(reading, writing, table)
             await _after_ids(writing)
+            await _free_outboxes(writing)
         report.games_checked, report.mismatches = await check_replays(src, dest)
     return report
 
@@ -165,6 +167,14 @@ async def _after_ids(conn: Conn) -> None:
     if conn.backend == Backend.POSTGRESQL:
         await conn.fetch("SELECT setval(pg_get_serial_sequence('deliveries', 'id'),"
                          " coalesce((SELECT max(id) FROM deliveries), 0) + 1, false)")
+
+
+async def _free_outboxes(conn: Conn) -> None:
+    """Every copied game's outbox, held by nobody: the processes that held leases ran on the
+    source."""
+    # ``WHERE true``: SQLite needs a WHERE before ON CONFLICT in an INSERT … SELECT.
+    await conn.execute("INSERT INTO outbox_leases (game_id, holder, expires_at)"
+                       " SELECT id, '', 0 FROM games WHERE true ON CONFLICT (game_id) DO NOTHING")
 
 
 async def check_replays(source: Store, destination: Store) -> tuple[int, list[Mismatch]]:
