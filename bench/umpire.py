@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rules import commands as cmd
@@ -127,9 +128,11 @@ async def set_up_games(target: str, gids: Sequence[str]) -> None:
 
 
 async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
-                     barrier: tuple[Path, Path] | None = None) -> tuple[float, float, int]:
+                     barrier: tuple[Path, Path] | None = None
+                     ) -> tuple[float, float, int, float]:
     """Play ``steps`` in each of the (set up) games, all at once, on one ``Umpire`` of
-    ``target``: when it started and ended (wall clock) and how many commands were refused.
+    ``target``: when it started and ended (wall clock), how many commands were refused and the
+    CPU time this process used meanwhile.
     With a ``barrier`` ``(ready, go)``, it writes ``ready`` once its store is open and starts
     when ``go`` appears."""
     refused = 0
@@ -149,29 +152,43 @@ async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
                 except UmpireError:
                     refused += 1
 
-        start = time.time()
+        start, cpu = time.time(), time.process_time()
         await asyncio.gather(*(play(gid) for gid in gids))
-        end = time.time()
+        end, cpu = time.time(), time.process_time() - cpu
         for gid in gids:
             assert (await umpire.state_for(gid)).status == "ended", gid
-    return start, end, refused
+    return start, end, refused, cpu
 
 
-async def concurrent_games(target: str, steps: list[Step], prefix: str = "g"
-                           ) -> tuple[float, int, int]:
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One throughput run: its wall time, the commands sent, those refused, and the CPU time
+    the umpires' processes used."""
+
+    wall: float
+    commands: int
+    refused: int
+    cpu: float
+
+    @property
+    def rate(self) -> float:
+        return self.commands / self.wall
+
+
+async def concurrent_games(target: str, steps: list[Step], prefix: str = "g") -> Run:
     """``GAMES`` games on one database in this process, each replaying ``steps``, all at
-    once: the wall time, the commands sent and how many were refused."""
+    once."""
     gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
     await set_up_games(target, gids)
-    start, end, refused = await play_games(target, gids, steps)
-    return end - start, GAMES * len(steps), refused
+    start, end, refused, cpu = await play_games(target, gids, steps)
+    return Run(end - start, GAMES * len(steps), refused, cpu)
 
 
 async def two_processes(target: str, steps: list[Step], folder: Path, prefix: str = "two"
-                        ) -> tuple[float, int, int]:
+                        ) -> Run:
     """The same ``GAMES`` games split between this process and a second OS process (each its
     own ``Umpire`` on ``target``, as two bot processes with their shards), started together:
-    the wall time from the first start to the last end, the commands, the refusals."""
+    timed from the first start to the last end, the CPU time of both."""
     gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
     await set_up_games(target, gids)
     mine, theirs = gids[: GAMES // 2], gids[GAMES // 2:]
@@ -190,7 +207,7 @@ async def two_processes(target: str, steps: list[Step], folder: Path, prefix: st
                 raise RuntimeError("the second process ended before it was ready")
             await asyncio.sleep(0.005)
         go.write_text("go\n", encoding="utf-8")
-        start, end, refused = await playing
+        start, end, refused, cpu = await playing
         code = await asyncio.to_thread(other.wait, 600)
     finally:
         if other.poll() is None:
@@ -200,7 +217,8 @@ async def two_processes(target: str, steps: list[Step], folder: Path, prefix: st
         raise RuntimeError(f"the second process failed ({code})")
     found = json.loads(result.read_text(encoding="utf-8"))
     wall = max(end, found["end"]) - min(start, found["start"])
-    return wall, GAMES * len(steps), refused + int(found["refused"])
+    return Run(wall, GAMES * len(steps), refused + int(found["refused"]),
+               cpu + float(found["cpu"]))
 
 
 def _play_main(argv: Sequence[str]) -> int:
@@ -211,9 +229,10 @@ def _play_main(argv: Sequence[str]) -> int:
     for user, body in json.loads(Path(script).read_text(encoding="utf-8")):
         command = cmd.Move.model_validate(body) if body["kind"] == "move" else cmd.Done()
         steps.append((int(user), command))
-    start, end, refused = asyncio.run(play_games(target, gids, steps, (Path(ready), Path(go))))
-    Path(result).write_text(json.dumps({"start": start, "end": end, "refused": refused}),
-                            encoding="utf-8")
+    start, end, refused, cpu = asyncio.run(
+        play_games(target, gids, steps, (Path(ready), Path(go))))
+    Path(result).write_text(json.dumps({"start": start, "end": end, "refused": refused,
+                                        "cpu": cpu}), encoding="utf-8")
     return 0
 
 
@@ -233,10 +252,11 @@ async def main(postgres: bool) -> None:
         print(f"  a move: median {_ms(median)} ms, mean {_ms(statistics.fmean(times))} ms, "
               f"p10 {_ms(cuts[0])} ms, p90 {_ms(cuts[-1])} ms, max {_ms(max(times))} ms "
               f"(target <= {TARGET_MOVE_MS:g} ms)")
-        wall, sent, failed = await concurrent_games(str(Path(tmp) / "many.db"), steps)
-        rate = sent / wall
-        print(f"{GAMES} games at once on one file: {sent} commands ({failed} refused) in "
-              f"{wall:.2f} s: {rate:.0f} commands/s (target >= {TARGET_COMMANDS_PER_S:g})")
+        run = await concurrent_games(str(Path(tmp) / "many.db"), steps)
+        rate, sent = run.rate, run.commands
+        print(f"{GAMES} games at once on one file: {sent} commands ({run.refused} refused) in "
+              f"{run.wall:.2f} s: {rate:.0f} commands/s (target >= {TARGET_COMMANDS_PER_S:g})")
+        _cpu_line(run, None, None)
         missed += [what for what, ok in (("move time", _ms(median) <= TARGET_MOVE_MS),
                                          ("throughput", rate >= TARGET_COMMANDS_PER_S))
                    if not ok]
@@ -264,7 +284,7 @@ async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
     try:
         schema, url = await pg_server.fresh_schema(server.url)
         try:
-            one, two = await _postgres_runs(url, steps, folder, sqlite_rate)
+            one, two = await _postgres_runs(url, steps, folder, sqlite_rate, server.folder)
         finally:
             await pg_server.drop_schema(server.url, schema)
     finally:
@@ -276,20 +296,62 @@ async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
             "sqlite_commands_per_s": round(sqlite_rate, 1)}
 
 
-async def _postgres_runs(url: str, steps: list[Step], folder: Path, sqlite_rate: float
-                     ) -> tuple[float, float]:
-    """Commands a second on PostgreSQL with every game in one process, then split in two."""
-    wall, sent, failed = await concurrent_games(url, steps, prefix="one")
-    one = sent / wall
-    print(f"PostgreSQL, {GAMES} games in one process: {sent} commands ({failed} refused) "
-          f"in {wall:.2f} s: {one:.0f} commands/s (target >= "
+async def _postgres_runs(url: str, steps: list[Step], folder: Path, sqlite_rate: float,
+                         server: Path | None) -> tuple[float, float]:
+    """Commands a second on PostgreSQL with every game in one process, then split in two.
+    With the ``server``'s folder (one started here), the CPU time its processes used too."""
+    before = server_cpu(server)
+    one = await concurrent_games(url, steps, prefix="one")
+    after = server_cpu(server)
+    print(f"PostgreSQL, {GAMES} games in one process: {one.commands} commands ({one.refused} "
+          f"refused) in {one.wall:.2f} s: {one.rate:.0f} commands/s (target >= "
           f"{TARGET_PG_VS_SQLITE:g} x SQLite's {sqlite_rate:.0f})")
-    wall, sent, failed = await two_processes(url, steps, folder)
-    two = sent / wall
-    print(f"PostgreSQL, {GAMES} games split between two processes: {sent} commands "
-          f"({failed} refused) in {wall:.2f} s: {two:.0f} commands/s ({two / one:.2f} x "
-          f"one process; target >= {TARGET_TWO_VS_ONE:g} x)")
-    return one, two
+    _cpu_line(one, before, after)
+    two = await two_processes(url, steps, folder)
+    print(f"PostgreSQL, {GAMES} games split between two processes: {two.commands} commands "
+          f"({two.refused} refused) in {two.wall:.2f} s: {two.rate:.0f} commands/s "
+          f"({two.rate / one.rate:.2f} x one process; target >= {TARGET_TWO_VS_ONE:g} x)")
+    _cpu_line(two, after, server_cpu(server))
+    return one.rate, two.rate
+
+
+def _cpu_line(run: Run, before: float | None, after: float | None) -> None:
+    """The CPU a command cost, in the umpires and in the server, and what that allows on this
+    machine's cores at most (if nothing else ran on them)."""
+    umpire_ms = run.cpu / run.commands * 1000
+    line = f"  CPU a command: {umpire_ms:.1f} ms in the umpire's process(es)"
+    if before is not None and after is not None:
+        server_ms = (after - before) / run.commands * 1000
+        ceiling = (os.cpu_count() or 1) / (umpire_ms + server_ms) * 1000
+        line += (f", {server_ms:.1f} ms in PostgreSQL's: at most {ceiling:.0f} commands/s on "
+                 f"{os.cpu_count()} idle cores")
+    print(line)
+
+
+def server_cpu(folder: Path | None) -> float | None:
+    """CPU seconds used so far by the PostgreSQL server whose folder is ``folder`` (its
+    postmaster, the children it reaped and those alive), from ``/proc``; ``None`` without."""
+    if folder is None:
+        return None
+    try:
+        postmaster = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # a process that ended meanwhile
+        pid, parent = int(entry.name), int(fields[1])
+        if pid == postmaster:
+            total += sum(int(f) for f in fields[11:15])  # its own and its reaped children's
+        elif parent == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def _main(argv: Sequence[str]) -> int:
