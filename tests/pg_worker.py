@@ -3,8 +3,8 @@
 
 ``TARGET`` is a database target (a SQLite file or a ``postgresql://`` URL) holding games that
 are already set up; ``SCRIPT`` is a JSON file (see :func:`write_script`): for each game the
-commands to give, in order, each with the user who gives it and its request id, plus when to
-the outbox lease and how long the transport takes to send one delivery. The worker writes
+commands to give, in order, each with the user who gives it and its request id, plus the
+outbox lease and how long the transport takes to send one delivery. The worker writes
 ``NAME.ready`` once its store is open, and starts when a file ``go`` appears in ``OUT_DIR`` (so
 that several workers start together).
 
@@ -13,6 +13,7 @@ in order (each game's after the previous one was answered) while draining the ou
 own holder id, to a transport that writes each delivery it sends to a file. It writes, each line
 flushed as it happens, into ``OUT_DIR``:
 
+- ``NAME.holder``: its outbox holder id (``umpire.outbox.new_holder``), at the start;
 - ``NAME.accepted``: ``<game> <request>`` once the umpire answered that it accepted the command
   (so the command was durable before the line was written);
 - ``NAME.answers``: ``<game> <request> accepted|already|refused <words>`` for every command;
@@ -20,8 +21,6 @@ flushed as it happens, into ``OUT_DIR``:
   transport, written when the transport has it (before it is marked sent);
 - ``NAME.states.json`` at the end: every game's state as this worker's umpire holds it
   (``rules.state.to_snapshot``), then ``NAME.done``.
-
-- ``NAME.holder``: its outbox holder id (``umpire.outbox.new_holder``), at the start.
 
 Once its commands are answered it goes on draining until no delivery waits anywhere (those a
 dead worker had claimed are taken over when its lease ends), then stops. It never frees the
