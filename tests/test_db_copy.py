@@ -93,7 +93,7 @@ def club(demo_db: Path, tmp_path: Path) -> Path:
     return db
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def destination(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database to copy into: a new SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":

@@ -112,7 +112,7 @@ async def logged(store: Store, gid: str) -> list[Logged]:
     return [(e.seq, e.type, e.payload, e.audience) for e in await store.events(gid)]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A database target two processes share: a SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":
