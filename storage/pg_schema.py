@@ -8,7 +8,9 @@ and rules, in each database's own words:
 - text is compared and sorted byte by byte (``COLLATE "C"``), as SQLite does, whatever the
   database's own collation: ids and timestamps sort the same on both;
 - SQLite's ``typeof`` checks are the column types here; the other CHECKs are the same;
-- the triggers (the event log append-only and gapless, a game's sources fixed) are PL/pgSQL.
+- the triggers (the event log append-only and gapless, a game's sources fixed) are PL/pgSQL;
+- one function more, ``last_seq(game)``, lets a commit lock the game and read its last seq in
+  one round trip (``storage.store.Store.commit``).
 
 Each script runs as one multi-statement string, inside the migration's transaction.
 """
@@ -85,6 +87,15 @@ END
 $$;
 CREATE TRIGGER events_append_only BEFORE UPDATE ON events
     FOR EACH ROW EXECUTE FUNCTION events_append_only();
+-- The seq of a game's last event (0 if none), read afresh: a VOLATILE function takes a new
+-- snapshot for its query, so that ``UPDATE games … RETURNING last_seq(id)`` sees the events
+-- committed while the UPDATE waited for the game's row lock (the statement's own snapshot, as
+-- in a sub-select, would not).
+CREATE FUNCTION last_seq(game TEXT) RETURNS BIGINT LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    RETURN (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = game);
+END
+$$;
 
 CREATE TABLE snapshots (
     game_id    {_T} NOT NULL REFERENCES games (id) ON DELETE CASCADE,

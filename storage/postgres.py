@@ -38,8 +38,9 @@ from storage.sql import Backend, Row
 POOL_MIN = 1
 POOL_MAX = 8
 
-#: What asyncpg raises when the database fails a statement, or the connection fails.
-_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+#: What asyncpg raises when the database fails a statement, or the connection fails, or a text
+#: cannot be sent (a lone surrogate is not UTF-8).
+_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, UnicodeError)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -99,6 +100,13 @@ def _failure(what: str, error: BaseException) -> StorageError:
     if isinstance(error, asyncpg.UniqueViolationError):
         return AlreadyExistsError(f"{what} failed: {error}")
     return StorageError(f"{what} failed: {error}")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is (asyncpg still rolls back a transaction left
+    open). asyncpg's default reset is one more round trip per statement read on the pool; the
+    store never leaves session state on a connection (no ``SET``, no session advisory locks,
+    no ``LISTEN``, no cursors), and must not start to."""
 
 
 class PostgresConn:
@@ -176,7 +184,8 @@ class PostgresDatabase:
         reached, refuses the login or has no such database."""
         target = shown(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+            pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX,
+                                             reset=_keep_session)
         except (*_FAILURES, ValueError) as error:
             raise DatabaseUnusable(
                 f"cannot use PostgreSQL database {target}: {error or type(error).__name__}"

@@ -8,8 +8,9 @@ One database holds every game: a SQLite file, or a PostgreSQL database (the targ
   transactions (WAL mode);
 - on PostgreSQL (``storage.postgres``) it keeps a pool: each read takes a connection for one
   statement, each write a connection for one transaction. A write to a game first locks the
-  game's row (``SELECT … FOR UPDATE``), so that the writes to one game are serialized across
-  every process sharing the database, as SQLite's file lock serializes them.
+  game's row (``SELECT … FOR UPDATE``; a commit's own ``UPDATE games`` does it in the same
+  statement), so that the writes to one game are serialized across every process sharing the
+  database, as SQLite's file lock serializes them.
 
 A write method returning means its transaction is committed and on disk (SQLite's
 ``synchronous=FULL``, see ``storage.db``; PostgreSQL's ``synchronous_commit`` as the server is
@@ -535,13 +536,9 @@ class Store:
         snapshot_json = None if snapshot is None else encode(snapshot, "snapshot")
         assignments, params = self._assignments(game_id, game_updates or {}, now_dt)
         async with self._write(f"commit to game {game_id!r}") as conn:
-            # The game's update comes first: it takes the game's row lock on PostgreSQL (as
-            # _lock_game's FOR UPDATE would, one statement fewer); a stale commit rolls it back.
-            if not await conn.execute(
-                f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id)
-            ):
+            actual = await _update_and_lock_game(conn, game_id, assignments, params)
+            if actual is None:
                 raise NotFoundError(f"no game {game_id!r}")
-            actual = await _last_seq(conn, game_id)
             if actual != expected_seq:
                 raise ConcurrencyError(game_id, expected_seq, actual)
             await conn.executemany(
@@ -1043,6 +1040,23 @@ async def _lock_game(conn: Conn, game_id: str) -> int | None:
         "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = games.id)"
         " FROM games WHERE id = ?", (game_id,))
     return int(found[0][0]) if found else None
+
+
+async def _update_and_lock_game(conn: Conn, game_id: str, assignments: str,
+                                params: Sequence[Any]) -> int | None:
+    """Apply a commit's game update first and return the game's last seq (``None``: no such
+    game), inside a write; a stale commit is rolled back, update and all. On PostgreSQL the
+    UPDATE takes the game's row lock, as :func:`_lock_game` does, and the seq comes back from
+    the same statement, read after the lock was granted (``last_seq`` in
+    ``storage.pg_schema``)."""
+    if conn.backend is Backend.POSTGRESQL:
+        found = await conn.fetch(f"UPDATE games SET {assignments} WHERE id = ?"
+                                 " RETURNING last_seq(id)", (*params, game_id))
+        return int(found[0][0]) if found else None
+    if not await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?",
+                              (*params, game_id)):
+        return None
+    return await _last_seq(conn, game_id)
 
 
 async def _last_seq(conn: Conn, game_id: str) -> int:

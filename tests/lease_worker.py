@@ -1,5 +1,6 @@
 """One process draining the outbox of a shared database, for the outbox lease tests, run as
-``python -m tests.lease_worker TARGET SENT_FILE --lease S [--delay S] [--hang-after N]``.
+``python -m tests.lease_worker TARGET SENT_FILE --lease S [--delay S] [--hang-after N]
+[--go FILE]``.
 
 It drains every game's outbox with a holder of its own (``umpire.outbox.drain``) until no
 delivery is pending anywhere (waiting while another process holds what is left). Its transport
@@ -7,7 +8,8 @@ delivery is pending anywhere (waiting while another process holds what is left).
 a line is there exactly when the delivery counts as accepted), after ``--delay`` seconds.
 With ``--hang-after N`` the transport accepts N deliveries, then prints ``hanging`` (flushed) and
 never returns from the next send: the lease it holds is renewed no more, as if the process had
-stalled, until the test kills it.
+stalled, until the test kills it. With ``--go FILE`` it prints its holder, then waits for
+``FILE`` to exist before it starts (so that two workers start together).
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from storage.json_codec import JsonObject
 from storage.store import Store
-from umpire.outbox import drain, new_holder
+from umpire.outbox import drain
+from umpire.outbox_holder import new_holder
 
 
 class FileTransport:
@@ -53,11 +57,14 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--lease", type=float, required=True)
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--hang-after", type=int, default=None)
+    parser.add_argument("--go", type=Path, default=None)
     args = parser.parse_args(argv)
     holder = new_holder()
     transport = FileTransport(args.sent_file, holder, args.delay, args.hang_after)
     async with Store.open(args.target) as store:
         print(f"holder {holder}", flush=True)
+        while args.go is not None and not args.go.exists():
+            await asyncio.sleep(0.02)
         while await store.pending_deliveries(None, limit=1):
             if not await drain(store, transport, holder=holder, lease_seconds=args.lease,
                                limit=3):

@@ -7,7 +7,8 @@
   ``/usr/lib/postgresql/*/bin``): a fresh cluster in a temporary folder, listening on 127.0.0.1
   on a free port, trusting local logins. PostgreSQL refuses to run as root, so as root it runs
   as the ``postgres`` user (``runuser -u postgres --``), in a folder that user owns. It is
-  stopped, and its folder removed, when the process ends (``atexit``) or at ``stop()``.
+  stopped, and its folder removed, at ``stop()`` or when the process ends (``atexit``; and a
+  small watchdog process stops it if the process is killed).
 
 Without either, ``server()`` raises ``Unavailable`` saying what is missing. ``fresh_schema``
 makes an empty schema and returns a URL whose connections use it (``?search_path=…``): cheap
@@ -24,11 +25,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import glob
+import json
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import uuid
 from dataclasses import dataclass, field
@@ -68,17 +71,38 @@ class Server:
     folder: Path | None = None
     bin: Path | None = None
     _as: list[str] = field(default_factory=list)
+    _watchdog: subprocess.Popen[bytes] | None = None
 
     def stop(self) -> None:
         """Stop the server started here (and remove its folder); nothing for an outside one."""
         if self.folder is None or self.bin is None:
             return
         folder, self.folder = self.folder, None
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            subprocess.run([*self._as, str(self.bin / "pg_ctl"), "-D", str(folder / "data"),
-                            "-m", "fast", "-w", "-t", "60", "stop"],
-                           capture_output=True, timeout=90, check=False)
-        shutil.rmtree(folder, ignore_errors=True)
+        _stop_cluster(self._as, self.bin, folder)
+        if self._watchdog is not None:
+            self._watchdog.kill()
+            self._watchdog.wait()
+
+
+def _stop_cluster(prefix: list[str], bin_dir: Path, folder: Path) -> None:
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(folder / "data"),
+                        "-m", "fast", "-w", "-t", "60", "stop"],
+                       capture_output=True, timeout=90, check=False)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+# Run beside the server: when the process that started it ends without stopping it (killed,
+# so that atexit never ran), stop it. Arguments: that process's pid, then _stop_cluster's.
+_WATCHDOG = """
+import json, os, sys, time
+from pathlib import Path
+from tests.pg_server import _stop_cluster
+owner, prefix, bin_dir, folder = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+while os.getppid() == owner:
+    time.sleep(0.5)
+_stop_cluster(prefix, Path(bin_dir), Path(folder))
+"""
 
 
 def _free_port() -> int:
@@ -135,6 +159,11 @@ def start(*, durable: bool = False) -> Server:
         server = Server(f"postgresql://postgres@127.0.0.1:{port}/{DATABASE}", folder, bin_dir,
                         prefix)
         atexit.register(server.stop)
+        server._watchdog = subprocess.Popen(
+            [sys.executable, "-c", _WATCHDOG, str(os.getpid()), json.dumps(prefix),
+             str(bin_dir), str(folder)],
+            cwd=Path(__file__).resolve().parents[1], stdin=subprocess.DEVNULL,
+            start_new_session=True)
         createdb = [*prefix, str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port),
                     "-U", "postgres", DATABASE]
         try:  # a natural-language collation, so that the tests see the schema's own "C" order

@@ -33,7 +33,7 @@ from tests.test_ready import FLANK, U1, U2, done_commands
 from tests.test_reliability import BLUE, GREY, HOST, TINY, tiny_orders
 from umpire import demo, wording
 from umpire.maps import MapMaker
-from umpire.retrying import RetryPolicy
+from umpire.retrying import RETRY, RetryPolicy
 from umpire.service import Umpire, UmpireError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,8 +65,7 @@ async def umpires(target: str, n: int = 2, *, maps: bool = False,
         out = []
         for _ in range(n):
             store = await stack.enter_async_context(Store.open(target))
-            extra = {} if retry is None else {"retry": retry}
-            out.append(Umpire(store, maps=MapMaker(enabled=maps), **extra))
+            out.append(Umpire(store, maps=MapMaker(enabled=maps), retry=retry or RETRY))
         yield out
 
 
@@ -262,6 +261,20 @@ async def test_joins_racing_on_two_umpires_seat_the_player_once(target: str) -> 
         players = {p.user_id: p.side for p in await a.store.players("seats")}
         assert players[BLUE] == "blue" and players[GREY] in ("grey", "blue")
         assert len(await a.store.players("seats")) == 2
+
+
+async def test_games_created_at_once_on_two_umpires_get_numbers_of_their_own(
+        target: str) -> None:
+    """Two umpires create games of one scenario at the same moment, so both count the same
+    next number: the one that comes second counts again, and every game gets a number."""
+    async with umpires(target) as (a, b):
+        made = await asyncio.gather(*(u.create_game(TINY, HOST) for _ in range(3)
+                                      for u in (a, b)), return_exceptions=True)
+        assert all(not isinstance(r, BaseException) for r in made), made
+        ids = {g.id for g in await a.store.list_games()}
+        assert len(ids) == 6
+        assert all(f"`{gid}`" in "".join(r.text for r in made if not isinstance(r, BaseException))
+                   for gid in ids)
 
 
 async def test_a_map_asked_of_one_umpire_shows_the_other_umpires_move(target: str) -> None:

@@ -13,12 +13,14 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
+from bot.client import VedetteBot
 from storage.clock import utc_now
 from storage.db import connect
 from storage.json_codec import JsonObject
@@ -27,8 +29,10 @@ from storage.records import GameRecord, NewDelivery
 from storage.sql import Backend
 from storage.store import Store
 from umpire.maps import MapMaker
-from umpire.outbox import drain, holder_is_gone, new_holder, nonce
+from umpire.outbox import DEFAULT_LEASE, drain, nonce
+from umpire.outbox_holder import holder_is_gone, new_holder
 from umpire.service import Umpire
+from umpire.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -56,7 +60,7 @@ class Recorder:
         self.name = name
         self.sent = sent
         self.delay = delay
-        self.during_send: list[object] = []
+        self.during_send: list[Callable[[], Awaitable[None]]] = []
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
@@ -65,9 +69,7 @@ class Recorder:
         if self.delay:
             await asyncio.sleep(self.delay)
         if self.during_send:
-            action = self.during_send.pop(0)
-            assert callable(action)
-            await action()
+            await self.during_send.pop(0)()
         self.sent.append((key, self.name))
 
 
@@ -124,6 +126,11 @@ async def test_only_games_with_deliveries_waiting_are_claimed_a_few_at_a_time(
         assert await store.claim_outboxes("a", LEASE, 2) == ["g00", "g01"]
         assert await store.claim_outboxes("a", LEASE, 2, after="g01") == ["g03", "g04"]
         assert await store.claim_outboxes("a", LEASE, 2, after="g04") == []
+        with pytest.raises(ValueError, match="needs a holder id"):
+            await store.claim_outboxes("", LEASE, 2)
+        with pytest.raises(ValueError, match="more than 0 seconds"):
+            await store.renew_outbox("a", "g00", 0)
+        assert await store.outbox_holders() == [(g, "a") for g in ("g00", "g01", "g03", "g04")]
         assert await store.claim_outboxes("b", LEASE, 10, game_id="g03") == []  # a's
         assert await store.claim_outboxes("b", LEASE, 10, game_id="quiet") == []
         assert await store.claim_outboxes("a", LEASE, 0) == []
@@ -181,6 +188,21 @@ async def test_a_claimer_skips_a_lease_row_another_is_taking_instead_of_waiting(
         finally:
             await other.close()
         assert await store.claim_outboxes("c", LEASE, 10) == ["g01"]
+
+
+async def test_the_lease_is_a_setting_the_bot_uses(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VEDETTE_OUTBOX_LEASE", "2.5")
+    assert Settings(_env_file=None).outbox_lease == 2.5  # type: ignore[call-arg]
+    async with Store.open(tmp_path / "v.db") as store:
+        bot = VedetteBot(Umpire(store, maps=MapMaker(enabled=False)))
+        assert bot.outbox.lease == 2.5
+    for bad in ("0", "-1", "soon", "7200"):
+        monkeypatch.setenv("VEDETTE_OUTBOX_LEASE", bad)
+        with pytest.raises(ValidationError, match="VEDETTE_OUTBOX_LEASE"):
+            Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.delenv("VEDETTE_OUTBOX_LEASE")
+    assert Settings(_env_file=None).outbox_lease == DEFAULT_LEASE == 60  # type: ignore[call-arg]
 
 
 # -- two holders in one process ----------------------------------------------------------------
@@ -284,10 +306,13 @@ async def test_two_processes_draining_one_database_send_each_delivery_once(
         db_target: str, tmp_path: Path) -> None:
     async with Store.open(db_target) as store:
         keys = await seed_games(store, 8, 10)
-    sent_file = tmp_path / "sent.txt"
-    workers = [_worker(db_target, sent_file, "--lease", "5", "--delay", "0.01")
+    sent_file, go = tmp_path / "sent.txt", tmp_path / "go"
+    workers = [_worker(db_target, sent_file, "--lease", "5", "--delay", "0.01", "--go", str(go))
                for _ in range(2)]
     try:
+        for worker in workers:
+            assert _read_line(worker).startswith("holder ")
+        go.touch()  # both open: off they go together
         for worker in workers:
             assert worker.wait(timeout=120) == 0, worker.stderr.read() if worker.stderr else ""
     finally:
@@ -304,7 +329,7 @@ async def test_two_processes_draining_one_database_send_each_delivery_once(
 
 async def test_a_process_killed_after_claiming_has_its_outbox_sent_once_by_another(
         db_target: str, tmp_path: Path) -> None:
-    lease = 2.0
+    lease = 3.0
     async with Store.open(db_target) as store:
         keys = await seed_games(store, 2, 5)
     sent_file = tmp_path / "sent.txt"
@@ -330,7 +355,7 @@ async def test_a_process_killed_after_claiming_has_its_outbox_sent_once_by_anoth
             assert time.monotonic() - killed_at < lease + 10, "never taken over"
             await drain(store, survivor, holder="survivor")
             await asyncio.sleep(0.1)
-        assert time.monotonic() - killed_at >= lease - 0.5  # not before the lease ended
+        assert time.monotonic() - killed_at >= lease / 2  # not long before the lease ended
     everything = [k for k, _ in before] + [k for k, _ in sent]
     assert Counter(everything) == Counter(keys)  # each exactly once
     assert {who for _, who in sent} == {"survivor"} and len(sent) == len(keys) - 3

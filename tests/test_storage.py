@@ -393,6 +393,87 @@ async def test_a_closed_store_refuses_work(target: str) -> None:
         await store.set_state("k", "v")
 
 
+async def test_seats_after_the_start_change_with_their_announcements(store: Store) -> None:
+    await store.create_game(game())
+    await store.add_player("g1", 1, "union")
+    [asked] = await store.request_seat("g1", 2, "union", [NewDelivery("host", "", "2 asks")])
+    await store.request_seat("g1", 2, "confederate")  # asks again: replaces the request
+    request = await store.seat_request("g1", 2)
+    assert request is not None and request.side == "confederate"
+    assert [r.user_id for r in await store.seat_requests("g1")] == [2]
+    with pytest.raises(AlreadyExistsError):
+        await store.request_seat("g1", 1, "union")
+    await store.seat_player("g1", 2, "confederate", deliveries=[NewDelivery("public", "", "in")])
+    assert await store.seat_requests("g1") == []
+    assert [p.side for p in await store.players("g1")] == ["union", "confederate"]
+    await store.unseat_player("g1", 2, remember=True, deliveries=[NewDelivery("public", "", "out")])
+    assert await store.former_side("g1", 2) == "confederate"
+    await store.seat_player("g1", 2, "confederate")
+    await store.unseat_player("g1", 2, remember=True)  # leaving twice keeps the record
+    assert await store.former_side("g1", 2) == "confederate"
+    with pytest.raises(NotFoundError):
+        await store.unseat_player("g1", 9, remember=False)
+    texts = [d.text for d in await store.pending_deliveries()]
+    assert texts == ["2 asks", "in", "out"] and asked > 0
+
+
+async def test_ready_marks_deadlines_and_pending_orders_are_kept_per_step(store: Store) -> None:
+    from datetime import datetime as dt
+
+    from storage.pending_orders import PendingRow
+
+    await store.create_game(game())
+    assert await store.mark_ready("g1", 2, 1, 0, [NewDelivery("public", "", "2 ready")])
+    assert await store.mark_ready("g1", 1, 1, 0) == []  # no deliveries, still marked
+    assert await store.mark_ready("g1", 2, 1, 0, [NewDelivery("public", "", "again")]) == []
+    assert await store.ready_players("g1", 1, 0) == [2, 1]
+    assert await store.ready_players("g1", 1, 1) == []
+
+    assert await store.deadline_setting("g1") is None
+    setting = await store.set_deadline_length("g1", 3600, [NewDelivery("public", "", "1 h")])
+    assert await store.deadline_setting("g1") == setting
+    await store.set_deadline_length("g1", None)
+    assert (await store.deadline_setting("g1")).length_seconds is None  # type: ignore[union-attr]
+    assert await store.mark_step_deadline("g1", 1, 0, "reminded") is True
+    assert await store.mark_step_deadline("g1", 1, 0, "reminded") is False
+    await store.extend_step_deadline("g1", 1, 0, 600, rearm_reminder=True)
+    await store.extend_step_deadline("g1", 1, 0, 300, rearm_reminder=False)
+    step = await store.step_deadline("g1", 1, 0)
+    assert (step.extra_seconds, step.reminded_at, step.passed_at) == (900, None, None)
+    racing = await asyncio.gather(*(store.mark_step_deadline("g1", 1, 0, "passed")
+                                    for _ in range(4)))
+    assert sorted(racing) == [False, False, False, True]
+
+    when = dt(2026, 1, 1, tzinfo=UTC)
+    order = PendingRow("p" * 12, "g1", 2, "move", {"unit": "u1"}, 1, 0, "open", {}, when)
+    await store.add_pending_order(order)
+    assert await store.pending_order(order.id) == order
+    assert await store.open_pending_orders("g1") == [order]
+    await store.set_pending_shown(order.id, {"channel": 5})
+    assert await store.set_pending_status(order.id, "confirmed", only_from="open") is True
+    assert await store.set_pending_status(order.id, "expired", only_from="open") is False
+    settled = await store.pending_order(order.id)
+    assert settled is not None and (settled.status, settled.shown) == ("confirmed", {"channel": 5})
+    assert await store.open_pending_orders("g1") == []
+    assert [d.text for d in await store.pending_deliveries()] == ["2 ready", "1 h"]
+
+
+async def test_the_log_is_counted_and_read_from_its_last_event_of_a_type(store: Store) -> None:
+    await store.create_game(game("flank-1"))
+    await store.create_game(game("flank-2", guild_id=None))
+    await store.create_game(game("other-1"))
+    await store.commit("flank-1", 0, [NewEvent("Turn"), NewEvent("Move"), NewEvent("Turn"),
+                                      NewEvent("Move", audience=side_audience("union"))])
+    assert await store.count_events("flank-1", "Move") == {"public": 1, "side:union": 1}
+    assert [e.seq for e in await store.events_from_last("flank-1", "Turn")] == [3, 4]
+    assert await store.events_from_last("flank-1", "Nothing") == []
+    assert await store.games_named_like("flank-") == [("flank-1", 7), ("flank-2", None)]
+    [queued] = await store.queue_deliveries("flank-1", [NewDelivery("host", "", "note")])
+    assert (await store.get_delivery(queued)).seq == 4  # type: ignore[union-attr]
+    with pytest.raises(NotFoundError):
+        await store.queue_deliveries("ghost", [NewDelivery("host", "", "note")])
+
+
 # -- commits --------------------------------------------------------------------------------
 
 
@@ -549,6 +630,15 @@ async def test_a_stale_commit_raises_concurrency_error_and_writes_nothing(store:
     assert await count(store, "deliveries") == 0
     assert await store.latest_snapshot("g1") is None
     assert (await store.get_game("g1")).status == "setup"  # type: ignore[union-attr]
+
+
+async def test_a_text_that_is_not_unicode_is_refused_and_nothing_written(store: Store) -> None:
+    await store.create_game(game())
+    with pytest.raises(StorageError, match="commit to game 'g1' failed"):
+        await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("public", "", "half \ud800")])
+    assert await store.last_seq("g1") == 0 and await count(store, "deliveries") == 0
+    await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("public", "", "whole ☺")])
+    assert [d.text for d in await store.pending_deliveries()] == ["whole ☺"]
 
 
 async def test_commit_to_an_unknown_game_is_refused(store: Store) -> None:

@@ -282,3 +282,15 @@ async def test_a_commit_carrying_a_picture_waits_for_a_send_dropping_it(pg_targe
             await other.close()
         later = await store.get_delivery(second)
         assert later is not None and later.image == PNG
+
+
+async def test_a_nul_character_postgresql_cannot_hold_is_refused_and_nothing_written(
+    pg_target: str,
+) -> None:
+    """PostgreSQL's text holds no NUL character (SQLite's does): such a text is refused with
+    the store's error, and the transaction leaves nothing behind."""
+    async with Store.open(pg_target) as store:
+        await store.create_game(game("g1"))
+        with pytest.raises(StorageError, match="commit to game 'g1' failed"):
+            await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("public", "", "a\x00b")])
+        assert await store.last_seq("g1") == 0 and await store.pending_deliveries() == []

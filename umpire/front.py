@@ -15,7 +15,7 @@ from rules.unit_lookup import own_unit
 from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
 from storage.store import Store
-from umpire import dm_notice, outbox, pending, player_settings, wording
+from umpire import dm_notice, outbox, outbox_holder, pending, player_settings, wording
 from umpire.answers import UmpireError
 from umpire.gameref import GameRef, ref_of
 from umpire.outbox import DEFAULT_LEASE, Transport
@@ -148,13 +148,7 @@ class Front(Pictures):
     @cached_property
     def outbox_holder(self) -> str:
         """This umpire's holder id for outbox leases (host name, pid, random)."""
-        return outbox.new_holder()
-
-    async def games_with_pending_deliveries(self, limit: int = 500) -> list[str]:
-        """The games with deliveries waiting, in the order of their oldest one (whoever holds
-        their outboxes)."""
-        waiting = await self.store.pending_deliveries(None, limit=limit)
-        return list(dict.fromkeys(d.game_id for d in waiting))
+        return outbox_holder.new_holder()
 
     async def claim_outboxes(self, limit: int = 500, lease_seconds: float = DEFAULT_LEASE, *,
                              after: str = "") -> list[str]:
@@ -162,7 +156,7 @@ class Front(Pictures):
         waiting that no other live holder holds (whose id sorts after ``after``, if given);
         their ids, in id order. Drain each (``drain``, which releases it) or release it."""
         if not after:  # once per round: what a killed process of this machine held is free
-            await outbox.free_gone_holders(self.store)
+            await outbox_holder.free_gone_holders(self.store)
         return await self.store.claim_outboxes(self.outbox_holder, lease_seconds, limit,
                                                after=after)
 

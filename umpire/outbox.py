@@ -1,13 +1,13 @@
 """Sending what waits in the outbox: each delivery is marked sent only after the transport has
 accepted it, so a failure or a restart leads to a retry, never to a loss.
 
-Several processes may share one database: a game's outbox is sent by one holder at a time, under
-a lease that runs out if its holder dies (``storage.outbox_leases``). A drain claims the game's
-outbox before sending, renews the lease before each send and stops as soon as the lease turns out
-to be lost (another holder took it over after it ran out: that holder sends the rest), and
-releases it at the end. A holder that stalls past its lease while one send is under way may still
-have that one send repeated by the next holder; the delivery's nonce (Discord's message nonce)
-makes Discord drop the second copy.
+Several processes may share one database: a game's outbox is sent by one holder at a time,
+under a lease that runs out if its holder dies (``storage.outbox_leases``; holder ids:
+``umpire.outbox_holder``). A drain claims the game's outbox before sending, renews the lease
+before each send and stops as soon as the lease turns out to be lost (another holder took it
+over after it ran out: that holder sends the rest), and releases it at the end. A holder that
+stalls past its lease while one send is under way may still have that one send repeated by the
+next holder; the delivery's nonce (Discord's message nonce) makes Discord drop the second copy.
 """
 
 from __future__ import annotations
@@ -16,9 +16,6 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import os
-import secrets
-import socket
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
@@ -33,63 +30,6 @@ NONCE_LENGTH = 25  # Discord's limit on a message nonce
 DEFAULT_LEASE = 60.0
 
 log = logging.getLogger("vedette.outbox")
-
-
-def new_holder() -> str:
-    """A holder id for one process's umpire: its host name (for people reading it), the
-    kernel's boot and the process namespace it runs in (for ``holder_is_gone``), its pid, and
-    a random part (so that two umpires in one process, or a pid used again, never share one)."""
-    return f"{socket.gethostname()}:{_this_kernel()}:{os.getpid()}:{secrets.token_hex(6)}"
-
-
-def holder_is_gone(holder: str) -> bool:
-    """Whether ``holder`` was a process of this machine, since its last boot and in the same
-    process namespace (the same container), that no longer runs: a bot killed and started
-    again. Its outboxes need not wait for their leases to run out. Anything else, as far as
-    this process can tell, may still be alive (another machine, another container, a pid in
-    use again)."""
-    parts = holder.rsplit(":", 4)
-    if len(parts) != 5 or not parts[3].isdigit():
-        return False
-    kernel, pid = f"{parts[1]}:{parts[2]}", int(parts[3])
-    if kernel != _this_kernel() or "-" in (parts[1], parts[2]) or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
-        return True
-    except (PermissionError, OverflowError):
-        return False
-    return False
-
-
-def _this_kernel() -> str:
-    """The kernel's boot and the process namespace this process sees pids in, as
-    ``boot:namespace`` (Linux; each ``-`` where it cannot tell): a pid means one process only
-    within both."""
-    try:
-        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as boot_file:
-            boot = boot_file.read().strip().replace("-", "")[:16] or "-"
-    except OSError:
-        boot = "-"
-    try:
-        namespace = str(os.stat("/proc/self/ns/pid").st_ino)
-    except OSError:
-        namespace = "-"
-    return f"{boot}:{namespace}"
-
-
-async def free_gone_holders(store: Store) -> list[str]:
-    """Release the outboxes held by processes of this machine that no longer run
-    (``holder_is_gone``); the games freed."""
-    freed = []
-    for game_id, holder in await store.outbox_holders():
-        if holder_is_gone(holder):
-            await store.release_outbox(holder, game_id)
-            freed.append(game_id)
-    if freed:
-        log.info("outboxes of %d games freed: their holder's process is gone", len(freed))
-    return freed
 
 
 def nonce(secret: bytes, key: str) -> str:
