@@ -25,7 +25,8 @@ from umpire.cli import main
 from umpire.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
 from umpire.demo import run_demo
 from umpire.maps import MapMaker
-from umpire.outbox import drain, new_holder
+from umpire.outbox import drain
+from umpire.outbox_holder import new_holder
 from umpire.service import Umpire
 
 FIXTURES = Path(__file__).parent / "fixtures"
