@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from storage.errors import StorageError
 from storage.pending_orders import PendingRow
 from storage.records import NewDelivery
 from storage.store import Store
@@ -255,3 +256,14 @@ def test_a_password_in_a_url_is_never_printed(
     assert code == 1
     assert captured.err.startswith("vedette db: cannot use PostgreSQL database")
     assert "s3cret-word" not in captured.out + captured.err
+
+
+async def test_a_copy_that_fails_halfway_leaves_the_destination_empty(
+        club: Path, pg_target: str) -> None:
+    """PostgreSQL's text cannot hold a NUL character, which SQLite's can: the bot's state
+    (copied last, after every game) makes the copy fail, and nothing of it stays."""
+    async with Store.open(club) as store:
+        await store.set_state("note", "a\x00b")
+    with pytest.raises(StorageError, match="copy the database failed"):
+        await copy_database(club, pg_target)
+    assert await dump(pg_target) == {table.name: [] for table in TABLES}
