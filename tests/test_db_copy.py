@@ -203,6 +203,13 @@ async def test_a_destination_holding_data_is_refused_and_left_alone(
     assert await dump(destination) == held
 
 
+async def test_a_file_is_not_copied_onto_itself(club: Path) -> None:
+    before = await dump(club)
+    with pytest.raises(CopyRefused, match="the same database"):
+        await copy_database(club, club.parent / ".." / club.parent.name / club.name)
+    assert await dump(club) == before
+
+
 async def test_a_missing_source_is_refused_and_not_created(tmp_path: Path) -> None:
     missing = tmp_path / "nothing.db"
     with pytest.raises(CopyRefused, match="no database"):

@@ -117,8 +117,9 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
                         ) -> CopyReport:
     """Copy every table from ``source`` to the empty ``destination`` (both database targets),
     then check every game's replay. Raises ``CopyRefused`` (nothing written) for a destination
-    that holds data; ``StorageError`` for a database that cannot be opened."""
-    if str(source) == str(destination):
+    that holds data or is the source; ``StorageError`` for a database that cannot be opened
+    or a row the destination refuses (then nothing of the copy stays)."""
+    if _same(source, destination):
         raise CopyRefused("the source and the destination are the same database")
     if not is_url(source) and not Path(source).is_file():
         raise CopyRefused(f"no database at {source} to copy from")
@@ -140,6 +141,13 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
 
 def is_url(target: str | PathLike[str]) -> bool:
     return database_kind(target) == Backend.POSTGRESQL
+
+
+def _same(source: str | PathLike[str], destination: str | PathLike[str]) -> bool:
+    """Whether both name one database (a file by any path to it, or one URL)."""
+    if is_url(source) or is_url(destination):
+        return str(source) == str(destination)
+    return Path(source).resolve() == Path(destination).resolve()
 
 
 async def _refuse_data(conn: Conn) -> None:
