@@ -132,3 +132,12 @@ def _env() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if k != "VEDETTE_DB"}
+
+
+def test_verify_reads_a_postgresql_database_named_by_its_url(pg_target: str) -> None:
+    """The URL reaches the store as written (a path would fold its ``//``): an empty
+    database is reported as holding no game."""
+    asyncio.run(old_database(pg_target, SCHEMA_VERSION))
+    done = vedette("verify", "--db", pg_target, "--game", "nope")
+    assert done.returncode == 2, done.stderr
+    assert done.stdout.strip() == f"vedette verify: no game 'nope' in {pg_target}"

@@ -1,5 +1,6 @@
 """Property: whatever sequence of commits is made (some of them stale), ``events()`` returns
-exactly the events of the commits that succeeded, in order, with gapless seqs."""
+exactly the events of the commits that succeeded, in order, with gapless seqs; on SQLite and on
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage import ConcurrencyError, GameRecord, NewDelivery, NewEvent, Recipient, Store
+from tests import pg_server
 
 json_scalars = (
     st.none()
@@ -44,7 +46,23 @@ def test_events_returns_exactly_what_was_committed_in_order(
         asyncio.run(_run(Path(folder) / "p.db", plan))
 
 
-async def _run(path: Path, plan: list[tuple[list[NewEvent], int, int]]) -> None:
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plan=st.lists(commits, max_size=12))
+def test_events_returns_exactly_what_was_committed_in_order_on_postgresql(
+    pg_url: str, plan: list[tuple[list[NewEvent], int, int]],
+) -> None:
+    asyncio.run(_run_in_a_fresh_schema(pg_url, plan))
+
+
+async def _run_in_a_fresh_schema(url: str, plan: list[tuple[list[NewEvent], int, int]]) -> None:
+    name, target = await pg_server.fresh_schema(url)
+    try:
+        await _run(target, plan)
+    finally:
+        await pg_server.drop_schema(url, name)
+
+
+async def _run(path: Path | str, plan: list[tuple[list[NewEvent], int, int]]) -> None:
     async with Store.open(path) as store:
         await store.create_game(
             GameRecord(id="g", scenario_id="s", scenario_path="s.toml", host_user_id=1,

@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="re-adjudicate a finished game: every command, "
                             "event and die roll, from its published seed")
     source = verify.add_mutually_exclusive_group(required=True)
-    source.add_argument("--db", type=Path, help="the bot's database file")
+    source.add_argument("--db", help="the bot's database: a SQLite file or a postgresql:// URL")
     source.add_argument("--record", type=Path,
                         help="a game record file, as posted in the game's channel at its end")
     verify.add_argument("--game", default=None,

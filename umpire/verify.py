@@ -26,6 +26,7 @@ from rules.implementations import load_all
 from rules.problems import FileProblems
 from rules.reading import event_from_json
 from rules.state import GameState, initial_state
+from storage.sql import Backend, database_kind
 from storage.store import Store
 from umpire import catalog
 from umpire.corrections import corrections, words
@@ -269,13 +270,15 @@ def _short(value: object) -> str:
 
 
 # -- the command line ---------------------------------------------------------------------------
-async def verify(db: Path, game_id: str | None, *, rolls: bool = False) -> int:
-    """Check one game of a database file (``vedette verify --db``); ``rolls`` lists every
-    secret roll told to a side, under the number its message gave it."""
-    if not db.is_file():
+async def verify(db: str | Path, game_id: str | None, *, rolls: bool = False) -> int:
+    """Check one game of a database (``vedette verify --db``: a SQLite file or a PostgreSQL
+    URL); ``rolls`` lists every secret roll told to a side, under the number its message gave
+    it."""
+    if database_kind(db) is Backend.SQLITE and not Path(db).is_file():
         print(f"vedette verify: no database file at {db}")
         return 2
     async with Store.open(db) as store:
+        db = store.target  # a URL without its password
         games = await store.list_games()
         if game_id is None:
             if len(games) != 1:
