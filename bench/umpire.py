@@ -13,16 +13,29 @@ one fsync a command), it measures:
 
 Targets: a move <= 20 ms (median), >= 200 commands a second. It prints readable figures and, as
 its last line, one JSON object with ``move_ms_median`` and ``commands_per_s``.
+
+``--postgres`` adds, in the same run, the same 20 games on PostgreSQL (a throwaway server that
+syncs its commits to disk, started with ``tests/pg_server.py``, or ``VEDETTE_TEST_POSTGRES``):
+all in one process, then split between this process and a second OS process (half the games
+each, as two bot processes with their shards), started together and timed from the first start
+to the last end. The JSON line gains ``pg_commands_per_s_1proc``, ``pg_commands_per_s_2proc``
+and ``sqlite_commands_per_s`` (the throughput above). Targets: two processes >= 1.5 x one;
+PostgreSQL in one process >= 0.5 x SQLite.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rules import commands as cmd
@@ -48,6 +61,9 @@ MOVES_PER_PHASE = 5
 GAMES = 20
 TARGET_MOVE_MS = 20.0
 TARGET_COMMANDS_PER_S = 200.0
+TARGET_TWO_VS_ONE = 1.5
+TARGET_PG_VS_SQLITE = 0.5
+ROOT = Path(__file__).resolve().parent.parent
 
 Step = tuple[int, cmd.Move | cmd.Done]
 
@@ -103,15 +119,30 @@ async def scripted_game(db: Path) -> tuple[list[float], list[Step], int]:
     return times, steps, refused
 
 
-async def concurrent_games(db: Path, steps: list[Step]) -> tuple[float, int, int]:
-    """``GAMES`` games on one file, each replaying ``steps``, all at once: the wall time, the
-    commands sent and how many were refused."""
-    refused = 0
-    async with Store.open(db) as store:
+async def set_up_games(target: str, gids: Sequence[str]) -> None:
+    """Create, seat and start the games (not timed)."""
+    async with Store.open(target) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
-        gids = [f"g{n:02d}" for n in range(GAMES)]
         for gid in gids:
             await new_game(umpire, gid)
+
+
+async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
+                     barrier: tuple[Path, Path] | None = None
+                     ) -> tuple[float, float, int, float]:
+    """Play ``steps`` in each of the (set up) games, all at once, on one ``Umpire`` of
+    ``target``: when it started and ended (wall clock), how many commands were refused and the
+    CPU time this process used meanwhile.
+    With a ``barrier`` ``(ready, go)``, it writes ``ready`` once its store is open and starts
+    when ``go`` appears."""
+    refused = 0
+    async with Store.open(target) as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        if barrier is not None:
+            ready, go = barrier
+            ready.write_text("ready\n", encoding="utf-8")
+            while not go.exists():
+                await asyncio.sleep(0.002)
 
         async def play(gid: str) -> None:
             nonlocal refused
@@ -121,19 +152,97 @@ async def concurrent_games(db: Path, steps: list[Step]) -> tuple[float, int, int
                 except UmpireError:
                     refused += 1
 
-        start = time.perf_counter()
+        start, cpu = time.time(), time.process_time()
         await asyncio.gather(*(play(gid) for gid in gids))
-        wall = time.perf_counter() - start
+        end, cpu = time.time(), time.process_time() - cpu
         for gid in gids:
             assert (await umpire.state_for(gid)).status == "ended", gid
-    return wall, GAMES * len(steps), refused
+    return start, end, refused, cpu
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One throughput run: its wall time, the commands sent, those refused, and the CPU time
+    the umpires' processes used."""
+
+    wall: float
+    commands: int
+    refused: int
+    cpu: float
+
+    @property
+    def rate(self) -> float:
+        return self.commands / self.wall
+
+
+async def concurrent_games(target: str, steps: list[Step], prefix: str = "g") -> Run:
+    """``GAMES`` games on one database in this process, each replaying ``steps``, all at
+    once."""
+    gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
+    await set_up_games(target, gids)
+    start, end, refused, cpu = await play_games(target, gids, steps)
+    return Run(end - start, GAMES * len(steps), refused, cpu)
+
+
+async def two_processes(target: str, steps: list[Step], folder: Path, prefix: str = "two"
+                        ) -> Run:
+    """The same ``GAMES`` games split between this process and a second OS process (each its
+    own ``Umpire`` on ``target``, as two bot processes with their shards), started together:
+    timed from the first start to the last end, the CPU time of both."""
+    gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
+    await set_up_games(target, gids)
+    mine, theirs = gids[: GAMES // 2], gids[GAMES // 2:]
+    script, go, result = (folder / f"{prefix}.steps.json", folder / f"{prefix}.go",
+                          folder / f"{prefix}.result.json")
+    ready = (folder / f"{prefix}.ready-1", folder / f"{prefix}.ready-2")
+    script.write_text(json.dumps([[user, json.loads(command.model_dump_json())]
+                                  for user, command in steps]), encoding="utf-8")
+    other = subprocess.Popen(
+        [sys.executable, "-m", "bench.umpire", "--play", target, str(script), str(ready[1]),
+         str(go), str(result), *theirs], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        playing = asyncio.create_task(play_games(target, mine, steps, (ready[0], go)))
+        while not all(path.exists() for path in ready):
+            if other.poll() is not None:
+                raise RuntimeError("the second process ended before it was ready")
+            await asyncio.sleep(0.005)
+        go.write_text("go\n", encoding="utf-8")
+        start, end, refused, cpu = await playing
+        code = await asyncio.to_thread(other.wait, 600)
+    finally:
+        if other.poll() is None:
+            other.kill()
+            other.wait()
+    if code != 0:
+        raise RuntimeError(f"the second process failed ({code})")
+    found = json.loads(result.read_text(encoding="utf-8"))
+    wall = max(end, found["end"]) - min(start, found["start"])
+    return Run(wall, GAMES * len(steps), refused + int(found["refused"]),
+               cpu + float(found["cpu"]))
+
+
+def _play_main(argv: Sequence[str]) -> int:
+    """The second process of :func:`two_processes`:
+    ``--play TARGET STEPS READY GO RESULT GAME…``."""
+    target, script, ready, go, result, *gids = argv
+    steps: list[Step] = []
+    for user, body in json.loads(Path(script).read_text(encoding="utf-8")):
+        command = cmd.Move.model_validate(body) if body["kind"] == "move" else cmd.Done()
+        steps.append((int(user), command))
+    start, end, refused, cpu = asyncio.run(
+        play_games(target, gids, steps, (Path(ready), Path(go))))
+    Path(result).write_text(json.dumps({"start": start, "end": end, "refused": refused,
+                                        "cpu": cpu}), encoding="utf-8")
+    return 0
 
 
 def _ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
-async def main() -> None:
+async def main(postgres: bool) -> None:
+    figures: dict[str, float | int] = {}
+    missed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="vedette-bench-") as tmp:
         times, steps, refused = await scripted_game(Path(tmp) / "one.db")
         cuts = statistics.quantiles(times, n=10)
@@ -143,16 +252,117 @@ async def main() -> None:
         print(f"  a move: median {_ms(median)} ms, mean {_ms(statistics.fmean(times))} ms, "
               f"p10 {_ms(cuts[0])} ms, p90 {_ms(cuts[-1])} ms, max {_ms(max(times))} ms "
               f"(target <= {TARGET_MOVE_MS:g} ms)")
-        wall, sent, failed = await concurrent_games(Path(tmp) / "many.db", steps)
-        rate = sent / wall
-        print(f"{GAMES} games at once on one file: {sent} commands ({failed} refused) in "
-              f"{wall:.2f} s: {rate:.0f} commands/s (target >= {TARGET_COMMANDS_PER_S:g})")
-    missed = [what for what, ok in (("move time", _ms(median) <= TARGET_MOVE_MS),
-                                    ("throughput", rate >= TARGET_COMMANDS_PER_S)) if not ok]
+        run = await concurrent_games(str(Path(tmp) / "many.db"), steps)
+        rate, sent = run.rate, run.commands
+        print(f"{GAMES} games at once on one file: {sent} commands ({run.refused} refused) in "
+              f"{run.wall:.2f} s: {rate:.0f} commands/s (target >= {TARGET_COMMANDS_PER_S:g})")
+        _cpu_line(run, None, None)
+        missed += [what for what, ok in (("move time", _ms(median) <= TARGET_MOVE_MS),
+                                         ("throughput", rate >= TARGET_COMMANDS_PER_S))
+                   if not ok]
+        figures |= {"move_ms_median": _ms(median), "commands_per_s": round(rate, 1),
+                    "moves_timed": len(times), "games": GAMES, "commands": sent}
+        if postgres:
+            figures |= await postgres_figures(steps, Path(tmp), rate, missed)
+    # The figures depend on what else the machine runs: say how busy it was.
+    figures["load_average_1min"] = round(os.getloadavg()[0], 2)
+    print(f"load average (1 min) at the end: {figures['load_average_1min']} on "
+          f"{os.cpu_count()} cores")
     print("targets met" if not missed else f"target(s) missed: {', '.join(missed)}")
-    print(json.dumps({"move_ms_median": _ms(median), "commands_per_s": round(rate, 1),
-                      "moves_timed": len(times), "games": GAMES, "commands": sent}))
+    print(json.dumps(figures))
+
+
+async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
+                           missed: list[str]) -> dict[str, float | int]:
+    """The same 20 games on PostgreSQL, in one process and then split between two; each
+    figure beside SQLite's, measured in this run."""
+    from tests import pg_server
+
+    outside = os.environ.get(pg_server.ENV_URL, "").strip()
+    # A server that syncs its commits to disk, as SQLite's file does (synchronous=FULL).
+    server = pg_server.Server(outside) if outside else pg_server.start(durable=True)
+    try:
+        schema, url = await pg_server.fresh_schema(server.url)
+        try:
+            one, two = await _postgres_runs(url, steps, folder, sqlite_rate, server.folder)
+        finally:
+            await pg_server.drop_schema(server.url, schema)
+    finally:
+        server.stop()
+    missed += [what for what, ok in (
+        ("PostgreSQL against SQLite", one >= TARGET_PG_VS_SQLITE * sqlite_rate),
+        ("two processes against one", two >= TARGET_TWO_VS_ONE * one)) if not ok]
+    return {"pg_commands_per_s_1proc": round(one, 1), "pg_commands_per_s_2proc": round(two, 1),
+            "sqlite_commands_per_s": round(sqlite_rate, 1)}
+
+
+async def _postgres_runs(url: str, steps: list[Step], folder: Path, sqlite_rate: float,
+                         server: Path | None) -> tuple[float, float]:
+    """Commands a second on PostgreSQL with every game in one process, then split in two.
+    With the ``server``'s folder (one started here), the CPU time its processes used too."""
+    before = server_cpu(server)
+    one = await concurrent_games(url, steps, prefix="one")
+    after = server_cpu(server)
+    print(f"PostgreSQL, {GAMES} games in one process: {one.commands} commands ({one.refused} "
+          f"refused) in {one.wall:.2f} s: {one.rate:.0f} commands/s (target >= "
+          f"{TARGET_PG_VS_SQLITE:g} x SQLite's {sqlite_rate:.0f})")
+    _cpu_line(one, before, after)
+    two = await two_processes(url, steps, folder)
+    print(f"PostgreSQL, {GAMES} games split between two processes: {two.commands} commands "
+          f"({two.refused} refused) in {two.wall:.2f} s: {two.rate:.0f} commands/s "
+          f"({two.rate / one.rate:.2f} x one process; target >= {TARGET_TWO_VS_ONE:g} x)")
+    _cpu_line(two, after, server_cpu(server))
+    return one.rate, two.rate
+
+
+def _cpu_line(run: Run, before: float | None, after: float | None) -> None:
+    """The CPU a command cost, in the umpires and in the server, and what that allows on this
+    machine's cores at most (if nothing else ran on them)."""
+    umpire_ms = run.cpu / run.commands * 1000
+    line = f"  CPU a command: {umpire_ms:.1f} ms in the umpire's process(es)"
+    if before is not None and after is not None:
+        server_ms = (after - before) / run.commands * 1000
+        ceiling = (os.cpu_count() or 1) / (umpire_ms + server_ms) * 1000
+        line += (f", {server_ms:.1f} ms in PostgreSQL's: at most {ceiling:.0f} commands/s on "
+                 f"{os.cpu_count()} idle cores")
+    print(line)
+
+
+def server_cpu(folder: Path | None) -> float | None:
+    """CPU seconds used so far by the PostgreSQL server whose folder is ``folder`` (its
+    postmaster, the children it reaped and those alive), from ``/proc``; ``None`` without."""
+    if folder is None:
+        return None
+    try:
+        postmaster = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # a process that ended meanwhile
+        pid, parent = int(entry.name), int(fields[1])
+        if pid == postmaster:
+            total += sum(int(f) for f in fields[11:15])  # its own and its reaped children's
+        elif parent == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def _main(argv: Sequence[str]) -> int:
+    if argv[:1] == ["--play"]:
+        return _play_main(argv[1:])
+    if argv not in ([], ["--postgres"]):
+        print("usage: python -m bench.umpire [--postgres]", file=sys.stderr)
+        return 2
+    asyncio.run(main(postgres=argv == ["--postgres"]))
+    return 0
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(_main(sys.argv[1:]))

@@ -87,8 +87,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     from umpire.db_cli import add_db_commands
 
-    add_db_commands(sub)
+    _add_db_copy(add_db_commands(sub))
     return p
+
+
+def _add_db_copy(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``vedette db copy``, beside ``db migrate``."""
+    copy = actions.add_parser(
+        "copy", help="copy every game from one database to a new, empty one (a SQLite file to "
+        "PostgreSQL, say) and check that each replays to the same state")
+    copy.add_argument("--from", dest="source", required=True,
+                      help="the database to copy: a SQLite file or a postgresql:// URL")
+    copy.add_argument("--to", dest="destination", required=True,
+                      help="the empty database to copy into: a postgresql:// URL or a file")
+    copy.set_defaults(func=_db_copy)
+
+
+def _db_copy(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from storage.postgres import shown
+    from umpire.db_copy import CopyRefused, copy_database
+
+    try:
+        report = asyncio.run(copy_database(args.source, args.destination))
+    except CopyRefused as e:
+        print(f"vedette db copy: {e}", file=sys.stderr)
+        return 1
+    print(f"copied {shown(args.source)} to {shown(args.destination)}:")
+    for line in report.lines():
+        print(line)
+    if not report.ok:
+        print("the destination holds the copy: empty it (or make a new one) before copying "
+              "again", file=sys.stderr)
+    return 0 if report.ok else 1
 
 
 def _check(args: argparse.Namespace) -> int:
