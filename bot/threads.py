@@ -5,7 +5,10 @@ members are exactly the side's seated players: before anything is posted to it, 
 whoever it added and no longer holds a seat on the side (a player who left, or was unseated) and
 adds the side's seated players. A seated player Discord will not add (not a member of the server,
 or gone) is reported to the host once, and their messages wait in their /inbox. The thread ids,
-the members the bot added and the unreachable players are kept in the game's options. Private
+the members the bot added and the unreachable players are kept in the game's options, each
+change made to the options as stored when it is written (``Umpire.change_game_options``): another
+bot process sharing the database may have recorded another side's thread or members meanwhile,
+and that must not be lost (a member the bot added but forgot would never be removed). Private
 threads can be read by members with the Manage Threads permission, which is why the host is
 warned when choosing them.
 """
@@ -14,7 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -35,18 +39,58 @@ UNREACHABLE_OPTION = "thread_unreachable"  # user id -> side: could not be added
 NOT_A_MEMBER = frozenset({10007, 10013})  # unknown member, unknown user
 
 
+Options = Mapping[str, Any]
+OptionsChange = Callable[[dict[str, Any]], dict[str, Any]]
+
+
 def mode(game: GameRef) -> str:
     return THREADS if game.options.get("delivery") == THREADS else DMS
 
 
 def thread_ids(game: GameRef) -> dict[str, str]:
-    ids = game.options.get(THREADS_OPTION)
+    return _thread_ids(game.options)
+
+
+def _thread_ids(options: Options) -> dict[str, str]:
+    ids = options.get(THREADS_OPTION)
     return {str(k): str(v) for k, v in ids.items()} if isinstance(ids, dict) else {}
 
 
 async def set_mode(bot: VedetteBot, game: GameRef, chosen: str) -> GameRef:
-    options = {**game.options, "delivery": chosen}
-    return await bot.umpire.set_game_options(game.id, options)
+    return await bot.umpire.set_game_options(game.id, {"delivery": chosen})
+
+
+def record_thread(side: str, replaced: str | None, made: str) -> OptionsChange:
+    """The change recording ``made`` as the side's thread, with no member added yet, in place
+    of ``replaced`` (the thread stored before, gone; ``None``: none). If another thread was
+    recorded for the side meanwhile (by another process), the options stay as they are: that
+    thread is the side's."""
+    def change(options: dict[str, Any]) -> dict[str, Any]:
+        ids = _thread_ids(options)
+        if ids.get(side, replaced) != replaced:
+            return options
+        return {**options, THREADS_OPTION: {**ids, side: made},
+                MEMBERS_OPTION: {**_members_of(options), side: []}}
+    return change
+
+
+def record_sync(side: str, *, had: Collection[int], now: Collection[int],
+                reported: Collection[int], cleared: Collection[int]) -> OptionsChange:
+    """The change recording one ``_sync`` of the side's thread: the members it removed
+    (``had`` but not ``now``) and added (``now`` but not ``had``), the side's players found
+    unreachable (``reported``) and those no longer counted so (``cleared``). Applied to the
+    side's entries as stored, so that another process's record, of this side or another, is
+    kept."""
+    removed, added = set(had) - set(now), set(now) - set(had)
+    def change(options: dict[str, Any]) -> dict[str, Any]:
+        members = _members_of(options)
+        kept = (set(members.get(side, had)) - removed) | added
+        unreachable = {u: s for u, s in _unreachable_of(options).items()
+                       if not (s == side and u in cleared)}
+        unreachable |= {u: side for u in reported}
+        return {**options, MEMBERS_OPTION: {**members, side: sorted(kept)},
+                UNREACHABLE_OPTION: {str(u): s for u, s in unreachable.items()}}
+    return change
 
 
 async def side_name(bot: VedetteBot, game: GameRef, side: str) -> str:
@@ -79,10 +123,19 @@ async def side_thread(bot: VedetteBot, game: GameRef, side: str
             thread = await _create(bot, game, side)
             # Saved before anyone is added: a member who cannot be added must not make the
             # next try create another thread.
-            ids[side] = str(thread.id)
-            members = {**_members(game), side: []}
-            game = await bot.umpire.set_game_options(game.id, {
-                **game.options, THREADS_OPTION: ids, MEMBERS_OPTION: members})
+            made = str(thread.id)
+            game = await bot.umpire.change_game_options(
+                game.id, record_thread(side, ids.get(side), made))
+            stored = thread_ids(game).get(side)
+            if stored != made:
+                # Another process made the side's thread meanwhile: that one is the side's
+                # (ours stays empty, nobody is added to it).
+                log.warning("game %s: %s's thread was made twice; keeping %s",
+                            game.id, side, stored)
+                theirs = await _existing(bot, stored)
+                if theirs is None:
+                    raise DeliveryRejected("the side's thread changed meanwhile")
+                thread = theirs
         game = await _sync(bot, game, side, thread)
         return thread, game
 
@@ -149,14 +202,18 @@ async def _sync(bot: VedetteBot, game: GameRef, side: str, thread: discord.Threa
         kept = {u: s for u, s in unreachable.items() if s != side}
         kept |= {u: side for u in reported}
         if now != had or kept != unreachable or side not in members:
-            game = await bot.umpire.set_game_options(game.id, {
-                **game.options, MEMBERS_OPTION: {**members, side: sorted(now)},
-                UNREACHABLE_OPTION: {str(u): s for u, s in kept.items()}})
+            cleared = {u for u, s in unreachable.items() if s == side and u not in reported}
+            game = await bot.umpire.change_game_options(game.id, record_sync(
+                side, had=had, now=now, reported=reported, cleared=cleared))
     return game
 
 
 def _members(game: GameRef) -> dict[str, list[int]]:
-    found = game.options.get(MEMBERS_OPTION)
+    return _members_of(game.options)
+
+
+def _members_of(options: Options) -> dict[str, list[int]]:
+    found = options.get(MEMBERS_OPTION)
     if not isinstance(found, dict):
         return {}
     return {str(side): [int(u) for u in users] for side, users in found.items()
@@ -165,7 +222,11 @@ def _members(game: GameRef) -> dict[str, list[int]]:
 
 def unreachable_players(game: GameRef) -> dict[int, str]:
     """Seated players who could not be added to their side's thread, and their side."""
-    found = game.options.get(UNREACHABLE_OPTION)
+    return _unreachable_of(game.options)
+
+
+def _unreachable_of(options: Options) -> dict[int, str]:
+    found = options.get(UNREACHABLE_OPTION)
     if not isinstance(found, dict):
         return {}
     return {int(u): str(side) for u, side in found.items() if str(u).isdigit()}

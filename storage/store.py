@@ -20,6 +20,7 @@ configured, on by default): the caller may tell a player "accepted".
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Generator, Sequence
 from contextlib import asynccontextmanager
@@ -276,6 +277,26 @@ class Store:
             )
             if changed == 0:
                 raise NotFoundError(f"no game {game_id!r}")
+            return await _load_game(conn, game_id)
+
+    async def change_options(self, game_id: str, change: Callable[[JsonObject], JsonObject]
+                             ) -> GameRecord:
+        """Change a game's options from what they are when the change is written: ``change``
+        gets a copy of the stored options and returns the options to store, all in one
+        transaction holding the game's lock. Two processes changing different keys of one
+        game's options then both keep their change (a read elsewhere, then ``update_game``,
+        would write back whatever the other process changed meanwhile as it was before).
+        ``change`` must not await: it runs inside the transaction. Return the game as stored;
+        raises ``NotFoundError`` for an unknown game."""
+        async with self._write(f"change the options of game {game_id!r}") as conn:
+            if await _lock_game(conn, game_id) is None:
+                raise NotFoundError(f"no game {game_id!r}")
+            # Read after the lock is granted: on PostgreSQL a later statement sees every
+            # transaction committed before it began.
+            stored = await _load_game(conn, game_id)
+            options = change(copy.deepcopy(stored.options))
+            assignments, params = self._assignments(game_id, {"options": options})
+            await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
             return await _load_game(conn, game_id)
 
     # -- players -----------------------------------------------------------------------------

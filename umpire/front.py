@@ -5,7 +5,7 @@ restarts."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
@@ -42,8 +42,19 @@ class Front(Pictures):
                                                                status=status)]
 
     async def set_game_options(self, game_id: str, options: Mapping[str, Any]) -> GameRef:
-        """Replace the game's options (the front end's own: delivery mode, threads)."""
-        return ref_of(await self.store.update_game(game_id, options=dict(options)))
+        """Set these keys of the game's options (the front end's own: delivery mode, threads),
+        keeping every other key as stored now (``change_game_options``)."""
+        given = dict(options)
+        return await self.change_game_options(game_id, lambda stored: {**stored, **given})
+
+    async def change_game_options(
+            self, game_id: str, change: Callable[[dict[str, Any]], Mapping[str, Any]]) -> GameRef:
+        """Change the game's options from what they are when the change is written, in one
+        transaction holding the game's lock (``Store.change_options``): ``change`` gets the
+        stored options and returns the new ones. Another process's change meanwhile, to other
+        keys or to another side's entry of a per-side map, is kept. ``change`` must be pure."""
+        record = await self.store.change_options(game_id, lambda stored: dict(change(stored)))
+        return ref_of(record)
 
     async def players(self, game_id: str) -> list[PlayerRecord]:
         """The game's seated players."""
