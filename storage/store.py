@@ -417,13 +417,15 @@ class Store:
         *,
         dm_ok: bool = True,
         deliveries: Sequence[NewDelivery] = (),
+        at_seq: int | None = None,
     ) -> list[int]:
         """Seat ``user_id`` on ``side``, drop their request and queue ``deliveries``, in one
-        transaction; return the deliveries' ids. Raises ``AlreadyExistsError`` if seated."""
+        transaction; return the deliveries' ids. Raises ``AlreadyExistsError`` if seated;
+        ``at_seq`` as for :meth:`add_player` (a seat decided in play is never written once
+        the game has moved on, to its end say)."""
         now = to_text(self._now())
         async with self._write(f"seat player {user_id} in game {game_id!r}") as conn:
-            if await _lock_game(conn, game_id) is None:
-                raise NotFoundError(f"no game {game_id!r}")
+            _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
             await conn.execute(
@@ -442,14 +444,17 @@ class Store:
         *,
         remember: bool,
         deliveries: Sequence[NewDelivery] = (),
+        at_seq: int | None = None,
     ) -> list[int]:
         """Take ``user_id``'s seat (and any request of theirs) away and queue ``deliveries``, in
         one transaction; return the deliveries' ids. ``remember`` records the side they held, so
         that they may only come back to it. Raises ``NotFoundError`` if the user had neither a
-        seat nor a request."""
+        seat nor a request; ``at_seq`` as for :meth:`add_player`."""
         now = to_text(self._now())
         async with self._write(f"unseat player {user_id} in game {game_id!r}") as conn:
-            await _lock_game(conn, game_id)
+            last = await _lock_game(conn, game_id)
+            if at_seq is not None:
+                _check_seq(game_id, last, at_seq)
             player = await _load_player(conn, game_id, user_id)
             dropped = await conn.execute(
                 "DELETE FROM seat_requests WHERE game_id = ? AND user_id = ?", (game_id, user_id)
@@ -770,23 +775,27 @@ class Store:
 
     async def extend_step_deadline(self, game_id: str, turn: int, step: int, seconds: int, *,
                                    rearm_reminder: bool,
-                                   deliveries: Sequence[NewDelivery] = ()) -> None:
-        """Extend one step's deadline by ``seconds`` and queue ``deliveries``, together."""
+                                   deliveries: Sequence[NewDelivery] = (),
+                                   at_seq: int | None = None) -> None:
+        """Extend one step's deadline by ``seconds`` and queue ``deliveries``, together.
+        ``at_seq``: the seq of the game the extension was decided at; ``ConcurrencyError``
+        if the game has moved on since (the step may be over), and nothing is written."""
         async with self._write(f"extend the deadline of game {game_id!r}") as conn:
-            if await _lock_game(conn, game_id) is None:
-                raise NotFoundError(f"no game {game_id!r}")
+            _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             await phase_deadlines.extend_step(conn, game_id, turn, step, seconds,
                                               rearm_reminder)
             await self._queue(conn, game_id, deliveries)
 
     async def mark_step_deadline(self, game_id: str, turn: int, step: int, mark: StepMark,
-                                 deliveries: Sequence[NewDelivery] = ()) -> bool:
+                                 deliveries: Sequence[NewDelivery] = (), *,
+                                 at_seq: int | None = None) -> bool:
         """Record ``mark`` for the step and queue ``deliveries``, both only if the mark was not
-        recorded yet; whether it was recorded now. Exactly one of two racing calls wins."""
+        recorded yet; whether it was recorded now. Exactly one of two racing calls wins.
+        ``at_seq``: the seq of the game the mark was decided at; ``ConcurrencyError`` if the
+        game has moved on since (the step may be over), and nothing is written."""
         now = self._now()
         async with self._write(f"mark the deadline of game {game_id!r}") as conn:
-            if await _lock_game(conn, game_id) is None:
-                raise NotFoundError(f"no game {game_id!r}")
+            _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             if not await phase_deadlines.mark_step(conn, game_id, turn, step, mark, now):
                 return False
             await self._queue(conn, game_id, deliveries)
@@ -805,13 +814,14 @@ class Store:
 
     async def mark_ready(
         self, game_id: str, user_id: int, turn: int, step: int,
-        deliveries: Sequence[NewDelivery] = (),
+        deliveries: Sequence[NewDelivery] = (), *, at_seq: int | None = None,
     ) -> list[int]:
         """Record the user ready in ``turn``'s ``step`` and queue ``deliveries`` in the same
-        transaction; the deliveries' ids. Already ready: nothing is written, ``[]``."""
+        transaction; the deliveries' ids. Already ready: nothing is written, ``[]``.
+        ``at_seq``: the seq of the game the readiness was decided at; ``ConcurrencyError`` if
+        the game has moved on since (the step may be over), and nothing is written."""
         async with self._write(f"mark user {user_id} ready in game {game_id!r}") as conn:
-            if await _lock_game(conn, game_id) is None:
-                raise NotFoundError(f"no game {game_id!r}")
+            _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             added = await conn.execute(
                 "INSERT INTO ready_players (game_id, turn, step, user_id, ready_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, step, user_id) DO NOTHING",

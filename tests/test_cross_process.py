@@ -29,10 +29,12 @@ from rules.state import to_snapshot
 from rules.surprise.commands import OrderSurpriseMove
 from storage.store import Store
 from tests import pg_server
+from tests.test_phase_deadlines import TO_BLUE, TO_GREY, Clock, reminders
 from tests.test_ready import FLANK, U1, U2, done_commands
 from tests.test_reliability import BLUE, GREY, HOST, TINY, tiny_orders
-from umpire import demo, wording
+from umpire import demo, seats, wording
 from umpire.maps import MapMaker
+from umpire.phase_deadlines import check_all, extend, set_length
 from umpire.retrying import RETRY, RetryPolicy
 from umpire.service import Umpire, UmpireError
 
@@ -269,11 +271,15 @@ class PausingStore(Store):
     and its write, in exactly the order the test names."""
 
     pause_after = ""
+    skip = 0  # reads of that kind to let through first
     paused = asyncio.Event()
     go = asyncio.Event()
 
     async def _pause(self, read: str) -> None:
         if self.pause_after == read:
+            if self.skip:
+                self.skip -= 1
+                return
             self.pause_after = ""
             self.paused.set()
             await self.go.wait()
@@ -287,6 +293,32 @@ class PausingStore(Store):
         found = await super().get_player(game_id, user_id)
         await self._pause("get_player")
         return found
+
+    async def get_game(self, game_id: str) -> Any:
+        found = await super().get_game(game_id)
+        await self._pause("get_game")
+        return found
+
+    async def step_deadline(self, game_id: str, turn: int, step: int) -> Any:
+        found = await super().step_deadline(game_id, turn, step)
+        await self._pause("step_deadline")
+        return found
+
+    def pause_once(self, after: str, skip: int = 0) -> None:
+        """Stop, once, right after an ``after`` read: the next but ``skip``."""
+        self.paused, self.go = asyncio.Event(), asyncio.Event()
+        self.pause_after, self.skip = after, skip
+
+
+async def meanwhile(store: PausingStore, waiting: Any, other: Any) -> Any:
+    """Run ``waiting`` (an awaitable on ``store``) until it pauses, then ``other`` to the end,
+    then the rest of ``waiting``: the other process's write lands between the read and the
+    write. What ``waiting`` returns (or raises)."""
+    task = asyncio.ensure_future(waiting)
+    await store.paused.wait()
+    await other
+    store.go.set()
+    return (await asyncio.gather(task, return_exceptions=True))[0]
 
 
 THIRD = 303
@@ -332,6 +364,124 @@ async def test_a_join_decided_before_the_start_and_written_after_it_is_a_request
         assert "sent to the host" in answer.text
         assert THIRD not in {p.user_id for p in await a.store.players("late")}
         assert await a.store.seat_request("late", THIRD) is not None
+
+
+async def test_a_done_decided_in_a_phase_the_other_umpire_ended_is_decided_again(
+        target: str) -> None:
+    """A Union player's Done is read in the Command Phase; before it is written, another
+    process ends that phase. The Done is decided again in the phase that is current: the player
+    is ready there (the rules' answer to a Done given now), never in the phase that is over,
+    and the side-mate's note names the current phase."""
+    async with umpires(target, 1) as (b,), PausingStore.open(target) as store:
+        a = Umpire(store, maps=MapMaker(enabled=False))
+        gid = "ready-late"
+        await a.create_game(FLANK, HOST, game_id=gid, seed=bytes([7]) * 32)
+        for user, side in ((U1, "union"), (U2, "union"), (21, "confederate"),
+                           (22, "confederate")):
+            await a.join(gid, user, side)
+        await a.start(gid, HOST)
+        before = await a.state_for(gid)
+        assert "union" in before.acting_sides()
+        store.pause_once("get_player")
+        reply = await meanwhile(store, a.done(gid, U1),
+                                b.handle(gid, HOST, cmd.ForceEndPhase(), is_admin=True))
+        assert not isinstance(reply, BaseException), reply
+        now = await a.state_for(gid)
+        assert (now.turn, now.step) != (before.turn, before.step)
+        assert U1 not in await store.ready_players(gid, before.turn, before.step)
+        assert U1 in await store.ready_players(gid, now.turn, now.step)
+        notes = [d.text for d in await store.deliveries_for(gid, ("player", str(U2)))
+                 if d.text.startswith("Ready to end")]
+        assert notes and all("Command Phase" not in t for t in notes), notes
+
+
+async def test_no_reminder_goes_out_for_a_phase_the_other_umpire_ended(target: str) -> None:
+    """The clock reads Blue's phase with its reminder due; before the reminder is written,
+    another process ends the phase. The pass writes nothing (no reminder to Blue for a phase
+    that is over); the next pass reads the game again and finds Grey's phase, not yet due."""
+    clock = Clock()
+    async with Store.open(target, clock=clock) as other, \
+            PausingStore.open(target, clock=clock) as store:
+        a, b = (Umpire(s, maps=MapMaker(enabled=False)) for s in (store, other))
+        gid = "remind-late"
+        await tiny_game(a, gid, bytes([11]) * 32)
+        await set_length(a, gid, HOST, "4h")
+        clock.at(hours=3)
+        store.pause_once("players")
+        did = await meanwhile(store, check_all(a),
+                              b.handle(gid, HOST, cmd.ForceEndPhase(), is_admin=True))
+        assert did == []
+        assert reminders(await texts_to(b, gid, TO_BLUE)) == []
+        assert await check_all(a) == []
+        clock.at(hours=6, minutes=30)
+        assert await check_all(a) == [(gid, "reminded")]
+        assert reminders(await texts_to(b, gid, TO_BLUE)) == []
+        assert len(reminders(await texts_to(b, gid, TO_GREY))) == 1
+
+
+@pytest.mark.parametrize("read", ["get_game", "step_deadline"])
+async def test_an_extension_decided_in_a_phase_the_other_umpire_ended_is_decided_again(
+        target: str, read: str) -> None:
+    """The host's extension is read in Blue's phase; before it is written, another process
+    ends the phase (right after the host is checked, or after Blue's deadline is read). The
+    extension is decided again: it gives the current (Grey's) phase the time, and no
+    announcement speaks of Blue's phase, which is over."""
+    clock = Clock()
+    async with Store.open(target, clock=clock) as other, \
+            PausingStore.open(target, clock=clock) as store:
+        a, b = (Umpire(s, maps=MapMaker(enabled=False)) for s in (store, other))
+        gid = "extend-late"
+        await tiny_game(a, gid, bytes([12]) * 32)
+        await set_length(a, gid, HOST, "4h")
+        blue = await a.state_for(gid)
+        store.pause_once(read)
+        reply = await meanwhile(store, extend(a, gid, HOST, "2h"),
+                                b.handle(gid, HOST, cmd.ForceEndPhase(), is_admin=True))
+        assert not isinstance(reply, BaseException), reply
+        now = await a.state_for(gid)
+        assert now.current.side == "grey" != blue.current.side
+        extended = await store.step_deadline(gid, now.turn, now.step)
+        assert extended.extra_seconds == 2 * 3600
+        assert (await store.step_deadline(gid, blue.turn, blue.step)).extra_seconds == 0
+        said = [t for t in await texts_to(b, gid, ("public", "")) if "more: it now ends" in t]
+        assert len(said) == 1 and "Grey" in said[0] and "Blue" not in said[0], said
+
+
+async def texts_to(umpire: Umpire, gid: str, recipient: Any) -> list[str]:
+    return [d.text for d in await umpire.store.deliveries_for(gid, recipient, limit=1000)]
+
+
+@pytest.mark.parametrize("change", ["seat", "unseat", "leave"])
+async def test_a_seat_decided_in_play_is_not_written_after_the_other_umpire_ended_the_game(
+        target: str, change: str) -> None:
+    """The host seats a player who asked (or takes a seat away), or a player leaves, while the
+    game is in play; before the seat is written, another process ends the game. The seat is
+    decided again on the ended game: no seat changes after the end is announced, and nobody
+    is seated in a game that is over."""
+    async with umpires(target, 1) as (b,), PausingStore.open(target) as store:
+        a = Umpire(store, maps=MapMaker(enabled=False))
+        gid = f"seat-late-{change}"
+        await tiny_game(a, gid, bytes([13]) * 32)
+        await a.join(gid, THIRD, "blue")  # after the start: a request to the host
+        if change == "seat":
+            doing = a.seat(gid, HOST, THIRD, "blue")
+        elif change == "unseat":
+            doing = a.unseat(gid, HOST, GREY, "absent")
+        else:
+            doing = a.leave(gid, GREY)
+        # A seat lost is read once before it is decided (``Readying.leave``/``unseat``).
+        store.pause_once("get_player", skip=0 if change == "seat" else 1)
+        got = await meanwhile(store, doing, b.end_game(gid, HOST, reason="over"))
+        assert (await a.state_for(gid)).status == "ended"
+        assert not [t for t in await texts_to(b, gid, ("public", ""))
+                    if t.startswith("**Seat:**")]
+        assert THIRD not in {p.user_id for p in await store.players(gid)}
+        if change == "seat":
+            assert isinstance(got, UmpireError) and str(got) == seats.OVER
+        if change == "unseat":
+            assert isinstance(got, UmpireError) and str(got) == seats.OVER
+            assert GREY in {p.user_id for p in await store.players(gid)}
+        assert await store.former_side(gid, GREY) is None
 
 
 async def test_games_created_at_once_on_two_umpires_get_numbers_of_their_own(

@@ -8,6 +8,9 @@ in play with a deadline:
 - once three quarters of the phase's time have run, each seated player of a side still at the
   phase gets one private reminder with the time left (recorded with the reminders, in one
   transaction: sent once, whatever the number of passes or processes);
+- each mark is written only while the game is at the seq it was read at: a pass that finds
+  the game moved on by another process (the phase may be over) writes nothing and leaves the
+  step to the next pass, which reads the game again;
 - at the deadline, under ``deadline_action = "done"``, the host's ``DeadlinePassed`` command
   marks the sides still at it done: logged, so ``vedette verify`` decides it again, with a
   request id made of the game, turn and step so that it applies once; under ``"ping"`` the host
@@ -28,6 +31,7 @@ from rules.announcements import waiting_for
 from rules.deadline import phase_name
 from rules.state import GameState
 from rules.status import GameStatus
+from storage.errors import ConcurrencyError
 from storage.phase_deadlines import DeadlineSetting
 from storage.records import GameRecord, NewDelivery, PlayerRecord
 from umpire import wording
@@ -44,6 +48,8 @@ from umpire.phase_clock import (
     parse_length,
     phase_clock,
 )
+from umpire.repository import LiveGame
+from umpire.retrying import Stale, stale_write
 
 if TYPE_CHECKING:
     from umpire.service import Umpire
@@ -84,16 +90,23 @@ async def set_length(umpire: Umpire, game_id: str, user_id: int, length: str, *,
 async def extend(umpire: Umpire, game_id: str, user_id: int, by: str, *,
                  is_admin: bool = False) -> Reply:
     """Give the current phase more time; announced in the game's channel. The reminder goes
-    out again if its new time is still to come, and the deadline acts again when it passes."""
-    async with umpire.lock(game_id):
+    out again if its new time is still to come, and the deadline acts again when it passes.
+    Decided like a command: if another process moved the game on meanwhile (ended the phase,
+    say), the extension is decided again on the game as it is now."""
+    async def decide(game: LiveGame) -> Reply:
         await _hosted(umpire, game_id, user_id, is_admin)
-        state = await umpire.state_for(game_id)
+        state = game.state
         more = parse_duration(by)
         now = umpire.store.now()
         if not state.status.in_play:
             raise UmpireError("only a game in play has a phase to extend")
         clock = await _clock(umpire, game_id, state, now)
         if clock is None:
+            found = await umpire.store.game_and_last_seq(game_id)
+            if found is not None and found[1] != state.seq:
+                # The step's records were read after another process moved the game on, so
+                # they are not this copy's: decide again on the game as it is now.
+                raise Stale
             raise UmpireError("this game has no phase deadline: set one with "
                               "/host deadline length:")
         extended = clock.deadline + more
@@ -101,10 +114,14 @@ async def extend(umpire: Umpire, game_id: str, user_id: int, by: str, *,
         text = (f"The host gave the {phase_name(state)} (turn {state.turn}) "
                 f"{duration_words(more)} more: it now ends at {instant_words(extended)} "
                 f"(in {duration_words(extended - now)}).")
-        await umpire.store.extend_step_deadline(game_id, clock.turn, clock.step,
-                                                int(more.total_seconds()), rearm_reminder=rearm,
-                                                deliveries=[NewDelivery("public", "", text)])
+        with stale_write():
+            await umpire.store.extend_step_deadline(
+                game_id, clock.turn, clock.step, int(more.total_seconds()),
+                rearm_reminder=rearm, deliveries=[NewDelivery("public", "", text)],
+                at_seq=state.seq)
         return Reply(f"Done: {text}")
+
+    return await umpire._decided(game_id, decide)
 
 
 async def describe(umpire: Umpire, game_id: str, user_id: int, *,
@@ -141,14 +158,20 @@ async def check_game(umpire: Umpire, game_id: str, now: datetime | None = None) 
         record = await umpire.store.get_game(game_id)
         assert record is not None
         due = clock.reminder_at <= now < clock.deadline
-        if due and clock.step_record.reminded_at is None \
-                and await _remind(umpire, record, state, clock, now):
-            did.append(REMINDED)
-        if now < clock.deadline:
-            return did
-        if core_option(state.loaded.scenario.scenario.options, DEADLINE_ACTION) == PING:
-            if await _ping(umpire, record, state, clock):
-                did.append(HOST_PINGED)
+        ping = core_option(state.loaded.scenario.scenario.options, DEADLINE_ACTION) == PING
+        try:
+            if due and clock.step_record.reminded_at is None \
+                    and await _remind(umpire, record, state, clock, now):
+                did.append(REMINDED)
+            if now < clock.deadline:
+                return did
+            if ping:
+                if await _ping(umpire, record, state, clock):
+                    did.append(HOST_PINGED)
+                return did
+        except ConcurrencyError:
+            # Another process moved the game on since it was read (it may have ended the
+            # phase): nothing was written, and the next pass reads the game again.
             return did
     # Outside the lock: the host's command takes it. Naming the step makes a late command
     # (a player's /done came first) a refusal that changes nothing.
@@ -196,7 +219,7 @@ async def _remind(umpire: Umpire, record: GameRecord, state: GameState, clock: P
     players = waiting_players(state, await umpire.store.players(record.id), ready)
     return await umpire.store.mark_step_deadline(
         record.id, clock.turn, clock.step, "reminded",
-        [NewDelivery("player", str(p.user_id), text) for p in players])
+        [NewDelivery("player", str(p.user_id), text) for p in players], at_seq=state.seq)
 
 
 async def _ping(umpire: Umpire, record: GameRecord, state: GameState, clock: PhaseClock
@@ -215,7 +238,7 @@ async def _ping(umpire: Umpire, record: GameRecord, state: GameState, clock: Pha
     return await umpire.store.mark_step_deadline(
         record.id, clock.turn, clock.step, "passed",
         [NewDelivery("host", str(record.host_user_id), host_text),
-         NewDelivery("public", "", public)])
+         NewDelivery("public", "", public)], at_seq=state.seq)
 
 
 async def _clock(umpire: Umpire, game_id: str, state: GameState, now: datetime, *,

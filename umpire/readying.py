@@ -6,7 +6,9 @@ side-mates' message in the same transaction, and the side's step ends only throu
 ``Done``, given by the last player to be ready, so the log and ``vedette verify`` are the same
 as with one player to a side.
 
-Ready marks are not in the log, so the seq check does not guard them: two side-mates ready at
+Ready marks are not in the log, but a mark is written only while the game is at the seq it was
+decided at: a Done decided on a step another process has since ended is decided again on the
+game as it is now. The seq does not guard the marks from each other: two side-mates ready at
 once in two processes may each find the other not yet ready. So after marking a player ready the
 umpire reads the marks again, and if the side is now all ready it gives the side's ``Done`` with
 a request id of the step's own, which applies once whichever process gives it first."""
@@ -24,6 +26,7 @@ from umpire.answers import Reply, UmpireError
 from umpire.deciding import Deciding
 from umpire.game_options import core_option
 from umpire.repository import LiveGame
+from umpire.retrying import stale_write
 from umpire.setting_up import SettingUp
 
 #: The front end's delivery option for a private thread per side (``bot.threads``).
@@ -96,10 +99,13 @@ class Readying(SettingUp, Deciding):
             # first seated player's), and every player of the side reads it there: the note is
             # addressed to the whole side, so that the thread has it whoever is first.
             threads = game.record.options.get("delivery") == THREADS
-            # The mark is this decision's last write: a retry never comes after it.
-            ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step, [
-                NewDelivery("player", str(u), text) for u in seated
-                if u != user_id or threads])
+            # The mark is this decision's last write: a retry never comes after it. It is
+            # written only if the game is still where it was read (another process may have
+            # ended the step meanwhile); if not, the Done is decided again on the game as it is.
+            with stale_write():
+                ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step, [
+                    NewDelivery("player", str(u), text) for u in seated
+                    if u != user_id or threads], at_seq=state.seq)
             marked = (player.side, state.turn, state.step)
             return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
 

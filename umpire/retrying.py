@@ -29,6 +29,18 @@ class Stale(Exception):
 
 
 @contextmanager
+def stale_write() -> Iterator[None]:
+    """A write that is not an event (a player's ready mark, a seat in play) carries the seq of
+    the game it was decided at, and the store refuses it once the game has moved on
+    (``ConcurrencyError``): another process committed first, perhaps ending the phase or the
+    game, so the command is decided again from the game as it is now, as for a stale commit."""
+    try:
+        yield
+    except ConcurrencyError:
+        raise Stale from None
+
+
+@contextmanager
 def seats_raced() -> Iterator[None]:
     """A seat write that finds the seats not as they were read (the user was seated, or their
     seat or request was taken away meanwhile), or the game moved on since the seat was decided

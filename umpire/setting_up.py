@@ -1,9 +1,10 @@
 """Setting games up: creating one from a scenario, seats (joining, leaving, the host seating
 and unseating players), and messages to the host that no command caused.
 
-A seat is decided from the seats as they were read; a seat write that finds them changed
-(another process seated or unseated the user meanwhile) is decided again from the seats as they
-are now (``umpire.retrying.seats_raced``), as if the command had come second in one process."""
+A seat is decided from the seats and the game as they were read; a seat write that finds them
+changed (another process seated or unseated the user meanwhile, or committed to the game: started
+or ended it, say) is decided again from the game as it is now (``umpire.retrying.seats_raced``),
+as if the command had come second in one process."""
 
 from __future__ import annotations
 
@@ -145,13 +146,15 @@ class SettingUp(Repository):
                     return Reply("You have left the game.")
                 if await self.store.seat_request(game_id, user_id) is not None:
                     with seats_raced():
-                        await self.store.unseat_player(game_id, user_id, remember=False)
+                        await self.store.unseat_player(game_id, user_id, remember=False,
+                                                       at_seq=state.seq)
                     return Reply("Your request to join has been withdrawn.")
                 raise UmpireError("you are not in that game")
             text = seats.left_announcement(user_id, state.side_name(player.side))
             with seats_raced():
                 ids = await self.store.unseat_player(game_id, user_id, remember=True,
-                                                     deliveries=[NewDelivery("public", "", text)])
+                                                     deliveries=[NewDelivery("public", "", text)],
+                                                     at_seq=state.seq)
             return Reply("You have left the game; it is announced in the game's channel. "
                          f"You may come back only to {state.side_name(player.side)}, if the "
                          "host seats you again.", delivery_ids=tuple(ids))
@@ -184,10 +187,11 @@ class SettingUp(Repository):
                 raise UmpireError(f"{seats.mention(user_id)} may only come back to "
                                   f"{state.side_name(former)}")
             name = state.side_name(side)
-            with seats_raced():
+            with seats_raced():  # a seat decided in play is never written after the end
                 ids = await self.store.seat_player(game_id, user_id, side, deliveries=[
                     NewDelivery("public", "", seats.seated_announcement(user_id, name,
-                                                                         actor_id))])
+                                                                         actor_id))],
+                    at_seq=state.seq)
             return Reply(f"{seats.mention(user_id)} now commands {name}; it is announced in "
                          "the game's channel.", delivery_ids=tuple(ids))
 
@@ -207,14 +211,15 @@ class SettingUp(Repository):
                 if await self.store.seat_request(game_id, user_id) is None:
                     raise UmpireError(f"{seats.mention(user_id)} is not in this game")
                 with seats_raced():
-                    await self.store.unseat_player(game_id, user_id, remember=False)
+                    await self.store.unseat_player(game_id, user_id, remember=False,
+                                                   at_seq=state.seq)
                 return Reply(f"{seats.mention(user_id)}'s request to join is refused.")
             name = state.side_name(player.side)
             text = seats.unseated_announcement(user_id, name, actor_id, reason)
             with seats_raced():
                 ids = await self.store.unseat_player(
                     game_id, user_id, remember=seats.started(state.status),
-                    deliveries=[NewDelivery("public", "", text)])
+                    deliveries=[NewDelivery("public", "", text)], at_seq=state.seq)
             return Reply(f"{seats.mention(user_id)} no longer commands {name}; it is announced "
                          "in the game's channel.", delivery_ids=tuple(ids))
 
