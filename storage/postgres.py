@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Literal
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -216,9 +216,12 @@ class PostgresDatabase:
         return self._reader
 
     @asynccontextmanager
-    async def write(self, what: str) -> AsyncIterator[PostgresConn]:
+    async def write(self, what: str, *, whole: bool = False) -> AsyncIterator[PostgresConn]:
+        # Read committed (the default) lets each statement see what was committed before it
+        # began; a copy of the whole database needs one moment for all of its statements.
+        isolation: Literal["repeatable_read"] | None = None if not whole else "repeatable_read"
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
+            async with self._pool.acquire() as conn, conn.transaction(isolation=isolation):
                 yield PostgresConn(conn)
         except _FAILURES as error:
             raise _failure(what, error) from error

@@ -94,8 +94,10 @@ class Database(Protocol):
         """Reads outside a transaction: committed data only."""
         ...
 
-    def write(self, what: str) -> AbstractAsyncContextManager[Conn]:
-        """One write transaction; a failure becomes a ``StorageError`` naming ``what``."""
+    def write(self, what: str, *, whole: bool = False) -> AbstractAsyncContextManager[Conn]:
+        """One write transaction; a failure becomes a ``StorageError`` naming ``what``.
+        ``whole``: every read in it sees the whole database as it was at one moment (for a
+        copy of it), whatever other processes commit meanwhile."""
         ...
 
     async def close(self) -> None:

@@ -100,7 +100,9 @@ class SqliteDatabase:
         return self._reader
 
     @asynccontextmanager
-    async def write(self, what: str) -> AsyncIterator[SqliteConn]:
+    async def write(self, what: str, *, whole: bool = False) -> AsyncIterator[SqliteConn]:
+        # ``BEGIN IMMEDIATE`` holds the file's write lock: every transaction already sees one
+        # moment of the whole database, ``whole`` or not.
         async with self._lock:
             try:
                 async with transaction(self.writer.raw):

@@ -366,13 +366,14 @@ class Store:
     # changes unannounced. They append no event: seats are not part of the game's state.
 
     async def request_seat(
-        self, game_id: str, user_id: int, side: str, deliveries: Sequence[NewDelivery] = ()
+        self, game_id: str, user_id: int, side: str, deliveries: Sequence[NewDelivery] = (),
+        *, at_seq: int | None = None,
     ) -> list[int]:
         """Record (or replace) ``user_id``'s request to be seated on ``side`` and queue
-        ``deliveries``; return their ids. Raises ``AlreadyExistsError`` if the user is seated."""
+        ``deliveries``; return their ids. Raises ``AlreadyExistsError`` if the user is seated;
+        ``at_seq`` as for :meth:`add_player`."""
         async with self._write(f"request a seat in game {game_id!r}") as conn:
-            if await _lock_game(conn, game_id) is None:
-                raise NotFoundError(f"no game {game_id!r}")
+            _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
             await conn.execute(
@@ -892,11 +893,12 @@ class Store:
         return await self._db.reader.fetch(sql, params)
 
     @asynccontextmanager
-    async def _write(self, what: str) -> AsyncIterator[Conn]:
+    async def _write(self, what: str, *, whole: bool = False) -> AsyncIterator[Conn]:
         """One write transaction; the database's errors become ``StorageError`` naming
-        ``what``. A write to a game locks its row first (:func:`_lock_game`)."""
+        ``what``. A write to a game locks its row first (:func:`_lock_game`). ``whole``: all of
+        its reads see the database at one moment, whatever is committed meanwhile (a copy)."""
         self._check_open()
-        async with self._db.write(what) as conn:
+        async with self._db.write(what, whole=whole) as conn:
             self._check_open()
             yield conn
 

@@ -484,6 +484,22 @@ async def test_a_seat_decided_in_play_is_not_written_after_the_other_umpire_ende
         assert await store.former_side(gid, GREY) is None
 
 
+async def test_a_seat_request_decided_in_play_is_not_written_after_the_game_ended(
+        target: str) -> None:
+    """A join after the start is a request to the host; if another process ends the game
+    before it is written, it is decided again on the ended game: the host is not asked."""
+    async with umpires(target, 1) as (b,), PausingStore.open(target) as store:
+        a = Umpire(store, maps=MapMaker(enabled=False))
+        gid = "request-late"
+        await tiny_game(a, gid, bytes([14]) * 32)
+        store.pause_once("get_player")
+        got = await meanwhile(store, a.join(gid, THIRD, "blue"),
+                              b.end_game(gid, HOST, reason="over"))
+        assert isinstance(got, UmpireError) and str(got) == seats.OVER
+        assert await store.seat_request(gid, THIRD) is None
+        assert not [t for t in await texts_to(b, gid, ("host", str(HOST))) if "asks" in t]
+
+
 async def test_games_created_at_once_on_two_umpires_get_numbers_of_their_own(
         target: str) -> None:
     """Two umpires create games of one scenario at the same moment, so both count the same

@@ -18,7 +18,10 @@ from typing import Any
 
 import pytest
 
+from storage.clock import utc_now
+from storage.db import connect
 from storage.errors import StorageError
+from storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from storage.pending_orders import PendingRow
 from storage.records import NewDelivery
 from storage.store import Store
@@ -248,10 +251,28 @@ def test_vedette_db_copy_prints_what_it_copied_and_the_check(
         club: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["db", "copy", "--from", str(club), "--to", str(tmp_path / "copy.db")]) == 0
     out = capsys.readouterr().out
+    assert out.startswith(f"copied {club} to {tmp_path / 'copy.db'}:")
+    assert "upgraded" not in out  # the source was at this Vedette's schema already
     assert "  games: 2 row(s)" in out
     assert "check: 2 game(s) replay to the same state in both" in out
     assert main(["db", "copy", "--from", str(club), "--to", str(tmp_path / "copy.db")]) == 1
     assert "not empty" in capsys.readouterr().err
+
+
+async def test_a_source_from_an_older_vedette_is_upgraded_and_the_copy_says_so(
+        tmp_path: Path) -> None:
+    """Opening the source brings it to this Vedette's schema, as the bot would: the report says
+    so rather than changing the operator's file silently."""
+    old = tmp_path / "old.db"
+    conn = await connect(old)
+    try:
+        await migrate(conn, old, utc_now, MIGRATIONS[:8])
+    finally:
+        await conn.close()
+    report = await copy_database(old, tmp_path / "new.db")
+    assert report.source_upgraded == (8, SCHEMA_VERSION)
+    assert report.lines()[0] == (f"the source was first upgraded from schema 8 to "
+                                 f"{SCHEMA_VERSION}, as the bot would have done")
 
 
 def test_a_password_in_a_url_is_never_printed(

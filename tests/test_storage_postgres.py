@@ -311,3 +311,18 @@ async def test_a_nul_character_postgresql_cannot_hold_is_refused_and_nothing_wri
         with pytest.raises(StorageError, match="commit to game 'g1' failed"):
             await store.commit("g1", 0, [NewEvent("A")], [NewDelivery("public", "", "a\x00b")])
         assert await store.last_seq("g1") == 0 and await store.pending_deliveries() == []
+
+
+async def test_a_whole_read_sees_one_moment_while_others_commit(pg_target: str) -> None:
+    """A copy reads the whole database in one transaction that sees it as it was when the
+    transaction began: a game created meanwhile by another process is not half in it."""
+    async with Store.open(pg_target) as store, Store.open(pg_target) as other:
+        await store.create_game(game("before"))
+        async with store._write("read the database to copy", whole=True) as reading:
+            first = await reading.fetch("SELECT id FROM games ORDER BY id")
+            await other.create_game(game("meanwhile"))
+            again = await reading.fetch("SELECT id FROM games ORDER BY id")
+            players = await reading.fetch("SELECT 1 FROM games WHERE id = 'meanwhile'")
+        assert [r[0] for r in first] == [r[0] for r in again] == ["before"]
+        assert players == []
+        assert {g.id for g in await store.list_games()} == {"before", "meanwhile"}

@@ -273,6 +273,7 @@ async def test_two_processes_play_the_same_games_at_once(
     assert a.accepted() and b.accepted()
     deliveries = await check_games(target, reference, workers)
     sends = Counter(a.sent() + b.sent())
+    assert sends, "no delivery was sent"
     assert [item for item, n in sends.items() if n > 1] == []
     assert set(sends) == handed_over(deliveries)
     for worker in workers:
@@ -301,8 +302,10 @@ async def test_the_survivor_of_a_kill_loses_nothing_and_sends_once(
             await asyncio.sleep(0.01)
         victim.kill()
         killed_at = time.time()
+        # What it held at the moment it died (read after the kill: between the look above and
+        # the kill it may have let one game go and taken another).
         leases = await leases_of(store, holder)
-    assert set(leases) >= held
+    assert leases, "the victim held no outbox when it died"
     survivor.wait()
     # Every command the victim had accepted is in the log, none twice (check_games compares
     # each log with the one process alone writes: the same commands, rolls and results).

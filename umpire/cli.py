@@ -106,7 +106,7 @@ def _add_db_copy(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def _db_copy(args: argparse.Namespace) -> int:
     import asyncio
 
-    from storage.postgres import shown
+    from umpire.db_cli import shown_target
     from umpire.db_copy import CopyRefused, copy_database
 
     try:
@@ -114,7 +114,7 @@ def _db_copy(args: argparse.Namespace) -> int:
     except CopyRefused as e:
         print(f"vedette db copy: {e}", file=sys.stderr)
         return 1
-    print(f"copied {shown(args.source)} to {shown(args.destination)}:")
+    print(f"copied {shown_target(args.source)} to {shown_target(args.destination)}:")
     for line in report.lines():
         print(line)
     if not report.ok:

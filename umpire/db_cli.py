@@ -32,7 +32,7 @@ def add_db_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 def _migrate(args: argparse.Namespace) -> int:
     target: str = args.db or Settings().db
     before, after = asyncio.run(upgrade(target))
-    where = _shown(target)
+    where = shown_target(target)
     if before == after:
         print(f"vedette: database {where} is at schema {after}, this Vedette's: nothing to do")
     else:
@@ -40,7 +40,7 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shown(target: str) -> str:
+def shown_target(target: str) -> str:
     """The target as it may be printed: a URL loses its password."""
     from storage.postgres import shown
 

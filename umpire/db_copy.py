@@ -6,8 +6,9 @@ merges two clubs' games, and never overwrites one). Every table is copied row fo
 same keys: a delivery keeps its id (a message's nonce and a player's inbox are built on it),
 events keep their seqs and are inserted in log order (the log's triggers check each one), and
 the snapshots are copied as stored. The whole destination is written in one transaction: a copy
-that fails leaves it empty. The source is read inside one transaction too, so that the copy is
-one consistent moment of it; the bot should be stopped meanwhile (it would wait).
+that fails leaves it empty. The source is read inside one transaction too, that sees one moment
+of the whole database: a SQLite file's writers wait for the copy, PostgreSQL's go on (what they
+commit meanwhile is not in the copy, so stop the bot first all the same).
 
 Then every game is replayed from its first event in the source and in the destination (snapshots
 ignored), and loaded in the destination as a process would (its latest snapshot plus the events
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.state import to_snapshot
+from storage.database import upgrade
 from storage.sql import Backend, Conn, database_kind
 from storage.store import Store
 from umpire.answers import UmpireError
@@ -95,6 +97,8 @@ class CopyReport:
     """What was copied (rows per table) and what the replay check found."""
 
     rows: dict[str, int] = field(default_factory=dict)
+    #: The source's schema before and after the copy opened it, when it had to be upgraded.
+    source_upgraded: tuple[int, int] | None = None
     games_checked: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
 
@@ -103,7 +107,11 @@ class CopyReport:
         return not self.mismatches
 
     def lines(self) -> list[str]:
-        out = [f"  {table.name}: {self.rows.get(table.name, 0)} row(s)" for table in TABLES]
+        out = []
+        if self.source_upgraded is not None:
+            out.append("the source was first upgraded from schema {} to {}, as the bot would "
+                       "have done".format(*self.source_upgraded))
+        out += [f"  {table.name}: {self.rows.get(table.name, 0)} row(s)" for table in TABLES]
         if self.ok:
             out.append(f"check: {self.games_checked} game(s) replay to the same state in both")
         else:
@@ -123,12 +131,14 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
         raise CopyRefused("the source and the destination are the same database")
     if not is_url(source) and not Path(source).is_file():
         raise CopyRefused(f"no database at {source} to copy from")
+    # Opening a database brings it to this Vedette's schema: said in the report, not silently.
+    before, after = await upgrade(source)
     async with Store.open(source) as src, Store.open(destination) as dest:
         if src.schema_version != dest.schema_version:
             raise CopyRefused(f"the source is at schema {src.schema_version} and the destination"
                               f" at {dest.schema_version}")
-        report = CopyReport()
-        async with src._write("read the database to copy") as reading, \
+        report = CopyReport(source_upgraded=None if before == after else (before, after))
+        async with src._write("read the database to copy", whole=True) as reading, \
                 dest._write("copy the database") as writing:
             await _refuse_data(writing)
             for table in TABLES:

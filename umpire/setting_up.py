@@ -116,7 +116,8 @@ class SettingUp(Repository):
                                              former=former is not None)
                 with seats_raced():
                     ids = await self.store.request_seat(game_id, user_id, side, [
-                        NewDelivery("host", str(game.record.host_user_id), text)])
+                        NewDelivery("host", str(game.record.host_user_id), text)],
+                        at_seq=state.seq)
                 return Reply(f"The game has started, so the host decides: your request to "
                              f"command {name} in game `{game_id}` has been sent to the host. "
                              "When you are seated, it is announced in the game's channel.",
