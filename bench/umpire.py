@@ -284,6 +284,7 @@ async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
     try:
         schema, url = await pg_server.fresh_schema(server.url)
         try:
+            await _say_durability(url)
             one, two = await _postgres_runs(url, steps, folder, sqlite_rate, server.folder)
         finally:
             await pg_server.drop_schema(server.url, schema)
@@ -294,6 +295,22 @@ async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
         ("two processes against one", two >= TARGET_TWO_VS_ONE * one)) if not ok]
     return {"pg_commands_per_s_1proc": round(one, 1), "pg_commands_per_s_2proc": round(two, 1),
             "sqlite_commands_per_s": round(sqlite_rate, 1)}
+
+
+async def _say_durability(url: str) -> None:
+    """How the server treats a commit: the comparison with SQLite's fsync per commit is fair
+    only if it waits for the disk too (a server given in the environment may not)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        fsync = await conn.fetchval("SHOW fsync")
+        synchronous = await conn.fetchval("SHOW synchronous_commit")
+    finally:
+        await conn.close()
+    print(f"PostgreSQL server: fsync {fsync}, synchronous_commit {synchronous}"
+          + ("" if (fsync, synchronous) == ("on", "on") else
+             " (commits do not wait for the disk: not comparable with SQLite's figure)"))
 
 
 async def _postgres_runs(url: str, steps: list[Step], folder: Path, sqlite_rate: float,
