@@ -23,6 +23,7 @@ query parameters asyncpg does not know are server settings for every connection 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal
@@ -62,17 +63,31 @@ def numbered(sql: str) -> str:
     return "".join(out)
 
 
-#: Rows sent in one multi-row ``INSERT`` (PostgreSQL takes at most 32767 parameters).
+#: Rows sent in one multi-row ``INSERT`` at most (and at most ``_PARAMETERS`` parameters, the
+#: most one statement may carry through asyncpg).
 _ROWS_PER_INSERT = 500
+_PARAMETERS = 32767
+
+#: One row of ``?`` placeholders: ``(?, ?, …)``.
+_ONE_ROW = re.compile(r"\(\s*\?(?:\s*,\s*\?)*\s*\)")
 
 
 @functools.lru_cache(maxsize=64)
-def _values_group(sql: str) -> tuple[str, str]:
-    """``INSERT INTO t (…) VALUES (?, …)`` as its head and its one ``(?, …)`` group."""
+def _values_group(sql: str) -> tuple[str, str, int] | None:
+    """A plain ``INSERT INTO t (…) VALUES (?, …)`` as its head, its one ``(?, …)`` group and
+    how many rows one statement may carry; ``None`` for any other statement. An ``INSERT …
+    ON CONFLICT`` is another statement: two of its rows meeting the same key in one statement
+    would be refused, where one after the other they are not."""
     head, _, group = sql.rpartition(" VALUES ")
-    if not head or not group.strip().startswith("(") or not group.strip().endswith(")"):
-        raise StorageError(f"not a one-row INSERT … VALUES (…): {sql!r}")
-    return head, group.strip()
+    group = group.strip()
+    if not head.lstrip().upper().startswith("INSERT ") or not _ONE_ROW.fullmatch(group):
+        return None
+    return head, group, max(1, min(_ROWS_PER_INSERT, _PARAMETERS // group.count("?")))
+
+
+def _rows_statement(head: str, group: str, rows: int, returning: str = "") -> str:
+    """The multi-row ``INSERT`` of ``rows`` rows, numbered."""
+    return numbered(f"{head} VALUES {', '.join([group] * rows)}{returning}")
 
 
 def _count(status: str) -> int:
@@ -136,9 +151,23 @@ class PostgresConn:
         return _count(await self._conn.execute(numbered(sql), *params))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """A plain ``INSERT … VALUES (?, …)`` goes as multi-row ``INSERT``s (one statement for
+        a commit's events, say, where each row would be one more statement for the server to
+        run); any other statement once per row, in one round trip."""
         batch = list(rows)
-        if batch:
+        if not batch:
+            return
+        shape = _values_group(sql)
+        if shape is None:
             await self._conn.executemany(numbered(sql), batch)
+            return
+        head, group, per_statement = shape
+        # In the rows' order: a row-level trigger (the log's next-seq check) sees each row
+        # after those before it in the same statement.
+        for start in range(0, len(batch), per_statement):
+            chunk = batch[start:start + per_statement]
+            await self._conn.execute(_rows_statement(head, group, len(chunk)),
+                                     *(v for row in chunk for v in row))
 
     async def insert_id(self, sql: str, params: Sequence[Any] = ()) -> int:
         new = await self._conn.fetchval(numbered(f"{sql} RETURNING id"), *params)
@@ -147,17 +176,21 @@ class PostgresConn:
         return int(new)
 
     async def insert_ids(self, sql: str, rows: Sequence[Sequence[Any]]) -> list[int]:
-        """All the rows in one ``INSERT … VALUES (…), (…) RETURNING id`` (one round trip per
-        ``_ROWS_PER_INSERT`` rows). The rows of a ``VALUES`` list are inserted in their order,
-        so the ids the table assigns rise in that order: sorted, they are the rows' ids."""
+        """All the rows in multi-row ``INSERT … VALUES (…), (…) RETURNING id`` statements (one
+        round trip per ``_ROWS_PER_INSERT`` rows). The rows of a ``VALUES`` list are inserted in
+        their order, so the ids the table assigns rise in that order: sorted, they are the
+        rows' ids."""
+        shape = _values_group(sql)
+        if shape is None:
+            raise StorageError(f"not a one-row INSERT … VALUES (?, …): {sql!r}")
+        head, group, per_statement = shape
         ids: list[int] = []
-        head, group = _values_group(sql)
-        for start in range(0, len(rows), _ROWS_PER_INSERT):
-            chunk = rows[start:start + _ROWS_PER_INSERT]
+        for start in range(0, len(rows), per_statement):
+            chunk = rows[start:start + per_statement]
             if len(chunk) == 1:
                 ids.append(await self.insert_id(sql, chunk[0]))
                 continue
-            statement = numbered(f"{head} VALUES {', '.join([group] * len(chunk))} RETURNING id")
+            statement = _rows_statement(head, group, len(chunk), " RETURNING id")
             found = await self._conn.fetch(statement, *(v for row in chunk for v in row))
             ids += sorted(int(r[0]) for r in found)
         return ids

@@ -25,6 +25,7 @@ from storage import (
     Store,
 )
 from storage.errors import DatabaseUnusable
+from storage.postgres import _values_group
 from storage.sql import Backend, database_kind
 
 
@@ -326,3 +327,42 @@ async def test_a_whole_read_sees_one_moment_while_others_commit(pg_target: str) 
         assert [r[0] for r in first] == [r[0] for r in again] == ["before"]
         assert players == []
         assert {g.id for g in await store.list_games()} == {"before", "meanwhile"}
+
+
+def test_only_a_plain_one_row_insert_is_sent_as_multi_row_inserts() -> None:
+    """A commit's rows of one table go as multi-row INSERTs; an INSERT … ON CONFLICT does not
+    (two of its rows on one key, in one statement, would be refused), nor does anything else."""
+    head, group, rows = _values_group("INSERT INTO events (a, b, c) VALUES (?, ?, ?)")
+    assert (head, group, rows) == ("INSERT INTO events (a, b, c)", "(?, ?, ?)", 500)
+    wide = _values_group(f"INSERT INTO t VALUES ({', '.join(['?'] * 100)})")
+    assert wide is not None and wide[2] == 327  # 32767 parameters at most
+    for other in ("INSERT INTO p (k, v) VALUES (?, ?) ON CONFLICT (k) DO NOTHING",
+                  "INSERT INTO p (k, v) VALUES (?, ?) ON CONFLICT (k, v) DO UPDATE SET v = 1",
+                  "INSERT INTO p (k, v) VALUES (?, 'fixed')",
+                  "UPDATE p SET v = ? WHERE k = ? AND v IN (SELECT 1 VALUES (?))"):
+        assert _values_group(other) is None, other
+
+
+async def test_a_long_commit_keeps_its_events_in_order_across_statements(pg_target: str
+                                                                         ) -> None:
+    """1203 events in one commit: three multi-row statements, each row checked by the log's
+    next-seq trigger after the rows before it."""
+    async with Store.open(pg_target) as store:
+        await store.create_game(game("g1"))
+        await store.commit("g1", 0, [NewEvent("E", {"n": n}) for n in range(1203)])
+        events = await store.events("g1")
+        assert [e.seq for e in events] == list(range(1, 1204))
+        assert [e.payload["n"] for e in events] == list(range(1203))
+
+
+async def test_rows_that_meet_on_one_key_still_go_one_after_the_other(pg_target: str) -> None:
+    """The same picture carried twice in one commit is stored once (its INSERT … ON CONFLICT
+    is not merged into one statement)."""
+    async with Store.open(pg_target) as store:
+        await store.create_game(game("g1"))
+        await store.commit("g1", 0, [NewEvent("A")], [
+            NewDelivery("player", "7", "a", b"\x89PNG same", "a.png"),
+            NewDelivery("player", "8", "b", b"\x89PNG same", "b.png")])
+        found = await store._db.reader.fetch("SELECT count(*) FROM pictures")
+        assert found[0][0] == 1
+        assert [d.image for d in await store.pending_deliveries()] == [b"\x89PNG same"] * 2
