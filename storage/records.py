@@ -87,6 +87,16 @@ class PlayerRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class GameNow:
+    """A game as a command finds it: its record, the seq of its last event (0 if none) and its
+    seated players in the order they joined, all read at one moment."""
+
+    record: GameRecord
+    last_seq: int
+    players: tuple[PlayerRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRequest:
     """A user's request, after the start, to be seated on ``side``; the host decides."""
 

@@ -42,6 +42,7 @@ from storage.phase_deadlines import DeadlineSetting, StepDeadline, StepMark
 from storage.records import (
     DeliveryRecord,
     EventRecord,
+    GameNow,
     GameRecord,
     GameSources,
     GameStatus,
@@ -216,6 +217,24 @@ class Store:
             (game_id,),
         )
         return (rows.game(found[0]), int(found[0]["last_seq"])) if found else None
+
+    async def game_now(self, game_id: str) -> GameNow | None:
+        """The game, the seq of its last event and its seated players, read in one query (one
+        moment of the database, on either backend); ``None`` if there is no such game. What a
+        command needs to know before it is decided: one round trip instead of three."""
+        found = await self._read(
+            f"SELECT {rows.GAME_COLUMNS_OF_G}, (SELECT coalesce(max(seq), 0) FROM events"
+            " WHERE events.game_id = g.id) AS last_seq, p.user_id AS seated_user_id,"
+            " p.side AS seated_side, p.dm_ok AS seated_dm_ok, p.joined_at AS seated_joined_at"
+            " FROM games AS g LEFT JOIN players AS p ON p.game_id = g.id WHERE g.id = ?"
+            " ORDER BY p.joined_at, p.user_id",
+            (game_id,),
+        )
+        if not found:
+            return None
+        players = tuple(rows.seated(row, game_id) for row in found
+                        if row["seated_user_id"] is not None)
+        return GameNow(rows.game(found[0]), int(found[0]["last_seq"]), players)
 
     async def list_games(
         self,

@@ -284,6 +284,11 @@ class PausingStore(Store):
             self.paused.set()
             await self.go.wait()
 
+    async def game_now(self, game_id: str) -> Any:
+        found = await super().game_now(game_id)
+        await self._pause("game_now")
+        return found
+
     async def players(self, game_id: str) -> Any:
         found = await super().players(game_id)
         await self._pause("players")
@@ -310,12 +315,21 @@ class PausingStore(Store):
         self.pause_after, self.skip = after, skip
 
 
+async def paused(store: PausingStore) -> None:
+    """Wait for the store to pause; a read the umpire no longer makes fails the test (it
+    would wait forever)."""
+    try:
+        await asyncio.wait_for(store.paused.wait(), 60)
+    except TimeoutError:
+        raise AssertionError(f"no {store.pause_after!r} read came to pause after") from None
+
+
 async def meanwhile(store: PausingStore, waiting: Any, other: Any) -> Any:
     """Run ``waiting`` (an awaitable on ``store``) until it pauses, then ``other`` to the end,
     then the rest of ``waiting``: the other process's write lands between the read and the
     write. What ``waiting`` returns (or raises)."""
     task = asyncio.ensure_future(waiting)
-    await store.paused.wait()
+    await paused(store)
     await other
     store.go.set()
     return (await asyncio.gather(task, return_exceptions=True))[0]
@@ -333,9 +347,9 @@ async def test_a_join_seated_while_the_start_is_decided_is_in_its_roster(target:
         await a.join("roster", BLUE, "blue")
         await a.join("roster", GREY, "grey")
         store.paused, store.go = asyncio.Event(), asyncio.Event()
-        store.pause_after = "players"
+        store.pause_after = "game_now"  # the seats, read with the game
         starting = asyncio.create_task(a.start("roster", HOST))
-        await store.paused.wait()
+        await paused(store)
         await b.join("roster", THIRD, "blue")
         store.go.set()
         await starting
@@ -357,7 +371,7 @@ async def test_a_join_decided_before_the_start_and_written_after_it_is_a_request
         store.paused, store.go = asyncio.Event(), asyncio.Event()
         store.pause_after = "get_player"
         joining = asyncio.create_task(b.join("late", THIRD, "blue"))
-        await store.paused.wait()
+        await paused(store)
         await a.start("late", HOST)
         store.go.set()
         answer = await joining
@@ -382,7 +396,7 @@ async def test_a_done_decided_in_a_phase_the_other_umpire_ended_is_decided_again
         await a.start(gid, HOST)
         before = await a.state_for(gid)
         assert "union" in before.acting_sides()
-        store.pause_once("get_player")
+        store.pause_once("game_now")  # U1's seat, read with the game
         reply = await meanwhile(store, a.done(gid, U1),
                                 b.handle(gid, HOST, cmd.ForceEndPhase(), is_admin=True))
         assert not isinstance(reply, BaseException), reply

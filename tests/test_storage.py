@@ -569,6 +569,26 @@ async def test_game_and_last_seq_agree_with_get_game_and_last_seq(store: Store) 
     assert (found[0].status, found[1]) == ("active", 2)
 
 
+async def test_game_now_reads_the_game_its_last_seq_and_its_seats_together(store: Store
+                                                                            ) -> None:
+    assert await store.game_now("g1") is None
+    await store.create_game(game())
+    await store.create_game(game("g2"))
+    empty = await store.game_now("g1")
+    assert empty is not None and (empty.record, empty.last_seq, empty.players) == (
+        await store.get_game("g1"), 0, ())
+    await store.add_player("g1", 202, "red")
+    await store.add_player("g1", 101, "blue")
+    await store.add_player("g2", 303, "red")
+    await store.commit("g1", 0, [NewEvent("A"), NewEvent("B")], game_updates={"status": "active"})
+    now = await store.game_now("g1")
+    assert now is not None
+    assert now.record == await store.get_game("g1") and now.record.status == "active"
+    assert now.last_seq == 2
+    assert list(now.players) == await store.players("g1")  # first joined first
+    assert [p.user_id for p in now.players] == [202, 101]
+
+
 @pytest.mark.parametrize(
     ("events", "deliveries", "updates", "constraint"),
     [

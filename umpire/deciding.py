@@ -26,7 +26,7 @@ class Deciding(Repository):
     async def start(self, game_id: str, user_id: int, *, is_admin: bool = False) -> Reply:
         async def decide(game: LiveGame) -> Reply:
             self._require_host(game, user_id, is_admin)
-            players = await self.store.players(game_id)
+            players = game.players
             sides = {p.side for p in players}
             missing = [s for s in game.state.sides if s not in sides]
             if missing:
@@ -72,7 +72,7 @@ class Deciding(Repository):
         host = self._is_host(game, user_id, is_admin)
         if command.host_only and not host:
             raise UmpireError(wording.HOST_ONLY)
-        player = await self.store.get_player(game_id, user_id)
+        player = game.player(user_id)
         if player is None and not (host and command.host_only):
             raise UmpireError(wording.NOT_PLAYING)
         side = player.side if player else ""

@@ -67,7 +67,7 @@ class Readying(SettingUp, Deciding):
             state = game.state
             if request_id is not None and request_key(request_id) in state.requests:
                 return Reply(wording.ALREADY_ACCEPTED, repeated=True)
-            player = await self.store.get_player(game_id, user_id)
+            player = game.player(user_id)
             if player is None:
                 raise UmpireError(wording.NOT_PLAYING)
             # The side first, so that a forged button learns nothing of another side's step.
@@ -86,7 +86,7 @@ class Readying(SettingUp, Deciding):
                 require_not_held(state, player.side)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            seated = await self._seated(game_id, player.side)
+            seated = game.seated(player.side)
             recorded = await self.store.ready_players(game_id, state.turn, state.step)
             if ready.side_finishes(rule, seated, recorded, user_id):
                 return await self._handle(game, user_id, cmd.Done(), request_id=request_id)
@@ -155,7 +155,7 @@ class Readying(SettingUp, Deciding):
                     turn is not None and (state.turn, state.step) != (turn, step)):
                 return None
             recorded = await self.store.ready_players(game_id, state.turn, state.step)
-            now = ready.readiness(await self._seated(game_id, side), recorded)
+            now = ready.readiness(game.seated(side), recorded)
             if not now.finished:
                 return None
             by = giver if giver in now.ready else now.ready[-1]
@@ -179,12 +179,9 @@ class Readying(SettingUp, Deciding):
         text = ready.cut_short_text(_phase(state), state.turn)
         return [NewDelivery("player", str(u), text)
                 for side in state.acting_sides()
-                for u in await self._seated(game.record.id, side) if u not in recorded]
+                for u in game.seated(side) if u not in recorded]
 
     # -- reading seats -------------------------------------------------------------------------
-    async def _seated(self, game_id: str, side: str) -> list[int]:
-        return [p.user_id for p in await self.store.players(game_id) if p.side == side]
-
     async def _side_of(self, game_id: str, user_id: int) -> str | None:
         player: PlayerRecord | None = await self.store.get_player(game_id, user_id)
         return None if player is None else player.side

@@ -67,6 +67,17 @@ class LiveGame:
     #: The game's recent map pictures (``umpire.drawn_maps``): each is of the log up to a seq,
     #: which no later commit changes, so they outlive the copy they were drawn from.
     pictures: DrawnMaps = field(default_factory=DrawnMaps)
+    #: The seated players, in the order they joined, as read with the record when the command
+    #: now being decided began (seats change without an event: they are read every time).
+    players: tuple[PlayerRecord, ...] = ()
+
+    def player(self, user_id: int) -> PlayerRecord | None:
+        """The user's seat, if they have one."""
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    def seated(self, side: str) -> list[int]:
+        """The users seated on ``side``, first joined first."""
+        return [p.user_id for p in self.players if p.side == side]
 
 
 class Repository:
@@ -91,18 +102,19 @@ class Repository:
         """The game's current state: cached, or the latest snapshot plus the events after it.
 
         The cached copy is used only while the log's last seq is still its own: once another
-        process has committed, the game is loaded again (keeping its drawn pictures)."""
-        found = await self.store.game_and_last_seq(game_id)
+        process has committed, the game is loaded again (keeping its drawn pictures). The
+        record and the seats are read afresh with the last seq, in one query."""
+        found = await self.store.game_now(game_id)
         if found is None:
             raise UmpireError(wording.no_such_game(game_id))
-        record, last = found
+        record = found.record
         cached = self._games.get(game_id)
-        if cached is not None and cached.state.seq == last:
-            cached.record = record
+        if cached is not None and cached.state.seq == found.last_seq:
+            cached.record, cached.players = record, found.players
             return cached
         loaded = await self._loaded(record)
         state = await self.load_state(game_id, loaded, _without(record))
-        game = LiveGame(record, loaded, state)
+        game = LiveGame(record, loaded, state, players=found.players)
         if cached is not None:
             game.pictures = cached.pictures
         self._games[game_id] = game
@@ -225,7 +237,7 @@ class Repository:
         notify exactly them. The one side message whose words the answer to the command
         already showed its player (``shown``: the same text, with no map) is stored as sent
         for that player, so that /inbox still has it; side-mates get theirs as usual."""
-        players = await self.store.players(game.record.id)
+        players = game.players
         if game.record.options.get("delivery") == "threads":
             # A side's private thread posts one copy for the whole side, its first seated
             # player's: that copy must go out even when the answer showed it to that player.
