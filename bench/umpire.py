@@ -179,23 +179,28 @@ class Run:
     commands: int
     refused: int
     cpu: float
+    #: The CPU time the PostgreSQL server used meanwhile (``None``: not known).
+    server_cpu: float | None = None
 
     @property
     def rate(self) -> float:
         return self.commands / self.wall
 
 
-async def concurrent_games(target: str, steps: list[Step], prefix: str = "g") -> Run:
+async def concurrent_games(target: str, steps: list[Step], prefix: str = "g",
+                           server: Path | None = None) -> Run:
     """``GAMES`` games on one database in this process, each replaying ``steps``, all at
-    once."""
+    once; with the ``server``'s folder, the CPU time the PostgreSQL server used while they
+    were played (not set up)."""
     gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
     await set_up_games(target, gids)
+    before = server_cpu(server)
     start, end, refused, cpu = await play_games(target, gids, steps)
-    return Run(end - start, GAMES * len(steps), refused, cpu)
+    return Run(end - start, GAMES * len(steps), refused, cpu, _used(before, server))
 
 
-async def two_processes(target: str, steps: list[Step], folder: Path, prefix: str = "two"
-                        ) -> Run:
+async def two_processes(target: str, steps: list[Step], folder: Path, prefix: str = "two",
+                        server: Path | None = None) -> Run:
     """The same ``GAMES`` games split between this process and a second OS process (each its
     own ``Umpire`` on ``target``, as two bot processes with their shards), started together:
     timed from the first start to the last end, the CPU time of both."""
@@ -216,6 +221,7 @@ async def two_processes(target: str, steps: list[Step], folder: Path, prefix: st
             if other.poll() is not None:
                 raise RuntimeError("the second process ended before it was ready")
             await asyncio.sleep(0.005)
+        before = server_cpu(server)  # both set up and warm
         go.write_text("go\n", encoding="utf-8")
         start, end, refused, cpu = await playing
         code = await asyncio.to_thread(other.wait, 600)
@@ -228,7 +234,13 @@ async def two_processes(target: str, steps: list[Step], folder: Path, prefix: st
     found = json.loads(result.read_text(encoding="utf-8"))
     wall = max(end, found["end"]) - min(start, found["start"])
     return Run(wall, GAMES * len(steps), refused + int(found["refused"]),
-               cpu + float(found["cpu"]))
+               cpu + float(found["cpu"]), _used(before, server))
+
+
+def _used(before: float | None, server: Path | None) -> float | None:
+    """The server's CPU seconds since ``before``."""
+    after = server_cpu(server)
+    return None if before is None or after is None else after - before
 
 
 def _play_main(argv: Sequence[str]) -> int:
@@ -277,7 +289,7 @@ async def main(postgres: bool) -> None:
         rate, sent = run.rate, run.commands
         print(f"{GAMES} games at once on one file: {sent} commands ({run.refused} refused) in "
               f"{run.wall:.2f} s: {rate:.0f} commands/s (target >= {TARGET_COMMANDS_PER_S:g})")
-        _cpu_line(run, None, None)
+        _cpu_line(run)
         missed += [what for what, ok in (("move time", _ms(median) <= TARGET_MOVE_MS),
                                          ("throughput", rate >= TARGET_COMMANDS_PER_S))
                    if not ok]
@@ -343,18 +355,18 @@ async def _postgres_runs(url: str, steps: list[Step], folder: Path, sqlite_rate:
     twos: list[float] = []
     for n in range(1, ROUNDS + 1):
         print(f"PostgreSQL, round {n} of {ROUNDS}:")
-        before, stolen = server_cpu(server), Steal.now()
-        one = await concurrent_games(url, steps, prefix=f"one{n}-")
-        after = server_cpu(server)
+        stolen = Steal.now()
+        one = await concurrent_games(url, steps, prefix=f"one{n}-", server=server)
         print(f"  {GAMES} games in one process: {one.commands} commands ({one.refused} refused) "
               f"in {one.wall:.2f} s: {one.rate:.0f} commands/s{stolen.since()}")
-        _cpu_line(one, before, after)
+        _cpu_line(one)
         stolen = Steal.now()
-        two = await two_processes(url, steps, folder, prefix=f"two{n}-")
+        two = await two_processes(url, steps, folder, prefix=f"two{n}-", server=server)
         print(f"  {GAMES} games split between two processes: {two.commands} commands "
               f"({two.refused} refused) in {two.wall:.2f} s: {two.rate:.0f} commands/s "
               f"({two.rate / one.rate:.2f} x one process){stolen.since()}")
-        _cpu_line(two, after, server_cpu(server))
+        _cpu_line(two)
+        _ceiling_line(one, two)
         ones.append(one.rate)
         twos.append(two.rate)
     one_rate, two_rate = statistics.median(ones), statistics.median(twos)
@@ -391,17 +403,31 @@ class Steal:
         return f", steal {100 * (later.steal - self.steal) / (later.total - self.total):.1f}%"
 
 
-def _cpu_line(run: Run, before: float | None, after: float | None) -> None:
+def _cpu_line(run: Run) -> None:
     """The CPU a command cost, in the umpires and in the server, and what that allows on this
     machine's cores at most (if nothing else ran on them)."""
     umpire_ms = run.cpu / run.commands * 1000
     line = f"  CPU a command: {umpire_ms:.1f} ms in the umpire's process(es)"
-    if before is not None and after is not None:
-        server_ms = (after - before) / run.commands * 1000
+    if run.server_cpu is not None:
+        server_ms = run.server_cpu / run.commands * 1000
         ceiling = (os.cpu_count() or 1) / (umpire_ms + server_ms) * 1000
         line += (f", {server_ms:.1f} ms in PostgreSQL's: at most {ceiling:.0f} commands/s on "
                  f"{os.cpu_count()} idle cores")
     print(line)
+
+
+def _ceiling_line(one: Run, two: Run) -> None:
+    """The most two processes could give over one, from the CPU this round measured: one
+    process is held by its one Python thread (a command's umpire CPU), two by the cores they
+    share with the server (each command's umpire and server CPU)."""
+    if two.server_cpu is None:
+        return
+    cores = min(2, os.cpu_count() or 1)
+    spent = (two.cpu + two.server_cpu) / two.commands
+    ceiling = min(cores * one.commands / one.cpu, (os.cpu_count() or 1) / spent)
+    bound = ceiling / (one.commands / one.cpu)
+    print(f"  two processes could give at most {bound:.2f} x one on these cores "
+          f"(reached {two.rate / one.rate / bound:.0%} of it)")
 
 
 def server_cpu(folder: Path | None) -> float | None:
