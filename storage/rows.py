@@ -23,9 +23,12 @@ GAME_COLUMNS = (
     "id, scenario_id, scenario_path, options, guild_id, channel_id, host_user_id, status, seed, "
     "created_at, updated_at"
 )
-#: The game's columns from a query naming the games table ``g`` (a join).
-GAME_COLUMNS_OF_G = ", ".join(f"g.{c.strip()} AS {c.strip()}" for c in GAME_COLUMNS.split(","))
 PLAYER_COLUMNS = "game_id, user_id, side, dm_ok, joined_at"
+#: The game's and its players' columns from a join of ``games AS g`` and ``players AS p``
+#: (no name is in both), each under its own name: ``game`` and ``player`` read such a row.
+GAME_AND_PLAYER_COLUMNS = ", ".join(
+    [f"g.{c.strip()} AS {c.strip()}" for c in GAME_COLUMNS.split(",")]
+    + [f"p.{c.strip()} AS {c.strip()}" for c in PLAYER_COLUMNS.split(",")])
 SEAT_REQUEST_COLUMNS = "game_id, user_id, side, asked_at"
 EVENT_COLUMNS = "game_id, seq, type, payload, audience, created_at"
 DELIVERY_COLUMNS = (
@@ -75,17 +78,6 @@ def game(row: Row) -> GameRecord:
         status=GameStatus(row["status"]),
         created_at=from_text(row["created_at"]),
         updated_at=from_text(row["updated_at"]),
-    )
-
-
-def seated(row: Row, game_id: str) -> PlayerRecord:
-    """The player in a row of ``Store.game_now``'s join (their columns named ``seated_…``)."""
-    return PlayerRecord(
-        game_id=game_id,
-        user_id=row["seated_user_id"],
-        side=row["seated_side"],
-        dm_ok=bool(row["seated_dm_ok"]),
-        joined_at=from_text(row["seated_joined_at"]),
     )
 
 

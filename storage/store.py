@@ -223,17 +223,16 @@ class Store:
         moment of the database, on either backend); ``None`` if there is no such game. What a
         command needs to know before it is decided: one round trip instead of three."""
         found = await self._read(
-            f"SELECT {rows.GAME_COLUMNS_OF_G}, (SELECT coalesce(max(seq), 0) FROM events"
-            " WHERE events.game_id = g.id) AS last_seq, p.user_id AS seated_user_id,"
-            " p.side AS seated_side, p.dm_ok AS seated_dm_ok, p.joined_at AS seated_joined_at"
+            f"SELECT {rows.GAME_AND_PLAYER_COLUMNS}, (SELECT coalesce(max(seq), 0) FROM events"
+            " WHERE events.game_id = g.id) AS last_seq"
             " FROM games AS g LEFT JOIN players AS p ON p.game_id = g.id WHERE g.id = ?"
             " ORDER BY p.joined_at, p.user_id",
             (game_id,),
         )
         if not found:
             return None
-        players = tuple(rows.seated(row, game_id) for row in found
-                        if row["seated_user_id"] is not None)
+        # A game with nobody seated is one row whose player columns are all NULL.
+        players = tuple(rows.player(row) for row in found if row["user_id"] is not None)
         return GameNow(rows.game(found[0]), int(found[0]["last_seq"]), players)
 
     async def list_games(
