@@ -70,6 +70,14 @@ async def claim(conn: Conn, holder: str, now: float, lease_seconds: float, limit
     return claimed
 
 
+async def hold_row(conn: Conn, game_id: str) -> None:
+    """Wait until the game's lease row is this transaction's alone (inside a write): on
+    PostgreSQL by locking it; SQLite's write already holds the whole file. A time read after
+    this is the time the lease is written."""
+    if conn.backend is Backend.POSTGRESQL:
+        await conn.fetch("SELECT 1 FROM outbox_leases WHERE game_id = ? FOR UPDATE", (game_id,))
+
+
 async def renew(conn: Conn, holder: str, game_id: str, now: float, lease_seconds: float
                 ) -> bool:
     """Extend ``holder``'s lease on the game's outbox to ``lease_seconds`` from ``now``;

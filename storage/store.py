@@ -744,8 +744,10 @@ class Store:
         sorts after it. On PostgreSQL the lease rows are taken ``FOR UPDATE SKIP LOCKED``: two
         claimers never wait for each other."""
         _check_lease(holder, lease_seconds)
-        now = self._now().timestamp()
         async with self._write(f"claim outboxes for {holder!r}") as conn:
+            # The time is read once the write holds the database: a lease reckoned from
+            # before a wait for the lock would run out that much sooner than it says.
+            now = self._now().timestamp()
             return await outbox_leases.claim(conn, holder, now, lease_seconds, limit,
                                              game_id=game_id, after=after)
 
@@ -754,8 +756,12 @@ class Store:
         whether ``holder`` still held it. ``False``: another holder took it over after the
         lease ran out (or it was released): ``holder`` must send no more of it."""
         _check_lease(holder, lease_seconds)
-        now = self._now().timestamp()
         async with self._write(f"renew the outbox lease of game {game_id!r}") as conn:
+            # The time is read once the lease row is held (see claim_outboxes): a renewal
+            # reckoned from before a long wait could end in the past, and another holder would
+            # take the outbox over at once while this one sends.
+            await outbox_leases.hold_row(conn, game_id)
+            now = self._now().timestamp()
             return await outbox_leases.renew(conn, holder, game_id, now, lease_seconds)
 
     async def outbox_holders(self) -> list[tuple[str, str]]:

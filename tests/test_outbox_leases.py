@@ -421,3 +421,29 @@ def _a_pid_not_running() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
     return child.pid
+
+
+async def test_a_renewal_that_waited_for_the_database_runs_from_when_it_was_written(
+        db_target: str) -> None:
+    """A renewal that waits for the lock (another process is writing) reckons its lease from
+    when it is written, not from when it was asked for: reckoned from before the wait, it
+    could end in the past, and another holder would take the outbox over while this one is
+    still sending (a message sent twice)."""
+    clock = Clock()
+    async with Store.open(db_target, clock=clock) as first, \
+            Store.open(db_target, clock=clock) as other:
+        [gid] = {key.split(":")[0] for key in await seed_games(first, 1, 1)}
+        assert await first.claim_outboxes("h1", 10, 5) == [gid]
+        async with other._write("hold the lease while the renewal waits") as conn:
+            await conn.fetch("SELECT holder FROM outbox_leases WHERE game_id = ?"
+                             + (" FOR UPDATE" if conn.backend is Backend.POSTGRESQL else ""),
+                             (gid,))
+            renewing = asyncio.create_task(first.renew_outbox("h1", gid, 10))
+            await asyncio.sleep(0.3)
+            assert not renewing.done()  # waiting for the database
+            clock.advance(9)
+        assert await renewing
+        clock.advance(6)  # 15 s after the claim, 6 s after the renewal was written
+        assert await other.claim_outboxes("h2", 10, 5) == []
+        clock.advance(5)
+        assert await other.claim_outboxes("h2", 10, 5) == [gid]
