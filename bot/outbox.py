@@ -2,15 +2,16 @@
 
 After each command the bot kicks a drain of that game's outbox; a background loop also drains
 every game with pending deliveries every few seconds (and right after start-up, so that whatever a
-crash or a Discord outage left behind goes out). One drain per game at a time: two concurrent
-drains could send the same delivery twice. A game whose deliveries keep failing for a passing
-reason is retried less and less often (up to every five minutes), so as not to hammer Discord.
+crash or a Discord outage left behind goes out). A game's outbox goes out in lanes, one per
+audience, side by side (``umpire.outbox``): a kick never waits for a drain already sending
+another lane, and one lane is sent by one drain at a time, so nothing goes out twice. A lane
+whose deliveries keep failing for a passing reason is retried less and less often (up to every
+five minutes), so as not to hammer Discord; the game's other lanes go on meanwhile.
 
 Several bot processes may share one database (one per group of Discord's shards): each runs this
-loop, and a game's outbox is sent by whichever process holds its lease (``umpire.outbox``), so no
-delivery goes out twice and none waits for a process that died longer than one lease
-(``VEDETTE_OUTBOX_LEASE``). The loop claims a few games at a time, so that the other processes
-find the rest free.
+loop, and a lane is sent by whichever process holds its lease, so no delivery goes out twice and
+none waits for a process that died longer than one lease (``VEDETTE_OUTBOX_LEASE``). The loop
+claims a few games at a time, so that the other processes find the rest free.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from typing import TYPE_CHECKING
 from bot.transport import DiscordTransport
 from bot.views import expire_previews
 from umpire.deadlines import time_out_all
-from umpire.outbox import DeliveryRejected
 from umpire.phase_deadlines import check_all as check_phase_deadlines
 from umpire.settings import Settings
 
@@ -50,7 +50,8 @@ class Outbox:
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._kicks: set[asyncio.Task[int]] = set()
-        self._retry_at: dict[str, tuple[float, float]] = {}  # game -> (when, backoff)
+        #: (game, lane) -> (when to try again, backoff)
+        self._retry_at: dict[tuple[str, str], tuple[float, float]] = {}
 
     # -- kicking and looping ---------------------------------------------------------------------
     def start(self) -> None:
@@ -138,32 +139,32 @@ class Outbox:
         return sent
 
     async def drain_game(self, game_id: str, force: bool = False) -> int:
+        """Send the game's outbox, lane by lane side by side; a lane waiting to be tried
+        again after a passing failure is left for later (unless ``force``: a kick after a
+        command tries it at once)."""
         now = time.monotonic()
-        when, backoff = self._retry_at.get(game_id, (0.0, 0.0))
-        if not force and now < when:
-            async with self.bot.lock(f"outbox:{game_id}"):  # not while a kick's drain holds it
-                await self.bot.umpire.release_outbox(game_id)  # claimed by drain_all: not now
-            await self._expire_previews(game_id)  # a game waiting to retry still expires them
+        resting = set() if force else {lane for (gid, lane), (when, _) in
+                                       self._retry_at.items() if gid == game_id and now < when}
+        game = await self.bot.umpire.game(game_id)
+        if game is None:
+            await self.bot.umpire.release_outbox(game_id)
             return 0
-        async with self.bot.lock(f"outbox:{game_id}"):
-            game = await self.bot.umpire.game(game_id)
-            if game is None:
-                await self.bot.umpire.release_outbox(game_id)
-                return 0
-            transport = DiscordTransport(self.bot, game)
-            try:
-                sent = await self.bot.umpire.drain(game_id, transport, lease_seconds=self.lease)
-            except Exception:
-                log.exception("game %s: draining the outbox failed", game_id)
-                sent = 0
-                transport.failed["?"] = DeliveryRejected("drain failed", permanent=False)
-            if transport.transient_failures:
-                backoff = min(MAX_BACKOFF, max(self.interval, backoff * 2))
-                self._retry_at[game_id] = (time.monotonic() + backoff, backoff)
-            else:
-                self._retry_at.pop(game_id, None)
-            if sent:
-                log.debug("game %s: %d deliveries sent", game_id, sent)
+        transport = DiscordTransport(self.bot, game)
+        try:
+            sent = await self.bot.umpire.drain(game_id, transport, lease_seconds=self.lease,
+                                               resting=resting)
+        except Exception:
+            log.exception("game %s: draining the outbox failed", game_id)
+            sent = 0
+        for key in [k for k in self._retry_at if k[0] == game_id]:
+            if key[1] not in resting and key[1] not in transport.stalled:
+                del self._retry_at[key]
+        for lane in transport.stalled:
+            _, backoff = self._retry_at.get((game_id, lane), (0.0, 0.0))
+            backoff = min(MAX_BACKOFF, max(self.interval, backoff * 2))
+            self._retry_at[(game_id, lane)] = (time.monotonic() + backoff, backoff)
+        if sent:
+            log.debug("game %s: %d deliveries sent", game_id, sent)
         await self._expire_previews(game_id)
         return sent
 

@@ -115,7 +115,9 @@ async def side_thread(bot: VedetteBot, game: GameRef, side: str
     """The side's private thread, made if need be, with exactly the side's seated players in it
     (see ``_sync``); and the game as stored afterwards. Raises ``discord.HTTPException`` when
     Discord fails: then nothing may be posted to the thread."""
-    async with bot.lock(f"threads:{game.id}"):
+    # One side's thread at a time (two lanes of its outbox may both need it); another side's
+    # thread never waits for it.
+    async with bot.lock(f"threads:{game.id}:{side}"):
         game = await bot.umpire.game(game.id) or game
         ids = thread_ids(game)
         thread = await _existing(bot, ids.get(side))

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -41,7 +42,7 @@ import discord
 from bot import threads
 from bot.messages import build
 from bot.views import delivery_view
-from umpire.outbox import NONCE_LENGTH, DeliveryRejected
+from umpire.outbox import NONCE_LENGTH, DeliveryRejected, lane_of
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -64,17 +65,28 @@ def allowed(mentions: tuple[int, ...]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(id=u) for u in mentions])
 
+@dataclass(frozen=True, slots=True)
+class _Outgoing:
+    """What goes with the message being sent besides its words: its nonce, its buttons and
+    whom it may notify (one per send: the outbox's lanes send side by side)."""
+
+    nonce: str | None
+    view: discord.ui.View | None
+    mentions: tuple[int, ...]
+
+
 class DiscordTransport:
-    """Sends one game's deliveries; make a new one for each pass over the outbox."""
+    """Sends one game's deliveries; make a new one for each pass over the outbox. The outbox's
+    lanes share it and send side by side, so it keeps nothing of one send for the next but the
+    destinations that failed."""
 
     def __init__(self, bot: VedetteBot, game: GameRef) -> None:
         self.bot = bot
         self.game = game
         self.umpire = bot.umpire
         self.failed: dict[str, DeliveryRejected] = {}
-        self._nonce: str | None = None  # the delivery being sent
-        self._view: discord.ui.View | None = None  # its buttons
-        self._mentions: tuple[int, ...] = ()  # whom the delivery being sent may notify
+        #: The outbox lanes left with a delivery to try again later (a passing failure).
+        self.stalled: set[str] = set()
 
     @property
     def transient_failures(self) -> bool:
@@ -84,11 +96,21 @@ class DiscordTransport:
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[Mapping[str, Any]] = (), edit_key: str = "",
                    mentions: tuple[int, ...] = ()) -> None:
+        try:
+            await self._send(kind, target, text, image, image_name, key=key, buttons=buttons,
+                             edit_key=edit_key, mentions=mentions)
+        except DeliveryRejected as e:
+            if not e.permanent:
+                self.stalled.add(lane_of(kind, target))
+            raise
+
+    async def _send(self, kind: str, target: str, text: str, image: bytes | None,
+                    image_name: str | None, *, key: str,
+                    buttons: Sequence[Mapping[str, Any]], edit_key: str,
+                    mentions: tuple[int, ...]) -> None:
         # The umpire's drain keys each delivery with its nonce (``umpire.outbox.nonce``): the
         # same on every retry, and keyed with the game's seed, which the bot never holds.
-        self._nonce = key[:NONCE_LENGTH] if key else None
-        self._view = delivery_view(buttons)
-        self._mentions = mentions
+        out = _Outgoing(key[:NONCE_LENGTH] if key else None, delivery_view(buttons), mentions)
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)
@@ -96,29 +118,29 @@ class DiscordTransport:
                                                        guild_id=self.game.guild_id)
             where = f"channel:{self.game.channel_id}"
             if edit_key:
-                await self._post_or_edit(where, channel, edit_key, text, image, image_name)
+                await self._post_or_edit(out, where, channel, edit_key, text, image, image_name)
             else:
-                await self._post(where, channel, text, image, image_name)
+                await self._post(out, where, channel, text, image, image_name)
         elif kind == "player":
-            await self._to_player(int(target), text, image, image_name)
+            await self._to_player(out, int(target), text, image, image_name)
         elif kind == "side":
             if threads.mode(self.game) != threads.THREADS:
                 raise DeliveryRejected("no player is seated on this side; it waits in the "
                                        "side's /inbox", permanent=True)
-            await self._to_thread(target, text, image, image_name)
+            await self._to_thread(out, target, text, image, image_name)
         elif kind == "host":
             host = int(target) if target.isdigit() else self.game.host_user_id
-            await self._dm(host, text, image, image_name)
+            await self._dm(out, host, text, image, image_name)
         else:
             raise DeliveryRejected(f"unknown delivery kind {kind!r}", permanent=True)
 
-    async def _to_player(self, user_id: int, text: str, image: bytes | None,
+    async def _to_player(self, out: _Outgoing, user_id: int, text: str, image: bytes | None,
                          image_name: str | None) -> None:
         player = await self.umpire.player(self.game.id, user_id)
         if player is None:  # a private message never follows a player out of the game
             raise DeliveryRejected("the player has left the game", permanent=True)
         if threads.mode(self.game) != threads.THREADS:
-            await self._dm(user_id, text, image, image_name)
+            await self._dm(out, user_id, text, image, image_name)
             return
         key, thread = await self._thread(player.side)
         unreachable = threads.unreachable_players(self.game)
@@ -129,12 +151,12 @@ class DiscordTransport:
                   if p.side == player.side and p.user_id not in unreachable]
         if seated and seated[0].user_id != user_id:
             return  # the side's thread gets one copy: the first seated player's in it
-        await self._post(key, thread, text, image, image_name)
+        await self._post(out, key, thread, text, image, image_name)
 
-    async def _to_thread(self, side: str, text: str, image: bytes | None,
+    async def _to_thread(self, out: _Outgoing, side: str, text: str, image: bytes | None,
                          image_name: str | None) -> None:
         key, thread = await self._thread(side)
-        await self._post(key, thread, text, image, image_name)
+        await self._post(out, key, thread, text, image, image_name)
 
     async def _thread(self, side: str) -> tuple[str, discord.Thread]:
         """The side's thread, with exactly its seated players in it."""
@@ -146,7 +168,7 @@ class DiscordTransport:
             raise self._fail(key, e, permanent=e.code in GONE) from None
         return key, thread
 
-    async def _dm(self, user_id: int, text: str, image: bytes | None,
+    async def _dm(self, out: _Outgoing, user_id: int, text: str, image: bytes | None,
                   image_name: str | None) -> None:
         key = f"dm:{user_id}"
         self._check(key)
@@ -156,7 +178,7 @@ class DiscordTransport:
             raise self._fail(key, e, permanent=e.code in GONE) from None
         except (aiohttp.ClientError, OSError, TimeoutError) as e:
             raise self._fail(key, e, permanent=False) from None
-        await self._post(key, channel, text, image, image_name, dm_user=user_id)
+        await self._post(out, key, channel, text, image, image_name, dm_user=user_id)
 
     def _check(self, key: str) -> None:
         if key in self.failed:
@@ -170,8 +192,9 @@ class DiscordTransport:
                     "permanent" if permanent else "will retry", reason)
         return rejected
 
-    async def _post_or_edit(self, key: str, channel: discord.PartialMessageable, edit_key: str,
-                            text: str, image: bytes | None, image_name: str | None) -> None:
+    async def _post_or_edit(self, out: _Outgoing, key: str, channel: discord.PartialMessageable,
+                            edit_key: str, text: str, image: bytes | None,
+                            image_name: str | None) -> None:
         """Edit the message this key posted; post it (and remember it) if there is none yet,
         or if it was deleted."""
         self._check(key)
@@ -180,7 +203,7 @@ class DiscordTransport:
         if posted is not None and posted.isdigit():
             parts = build(text, image, image_name)
             kwargs: dict[str, Any] = {"content": parts.content, "embeds": parts.embeds,
-                                      "allowed_mentions": allowed(self._mentions)}
+                                      "allowed_mentions": allowed(out.mentions)}
             if parts.files:
                 kwargs["attachments"] = parts.files
             try:
@@ -194,23 +217,23 @@ class DiscordTransport:
                 raise self._fail(key, e, permanent=False) from None
             except (TimeoutError, aiohttp.ClientError, OSError) as e:
                 raise self._fail(key, e, permanent=False) from None
-        message_id = await self._post(key, channel, text, image, image_name)
+        message_id = await self._post(out, key, channel, text, image, image_name)
         await self.umpire.remember(memory, str(message_id))
 
-    async def _post(self, key: str, channel: discord.abc.Messageable, text: str,
-                    image: bytes | None, image_name: str | None, *,
+    async def _post(self, out: _Outgoing, key: str, channel: discord.abc.Messageable,
+                    text: str, image: bytes | None, image_name: str | None, *,
                     dm_user: int | None = None) -> int:
         """Post the message; its id."""
         self._check(key)
         parts = build(text, image, image_name)
         kwargs: dict[str, Any] = {"embeds": parts.embeds,
-                                  "allowed_mentions": allowed(self._mentions)}
-        if self._nonce is not None:
-            kwargs["nonce"] = self._nonce
+                                  "allowed_mentions": allowed(out.mentions)}
+        if out.nonce is not None:
+            kwargs["nonce"] = out.nonce
         if parts.files:
             kwargs["files"] = parts.files
-        if self._view is not None:
-            kwargs["view"] = self._view
+        if out.view is not None:
+            kwargs["view"] = out.view
         try:
             message = await channel.send(parts.content, **kwargs)
         except discord.Forbidden as e:

@@ -360,6 +360,21 @@ INSERT INTO outbox_leases (game_id) SELECT id FROM games;
 CREATE INDEX deliveries_pending_by_game ON deliveries (game_id, id) WHERE status = 'pending';
 """
 
+# Outbox lanes (storage.outbox_leases): the lease moves from the game to each of its lanes (one
+# audience's deliveries: ``kind:target``), so that two lanes of one game go out side by side.
+# Rows are made when a lane first has deliveries waiting; the old per-game rows go.
+_OUTBOX_LANES = """
+CREATE TABLE outbox_lanes (
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    lane       TEXT NOT NULL,
+    holder     TEXT NOT NULL DEFAULT '',
+    expires_at REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, lane),
+    CONSTRAINT outbox_lane_nobody_expired CHECK (holder <> '' OR expires_at = 0)
+);
+DROP TABLE outbox_leases;
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
@@ -374,6 +389,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               then=_carry_pending_moves_over),
     Migration(9, "outbox leases: one holder at a time sends a game's deliveries",
               _OUTBOX_LEASES),
+    Migration(10, "outbox lanes: each audience's deliveries go out on their own",
+              _OUTBOX_LANES),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

@@ -262,6 +262,18 @@ INSERT INTO outbox_leases (game_id) SELECT id FROM games;
 CREATE INDEX deliveries_pending_by_game ON deliveries (game_id, id) WHERE status = 'pending';
 """
 
+_OUTBOX_LANES = f"""
+CREATE TABLE outbox_lanes (
+    game_id    {_T} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    lane       {_T} NOT NULL,
+    holder     {_T} NOT NULL DEFAULT '',
+    expires_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, lane),
+    CONSTRAINT outbox_lane_nobody_expired CHECK (holder <> '' OR expires_at = 0)
+);
+DROP TABLE outbox_leases;
+"""
+
 POSTGRESQL_SQL: dict[int, str] = {
     1: _INITIAL,
     2: _SEATS,
@@ -272,5 +284,6 @@ POSTGRESQL_SQL: dict[int, str] = {
     7: _PICTURES,
     8: _PENDING_ORDERS,
     9: _OUTBOX_LEASES,
+    10: _OUTBOX_LANES,
 }
 """PostgreSQL's SQL of each migration, by number (``storage.migrations.MIGRATIONS``)."""

@@ -192,7 +192,6 @@ class Store:
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game.id, *rows.sources_values(sources)),
                 )
-            await outbox_leases.add_game(conn, game.id)
             return await _load_game(conn, game.id)
 
     async def game_sources(self, game_id: str) -> GameSources | None:
@@ -662,14 +661,18 @@ class Store:
     # -- the outbox --------------------------------------------------------------------------
 
     async def pending_deliveries(
-        self, game_id: str | None = None, limit: int = 100
+        self, game_id: str | None = None, limit: int = 100, *, lane: str | None = None
     ) -> list[DeliveryRecord]:
-        """Deliveries still to send (of one game, or of all), oldest first."""
+        """Deliveries still to send (of one game, or of all; of one ``lane`` of the game,
+        ``storage.outbox_leases``), oldest first."""
         sql = f"SELECT {rows.DELIVERY_COLUMNS} FROM {rows.DELIVERY_FROM} WHERE status = 'pending'"
         params: list[Any] = []
         if game_id is not None:
             sql += " AND game_id = ?"
             params.append(game_id)
+        if lane is not None:
+            sql += f" AND {outbox_leases.LANE_OF_DELIVERY} = ?"
+            params.append(lane)
         found = await self._read(sql + " ORDER BY id LIMIT ?", [*params, limit])
         return [rows.delivery(row) for row in found]
 
@@ -733,16 +736,17 @@ class Store:
         return int(found[0][0])
 
     # -- outbox leases (storage.outbox_leases) -----------------------------------------------
-    # One holder (one process) at a time sends a game's outbox. The lease rows are written
-    # without locking the game's row: claiming an outbox never waits for a command's commit.
+    # One holder (one process) at a time sends each lane of a game's outbox (one audience's
+    # deliveries). The lease rows are written without locking the game's row: claiming a lane
+    # never waits for a command's commit.
 
     async def claim_outboxes(self, holder: str, lease_seconds: float, limit: int, *,
                              game_id: str | None = None, after: str = "") -> list[str]:
-        """Take, for ``holder`` and ``lease_seconds`` from now, the outboxes of up to ``limit``
-        games with deliveries waiting that no other holder holds (or whose lease ran out); the
-        games' ids, in id order. ``game_id``: that game's only; ``after``: only games whose id
-        sorts after it. On PostgreSQL the lease rows are taken ``FOR UPDATE SKIP LOCKED``: two
-        claimers never wait for each other."""
+        """Take, for ``holder`` and ``lease_seconds`` from now, every lane with deliveries
+        waiting that no other holder holds (or whose lease ran out) in up to ``limit`` games;
+        the games' ids, in id order. ``game_id``: that game's lanes only; ``after``: only games
+        whose id sorts after it. On PostgreSQL the lease rows are taken ``FOR UPDATE SKIP
+        LOCKED``: two claimers never wait for each other."""
         _check_lease(holder, lease_seconds)
         async with self._write(f"claim outboxes for {holder!r}") as conn:
             # The time is read once the write holds the database: a lease reckoned from
@@ -751,28 +755,43 @@ class Store:
             return await outbox_leases.claim(conn, holder, now, lease_seconds, limit,
                                              game_id=game_id, after=after)
 
-    async def renew_outbox(self, holder: str, game_id: str, lease_seconds: float) -> bool:
-        """Extend ``holder``'s lease on the game's outbox to ``lease_seconds`` from now;
+    async def claim_lanes(self, holder: str, lease_seconds: float, game_id: str,
+                          lane: str | None = None) -> list[str]:
+        """Take, for ``holder`` and ``lease_seconds`` from now, the game's lanes (or its
+        ``lane`` only) with deliveries waiting that no other holder holds (or whose lease ran
+        out); their names (``storage.outbox_leases``), in name order."""
+        _check_lease(holder, lease_seconds)
+        async with self._write(f"claim the outbox lanes of game {game_id!r}") as conn:
+            now = self._now().timestamp()  # once the write holds the database (claim_outboxes)
+            return await outbox_leases.claim_lanes(conn, holder, now, lease_seconds, game_id,
+                                                   lane)
+
+    async def renew_lane(self, holder: str, game_id: str, lane: str, lease_seconds: float
+                         ) -> bool:
+        """Extend ``holder``'s lease on the game's ``lane`` to ``lease_seconds`` from now;
         whether ``holder`` still held it. ``False``: another holder took it over after the
         lease ran out (or it was released): ``holder`` must send no more of it."""
         _check_lease(holder, lease_seconds)
         async with self._write(f"renew the outbox lease of game {game_id!r}") as conn:
             # The time is read once the lease row is held (see claim_outboxes): a renewal
             # reckoned from before a long wait could end in the past, and another holder would
-            # take the outbox over at once while this one sends.
-            await outbox_leases.hold_row(conn, game_id)
+            # take the lane over at once while this one sends.
+            await outbox_leases.hold_row(conn, game_id, lane)
             now = self._now().timestamp()
-            return await outbox_leases.renew(conn, holder, game_id, now, lease_seconds)
+            return await outbox_leases.renew(conn, holder, game_id, lane, now, lease_seconds)
 
     async def outbox_holders(self) -> list[tuple[str, str]]:
-        """The outboxes held now (leases not run out), as (game id, holder), by game id."""
+        """The games with an outbox lane held now (leases not run out), as (game id,
+        holder), by game id."""
         self._check_open()
         return await outbox_leases.held(self._db.reader, self._now().timestamp())
 
-    async def release_outbox(self, holder: str, game_id: str) -> None:
-        """Give up ``holder``'s lease on the game's outbox (nothing if another holds it)."""
+    async def release_outbox(self, holder: str, game_id: str, lane: str | None = None, *,
+                             keep: Collection[str] = ()) -> None:
+        """Give up ``holder``'s lease on the game's ``lane`` (``None``: on each of its lanes
+        but those in ``keep``); nothing on a lane another holds."""
         async with self._write(f"release the outbox lease of game {game_id!r}") as conn:
-            await outbox_leases.release(conn, holder, game_id)
+            await outbox_leases.release(conn, holder, game_id, lane, keep=keep)
 
     # -- phase deadlines (storage.phase_deadlines) -------------------------------------------
 

@@ -29,7 +29,7 @@ from umpire.cli import main
 from umpire.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
 from umpire.demo import run_demo
 from umpire.maps import MapMaker
-from umpire.outbox import drain
+from umpire.outbox import drain, lane_of
 from umpire.outbox_holder import new_holder
 from umpire.service import Umpire
 
@@ -156,20 +156,23 @@ async def test_games_come_back_from_postgresql_to_a_new_file(
 
 
 class Recorder:
-    """A transport that keeps what it was given."""
+    """A transport that keeps what it was given, lane by lane (each lane of an outbox goes
+    out in its own order; the lanes side by side)."""
 
     def __init__(self) -> None:
-        self.keys: list[str] = []
+        self.lanes: dict[str, list[str]] = {}
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "", **_: Any) -> None:
-        self.keys.append(key)
+        self.lanes.setdefault(lane_of(kind, target), []).append(key)
 
 
 async def test_what_waited_in_the_outbox_is_sent_from_the_destination(
         club: Path, destination: str) -> None:
+    waiting: dict[str, list[str]] = {}
     async with Store.open(club) as source:
-        waiting = [f"{d.game_id}:{d.id}" for d in await source.pending_deliveries(limit=1000)]
+        for d in await source.pending_deliveries(limit=1000):
+            waiting.setdefault(lane_of(d.kind, d.target), []).append(f"{d.game_id}:{d.id}")
     assert waiting
     await copy_database(club, destination)
     transport = Recorder()
@@ -177,7 +180,7 @@ async def test_what_waited_in_the_outbox_is_sent_from_the_destination(
         assert await store.outbox_holders() == []
         await drain(store, transport, holder=new_holder())
         assert await store.pending_deliveries(limit=1) == []
-    assert transport.keys == waiting
+    assert transport.lanes == waiting
 
 
 async def test_deliveries_keep_their_ids_and_new_ones_come_after(

@@ -37,6 +37,7 @@ from umpire.settings import Settings
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 LEASE = 60.0
+PUBLIC = "public:"  # the lane of a game's public deliveries, all these tests queue
 
 
 class Clock:
@@ -105,16 +106,16 @@ async def test_a_held_outbox_is_skipped_until_its_lease_runs_out(db_target: str)
         assert await store.claim_outboxes("b", LEASE, 10) == []  # a's, and a is alive
         assert await store.claim_outboxes("a", LEASE, 10) == ["g00", "g01"]  # its own again
         clock.advance(LEASE - 1)
-        assert await store.renew_outbox("a", "g00", LEASE)  # a goes on; g01 it lets lapse
+        assert await store.renew_lane("a", "g00", PUBLIC, LEASE)  # a goes on; g01 it lets lapse
         clock.advance(2)
         assert await store.claim_outboxes("b", LEASE, 10) == ["g01"]  # taken over
-        assert not await store.renew_outbox("a", "g01", LEASE)  # lost: a must stop
+        assert not await store.renew_lane("a", "g01", PUBLIC, LEASE)  # lost: a must stop
         await store.release_outbox("a", "g01")  # a release of what it lost changes nothing
         assert await store.claim_outboxes("c", LEASE, 10) == []
-        assert await store.renew_outbox("b", "g01", LEASE)
+        assert await store.renew_lane("b", "g01", PUBLIC, LEASE)
         await store.release_outbox("b", "g01")
         assert await store.claim_outboxes("c", LEASE, 10) == ["g01"]  # free again at once
-        assert not await store.renew_outbox("b", "g01", LEASE)
+        assert not await store.renew_lane("b", "g01", PUBLIC, LEASE)
 
 
 async def test_only_games_with_deliveries_waiting_are_claimed_a_few_at_a_time(
@@ -129,19 +130,21 @@ async def test_only_games_with_deliveries_waiting_are_claimed_a_few_at_a_time(
         with pytest.raises(ValueError, match="needs a holder id"):
             await store.claim_outboxes("", LEASE, 2)
         with pytest.raises(ValueError, match="more than 0 seconds"):
-            await store.renew_outbox("a", "g00", 0)
+            await store.renew_lane("a", "g00", PUBLIC, 0)
         assert await store.outbox_holders() == [(g, "a") for g in ("g00", "g01", "g03", "g04")]
         assert await store.claim_outboxes("b", LEASE, 10, game_id="g03") == []  # a's
         assert await store.claim_outboxes("b", LEASE, 10, game_id="quiet") == []
         assert await store.claim_outboxes("a", LEASE, 0) == []
 
 
-async def test_migration_9_gives_every_game_a_lease_and_a_game_without_one_still_drains(
+async def test_migration_10_drops_the_games_leases_and_their_deliveries_still_drain(
         tmp_path: Path) -> None:
+    """A database whose outbox was leased a game at a time: the leases go (even one held by a
+    process of before), and what waited goes out in lanes."""
     db = tmp_path / "old.db"
     conn = await connect(db)
     try:
-        assert await migrate(conn, db, utc_now, MIGRATIONS[:8]) == 8  # a database of before
+        assert await migrate(conn, db, utc_now, MIGRATIONS[:9]) == 9  # a database of before
     finally:
         await conn.close()
     with sqlite3.connect(db) as plain:
@@ -153,14 +156,15 @@ async def test_migration_9_gives_every_game_a_lease_and_a_game_without_one_still
             plain.execute(
                 "INSERT INTO deliveries (game_id, seq, kind, target, text, created_at)"
                 " VALUES (?, 0, 'public', '', 'waiting since before', ?)", (gid, T0.isoformat()))
+        plain.execute("INSERT INTO outbox_leases (game_id, holder, expires_at)"
+                      " VALUES ('older', 'a-holder-of-before', 1e12)")  # gone with the table
     plain.close()
     async with Store.open(db) as store:
-        assert store.schema_version == 9
+        assert store.schema_version == 10
     with sqlite3.connect(db) as plain:
-        leases = plain.execute("SELECT game_id, holder, expires_at FROM outbox_leases"
-                               " ORDER BY game_id").fetchall()
-        assert leases == [("old", "", 0), ("older", "", 0)]
-        plain.execute("DELETE FROM outbox_leases WHERE game_id = 'older'")  # copied without it
+        tables = {row[0] for row in plain.execute("SELECT name FROM sqlite_master")}
+        assert "outbox_leases" not in tables
+        assert plain.execute("SELECT count(*) FROM outbox_lanes").fetchone() == (0,)
     plain.close()
     async with Store.open(db) as store:
         sent: list[tuple[str, str]] = []
@@ -176,11 +180,13 @@ async def test_a_claimer_skips_a_lease_row_another_is_taking_instead_of_waiting(
 
     async with Store.open(pg_target) as store:
         await seed_games(store, 3, 1)
+        for gid in await store.claim_outboxes("a", LEASE, 10):  # the lanes' rows are made
+            await store.release_outbox("a", gid)
         other = await asyncpg.connect(pg_target)
         try:
             async with other.transaction():
                 await other.fetch(
-                    "SELECT game_id FROM outbox_leases WHERE game_id = 'g01' FOR UPDATE")
+                    "SELECT game_id FROM outbox_lanes WHERE game_id = 'g01' FOR UPDATE")
                 claimed = await asyncio.wait_for(store.claim_outboxes("b", LEASE, 10), 10)
                 assert claimed == ["g00", "g02"]
                 assert await asyncio.wait_for(
@@ -351,9 +357,11 @@ async def test_a_process_killed_after_claiming_has_its_outbox_sent_once_by_anoth
     survivor = Recorder("survivor", sent)
     async with Store.open(db_target) as store:
         async with store._write("read the leases") as conn:
-            found = await conn.fetch("SELECT max(expires_at) FROM outbox_leases"
+            found = await conn.fetch("SELECT min(expires_at) FROM outbox_lanes"
                                      " WHERE holder <> ''")
-        expires_at = float(found[0][0])  # when the dead holder's last renewal runs out
+        # When the first of the dead holder's leases runs out (the lane it claimed but never
+        # began to send runs out before the one it was sending when it stalled).
+        expires_at = float(found[0][0])
         tries_while_held = 0
         while await store.pending_deliveries(None, limit=1):
             assert time.monotonic() - killed_at < lease + 10, "never taken over"
@@ -435,10 +443,10 @@ async def test_a_renewal_that_waited_for_the_database_runs_from_when_it_was_writ
         [gid] = {key.split(":")[0] for key in await seed_games(first, 1, 1)}
         assert await first.claim_outboxes("h1", 10, 5) == [gid]
         async with other._write("hold the lease while the renewal waits") as conn:
-            await conn.fetch("SELECT holder FROM outbox_leases WHERE game_id = ?"
+            await conn.fetch("SELECT holder FROM outbox_lanes WHERE game_id = ?"
                              + (" FOR UPDATE" if conn.backend is Backend.POSTGRESQL else ""),
                              (gid,))
-            renewing = asyncio.create_task(first.renew_outbox("h1", gid, 10))
+            renewing = asyncio.create_task(first.renew_lane("h1", gid, PUBLIC, 10))
             await asyncio.sleep(0.3)
             assert not renewing.done()  # waiting for the database
             clock.advance(9)

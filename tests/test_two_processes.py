@@ -37,6 +37,7 @@ from storage.store import Store
 from tests import crash_driver
 from tests.pg_worker import write_script
 from umpire.maps import MapMaker
+from umpire.outbox import lane_of
 from umpire.service import Umpire, UmpireError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,12 +194,13 @@ def workers(tmp_path: Path) -> Iterator[list[Worker]]:
         worker.close()
 
 
-async def leases_of(store: Store, holder: str) -> dict[str, float]:
-    """The outboxes ``holder`` holds, with when each lease runs out (Unix time)."""
+async def leases_of(store: Store, holder: str) -> dict[tuple[str, str], float]:
+    """The outbox lanes ``holder`` holds, by game and lane, with when each lease runs out
+    (Unix time)."""
     async with store._write("read the leases") as conn:
-        found = await conn.fetch("SELECT game_id, expires_at FROM outbox_leases"
+        found = await conn.fetch("SELECT game_id, lane, expires_at FROM outbox_lanes"
                                  " WHERE holder = ? AND expires_at > ?", (holder, time.time()))
-    return {str(row[0]): float(row[1]) for row in found}
+    return {(str(row[0]), str(row[1])): float(row[2]) for row in found}
 
 
 def start_together(workers: list[Worker], out: Path) -> None:
@@ -333,12 +335,17 @@ async def test_the_survivor_of_a_kill_loses_nothing_and_sends_once(
     # died can be sent again: the last one it wrote.
     twice = [item for item, n in sends.items() if n > 1]
     assert twice in ([], victim.sent()[-1:]), twice
-    # The outboxes the victim held when it died were taken over once their leases had run out,
-    # not before, and then sent by the survivor.
-    for gid, expires_at in leases.items():
-        after = [float(at) for game, _, at in survivor.lines("sent")
-                 if game == gid and float(at) > killed_at]
-        assert after, f"nothing of {gid}'s outbox was sent after the kill"
-        assert min(after) >= expires_at, (gid, expires_at - min(after))
+    # The outbox lanes the victim held when it died were taken over once their leases had run
+    # out, not before, and then sent by the survivor (the games' other lanes went on meanwhile).
+    lanes = {d.id: lane_of(d.kind, d.target) for found in deliveries.values() for d in found}
+    # (A lane may have been held with nothing left in it: sent, not yet released.)
+    taken_over = 0
+    for (gid, lane), expires_at in leases.items():
+        after = [float(at) for game, delivery, at in survivor.lines("sent")
+                 if game == gid and lanes[int(delivery)] == lane and float(at) > killed_at]
+        if after:
+            taken_over += 1
+            assert min(after) >= expires_at, (gid, lane, expires_at - min(after))
+    assert taken_over, "nothing the victim held was sent after the kill"
     no_changed_meanwhile(victim)
     no_changed_meanwhile(survivor)

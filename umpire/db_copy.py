@@ -75,7 +75,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: Tables the copy leaves behind on purpose (see the module's docstring).
-NOT_COPIED = frozenset({"schema_migrations", "outbox_leases"})
+NOT_COPIED = frozenset({"schema_migrations", "outbox_lanes"})
 
 
 class CopyRefused(Exception):
@@ -144,7 +144,6 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
             for table in TABLES:
                 report.rows[table.name] = await _copy_table(reading, writing, table)
             await _after_ids(writing)
-            await _free_outboxes(writing)
         report.games_checked, report.mismatches = await check_replays(src, dest)
     return report
 
@@ -185,14 +184,6 @@ async def _after_ids(conn: Conn) -> None:
     if conn.backend == Backend.POSTGRESQL:
         await conn.fetch("SELECT setval(pg_get_serial_sequence('deliveries', 'id'),"
                          " coalesce((SELECT max(id) FROM deliveries), 0) + 1, false)")
-
-
-async def _free_outboxes(conn: Conn) -> None:
-    """Every copied game's outbox, held by nobody: the processes that held leases ran on the
-    source."""
-    # ``WHERE true``: SQLite needs a WHERE before ON CONFLICT in an INSERT … SELECT.
-    await conn.execute("INSERT INTO outbox_leases (game_id, holder, expires_at)"
-                       " SELECT id, '', 0 FROM games WHERE true ON CONFLICT (game_id) DO NOTHING")
 
 
 async def check_replays(source: Store, destination: Store) -> tuple[int, list[Mismatch]]:

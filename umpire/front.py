@@ -5,7 +5,7 @@ restarts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
@@ -154,8 +154,8 @@ class Front(Pictures):
         return await player_settings.preview(self.store, user_id)
 
     # -- the outbox ------------------------------------------------------------------------------
-    # Several processes may share the database: each umpire sends a game's outbox only while it
-    # holds the game's lease (``umpire.outbox``), under its own holder id.
+    # Several processes may share the database: each umpire sends a lane of a game's outbox
+    # only while it holds the lane's lease (``umpire.outbox``), under its own holder id.
     @cached_property
     def outbox_holder(self) -> str:
         """This umpire's holder id for outbox leases (host name, pid, random)."""
@@ -163,30 +163,34 @@ class Front(Pictures):
 
     async def claim_outboxes(self, limit: int = 500, lease_seconds: float = DEFAULT_LEASE, *,
                              after: str = "") -> list[str]:
-        """Claim, for this umpire, the outboxes of up to ``limit`` games with deliveries
-        waiting that no other live holder holds (whose id sorts after ``after``, if given);
-        their ids, in id order. Drain each (``drain``, which releases it) or release it."""
+        """Claim, for this umpire, the lanes with deliveries waiting that no other live holder
+        holds in up to ``limit`` games (whose id sorts after ``after``, if given); the games'
+        ids, in id order. Drain each (``drain``, which releases its lanes) or release it."""
         if not after:  # once per round: what a killed process of this machine held is free
             await outbox_holder.free_gone_holders(self.store)
         return await self.store.claim_outboxes(self.outbox_holder, lease_seconds, limit,
                                                after=after)
 
     async def release_outbox(self, game_id: str) -> None:
-        """Give up a claimed outbox without draining it (another process may send it)."""
-        await self.store.release_outbox(self.outbox_holder, game_id)
+        """Give up a claimed outbox without draining it (another process may send it); the
+        lanes this umpire is sending right now are released by their drain."""
+        await outbox.release(self.store, self.outbox_holder, game_id)
 
     async def drain(self, game_id: str, transport: Transport, *,
-                    lease_seconds: float = DEFAULT_LEASE) -> int:
-        """Send the game's pending deliveries through ``transport``, if this umpire can claim
-        its outbox (another live holder's is left to it); how many were sent. Each delivery's
-        key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed, and each map is
-        drawn as it goes (``umpire.pictures``)."""
+                    lease_seconds: float = DEFAULT_LEASE, resting: Collection[str] = ()
+                    ) -> int:
+        """Send the game's pending deliveries through ``transport``, each lane of its outbox
+        side by side (``umpire.outbox``), those this umpire can claim (another live holder's
+        are left to it, and so are the lanes in ``resting``); how many were sent. Each
+        delivery's key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed, and
+        each map is drawn as it goes (``umpire.pictures``)."""
         record = await self.store.get_game(game_id)
         if record is None:
             raise UmpireError(wording.no_such_game(game_id))
         return await outbox.drain(self.store, transport, game_id, secret=record.seed,
                                   holder=self.outbox_holder, lease_seconds=lease_seconds,
-                                  paint=partial(self.with_picture, sending=True))
+                                  paint=partial(self.with_picture, sending=True),
+                                  resting=resting)
 
     # -- remembered values -----------------------------------------------------------------------
     async def remembered(self, key: str) -> str | None:

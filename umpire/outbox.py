@@ -1,13 +1,20 @@
 """Sending what waits in the outbox: each delivery is marked sent only after the transport has
 accepted it, so a failure or a restart leads to a retry, never to a loss.
 
-Several processes may share one database: a game's outbox is sent by one holder at a time,
-under a lease that runs out if its holder dies (``storage.outbox_leases``; holder ids:
-``umpire.outbox_holder``). A drain claims the game's outbox before sending, renews the lease
-before each send and stops as soon as the lease turns out to be lost (another holder took it
-over after it ran out: that holder sends the rest), and releases it at the end. A holder that
-stalls past its lease while one send is under way may still have that one send repeated by the
-next holder; the delivery's nonce (Discord's message nonce) makes Discord drop the second copy.
+A game's outbox is sent in **lanes**, one per audience (``storage.outbox_leases``): the channel,
+each player, each side's inbox, the host. Each lane goes out in the order it was queued, and the
+lanes of a game go out side by side, each in a task of its own: what one side is sent never
+waits for a round trip to Discord made for another side, so the moment a side hears something
+depends only on what that side (or everyone) was sent before it (DESIGN.md, "Timing tells
+nothing").
+
+Several processes may share one database: each lane is sent by one holder at a time, under a
+lease that runs out if its holder dies (holder ids: ``umpire.outbox_holder``). A drain claims
+the lanes before sending, renews a lane's lease before each of its sends and stops that lane as
+soon as the lease turns out to be lost (another holder took it over after it ran out: that
+holder sends the rest), and releases each lane at the end. A holder that stalls past its lease
+while one send is under way may still have that one send repeated by the next holder; the
+delivery's nonce (Discord's message nonce) makes Discord drop the second copy.
 """
 
 from __future__ import annotations
@@ -17,9 +24,11 @@ import hashlib
 import hmac
 import logging
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
+from storage import outbox_leases
 from storage.json_codec import JsonObject
 from storage.records import DeliveryRecord
 from storage.store import Store
@@ -69,90 +78,142 @@ class Transport(Protocol):
 Painter = Callable[[DeliveryRecord], Awaitable[DeliveryRecord]]
 
 
+def lane_of(kind: str, target: str) -> str:
+    """The lane a delivery of ``kind`` to ``target`` goes out in."""
+    return outbox_leases.lane_of(kind, target)
+
+
 async def drain(store: Store, transport: Transport, game_id: str | None = None,
                 limit: int = 100, *, holder: str, lease_seconds: float = DEFAULT_LEASE,
-                secret: bytes | None = None, paint: Painter | None = None) -> int:
-    """Send pending deliveries in order, of the game ``game_id`` (or of every game whose outbox
-    ``holder`` can claim, up to ``limit`` games); return how many were sent. A game whose
-    outbox another live holder holds is left to it. With the game's ``secret`` each delivery's
+                secret: bytes | None = None, paint: Painter | None = None,
+                resting: Collection[str] = ()) -> int:
+    """Send pending deliveries, each lane in its order, of the game ``game_id`` (or of every
+    game whose lanes ``holder`` can claim, up to ``limit`` games); return how many were sent. A
+    lane another live holder holds is left to it, and so are the lanes named in ``resting``
+    (waiting to be tried again after a failure). With the game's ``secret`` each delivery's
     key is its ``nonce``, which a transport may show (as Discord's message nonce) without
     giving the delivery number away. ``paint`` draws the map a delivery carries as a view
     (``umpire.pictures``); without it such a delivery goes without its map."""
+    sending = _Sending(store, transport, limit, holder, lease_seconds, secret, paint)
     if game_id is not None:
-        return await _drain_game(store, transport, game_id, limit, holder, lease_seconds,
-                                 secret, paint)
+        return await sending.game(game_id, resting)
     sent = 0
     for claimed in await store.claim_outboxes(holder, lease_seconds, limit):
-        sent += await _drain_game(store, transport, claimed, limit, holder, lease_seconds,
-                                  secret, paint)
+        sent += await sending.game(claimed, resting)
     return sent
 
 
-#: The drains running in this process, by holder and game: two drains under one holder would
-#: both pass the lease's checks, so the second waits for the first.
-_running: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
+async def release(store: Store, holder: str, game_id: str) -> None:
+    """Give up ``holder``'s lanes of the game, but those it is sending right now (their drain
+    releases them when it is done)."""
+    await store.release_outbox(holder, game_id, keep=_busy_lanes(holder, game_id))
+
+
+#: The lanes being sent in this process, by holder, game and lane: two drains under one holder
+#: would both pass the lease's checks, so the second waits for the first.
+_running: weakref.WeakValueDictionary[tuple[str, str, str], asyncio.Lock] = (
     weakref.WeakValueDictionary())
 
 
-async def _drain_game(store: Store, transport: Transport, game_id: str, limit: int,
-                      holder: str, lease_seconds: float, secret: bytes | None,
-                      paint: Painter | None) -> int:
-    """Claim one game's outbox, send what waits in it, and release it.
+def _busy_lanes(holder: str, game_id: str) -> list[str]:
+    return [lane for (who, game, lane), lock in list(_running.items())
+            if who == holder and game == game_id and lock.locked()]
 
-    After releasing, one more look: a delivery queued while this holder held the outbox had
-    its drain refused (another process's kick, say) and would otherwise wait for the next
-    pass."""
-    lock = _running.get((holder, game_id))
-    if lock is None:
-        lock = _running[(holder, game_id)] = asyncio.Lock()
-    sent = 0
-    async with lock:
+
+@dataclass(frozen=True)
+class _Sending:
+    """One drain: where it sends, as whom, and how."""
+
+    store: Store
+    transport: Transport
+    limit: int
+    holder: str
+    lease_seconds: float
+    secret: bytes | None
+    paint: Painter | None
+
+    async def game(self, game_id: str, resting: Collection[str]) -> int:
+        """Claim the game's lanes and send each, side by side; the resting ones are left
+        (released, unless this process is sending them right now)."""
+        claimed = await self.store.claim_lanes(self.holder, self.lease_seconds, game_id)
+        idle = [lane for lane in claimed if lane in resting]
+        busy = _busy_lanes(self.holder, game_id)
+        for lane in idle:
+            if lane not in busy:
+                await self.store.release_outbox(self.holder, game_id, lane)
+        lanes = [lane for lane in claimed if lane not in resting]
+        results = await asyncio.gather(*(self.lane(game_id, lane) for lane in lanes),
+                                       return_exceptions=True)
+        sent = 0
+        for lane, result in zip(lanes, results, strict=True):
+            if isinstance(result, BaseException):
+                if not isinstance(result, Exception):
+                    raise result  # cancelled: the caller is going away
+                # One lane's trouble (its database write, say) is not the others': it is tried
+                # again on the next pass.
+                log.error("game %s: sending lane %s failed", game_id, lane, exc_info=result)
+            else:
+                sent += result
+        return sent
+
+    async def lane(self, game_id: str, lane: str) -> int:
+        """Send one lane of the game: claim it, send what waits in it, release it.
+
+        After releasing, one more look: a delivery queued while this holder held the lane had
+        its drain refused (another process's kick, say) and would otherwise wait for the next
+        pass."""
+        key = (self.holder, game_id, lane)
+        lock = _running.get(key)
+        if lock is None:
+            lock = _running[key] = asyncio.Lock()
+        sent = 0
+        async with lock:
+            while True:
+                # Claimed here even after a claim of the game: a drain that ran meanwhile
+                # released it.
+                if not await self.store.claim_lanes(self.holder, self.lease_seconds, game_id,
+                                                    lane):
+                    return sent  # another live holder's, or nothing waits
+                try:
+                    more, emptied = await self._held(game_id, lane)
+                    sent += more
+                finally:
+                    await self.store.release_outbox(self.holder, game_id, lane)
+                if not emptied or not await self.store.pending_deliveries(game_id, limit=1,
+                                                                          lane=lane):
+                    return sent
+
+    async def _held(self, game_id: str, lane: str) -> tuple[int, bool]:
+        """Send a claimed lane's pending deliveries while the holder holds it; how many were
+        sent, and whether the lane was left empty (not: a failure to retry later, or the lease
+        lost)."""
+        sent = 0
         while True:
-            # Claimed here even after a claim of many: a drain that ran meanwhile released it.
-            if not await store.claim_outboxes(holder, lease_seconds, 1, game_id=game_id):
-                return sent  # another live holder's, or nothing waits
-            try:
-                more, emptied = await _drain_held(store, transport, game_id, limit, holder,
-                                                  lease_seconds, secret, paint)
-                sent += more
-            finally:
-                await store.release_outbox(holder, game_id)
-            if not emptied or not await store.pending_deliveries(game_id, limit=1):
-                return sent
-
-
-async def _drain_held(store: Store, transport: Transport, game_id: str, limit: int,
-                      holder: str, lease_seconds: float, secret: bytes | None,
-                      paint: Painter | None) -> tuple[int, bool]:
-    """Send one claimed game's pending deliveries while ``holder`` holds its outbox; how many
-    were sent, and whether the outbox was left empty (not: a failure to retry later, or the
-    lease lost)."""
-    sent = 0
-    while True:
-        batch = await store.pending_deliveries(game_id, limit=limit)
-        if not batch:
-            return sent, True
-        progressed = False
-        for d in batch:
-            if paint is not None:
-                d = await paint(d)
-            # Renewed right before each send (after the map, which may take a while): a holder
-            # that was too slow and lost the outbox sends nothing more.
-            if not await store.renew_outbox(holder, game_id, lease_seconds):
-                log.warning("game %s: the outbox's lease was lost to another holder; %d sent,"
-                            " the rest is theirs", game_id, sent)
+            batch = await self.store.pending_deliveries(game_id, limit=self.limit, lane=lane)
+            if not batch:
+                return sent, True
+            progressed = False
+            for d in batch:
+                if self.paint is not None:
+                    d = await self.paint(d)
+                # Renewed right before each send (after the map, which may take a while): a
+                # holder that was too slow and lost the lane sends nothing more of it.
+                if not await self.store.renew_lane(self.holder, game_id, lane,
+                                                   self.lease_seconds):
+                    log.warning("game %s: the lease of lane %s was lost to another holder; %d"
+                                " sent, the rest is theirs", game_id, lane, sent)
+                    return sent, False
+                try:
+                    key = f"{d.game_id}:{d.id}"
+                    await self.transport.send(
+                        d.kind, d.target, d.text, d.image, d.image_name,
+                        key=nonce(self.secret, key) if self.secret is not None else key,
+                        buttons=d.buttons, edit_key=d.edit_key, mentions=d.mentions)
+                except DeliveryRejected as e:
+                    await self.store.mark_failed(d.id, str(e), e.permanent)
+                    continue
+                await self.store.mark_sent(d.id)
+                sent += 1
+                progressed = True
+            if not progressed:
                 return sent, False
-            try:
-                key = f"{d.game_id}:{d.id}"
-                await transport.send(d.kind, d.target, d.text, d.image, d.image_name,
-                                     key=nonce(secret, key) if secret is not None else key,
-                                     buttons=d.buttons, edit_key=d.edit_key,
-                                     mentions=d.mentions)
-            except DeliveryRejected as e:
-                await store.mark_failed(d.id, str(e), e.permanent)
-                continue
-            await store.mark_sent(d.id)
-            sent += 1
-            progressed = True
-        if not progressed:
-            return sent, False
