@@ -6,9 +6,15 @@ the view, so the renderer never sees the full state and no module needs a case o
 Sighting and drawing are CPU work, so they run in worker threads; the bot keeps its heartbeat and
 answers other players meanwhile.
 
-The maps that go with queued messages are drawn one at a time in a thread of their own
-(``queued=True``): a message can wait a moment, a player who asked for a map is waiting for it
-now.
+The maps that go with queued messages (``queued=True``) are drawn one at a time for each view,
+in a thread of that view's own: a message can wait a moment, a player who asked for a map is
+waiting for it now, so a burst of queued maps takes at most one thread per view and leaves the
+rest to the players' own requests. One thread *per view*, not one for all: a side's queued map
+never waits behind the enemy's, which would tell it, by when its message comes, that the enemy
+had maps drawn (DESIGN.md, "Timing tells nothing"). The threads are keyed by the view's name
+(a side id, or the umpire's), not by game: side ids come from the scenarios served, so they are
+few, and the threads stay bounded however many games are played. Two games whose sides share
+an id share a thread, which tells neither side anything of its own enemy.
 
 A picture is drawn from ``drawn_part`` of the side's view, the part that its digest covers
 (``umpire.map_digest``); ``looked_at`` works both out, off the event loop, so that a picture
@@ -37,7 +43,7 @@ class MapMaker:
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
-        self._queued: ThreadPoolExecutor | None = None
+        self._queued: dict[str | None, ThreadPoolExecutor] = {}
 
     async def looked_at(self, state: GameState, side: str | None) -> tuple[SideView, str]:
         """The view of ``side`` of ``state`` and the digest of the part of it a picture is
@@ -56,9 +62,16 @@ class MapMaker:
         draw = functools.partial(self.draw, state, side, around, radius, routes, fitted)
         if not queued:
             return await asyncio.to_thread(draw)
-        if self._queued is None:
-            self._queued = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vedette-maps")
-        return await asyncio.get_running_loop().run_in_executor(self._queued, draw)
+        return await asyncio.get_running_loop().run_in_executor(self.queue_of(side), draw)
+
+    def queue_of(self, side: str | None) -> ThreadPoolExecutor:
+        """The thread that draws ``side``'s queued maps (``None``: the umpire's), one at a
+        time; no other view's maps are drawn in it."""
+        found = self._queued.get(side)
+        if found is None:
+            found = self._queued[side] = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix=f"vedette-maps-{side or 'umpire'}")
+        return found
 
     def draw(self, state: GameState, side: str | None, around: str | None, radius: int | None,
              routes: tuple[Route, ...] | None, fitted: bool) -> bytes:
