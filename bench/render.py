@@ -1,9 +1,10 @@
 """Benchmark of map pictures: a 4-sheet 68 x 44 hex board with about 300 units a side.
 
 Figures: the first whole-board picture (terrain layer drawn cold), the median of later whole-board
-pictures (terrain layer cached), the median window of radius 12, and the median fitted window
-(the phase DM's picture). Budgets: first <= 1.5 s, whole board <= 300 ms, window and fitted
-window <= 60 ms; a whole board must stay under Discord's 8 MiB.
+pictures (terrain layer cached), the median window of radius 12, the median fitted window
+(the phase DM's picture), and the median digest of the side's view (the key its pictures are
+kept under, worked out for every ``/map``). Budgets: first <= 1.5 s, whole board <= 300 ms,
+window and fitted window <= 60 ms; a whole board must stay under Discord's 8 MiB.
 
 Run ``uv run python -m bench.render``; the last line printed is one JSON object.
 """
@@ -23,6 +24,7 @@ from render.samples import as_enemy, sample_map, sample_units, sample_view
 from rules.gamemap import GameMap
 from rules.grid import Cell
 from rules.view import GHOST, IDENTIFIED, SideView
+from umpire.map_digest import drawn_part, view_digest
 
 BUDGET_BOARD_MS = 300.0
 BUDGET_FIRST_MS = 1500.0
@@ -74,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     fitted_first_ms = _ms(functools.partial(render_map, side, fitted=True))
     fitted = [_ms(functools.partial(render_map, side, fitted=True)) for _ in range(runs)]
     fitted_png = render_map(side, fitted=True)
+    # The key a side's picture is looked up by (umpire.map_digest): paid on every /map, kept or not.
+    digests = [_ms(lambda: view_digest(drawn_part(side))) for _ in range(runs)]
     if args and args[0] == "--save":
         out = Path(args[1] if len(args) > 1 else ".")
         (out / "bench-board.png").write_bytes(png)
@@ -90,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         "fitted_ms_median": round(statistics.median(fitted), 1),
         "fitted_first_ms": round(fitted_first_ms, 1),
         "fitted_png_bytes": len(fitted_png),
+        "digest_ms_median": round(statistics.median(digests), 2),
     }
     units = sum(1 for _ in side.units)
     print(f"board {gm.grid.width} x {gm.grid.height} cells, {len(gm.board.sheets)} sheets; "
@@ -106,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"phase DM window (fitted), median of {runs}: {result['fitted_ms_median']:6.1f} ms "
           f"(budget {BUDGET_WINDOW_MS:.0f}) {ok[statistics.median(fitted) <= BUDGET_WINDOW_MS]};"
           f" first {fitted_first_ms:.1f} ms; PNG {len(fitted_png) / 1024:.0f} KiB")
+    print(f"side view's digest (the key of its pictures), median of {runs}: "
+          f"{result['digest_ms_median']:.2f} ms")
     print(f"whole-board PNG: {len(png) / 1024:.0f} KiB (limit {DISCORD_LIMIT // 1024} KiB) "
           f"{ok[len(png) < DISCORD_LIMIT]}; window PNG: {len(window_png) / 1024:.0f} KiB")
     print(json.dumps(result))

@@ -1,11 +1,16 @@
-"""A game's recent map pictures, each drawn once.
+"""A game's recent map pictures, each drawn once, kept apart for each view.
 
-A picture is a pure function of the log and a view: the view ``side`` (or the umpire's, ``None``)
-of the state right after event ``seq``, in a window, with the routes a side is planning. Players
-of one side, a ``/map`` asked right after the phase's DM, and a message sent to several players
-all want the same picture, and drawing it is the costliest thing the umpire does. So the last few
-pictures of each game are kept here, and a picture being drawn is shared by everyone who asks
-for it meanwhile.
+A picture is a pure function of a view: the ``SideView`` of ``side`` (or the umpire's, ``None``)
+in a window. Players of one side, a ``/map`` asked right after the phase's DM, and a message sent
+to several players all want the same picture, and drawing it is the costliest thing the umpire
+does. So the last few pictures of each view are kept here, and a picture being drawn is shared by
+everyone who asks for it meanwhile.
+
+A picture is kept under the digest of the view it is drawn from (``umpire.map_digest``), never
+under the log's length, and each view has a store of its own (``KEEP`` pictures): whether a
+side's answer comes from here or is drawn afresh, and so how fast it comes, depends only on what
+that side may know, never on what the enemy did or asked for meanwhile (DESIGN.md, "Timing tells
+nothing"). How often each view's pictures were found here or drawn is counted (``counts``).
 """
 
 from __future__ import annotations
@@ -13,11 +18,9 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rules.overlay import Route
-
-#: Pictures kept per game: one moment's views (each side's and the umpire's) and a window.
+#: Pictures kept per view of a game: its latest whole board, fitted window and a window or two.
 KEEP = 4
 #: The ending of a queued map's view name that asks for the fitted window (ruling ORD-30); a
 #: name without it is the whole board. (Side ids cannot hold a full stop.)
@@ -43,43 +46,67 @@ def picture_file(name: str, turn: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class MapKey:
-    """Which picture: the view of ``side`` (``None``: the umpire's) after event ``seq``, the
+    """Which picture of a view: the view whose digest is ``view`` (``umpire.map_digest``), the
     whole board, a window ``around`` a cell, or the ``fitted`` window."""
 
-    seq: int
-    side: str | None
+    view: str
     around: str | None = None
     radius: int | None = None
-    routes: tuple[Route, ...] | None = None
     fitted: bool = False
 
 
-class DrawnMaps:
-    """The pictures of one game, newest last."""
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """How many of a view's pictures were found kept (``hits``) and drawn (``draws``)."""
+
+    hits: int = 0
+    draws: int = 0
+
+
+class _ViewPictures:
+    """One view's pictures, newest last, and its counts."""
 
     def __init__(self) -> None:
-        self._drawn: OrderedDict[MapKey, asyncio.Future[bytes | None]] = OrderedDict()
+        self.drawn: OrderedDict[MapKey, asyncio.Future[bytes | None]] = OrderedDict()
+        self.counts = Counts()
 
-    async def picture(self, key: MapKey, draw: Callable[[], Awaitable[bytes | None]]
-                      ) -> bytes | None:
-        """The picture ``key``: kept, being drawn, or drawn now by ``draw``. A drawing that
-        fails is forgotten, so the next request tries again (and gets the same error)."""
-        drawing = self._drawn.get(key)
+
+class DrawnMaps:
+    """The pictures of one game, by view."""
+
+    def __init__(self) -> None:
+        self._views: dict[str | None, _ViewPictures] = {}
+
+    def counts(self, side: str | None) -> Counts:
+        """How often ``side``'s pictures (``None``: the umpire's) were found kept or drawn."""
+        found = self._views.get(side)
+        return found.counts if found is not None else Counts()
+
+    async def picture(self, side: str | None, key: MapKey,
+                      draw: Callable[[], Awaitable[bytes | None]]) -> bytes | None:
+        """The picture ``key`` of ``side``'s view: kept, being drawn, or drawn now by ``draw``.
+        A drawing that fails is forgotten, so the next request tries again (and gets the same
+        error)."""
+        mine = self._views.setdefault(side, _ViewPictures())
+        drawing = mine.drawn.get(key)
         if drawing is None:
+            mine.counts = replace(mine.counts, draws=mine.counts.draws + 1)
             drawing = asyncio.ensure_future(draw())
             drawing.add_done_callback(_retrieved)
-            self._drawn[key] = drawing
-            while len(self._drawn) > KEEP:
-                self._drawn.popitem(last=False)
+            mine.drawn[key] = drawing
+            # Only this view's own pictures are pushed out: nothing another side asks for.
+            while len(mine.drawn) > KEEP:
+                mine.drawn.popitem(last=False)
         else:
-            self._drawn.move_to_end(key)
+            mine.counts = replace(mine.counts, hits=mine.counts.hits + 1)
+            mine.drawn.move_to_end(key)
         try:
             # Shielded: one reader giving up (its interaction timed out) does not stop the
             # drawing the others wait for.
             return await asyncio.shield(drawing)
         except Exception:
-            if self._drawn.get(key) is drawing:
-                del self._drawn[key]
+            if mine.drawn.get(key) is drawing:
+                del mine.drawn[key]
             raise
 
 

@@ -4,9 +4,21 @@ A picture is drawn from a ``SideView`` and nothing beside it (``rules.view.proje
 the colours, the counters and the side's own overlay (its routes, its blocked cells) are all in
 the view, so the renderer never sees the full state and no module needs a case of its own here.
 Sighting and drawing are CPU work, so they run in worker threads; the bot keeps its heartbeat and
-answers other players meanwhile. The maps that go with queued messages are drawn one at a time
-in a thread of their own (``queued=True``): a message can wait a moment, a player who asked for
-a map is waiting for it now.
+answers other players meanwhile.
+
+The maps that go with queued messages (``queued=True``) are drawn one at a time for each view,
+in a thread of that view's own: a message can wait a moment, a player who asked for a map is
+waiting for it now, so a burst of queued maps takes at most one thread per view and leaves the
+rest to the players' own requests. One thread *per view*, not one for all: a side's queued map
+never waits behind the enemy's, which would tell it, by when its message comes, that the enemy
+had maps drawn (DESIGN.md, "Timing tells nothing"). The threads are keyed by the view's name
+(a side id, or the umpire's), not by game: side ids come from the scenarios served, so they are
+few, and the threads stay bounded however many games are played. Two games whose sides share
+an id share a thread, which tells neither side anything of its own enemy.
+
+A picture is drawn from ``drawn_part`` of the side's view, the part that its digest covers
+(``umpire.map_digest``); ``looked_at`` works both out, off the event loop, so that a picture
+can be looked up by what the side may know before anything is drawn.
 """
 
 from __future__ import annotations
@@ -20,6 +32,7 @@ from rules.board import LabelError
 from rules.overlay import Route
 from rules.state import GameState
 from rules.view import SideView, project
+from umpire.map_digest import drawn_part, view_digest
 
 DEFAULT_RADIUS = 8
 MAX_RADIUS = 30
@@ -30,7 +43,12 @@ class MapMaker:
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
-        self._queued: ThreadPoolExecutor | None = None
+        self._queued: dict[str | None, ThreadPoolExecutor] = {}
+
+    async def looked_at(self, state: GameState, side: str | None) -> tuple[SideView, str]:
+        """The view of ``side`` of ``state`` and the digest of the part of it a picture is
+        drawn from (``drawn_part``), worked out in a worker thread."""
+        return await asyncio.to_thread(_looked_at, state, side)
 
     async def side_map(self, state: GameState, side: str | None, *, around: str | None = None,
                        radius: int | None = None, routes: tuple[Route, ...] | None = None,
@@ -41,13 +59,27 @@ class MapMaker:
         fitted to the side's units and the enemies it knows, unless ``around`` is given."""
         if not self.enabled:
             return None
-        draw = functools.partial(_project_and_draw, state, side, around, radius, routes,
-                                 fitted)
+        draw = functools.partial(self.draw, state, side, around, radius, routes, fitted)
         if not queued:
             return await asyncio.to_thread(draw)
-        if self._queued is None:
-            self._queued = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vedette-maps")
-        return await asyncio.get_running_loop().run_in_executor(self._queued, draw)
+        return await asyncio.get_running_loop().run_in_executor(self.queue_of(side), draw)
+
+    def queue_of(self, side: str | None) -> ThreadPoolExecutor:
+        """The thread that draws ``side``'s queued maps (``None``: the umpire's), one at a
+        time; no other view's maps are drawn in it."""
+        found = self._queued.get(side)
+        if found is None:
+            found = self._queued[side] = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix=f"vedette-maps-{side or 'umpire'}")
+        return found
+
+    def draw(self, state: GameState, side: str | None, around: str | None, radius: int | None,
+             routes: tuple[Route, ...] | None, fitted: bool) -> bytes:
+        """The picture itself, drawn in the calling (worker) thread."""
+        view = drawn_part(project(state, side))
+        if routes is not None:
+            view = replace(view, routes=routes)
+        return draw_side_map(view, around, radius, fitted=fitted)
 
     async def view_map(self, view: SideView, *, around: str | None = None,
                        radius: int | None = None) -> bytes | None:
@@ -57,13 +89,9 @@ class MapMaker:
         return await asyncio.to_thread(draw_side_map, view, around, radius)
 
 
-def _project_and_draw(state: GameState, side: str | None, around: str | None,
-                      radius: int | None, routes: tuple[Route, ...] | None, fitted: bool
-                      ) -> bytes:
+def _looked_at(state: GameState, side: str | None) -> tuple[SideView, str]:
     view = project(state, side)
-    if routes is not None:
-        view = replace(view, routes=routes)
-    return draw_side_map(view, around, radius, fitted=fitted)
+    return view, view_digest(drawn_part(view))
 
 
 def draw_side_map(view: SideView, around: str | None = None, radius: int | None = None, *,

@@ -52,7 +52,8 @@ class Reading(Pictures):
         or a window ``around`` a cell; with ``stack``, the list of what is in that cell."""
         game = await self._game(game_id)
         side = await self._reader_side(game, user_id)
-        view = project(game.state, side)
+        # Worked out off the event loop, with the digest its picture is kept under.
+        view, digest = await self.maps.looked_at(game.state, side)
         listed = ""
         if stack is not None:
             try:
@@ -62,7 +63,8 @@ class Reading(Pictures):
             if around is None and not whole:
                 around = stack  # the stack in the middle of its window
         try:
-            png = await self._map_now(game, side, around=around, radius=radius, whole=whole)
+            png = await self._map_now(game, side, digest, around=around, radius=radius,
+                                      whole=whole)
         except ValueError as e:
             raise UmpireError(str(e)) from None
         caption = wording.map_caption(view)

@@ -64,8 +64,9 @@ class LiveGame:
     #: of ``state``: counted from the log when first needed, then kept up by this process's own
     #: commits. A copy another process has overtaken is dropped whole, counts and all.
     rolls_told: dict[str, int] | None = None
-    #: The game's recent map pictures (``umpire.drawn_maps``): each is of the log up to a seq,
-    #: which no later commit changes, so they outlive the copy they were drawn from.
+    #: The game's recent map pictures (``umpire.drawn_maps``): each is kept under the digest of
+    #: the view it shows, which no later commit changes, so they outlive the copy they were
+    #: drawn from.
     pictures: DrawnMaps = field(default_factory=DrawnMaps)
     #: The seated players, in the order they joined, as read with the record when the command
     #: now being decided began (seats change without an event: they are read every time).
