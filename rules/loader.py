@@ -17,6 +17,7 @@ from rules.bounds import MAX_BOARD_SIDE, MAX_CELLS
 from rules.gamemap import GameMap, Road, edge
 from rules.grid import Cell, make_grid
 from rules.modules import KNOWN_MODULES, SPEC_BY_NAME
+from rules.nesting import TooDeep, loads_toml
 from rules.problems import FileProblems, Problem, from_validation_error
 from rules.ruleset import Ruleset
 from rules.scenario import WITHDRAWN_OPTION, MapSpec, Scenario
@@ -50,12 +51,21 @@ def decode(data: bytes, file: str) -> str:
         raise FileProblems([problem]) from None
 
 
-def parse_model(model: type[M], text: str, file: str) -> M:
-    """Parse TOML text into a model, or raise ``FileProblems`` naming every bad field."""
+def parse_toml(text: str, file: str) -> dict[str, Any]:
+    """A scenario's or ruleset's TOML text as a dict, or ``FileProblems`` naming the file: a
+    syntax error, or nesting deeper than :data:`rules.nesting.MAX_NESTING` (refused before
+    parsing)."""
     try:
-        data: dict[str, Any] = tomllib.loads(text)
+        return loads_toml(text)
     except tomllib.TOMLDecodeError as e:
         raise FileProblems([Problem(file, "(TOML syntax)", str(e))]) from None
+    except TooDeep as e:
+        raise FileProblems([Problem(file, "(file)", str(e))]) from None
+
+
+def parse_model(model: type[M], text: str, file: str) -> M:
+    """Parse TOML text into a model, or raise ``FileProblems`` naming every bad field."""
+    data = parse_toml(text, file)
     try:
         return model.model_validate(data)
     except ValidationError as e:

@@ -7,13 +7,13 @@ process, whether or not a game was created or a rule consulted first.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import rules.modules
 import rules.reaction  # noqa: F401  (the reaction window's events)
 from rules.commands import COMMAND_TYPES, GameCommand
 from rules.events import EVENT_TYPES, GameEvent
+from rules.nesting import loads_json
 
 
 def parse_command(data: dict[str, Any]) -> GameCommand:
@@ -25,8 +25,9 @@ def parse_command(data: dict[str, Any]) -> GameCommand:
 
 
 def event_from_json(text: str, audience: str) -> GameEvent:
-    """An event read back from the log, whichever rule module wrote it."""
-    data = json.loads(text)
+    """An event read back from the log, whichever rule module wrote it; ``ValueError`` for a
+    text that is not JSON, nests too deeply (``rules.nesting``) or is no known event."""
+    data = loads_json(text)
     cls = EVENT_TYPES.get(data.get("type"))
     if cls is None:
         raise ValueError(f"unknown event type {data.get('type')!r} in the log")

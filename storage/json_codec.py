@@ -11,6 +11,7 @@ import json
 import math
 from typing import Any
 
+from rules.nesting import TooDeep, loads_json
 from storage.errors import StorageError
 
 JsonObject = dict[str, Any]
@@ -25,13 +26,20 @@ def encode(value: object, what: str) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
-def decode(text: str) -> Any:
-    """The value :func:`encode` serialised."""
-    return json.loads(text)
+def decode(text: str, what: str) -> Any:
+    """The value :func:`encode` serialised; :class:`StorageError` naming ``what`` when the text
+    is not JSON or nests deeper than :data:`rules.nesting.MAX_NESTING` (a database file from
+    elsewhere holds what anyone wrote in it: it is measured before it is parsed)."""
+    try:
+        return loads_json(text)
+    except TooDeep as e:
+        raise StorageError(f"{what} {e}") from None
+    except json.JSONDecodeError as e:
+        raise StorageError(f"{what} is not JSON ({e})") from None
 
 
 def decode_object(text: str, what: str) -> JsonObject:
-    value = decode(text)
+    value = decode(text, what)
     if not isinstance(value, dict):
         raise StorageError(f"{what} is not a JSON object")
     return value

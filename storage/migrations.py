@@ -29,6 +29,7 @@ import aiosqlite
 from storage import pg_schema
 from storage.clock import Clock, to_text
 from storage.errors import DatabaseTooNew, StorageError
+from storage.json_codec import decode_object
 from storage.sql import Backend, Conn, Database
 from storage.sqlite import SqliteConn, SqliteDatabase
 
@@ -332,11 +333,11 @@ async def _carry_pending_moves_over(conn: Conn) -> None:
         "SELECT key, value FROM bot_state WHERE key LIKE 'pending-move:%'")
     for key, value in found:
         try:
-            data = json.loads(value)
+            data = decode_object(value, f"bot state {key!r}")
             row = (str(data["id"]), str(data["game_id"]), int(data["user_id"]),
                    json.dumps({"unit": str(data["unit"]), "route": str(data["route"])}),
                    "expired" if data.get("status") == "open" else str(data["status"]))
-        except (ValueError, KeyError, TypeError):
+        except (StorageError, ValueError, KeyError, TypeError):
             continue
         await conn.execute(
             "INSERT INTO pending_orders (id, game_id, user_id, kind, body, turn, step,"

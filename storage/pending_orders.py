@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from storage.clock import from_text, to_text
+from storage.json_codec import decode_object
 from storage.sql import Conn
 
 COLUMNS = "id, game_id, user_id, kind, body, turn, step, status, shown, created_at"
@@ -36,8 +37,10 @@ class PendingRow:
 
 def _row(found: Any) -> PendingRow:
     (pid, game_id, user_id, kind, body, turn, step, status, shown, created_at) = found
-    return PendingRow(str(pid), str(game_id), int(user_id), str(kind), dict(json.loads(body)),
-                      int(turn), int(step), str(status), dict(json.loads(shown)),
+    return PendingRow(str(pid), str(game_id), int(user_id), str(kind),
+                      decode_object(body, f"order of pending order {pid!r}"),
+                      int(turn), int(step), str(status),
+                      decode_object(shown, f"preview place of pending order {pid!r}"),
                       from_text(str(created_at)))
 
 

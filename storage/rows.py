@@ -123,7 +123,7 @@ def delivery(row: Row) -> DeliveryRecord:
         text=row["text"],
         image=None if image is None else bytes(image),
         image_name=row["image_name"],
-        buttons=decode(row["buttons"]),
+        buttons=decode(row["buttons"], f"buttons of delivery {row['id']}"),
         status=cast(DeliveryStatus, row["status"]),
         attempts=row["attempts"],
         last_error=row["last_error"],
@@ -132,5 +132,6 @@ def delivery(row: Row) -> DeliveryRecord:
         picture=row["picture"],
         image_view=row["picture_view"],
         edit_key=row["edit_key"],
-        mentions=tuple(int(u) for u in decode(row["mentions"])),
+        mentions=tuple(int(u) for u in decode(row["mentions"],
+                                              f"mentions of delivery {row['id']}")),
     )

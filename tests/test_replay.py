@@ -14,7 +14,7 @@ from rules import commands as cmd
 from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
-from umpire import replay, wording
+from umpire import replay, seats, wording
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
@@ -134,5 +134,33 @@ async def test_after_the_end_every_side_and_the_umpire_may_be_replayed(tmp_path:
         with pytest.raises(UmpireError) as refused:
             await umpire.replay("g1", BLUE, "purple", 1)
         assert str(refused.value) == replay.no_such_side(("blue", "grey"))
+    finally:
+        await store.close()
+
+
+async def test_an_outsider_is_told_how_to_see_a_server_games_replay(tmp_path: Path) -> None:
+    """After the end, a server's game is replayed for its players and the server's members;
+    anyone else is told what they can do instead, in words about the replay (not its status),
+    and so for the check of the finished game."""
+    store = await Store.open(tmp_path / "v.db")
+    try:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(TINY, HOST, game_id="g1", guild_id=99, seed=bytes(32))
+        await umpire.join("g1", BLUE, "blue", in_server=True)
+        await umpire.join("g1", GREY, "grey", in_server=True)
+        await umpire.start("g1", HOST)
+        await umpire.end_game("g1", HOST)
+        last = await store.last_seq("g1")
+        with pytest.raises(UmpireError) as refused:
+            await umpire.replay("g1", CAROL, "blue", 1)
+        assert str(refused.value) == seats.NOT_SEEN_REPLAY
+        assert "status" not in str(refused.value) and "game record" in str(refused.value)
+        with pytest.raises(UmpireError) as unchecked:
+            await umpire.verify_game("g1", CAROL)
+        assert str(unchecked.value) == seats.NOT_SEEN_VERIFY
+        assert "vedette verify --record" in str(unchecked.value)
+        assert (await umpire.replay("g1", CAROL, "blue", 1, in_server=True)).side == "blue"
+        assert (await umpire.replay("g1", BLUE, "grey", 1)).side == "grey"
+        assert await store.last_seq("g1") == last  # nothing changed
     finally:
         await store.close()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules.loader import LoadedScenario, decode, load, parse_model
+from rules.nesting import TooDeep, loads_toml
 from rules.problems import FileProblems, Problem
 from rules.scenario import Scenario
 from storage.records import GameSources
@@ -119,8 +120,9 @@ _ENTRIES: dict[tuple[Path, int | None], Entry | None] = {}
 
 def listing(extra: Path | None = None) -> list[Entry]:
     """The catalog's scenarios, each with the title in its header (the file name when the header
-    cannot be read). A file that is not UTF-8 text is left out, with one log line, and never
-    keeps the others from being listed."""
+    cannot be read). A file that is not UTF-8 text, or that nests too deeply to be read
+    (:data:`rules.nesting.MAX_NESTING`), is left out, with one log line, and never keeps the
+    others from being listed."""
     out: list[Entry] = []
     for path in scenario_files(extra):
         key = (path, _mtime(path))
@@ -139,9 +141,12 @@ def _entry(path: Path) -> Entry | None:
         log.warning("scenario %s is left out of the list: %s", path, e.problems[0].message)
         return None
     try:
-        header = tomllib.loads(text).get("scenario", {})
+        header = loads_toml(text).get("scenario", {})
     except tomllib.TOMLDecodeError:
         header = {}
+    except TooDeep as e:
+        log.warning("scenario %s is left out of the list: %s", path, e)
+        return None
     title = header.get("title") if isinstance(header, dict) else None
     return Entry(path.stem, str(title or path.stem))
 
@@ -206,9 +211,11 @@ def _mtime(path: Path) -> int | None:
 
 
 def _ruleset_name(text: str) -> str | None:
+    """The ruleset a scenario names; ``None`` when its text cannot be read (the caller then
+    reports why, with ``parse_model``)."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        data = loads_toml(text)
+    except (tomllib.TOMLDecodeError, TooDeep):
         return None
     header = data.get("scenario")
     name = header.get("ruleset") if isinstance(header, dict) else None

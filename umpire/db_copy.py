@@ -28,6 +28,8 @@ from typing import Any
 
 from rules.state import to_snapshot
 from storage.database import upgrade
+from storage.errors import StorageError
+from storage.json_codec import decode
 from storage.sql import Backend, Conn, database_kind
 from storage.store import Store
 from umpire.answers import UmpireError
@@ -37,19 +39,22 @@ from umpire.repository import Repository
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A table to copy: its columns (in the order they are inserted) and the order its rows are
-    read in (a row's parent is inserted before it)."""
+    """A table to copy: its columns (in the order they are inserted), the order its rows are
+    read in (a row's parent is inserted before it), and its columns that hold JSON (each value
+    is read before it is copied: see :func:`_check_json`)."""
 
     name: str
     columns: tuple[str, ...]
     order: str
+    json: tuple[str, ...] = ()
 
 
 #: Every table a game's or the bot's data lives in, parents first. ``schema_migrations`` is not
 #: copied (the destination records its own migrations); nor are the outbox's leases.
 TABLES: tuple[Table, ...] = (
     Table("games", ("id", "scenario_id", "scenario_path", "options", "guild_id", "channel_id",
-                    "host_user_id", "status", "seed", "created_at", "updated_at"), "id"),
+                    "host_user_id", "status", "seed", "created_at", "updated_at"), "id",
+          ("options",)),
     Table("game_sources", ("game_id", "scenario_name", "scenario_text", "scenario_sha256",
                            "ruleset_name", "ruleset_text", "ruleset_sha256"), "game_id"),
     Table("players", ("game_id", "user_id", "side", "dm_ok", "joined_at"),
@@ -57,20 +62,23 @@ TABLES: tuple[Table, ...] = (
     Table("seat_requests", ("game_id", "user_id", "side", "asked_at"), "game_id, user_id"),
     Table("former_players", ("game_id", "user_id", "side", "left_at"), "game_id, user_id"),
     Table("events", ("game_id", "seq", "type", "payload", "audience", "created_at"),
-          "game_id, seq"),
-    Table("snapshots", ("game_id", "seq", "payload", "created_at"), "game_id, seq"),
+          "game_id, seq", ("payload",)),
+    Table("snapshots", ("game_id", "seq", "payload", "created_at"), "game_id, seq",
+          ("payload",)),
     Table("pictures", ("sha256", "data", "stored_at"), "sha256"),
     # ``image`` is left behind: migration 7 moved every picture to ``pictures``.
     Table("deliveries", ("id", "game_id", "seq", "kind", "target", "text", "image_name",
                          "buttons", "status", "attempts", "last_error", "created_at", "sent_at",
-                         "edit_key", "mentions", "picture", "picture_view"), "id"),
+                         "edit_key", "mentions", "picture", "picture_view"), "id",
+          ("buttons", "mentions")),
     Table("ready_players", ("game_id", "turn", "step", "user_id", "ready_at"),
           "game_id, turn, step, ready_at, user_id"),
     Table("phase_deadline_settings", ("game_id", "length_seconds", "set_at"), "game_id"),
     Table("phase_deadline_steps", ("game_id", "turn", "step", "extra_seconds", "reminded_at",
                                    "passed_at"), "game_id, turn, step"),
     Table("pending_orders", ("id", "game_id", "user_id", "kind", "body", "turn", "step",
-                             "status", "shown", "created_at"), "game_id, created_at, id"),
+                             "status", "shown", "created_at"), "game_id, created_at, id",
+          ("body", "shown")),
     Table("bot_state", ("key", "value"), "key"),
 )
 
@@ -79,8 +87,8 @@ NOT_COPIED = frozenset({"schema_migrations", "outbox_lanes"})
 
 
 class CopyRefused(Exception):
-    """The copy cannot be made (a destination that holds data, a missing source); nothing was
-    written."""
+    """The copy cannot be made (a destination that holds data, a missing source, a source whose
+    stored JSON cannot be read); nothing was written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +133,9 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
                         ) -> CopyReport:
     """Copy every table from ``source`` to the empty ``destination`` (both database targets),
     then check every game's replay. Raises ``CopyRefused`` (nothing written) for a destination
-    that holds data or is the source; ``StorageError`` for a database that cannot be opened
-    or a row the destination refuses (then nothing of the copy stays)."""
+    that holds data or is the source, or a source holding JSON that cannot be read (not JSON,
+    or nested too deeply: ``rules.nesting``); ``StorageError`` for a database that cannot be
+    opened or a row the destination refuses (then nothing of the copy stays)."""
     if _same(source, destination):
         raise CopyRefused("the source and the destination are the same database")
     if not is_url(source) and not Path(source).is_file():
@@ -142,7 +151,7 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
                 dest._write("copy the database") as writing:
             await _refuse_data(writing)
             for table in TABLES:
-                report.rows[table.name] = await _copy_table(reading, writing, table)
+                report.rows[table.name] = await _copy_table(reading, writing, table, src.target)
             await _after_ids(writing)
         report.games_checked, report.mismatches = await check_replays(src, dest)
     return report
@@ -167,15 +176,31 @@ async def _refuse_data(conn: Conn) -> None:
                           f"{', '.join(held)}); copy into a new, empty database")
 
 
-async def _copy_table(reading: Conn, writing: Conn, table: Table) -> int:
+async def _copy_table(reading: Conn, writing: Conn, table: Table, source: str) -> int:
     columns = ", ".join(table.columns)
     found = await reading.fetch(f"SELECT {columns} FROM {table.name} ORDER BY {table.order}")
     values = [tuple(row[i] for i in range(len(table.columns))) for row in found]
+    _check_json(table, values, source)
     if values:
         marks = ", ".join("?" for _ in table.columns)
         await writing.executemany(
             f"INSERT INTO {table.name} ({columns}) VALUES ({marks})", values)
     return len(values)
+
+
+def _check_json(table: Table, values: list[tuple[Any, ...]], source: str) -> None:
+    """Every JSON value of the table's rows reads back as the bot would read it; otherwise the
+    copy is refused (inside its transaction: nothing of it stays). A value nested deeper than
+    the bot reads would only fail later, in the replay check or in the bot."""
+    keys = [c.strip() for c in table.order.split(",")]
+    for column in table.json:
+        at = table.columns.index(column)
+        for row in values:
+            key = ", ".join(f"{c} {row[table.columns.index(c)]!r}" for c in keys)
+            try:
+                decode(str(row[at]), f"{table.name}.{column} of the row with {key}")
+            except StorageError as e:
+                raise CopyRefused(f"{source} cannot be copied: its {e}") from None
 
 
 async def _after_ids(conn: Conn) -> None:

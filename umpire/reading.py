@@ -237,14 +237,16 @@ class Reading(Pictures):
         return whole_truth.log_entries(state, items, side_of)[-last:]
 
     def _require_onlooker(self, game: LiveGame, user_id: int, players: Sequence[PlayerRecord],
-                          *, in_server: bool, is_admin: bool) -> None:
-        """Who may read a game's public side (its status, a finished game's check): its
-        players and host, and members of its server (``in_server``, which the bot checks); a
-        game made outside Discord has no server."""
+                          *, in_server: bool, is_admin: bool,
+                          refusal: str = seats.NOT_SEEN) -> None:
+        """Who may read a game's public side (its status, a finished game's check and replay):
+        its players and host, and members of its server (``in_server``, which the bot checks);
+        a game made outside Discord has no server. Anyone else gets ``refusal``, which says
+        what they can do instead for the reading they asked for."""
         if (game.record.guild_id is not None and not in_server
                 and not self._is_host(game, user_id, is_admin)
                 and all(p.user_id != user_id for p in players)):
-            raise UmpireError(seats.NOT_SEEN)
+            raise UmpireError(refusal)
 
     async def verify_game(self, game_id: str, user_id: int, *, in_server: bool = False,
                           is_admin: bool = False) -> Reply:
@@ -253,7 +255,8 @@ class Reading(Pictures):
         game is not over, since its seed is still secret."""
         game = await self._game(game_id)
         self._require_onlooker(game, user_id, await self.store.players(game_id),
-                               in_server=in_server, is_admin=is_admin)
+                               in_server=in_server, is_admin=is_admin,
+                               refusal=seats.NOT_SEEN_VERIFY)
         if not whole_truth.over(game.state):
             raise UmpireError(verdict_words.NOT_OVER)
         log = await record.from_store(self.store, game.record)

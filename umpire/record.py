@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from rules.nesting import TooDeep, loads_json
 from storage.json_codec import JsonObject
 from storage.records import GameRecord, GameSources
 from storage.store import Store
@@ -100,11 +101,13 @@ def to_json(log: GameLog) -> bytes:
 def from_json(data: bytes) -> GameLog:
     """Read a record file; raises ``RecordError`` naming what is wrong."""
     try:
-        raw = json.loads(data.decode("utf-8"))
+        raw = loads_json(data)
     except UnicodeDecodeError:
         raise RecordError("it is not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise RecordError(f"it is not JSON ({e})") from None
+    except TooDeep as e:
+        raise RecordError(f"it {e}") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise RecordError("it is not a Vedette game record")
     if raw.get("version") != VERSION:

@@ -24,7 +24,7 @@ from rules.reading import event_from_json
 from rules.state import GameState, apply, initial_state
 from rules.view import SideView, project
 from storage.records import GameRecord
-from umpire import record, whole_truth, wording
+from umpire import record, seats, whole_truth, wording
 from umpire.answers import UmpireError
 from umpire.reading import Reading
 
@@ -97,7 +97,8 @@ class Replaying(Reading):
             shown = player.side
         else:
             self._require_onlooker(game, user_id, await self.store.players(game_id),
-                                   in_server=in_server, is_admin=is_admin)
+                                   in_server=in_server, is_admin=is_admin,
+                                   refusal=seats.NOT_SEEN_REPLAY)
             asked = side.strip() if side is not None else (player.side if player else UMPIRE)
             if asked != UMPIRE and asked not in state.sides:
                 raise UmpireError(no_such_side(state.sides))

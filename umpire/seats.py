@@ -55,6 +55,12 @@ HOST_TAKES_NO_SIDE = ("you umpire this game (it was created with host_umpires:tr
                       "side, create a game without host_umpires")
 NOT_SEEN = ("only the game's players and members of its server can see its status; ask in "
             "the game's channel")
+NOT_SEEN_REPLAY = ("the replay of a game's maps is for its players and members of its server: "
+                   "run /game replay in one of that server's channels, or ask a player or the "
+                   "host to share the maps, or the game record posted in the game's channel")
+NOT_SEEN_VERIFY = ("checking a game here is for its players and members of its server; anyone "
+                   "can check its game record (posted in the game's channel at its end) with "
+                   "`vedette verify --record FILE`")
 
 
 def started(status: GameStatus) -> bool:

@@ -26,6 +26,7 @@ from rules.implementations import load_all
 from rules.problems import FileProblems
 from rules.reading import event_from_json
 from rules.state import GameState, initial_state
+from storage.errors import StorageError
 from storage.sql import Backend, database_kind
 from storage.store import Store
 from umpire import catalog
@@ -293,7 +294,12 @@ async def verify(db: str | Path, game_id: str | None, *, rolls: bool = False) ->
                 print(f"vedette verify: no game {game_id!r} in {db}")
                 return 2
             game = found[0]
-        log = await from_store(store, game)
+        try:
+            log = await from_store(store, game)
+        except StorageError as e:
+            # A log holding JSON that cannot be read (not JSON, or nested too deeply).
+            print(f"vedette verify: {db} cannot be read: {' '.join(str(e).split())}")
+            return 2
     return report(check(log), rolls=rolls)
 
 
