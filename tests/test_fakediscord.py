@@ -497,6 +497,35 @@ async def test_a_request_held_on_its_way_in_can_be_lost_or_let_through(
     assert [m["content"] for m in fake.messages_in(scene.channel)] == ["second"]
 
 
+async def test_latency_answers_each_request_late_after_acting_on_it(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    assert FakeDiscord().latency == 0
+    channel = bot.get_channel(scene.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    fake.latency = 0.5
+    sending = asyncio.create_task(channel.send("slow"))
+    # Posted as soon as it arrived; the answer is still on its way back (the check runs in the
+    # same step of the loop as the wake-up, before any answer could be read).
+    await fake.wait_for(lambda: bool(fake.messages_in(scene.channel)))
+    assert not sending.done()
+    posted = fake.requests_to("POST", f"/channels/{scene.channel.id}/messages")[-1]
+    assert posted.received > 0 and posted.answered == 0
+    await asyncio.wait_for(sending, 30)
+    assert posted.answered - posted.received >= fake.latency  # a sleep never ends early
+    # Interaction callbacks too: the player sees the answer before the bot hears it went.
+    handle = await fake.slash("ping", user=scene.alice, channel=scene.channel)
+    assert (await handle.response(timeout=30)).content == "pong from Wargames Club"
+    assert bot.ping_responses == []
+    await fake.wait_for(lambda: bool(bot.ping_responses), timeout=30)
+    callback = fake.requests_to("POST", "/interactions/*/*/callback")[-1]
+    assert callback.answered - callback.received >= fake.latency
+    fake.latency = 0
+    await channel.send("quick")
+    quick = fake.requests_to("POST", f"/channels/{scene.channel.id}/messages")[-1]
+    assert quick.answered >= quick.received > posted.answered
+
+
 async def test_too_long_message_is_rejected(
     fake: FakeDiscord, scene: Scene, bot: UmpireBot
 ) -> None:

@@ -8,6 +8,7 @@ import asyncio
 import fnmatch
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,9 @@ class RecordedFile:
 @dataclass
 class RecordedRequest:
     """One REST request as Discord received it. ``path`` is relative to ``/api/v10``;
-    ``json`` is the JSON body, or the ``payload_json`` part of a multipart upload."""
+    ``json`` is the JSON body, or the ``payload_json`` part of a multipart upload.
+    ``received`` and ``answered`` are ``time.monotonic()`` when it arrived and when its answer
+    went back (0 until then)."""
 
     method: str
     path: str
@@ -43,6 +46,8 @@ class RecordedRequest:
     reason: str | None = None
     status: int = 0
     response: Any = None
+    received: float = 0.0
+    answered: float = 0.0
 
     def matches(self, method: str, pattern: str | re.Pattern[str]) -> bool:
         """``method`` may be ``"*"``; ``pattern`` is a glob or a compiled regex."""
@@ -220,10 +225,12 @@ async def parse_request(request: web.Request, path: str) -> RecordedRequest:
 
 
 async def dispatch(fake: FakeDiscord, router: Router, request: web.Request) -> web.Response:
-    """Entry point for every ``/api/v10/...`` request: record, inject faults, route, and hold
-    the response if a test asked for it."""
+    """Entry point for every ``/api/v10/...`` request: record, inject faults, route, hold the
+    response if a test asked for it, and answer ``fake.latency`` seconds after acting on it."""
+    received = time.monotonic()
     path = "/" + request.match_info["tail"]
     recorded = await parse_request(request, path)
+    recorded.received = received
     fake.requests.append(recorded)
     hold = next((h for h in fake.holds if h.catches(recorded)), None)
     if hold is not None:
@@ -241,6 +248,11 @@ async def dispatch(fake: FakeDiscord, router: Router, request: web.Request) -> w
     fake.notify()
     if hold is not None and hold.acted:
         await hold.wait()
+    if fake.latency > 0:
+        # Acted on already (the message is posted, the world changed): only the answer is on
+        # its way back, as over a slow network.
+        await asyncio.sleep(fake.latency)
+    recorded.answered = time.monotonic()
     return json_response(reply)
 
 

@@ -53,7 +53,14 @@ class FakeDiscord:
     ``token`` (if given) must match the bot's token on REST and IDENTIFY; ``shards`` is what
     GET /gateway/bot reports and what IDENTIFY must use; ``heartbeat_interval_ms`` goes in
     HELLO; ``callback_deadline`` (Discord's is 3.0 s) makes late interaction callbacks fail
-    with 404 / 10062 "Unknown interaction"."""
+    with 404 / 10062 "Unknown interaction".
+
+    ``latency`` (seconds, 0 by default; the attribute may be changed at any time) delays every
+    REST answer: each request under ``/api/v10`` is acted on as it arrives (a message posted,
+    an interaction answered, an edit applied, gateway events sent) and its answer goes back
+    ``latency`` seconds later, so a client that waits for each answer before its next request
+    pays one ``latency`` a request. Each ``RecordedRequest`` keeps when it arrived and when it
+    was answered."""
 
     def __init__(
         self,
@@ -63,10 +70,12 @@ class FakeDiscord:
         shards: int = 1,
         heartbeat_interval_ms: int = 41_250,
         callback_deadline: float | None = None,
+        latency: float = 0.0,
     ) -> None:
         self.world = World(bot_name)
         self.token = token
         self.callback_deadline = callback_deadline
+        self.latency = latency
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []  # requests no route knew (answered 404)
         self.faults: list[Fault] = []
