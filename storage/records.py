@@ -157,8 +157,9 @@ class NewDelivery:
     kept.
     ``edit_key`` (not empty) ties public deliveries to one message: the first of a key is
     posted, the later ones edit it. On a host DM it only marks the notice of requests to join
-    (``storage.seat_notices``), which is sent as a new message each time. ``mentions`` are the user ids its post may notify. ``sent``: already
-    shown to its recipient when queued (kept for the inbox, never sent).
+    (``storage.seat_notices``), which is sent as a new message each time. ``mentions`` are the
+    user ids its post may notify. ``sent``: already shown to its recipient when queued (kept
+    for the inbox, never sent).
     """
 
     kind: DeliveryKind
