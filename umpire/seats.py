@@ -11,10 +11,10 @@
 - A user has at most one request waiting for the host in a game: asking again, for the same
   side or another, changes nothing and is answered that the request is already with the host.
   To ask for another side, the user withdraws the request (``/game leave``) and asks again: what
-  the host was told of a request stays true until the host decides it (ruling SEAT-1).
+  the host was told of a request stays true until the host decides it (ruling FLOW-62).
 - A game has at most ``MOST_OPEN_REQUESTS`` requests waiting at once; past that a request is
   refused and nothing is written, so that a flood of accounts cannot bury the host (ruling
-  SEAT-1). The host hears of requests in one DM at a time (``umpire.seat_notice``).
+  FLOW-62). The host hears of requests in one DM at a time (``umpire.seat_notice``).
 - In a game whose host umpires (the ``host_umpires`` option, chosen at creation) the host takes
   no side: the host reads every side's units and reports (``umpire.whole_truth``), so a seat
   would put the whole truth in one side's hands (ruling ORD-41).
