@@ -107,6 +107,20 @@ class SeatRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatAsked:
+    """What became of a request to join a started game (``Store.request_seat``).
+
+    ``asked``: it is recorded, and the host is told (``delivery_ids``: the notice queued or
+    rewritten). Otherwise nothing was written: ``open`` is the user's request already waiting
+    for the host (one per user and game), or, when it is ``None``, the game has ``most``
+    requests waiting already."""
+
+    asked: bool
+    open: SeatRequest | None = None
+    delivery_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event to append. ``audience`` is ``'public'``, ``'umpire'`` or ``'side:<id>'``
     (see :func:`side_audience`)."""
@@ -141,9 +155,11 @@ class NewDelivery:
     ``image`` the map is drawn when the delivery is sent (or shown again); given as bytes, it is
     stored until every delivery carrying it has been handed over. A picture without a view is
     kept.
-    ``edit_key`` (not empty) ties deliveries to one message: the first of a key is posted, the
-    later ones edit it. ``mentions`` are the user ids its post may notify. ``sent``: already
-    shown to its recipient when queued (kept for the inbox, never sent).
+    ``edit_key`` (not empty) ties public deliveries to one message: the first of a key is
+    posted, the later ones edit it. On a host DM it only marks the notice of requests to join
+    (``storage.seat_notices``), which is sent as a new message each time. ``mentions`` are the
+    user ids its post may notify. ``sent``: already shown to its recipient when queued (kept
+    for the inbox, never sent).
     """
 
     kind: DeliveryKind

@@ -30,7 +30,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Unpack
 
-from storage import outbox_leases, pending_orders, phase_deadlines, rows
+from storage import outbox_leases, pending_orders, phase_deadlines, rows, seat_notices
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
 from storage.database import open_database
@@ -51,9 +51,11 @@ from storage.records import (
     NewEvent,
     PlayerRecord,
     Recipient,
+    SeatAsked,
     SeatRequest,
     Snapshot,
 )
+from storage.seat_notices import SeatNotice
 from storage.sql import Backend, Conn, Database, Row
 from storage.sqlite import SqliteDatabase
 
@@ -383,23 +385,43 @@ class Store:
     # changes unannounced. They append no event: seats are not part of the game's state.
 
     async def request_seat(
-        self, game_id: str, user_id: int, side: str, deliveries: Sequence[NewDelivery] = (),
-        *, at_seq: int | None = None,
-    ) -> list[int]:
-        """Record (or replace) ``user_id``'s request to be seated on ``side`` and queue
-        ``deliveries``; return their ids. Raises ``AlreadyExistsError`` if the user is seated;
+        self, game_id: str, user_id: int, side: str, notice: SeatNotice | None = None,
+        *, most: int | None = None, at_seq: int | None = None,
+    ) -> SeatAsked:
+        """Record ``user_id``'s request to be seated on ``side`` and tell the host (``notice``,
+        see ``storage.seat_notices``: the notice still waiting unsent is rewritten, or a new
+        one queued), in one transaction.
+
+        A user has at most one open request per game, and a game at most ``most`` (``None``:
+        no limit): a user who has one already, or a request past the limit, writes nothing and
+        is told so in the result. Raises ``AlreadyExistsError`` if the user is seated;
         ``at_seq`` as for :meth:`add_player`."""
         async with self._write(f"request a seat in game {game_id!r}") as conn:
             _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
+            # Counted under the game's lock: requests in other processes wait for this one.
+            asking = await _seat_requests(conn, game_id)
+            mine = next((r for r in asking if r.user_id == user_id), None)
+            if mine is not None:
+                return SeatAsked(False, open=mine)
+            if most is not None and len(asking) >= most:
+                return SeatAsked(False)
             await conn.execute(
-                f"INSERT INTO seat_requests ({rows.SEAT_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id, user_id) DO UPDATE SET side = excluded.side,"
-                " asked_at = excluded.asked_at",
+                f"INSERT INTO seat_requests ({rows.SEAT_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?)",
                 (game_id, user_id, side, to_text(self._now())),
             )
-            return await self._queue(conn, game_id, deliveries)
+            if notice is None:
+                return SeatAsked(True)
+            users = [r.user_id for r in asking] + [user_id]
+            found = await seat_notices.waiting(conn, game_id)
+            if found is not None:
+                await seat_notices.rewrite(conn, found, notice.compose(found.text, users))
+                return SeatAsked(True, delivery_ids=(found.delivery_id,))
+            ids = await self._queue(conn, game_id, [NewDelivery(
+                "host", notice.target, notice.compose(None, users),
+                edit_key=seat_notices.NOTICE_KEY)])
+            return SeatAsked(True, delivery_ids=tuple(ids))
 
     async def seat_request(self, game_id: str, user_id: int) -> SeatRequest | None:
         found = await self._read(
@@ -411,12 +433,8 @@ class Store:
 
     async def seat_requests(self, game_id: str) -> list[SeatRequest]:
         """The game's open seat requests, oldest first."""
-        found = await self._read(
-            f"SELECT {rows.SEAT_REQUEST_COLUMNS} FROM seat_requests WHERE game_id = ?"
-            " ORDER BY asked_at, user_id",
-            (game_id,),
-        )
-        return [rows.seat_request(row) for row in found]
+        self._check_open()
+        return await _seat_requests(self._db.reader, game_id)
 
     async def former_side(self, game_id: str, user_id: int) -> str | None:
         """The side ``user_id`` held when they left the game after its start (or were
@@ -1118,6 +1136,16 @@ def _recipients_clause(game_id: str, recipients: Sequence[Recipient]) -> tuple[s
         alternatives.append("(kind = ? AND target = ?)")
         params += [kind, target]
     return f"game_id = ? AND ({' OR '.join(alternatives)})", params
+
+
+async def _seat_requests(conn: Conn, game_id: str) -> list[SeatRequest]:
+    """The game's open seat requests, oldest first."""
+    found = await conn.fetch(
+        f"SELECT {rows.SEAT_REQUEST_COLUMNS} FROM seat_requests WHERE game_id = ?"
+        " ORDER BY asked_at, user_id",
+        (game_id,),
+    )
+    return [rows.seat_request(row) for row in found]
 
 
 async def _lock_game(conn: Conn, game_id: str) -> int | None:

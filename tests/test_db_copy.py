@@ -24,6 +24,7 @@ from storage.errors import StorageError
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from storage.pending_orders import PendingRow
 from storage.records import NewDelivery
+from storage.seat_notices import SeatNotice
 from storage.store import Store
 from umpire.cli import main
 from umpire.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
@@ -75,8 +76,8 @@ async def add_small_game(db: Path) -> None:
         await umpire.join("small", LEAVER, "grey")
         await umpire.start("small", HOST)
         await store.unseat_player("small", LEAVER, remember=True)
-        await store.request_seat("small", ASKER, "blue",
-                                 [NewDelivery("host", str(HOST), "a seat is asked for")])
+        told = SeatNotice(str(HOST), lambda _waiting, _asking: "a seat is asked for")
+        await store.request_seat("small", ASKER, "blue", told)
         state = await umpire.state_for("small")
         await store.mark_ready("small", BLUE, state.turn, state.step)
         await store.set_deadline_length("small", 3600)

@@ -231,8 +231,12 @@ async def test_a_join_after_the_start_waits_for_the_host(clubs: Clubs, bot: Vede
         assert await say(clubs, "host seat", user, {"user": eve, "side": "blue", "game": gid}) \
             == ONLY_HOST
     assert eve.id not in await seated(bot, gid)
-    # Asking for the other side replaces the request; the host seats her where she asked.
-    await say(clubs, "game join", eve, {"side": "grey", "game": gid})
+    # One request at a time: to ask for the other side she withdraws hers and asks again; the
+    # host seats her where she asked.
+    assert "already with the host" in await say(clubs, "game join", eve,
+                                                {"side": "grey", "game": gid})
+    assert "withdrawn" in await say(clubs, "game leave", eve, {"game": gid})
+    assert "sent to the host" in await say(clubs, "game join", eve, {"side": "grey", "game": gid})
     assert "now commands Grey Army" in await say(
         clubs, "host seat", clubs.alice, {"user": eve, "side": "grey"}, channel=clubs.channel)
     await bot.outbox.idle()

@@ -40,6 +40,7 @@ from storage.clock import utc_now
 from storage.db import connect
 from storage.migrations import MIGRATIONS, Migration, migrate
 from storage.postgres import PostgresConn, PostgresDatabase
+from storage.seat_notices import SeatNotice
 from storage.sql import Backend, Conn, Database, database_kind
 from storage.sqlite import SqliteConn, SqliteDatabase
 
@@ -396,8 +397,14 @@ async def test_a_closed_store_refuses_work(target: str) -> None:
 async def test_seats_after_the_start_change_with_their_announcements(store: Store) -> None:
     await store.create_game(game())
     await store.add_player("g1", 1, "union")
-    [asked] = await store.request_seat("g1", 2, "union", [NewDelivery("host", "", "2 asks")])
-    await store.request_seat("g1", 2, "confederate")  # asks again: replaces the request
+    told = SeatNotice("", lambda waiting, asking: f"{sorted(asking)} ask")
+    asked = await store.request_seat("g1", 2, "union", told)
+    assert asked.asked and len(asked.delivery_ids) == 1
+    # Asking again, for either side, writes nothing: the open request stands.
+    again = await store.request_seat("g1", 2, "confederate", told)
+    assert not again.asked and again.open is not None and again.open.side == "union"
+    await store.unseat_player("g1", 2, remember=False)  # withdrawn: asked anew
+    assert (await store.request_seat("g1", 2, "confederate")).asked
     request = await store.seat_request("g1", 2)
     assert request is not None and request.side == "confederate"
     assert [r.user_id for r in await store.seat_requests("g1")] == [2]
@@ -414,7 +421,7 @@ async def test_seats_after_the_start_change_with_their_announcements(store: Stor
     with pytest.raises(NotFoundError):
         await store.unseat_player("g1", 9, remember=False)
     texts = [d.text for d in await store.pending_deliveries()]
-    assert texts == ["2 asks", "in", "out"] and asked > 0
+    assert texts == ["[2] ask", "in", "out"]
 
 
 async def test_ready_marks_deadlines_and_pending_orders_are_kept_per_step(store: Store) -> None:

@@ -111,11 +111,12 @@ class FolderTransport(Transport):
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
                    mentions: tuple[int, ...] = ()) -> None:
-        if edit_key in self.edited:
+        edited = edit_key if kind == "public" else ""  # only public posts are edited
+        if edited in self.edited:
             # A file cannot edit what it wrote: each new state of the post follows, marked.
             text = f"_(an earlier post, edited; it now reads:)_\n{text}"
-        elif edit_key:
-            self.edited.add(edit_key)
+        elif edited:
+            self.edited.add(edited)
         if kind == "public":
             folder, file = self.out, self.out / "public.md"
         elif kind == "player":

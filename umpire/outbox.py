@@ -69,9 +69,11 @@ class Transport(Protocol):
         ``buttons`` are the delivery's buttons as the umpire records them (``umpire.ready``'s
         Done button); a transport without buttons leaves them out (the commands do the same).
 
-        ``edit_key`` (not empty) names one message of the game: the first delivery with that
-        key posts it, each later one replaces its text (a transport that cannot edit posts
-        again; one whose message is gone posts it anew). ``mentions`` are the only users the
+        ``edit_key`` (not empty) on a public delivery names one message of the game: the first
+        delivery with that key posts it, each later one replaces its text (a transport that
+        cannot edit posts again; one whose message is gone posts it anew). Other kinds are
+        never edits, whatever their key (on a host DM it marks the notice of requests to join,
+        ``storage.seat_notices``). ``mentions`` are the only users the
         message may notify; without them it notifies nobody."""
 
 

@@ -8,6 +8,13 @@
   whose seat the host took away, may only ask to come back to the side they held.
 - Leaving a started game and losing a seat are announced in the game's channel too: the other
   side knows who commands the enemy.
+- A user has at most one request waiting for the host in a game: asking again, for the same
+  side or another, changes nothing and is answered that the request is already with the host.
+  To ask for another side, the user withdraws the request (``/game leave``) and asks again: what
+  the host was told of a request stays true until the host decides it (ruling FLOW-62).
+- A game has at most ``MOST_OPEN_REQUESTS`` requests waiting at once; past that a request is
+  refused and nothing is written, so that a flood of accounts cannot bury the host (ruling
+  FLOW-62). The host hears of requests in one DM at a time (``umpire.seat_notice``).
 - In a game whose host umpires (the ``host_umpires`` option, chosen at creation) the host takes
   no side: the host reads every side's units and reports (``umpire.whole_truth``), so a seat
   would put the whole truth in one side's hands (ruling ORD-41).
@@ -61,6 +68,20 @@ NOT_SEEN_REPLAY = ("the replay of a game's maps is for its players and members o
 NOT_SEEN_VERIFY = ("checking a game here is for its players and members of its server; anyone "
                    "can check its game record (posted in the game's channel at its end) with "
                    "`vedette verify --record FILE`")
+
+
+#: The most requests to join one started game that may wait for the host at once.
+MOST_OPEN_REQUESTS = 10
+
+ALREADY_ASKED = ("Your request to command {asked} in game `{game_id}` is already with the "
+                 "host, who decides it: asking again changes nothing. When you are seated, it "
+                 "is announced in the game's channel.")
+ALREADY_ASKED_OTHER = ("your request to command {asked} in game `{game_id}` is already with "
+                       "the host; you may have one request at a time. To ask for {side_name} "
+                       "instead, withdraw it with /game leave, then ask again")
+TOO_MANY_ASKING = ("the host of game `{game_id}` already has {most} requests to join waiting, "
+                   "the most a game may have; ask in the game's channel, or try again once "
+                   "the host has answered some of them")
 
 
 def started(status: GameStatus) -> bool:

@@ -18,7 +18,17 @@ from rules.problems import FileProblems
 from rules.status import GameStatus
 from storage.errors import AlreadyExistsError
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
-from umpire import catalog, dice, game_ids, game_options, seats, whole_truth, wording
+from storage.seat_notices import SeatNotice
+from umpire import (
+    catalog,
+    dice,
+    game_ids,
+    game_options,
+    seat_notice,
+    seats,
+    whole_truth,
+    wording,
+)
 from umpire.answers import Reply, UmpireError
 from umpire.repository import LiveGame, Repository
 from umpire.retrying import seats_raced
@@ -112,16 +122,8 @@ class SettingUp(Repository):
                 raise UmpireError(decision.refusal.format(held=held))
             name = state.side_name(side)
             if decision.kind is seats.JoinKind.REQUEST:
-                text = seats.request_to_host(game_id, user_id, side, name, in_server=in_server,
-                                             former=former is not None)
-                with seats_raced():
-                    ids = await self.store.request_seat(game_id, user_id, side, [
-                        NewDelivery("host", str(game.record.host_user_id), text)],
-                        at_seq=state.seq)
-                return Reply(f"The game has started, so the host decides: your request to "
-                             f"command {name} in game `{game_id}` has been sent to the host. "
-                             "When you are seated, it is announced in the game's channel.",
-                             delivery_ids=tuple(ids))
+                return await self._request_seat(game, user_id, side, in_server=in_server,
+                                                former=former is not None)
             with seats_raced():
                 # Decided before the start: written only if the game has not moved on since.
                 if player is None:
@@ -132,6 +134,36 @@ class SettingUp(Repository):
             return Reply(f"You command {name} in game `{game_id}`.")
 
         return await self._decided(game_id, decide)
+
+    async def _request_seat(self, game: LiveGame, user_id: int, side: str, *, in_server: bool,
+                            former: bool) -> Reply:
+        """Ask the host to seat the user on ``side`` of the started game (inside ``_decided``):
+        one open request per user, at most ``seats.MOST_OPEN_REQUESTS`` per game, and the host
+        told in one notice while it waits (``umpire.seat_notice``). A request refused writes
+        nothing."""
+        game_id, state = game.record.id, game.state
+        name = state.side_name(side)
+        line = seats.request_to_host(game_id, user_id, side, name, in_server=in_server,
+                                     former=former)
+        notice = SeatNotice(str(game.record.host_user_id), lambda waiting, asking: (
+            seat_notice.compose(game_id, waiting, user_id, line, asking)))
+        with seats_raced():
+            asked = await self.store.request_seat(game_id, user_id, side, notice,
+                                                  most=seats.MOST_OPEN_REQUESTS,
+                                                  at_seq=state.seq)
+        if asked.open is not None:
+            held = state.side_name(asked.open.side)
+            if asked.open.side == side:
+                return Reply(seats.ALREADY_ASKED.format(asked=held, game_id=game_id))
+            raise UmpireError(seats.ALREADY_ASKED_OTHER.format(asked=held, game_id=game_id,
+                                                               side_name=name))
+        if not asked.asked:
+            raise UmpireError(seats.TOO_MANY_ASKING.format(game_id=game_id,
+                                                           most=seats.MOST_OPEN_REQUESTS))
+        return Reply(f"The game has started, so the host decides: your request to command "
+                     f"{name} in game `{game_id}` has been sent to the host. When you are "
+                     "seated, it is announced in the game's channel.",
+                     delivery_ids=asked.delivery_ids)
 
     async def leave(self, game_id: str, user_id: int) -> Reply:
         """Leave the game (or withdraw a request to join). Leaving a started game is announced
