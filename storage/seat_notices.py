@@ -8,12 +8,12 @@ other DM: the waiting notice's text is rewritten to tell the new request too. On
 sent, the next request starts a new notice. A flood of requests thus queues one DM, not one
 each.
 
-A waiting notice is rewritten only while nobody holds the game's outbox (``outbox_leases``): a
-holder may already have read it and be sending its old text, and marks it sent afterwards, so
-a rewrite then would never reach the host. The new request gets a notice of its own instead.
-On PostgreSQL the lease rows are locked for the rest of the transaction, so that no holder
-claims the outbox between the look and the rewrite (a claim skips a locked row); on SQLite the
-write already holds the whole file.
+A waiting notice is rewritten only while nobody holds the host's lane of the game's outbox
+(``outbox_leases``): a holder may already have read it and be sending its old text, and marks
+it sent afterwards, so a rewrite then would never reach the host. The new request gets a
+notice of its own instead. On PostgreSQL the lane's lease row is locked for the rest of the
+transaction, so that no holder claims the lane between the look and the rewrite (a claim skips
+a locked row); on SQLite the write already holds the whole file.
 
 Every function here runs inside a write transaction (``Conn`` from ``Database.write``) that
 holds the game's lock.
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from storage.outbox_leases import NOBODY
+from storage.outbox_leases import NOBODY, lane_of
 from storage.sql import Backend, Conn
 
 #: The ``edit_key`` that marks a host delivery as the game's notice of requests to join.
@@ -52,18 +52,23 @@ class Waiting:
 
 async def waiting(conn: Conn, game_id: str) -> Waiting | None:
     """The game's newest notice still waiting to be sent, if it may be rewritten: ``None``
-    when there is none, or when a holder holds the game's outbox (it may be sending it)."""
+    when there is none, or when a holder holds the host's lane of the game's outbox (it may
+    be sending it)."""
+    found = await conn.fetch(
+        "SELECT id, text, target FROM deliveries WHERE game_id = ? AND kind = 'host'"
+        " AND edit_key = ? AND status = 'pending' ORDER BY id DESC LIMIT 1",
+        (game_id, NOTICE_KEY))
+    if not found:
+        return None
     lock = " FOR UPDATE" if conn.backend is Backend.POSTGRESQL else ""
     leases = await conn.fetch(
-        "SELECT holder FROM outbox_leases WHERE game_id = ?" + lock, (game_id,))
+        "SELECT holder FROM outbox_lanes WHERE game_id = ? AND lane = ?" + lock,
+        (game_id, lane_of("host", str(found[0][2]))))
     # A holder whose lease ran out may still be sending (its renewal does not look at the
     # time): any holder at all rules a rewrite out.
     if any(str(row[0]) != NOBODY for row in leases):
         return None
-    found = await conn.fetch(
-        "SELECT id, text FROM deliveries WHERE game_id = ? AND kind = 'host' AND edit_key = ?"
-        " AND status = 'pending' ORDER BY id DESC LIMIT 1", (game_id, NOTICE_KEY))
-    return Waiting(int(found[0][0]), str(found[0][1])) if found else None
+    return Waiting(int(found[0][0]), str(found[0][1]))
 
 
 async def rewrite(conn: Conn, notice: Waiting, text: str) -> None:
