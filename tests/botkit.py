@@ -48,18 +48,23 @@ async def private_answer(fake: FakeDiscord, command: str, user: FakeUser,
 @asynccontextmanager
 async def started_game(fake: FakeDiscord, tmp_path: Path, scenario: Path,
                        sides: tuple[str, str], *, seed: bytes | None = None,
-                       maps: bool = False) -> AsyncIterator[tuple[VedetteBot, FakeUser, FakeUser]]:
+                       maps: bool = False, channel: bool = False,
+                       ) -> AsyncIterator[tuple[VedetteBot, FakeUser, FakeUser]]:
     """Game ``g1`` of ``scenario``, alice on the first side (and host), bob on the second,
-    started, with the bot connected to the fake Discord."""
+    started, with the bot connected to the fake Discord. With ``channel`` the game belongs to
+    a channel of the club's server (its public posts go there); without, it has none."""
     guild = fake.add_guild("Wargames Club")
     alice = fake.add_user("alice", guild=guild)
     bob = fake.add_user("bob", guild=guild)
+    where = fake.add_text_channel(guild, "umpire") if channel else None
     store = await Store.open(tmp_path / "vedette.db")
     try:
         umpire = Umpire(store, maps=MapMaker(enabled=maps))
-        await umpire.create_game(str(scenario), alice.id, game_id="g1", seed=seed)
-        await umpire.join("g1", alice.id, sides[0])
-        await umpire.join("g1", bob.id, sides[1])
+        await umpire.create_game(str(scenario), alice.id, game_id="g1", seed=seed,
+                                 guild_id=guild.id if where else None,
+                                 channel_id=where.id if where else None)
+        await umpire.join("g1", alice.id, sides[0], in_server=True)
+        await umpire.join("g1", bob.id, sides[1], in_server=True)
         await umpire.start("g1", alice.id)
         await moves_at_once(umpire, alice, bob)
         bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)

@@ -144,7 +144,9 @@ class DiscordLockstep:
             held = await self._settled()
             if not held:
                 return sent
-            for hold, lane in held:
+            # Within one tick, by lane: which of two requests in flight together reached
+            # Discord first is the network's business, not the bot's.
+            for hold, lane in sorted(held, key=lambda one: one[1]):
                 assert hold.request is not None
                 sent.append(Sent(tick, lane, _words(hold.request.json)))
                 self._armed.remove(hold)

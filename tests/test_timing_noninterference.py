@@ -235,7 +235,7 @@ async def bot_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str,
     folder.mkdir()
     async with FakeDiscord(token=TOKEN) as fake, \
             started_game(fake, folder, scenario_file(folder), ("blue", "grey"),
-                         seed=SEED) as (bot, alice, bob):
+                         seed=SEED, channel=True) as (bot, alice, bob):
         table = BotTable(bot, fake, {"blue": alice.id, "grey": bob.id})
         await bot.outbox.idle()  # the start's messages, sent before the turn begins
         await play(table, script)
@@ -248,7 +248,8 @@ async def test_through_discord_a_secret_order_does_not_delay_the_enemys_messages
     quiet = await bot_played(tmp_path, monkeypatch, "quiet", {})
     marching = await bot_played(tmp_path, monkeypatch, "marching", {1: [MARCH]})
     grey = quiet.timeline("grey")
-    assert any(tick == 0 and lane.startswith("player:") for drain in grey
-               for tick, lane, _ in drain)
+    lanes = {lane for drain in grey for _, lane, _ in drain}
+    assert lanes == {"public:", "player:grey"}  # the channel's posts and Grey's DMs
+    assert any(tick == 0 and lane == "player:grey" for drain in grey for tick, lane, _ in drain)
     assert marching.timeline("grey") == grey
     assert marching.timeline("blue") != quiet.timeline("blue")  # control: different games
