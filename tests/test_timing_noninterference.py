@@ -16,6 +16,7 @@ is caught by the harness.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from rules import commands as cmd
 from rules.commands import Command
 from rules.surprise.commands import OrderSurpriseMove
 from storage.json_codec import JsonObject
+from storage.records import Recipient
 from storage.store import Store
 from tests.botkit import TOKEN, started_game
 from tests.commitments import masked
@@ -40,7 +42,7 @@ from tests.lockstep import (
 from tests.surprise_support import RULESET, SCENARIO, Dice
 from umpire import dice as umpire_dice
 from umpire.maps import MapMaker
-from umpire.service import Umpire
+from umpire.service import Umpire, UmpireError
 
 HOST, BLUE, GREY = 1, 10, 20
 SEED = bytes(range(32))
@@ -253,3 +255,38 @@ async def test_through_discord_a_secret_order_does_not_delay_the_enemys_messages
     assert any(tick == 0 and lane == "player:grey" for drain in grey for tick, lane, _ in drain)
     assert marching.timeline("grey") == grey
     assert marching.timeline("blue") != quiet.timeline("blue")  # control: different games
+
+
+async def test_a_flood_of_requests_to_join_delays_no_sides_messages(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anyone with the game's id may ask for a seat after the start. However many ask, the
+    host hears of them in a lane of its own (in one notice, ruling FLOW-62), even when the host
+    plays a side: nothing either side is sent waits behind it."""
+    with_dice(monkeypatch, Dice())
+
+    async def game(name: str, asking: int) -> Table:
+        async with Store.open(tmp_path / f"{name}.db") as store:
+            umpire = Umpire(store, maps=MapMaker(enabled=False))
+            table = Table(store, umpire, {"blue": BLUE, "grey": GREY}, BLUE)  # Blue hosts
+            await umpire.create_game(str(scenario_file(tmp_path)), BLUE, game_id="g1",
+                                     seed=SEED)
+            await umpire.join("g1", BLUE, "blue")
+            await umpire.join("g1", GREY, "grey")
+            await umpire.start("g1", BLUE)
+            for user in range(1000, 1000 + asking):
+                with contextlib.suppress(UmpireError):  # past the most open requests
+                    await umpire.join("g1", user, "grey")
+            await play(table, {})
+            # Blue's /inbox shows the host's notice beside its side's messages.
+            hosts = [d for d in await store.deliveries_for(
+                "g1", Recipient("host", str(BLUE)), limit=100)]
+            assert len(hosts) == (1 if asking else 0)
+            return table
+
+    quiet, flooded = await game("quiet", 0), await game("flooded", 40)
+    for side in ("blue", "grey"):
+        assert flooded.timeline(side) == quiet.timeline(side)
+    # Control: the host's own lane is where the flood went.
+    host_lane = {f"host:{BLUE}"}
+    assert [s for d in flooded.drains for s in heard_by(d, host_lane)] != []
+    assert [s for d in quiet.drains for s in heard_by(d, host_lane)] == []
