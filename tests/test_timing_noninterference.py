@@ -24,6 +24,7 @@ import pytest
 
 from bot.client import VedetteBot
 from rules import commands as cmd
+from rules import view as view_module
 from rules.commands import Command
 from rules.surprise.commands import OrderSurpriseMove
 from storage.json_codec import JsonObject
@@ -290,3 +291,23 @@ async def test_a_flood_of_requests_to_join_delays_no_sides_messages(
     host_lane = {f"host:{BLUE}"}
     assert [s for d in flooded.drains for s in heard_by(d, host_lane)] != []
     assert [s for d in quiet.drains for s in heard_by(d, host_lane)] == []
+
+
+async def test_after_any_command_every_sides_view_is_ready_for_its_next_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side's next read (its map, /units, an autocomplete) starts from its view of the game as
+    it stands. That view is worked out after every command, whoever gave it: were it worked out
+    only for the sides a command told something, a read right after the enemy's secret order
+    would take longer than one after nothing at all."""
+    with_dice(monkeypatch, Dice())
+    async with Store.open(tmp_path / "ready.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g1", seed=SEED)
+        await umpire.join("g1", BLUE, "blue")
+        await umpire.join("g1", GREY, "grey")
+        await umpire.start("g1", HOST)
+        await umpire.handle("g1", BLUE, MARCH)  # tells Grey nothing
+        state = await umpire.state_for("g1")
+        kept = {side for (state_id, side, _), (kept, _) in list(view_module._VIEWS.items())
+                if state_id == id(state) and kept is state}
+        assert kept >= {"blue", "grey"}

@@ -27,6 +27,7 @@ from rules.loader import LoadedScenario
 from rules.problems import FileProblems
 from rules.reading import event_from_json
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
+from rules.view import project
 from storage.errors import ConcurrencyError
 from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent, PlayerRecord
 from storage.store import Store
@@ -119,6 +120,7 @@ class Repository:
         if cached is not None:
             game.pictures = cached.pictures
         self._games[game_id] = game
+        every_view(state)
         return game
 
     async def _decided(self, game_id: str, decide: Callable[[LiveGame], Awaitable[T]]) -> T:
@@ -206,6 +208,7 @@ class Repository:
         except ConcurrencyError:
             raise Stale from None  # decided again by ``_decided``
         game.state = after
+        every_view(after)
         for e in outcome.events:
             if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
                 side = e.audience.removeprefix("side:")
@@ -289,6 +292,16 @@ class Repository:
     def _require_host(self, game: LiveGame, user_id: int, is_admin: bool) -> None:
         if not self._is_host(game, user_id, is_admin):
             raise UmpireError(wording.HOST_ONLY)
+
+
+def every_view(state: GameState) -> None:
+    """Work out every side's view of the game as it now stands (``rules.view.project`` keeps
+    them). A command works out the views of the sides it tells something; without this, a
+    side's next read (its ``/units``, its map, an autocomplete) would find its view ready after
+    a command that told it something and work it out afresh after one that told it nothing,
+    answering a little slower just after the enemy did something hidden (ruling INFO-13)."""
+    for side in state.sides:
+        project(state, side)
 
 
 def _options(record: GameRecord) -> dict[str, str | int | bool]:
