@@ -41,11 +41,17 @@ CLAIM = 20  # games claimed at once by the loop: drained one after another, then
 
 class Outbox:
     def __init__(self, bot: VedetteBot, interval: float = INTERVAL,
-                 lease: float | None = None) -> None:
+                 lease: float | None = None, pace: float | None = None) -> None:
         self.bot = bot
         self.interval = interval
-        #: Seconds a game's outbox stays this process's without a renewal.
-        self.lease = Settings().outbox_lease if lease is None else lease
+        if lease is None or pace is None:
+            settings = Settings()
+            lease = settings.outbox_lease if lease is None else lease
+            pace = settings.send_pace if pace is None else pace
+        #: Seconds a lane of a game's outbox stays this process's without a renewal.
+        self.lease: float = lease
+        #: Seconds each message waits before it goes (``bot.transport``, ``VEDETTE_SEND_PACE``).
+        self.pace: float = pace
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
@@ -62,7 +68,9 @@ class Outbox:
         """Drain one game's outbox now, in the background."""
         if self._stop.is_set():
             return
-        task = asyncio.create_task(self.drain_game(game_id, force=True),
+        # The moment the command was done: its messages are paced from it.
+        since = asyncio.get_running_loop().time()
+        task = asyncio.create_task(self.drain_game(game_id, force=True, since=since),
                                    name=f"vedette-drain-{game_id}")
         self._kicks.add(task)
         task.add_done_callback(self._kicks.discard)
@@ -138,10 +146,14 @@ class Outbox:
                 sent += await self.drain_game(game_id, force=force)
         return sent
 
-    async def drain_game(self, game_id: str, force: bool = False) -> int:
-        """Send the game's outbox, lane by lane side by side; a lane waiting to be tried
-        again after a passing failure is left for later (unless ``force``: a kick after a
-        command tries it at once)."""
+    async def drain_game(self, game_id: str, force: bool = False,
+                         since: float | None = None) -> int:
+        """Send the game's outbox, lane by lane side by side, each message paced from
+        ``since`` (the event loop's time of the command that kicked it; by default now); a
+        lane waiting to be tried again after a passing failure is left for later (unless
+        ``force``: a kick after a command tries it at once)."""
+        if since is None:
+            since = asyncio.get_running_loop().time()
         now = time.monotonic()
         resting = set() if force else {lane for (gid, lane), (when, _) in
                                        self._retry_at.items() if gid == game_id and now < when}
@@ -149,7 +161,7 @@ class Outbox:
         if game is None:
             await self.bot.umpire.release_outbox(game_id)
             return 0
-        transport = DiscordTransport(self.bot, game)
+        transport = DiscordTransport(self.bot, game, since=since, pace=self.pace)
         try:
             sent = await self.bot.umpire.drain(game_id, transport, lease_seconds=self.lease,
                                                resting=resting)

@@ -31,8 +31,10 @@ users its delivery names in ``mentions`` (the client's default notifies nobody).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -67,9 +69,11 @@ def allowed(mentions: tuple[int, ...]) -> discord.AllowedMentions:
 
 @dataclass(frozen=True, slots=True)
 class _Outgoing:
-    """What goes with the message being sent besides its words: its nonce, its buttons and
-    whom it may notify (one per send: the outbox's lanes send side by side)."""
+    """What goes with the message being sent besides its words: the outbox lane it goes in,
+    its nonce, its buttons and whom it may notify (one per send: the outbox's lanes send side
+    by side)."""
 
+    lane: str
     nonce: str | None
     view: discord.ui.View | None
     mentions: tuple[int, ...]
@@ -78,15 +82,28 @@ class _Outgoing:
 class DiscordTransport:
     """Sends one game's deliveries; make a new one for each pass over the outbox. The outbox's
     lanes share it and send side by side, so it keeps nothing of one send for the next but the
-    destinations that failed."""
+    destinations that failed and when each lane may send next.
 
-    def __init__(self, bot: VedetteBot, game: GameRef) -> None:
+    **Pacing** (``pace`` seconds, ``VEDETTE_SEND_PACE``): a lane's first message goes to Discord
+    ``pace`` after ``since`` (the moment the command that queued it was done), and each later
+    one ``pace`` after Discord answered the lane's one before. What the bot does meanwhile
+    (drawing the map, reading the database, and the same for other audiences, the enemy's
+    secret messages included) happens within that time, so the moment a message arrives does
+    not show how much work there was (ruling INFO-13). Work that takes longer than ``pace``
+    (a map on a slow, busy machine) makes its message late; the pace is a floor, never a
+    wait on top of the work."""
+
+    def __init__(self, bot: VedetteBot, game: GameRef, *, since: float | None = None,
+                 pace: float = 0.0) -> None:
         self.bot = bot
         self.game = game
         self.umpire = bot.umpire
         self.failed: dict[str, DeliveryRejected] = {}
         #: The outbox lanes left with a delivery to try again later (a passing failure).
         self.stalled: set[str] = set()
+        self.pace = pace
+        self._since = asyncio.get_running_loop().time() if since is None else since
+        self._next: dict[str, float] = {}  # lane -> when its next message may go
 
     @property
     def transient_failures(self) -> bool:
@@ -110,7 +127,8 @@ class DiscordTransport:
                     mentions: tuple[int, ...]) -> None:
         # The umpire's drain keys each delivery with its nonce (``umpire.outbox.nonce``): the
         # same on every retry, and keyed with the game's seed, which the bot never holds.
-        out = _Outgoing(key[:NONCE_LENGTH] if key else None, delivery_view(buttons), mentions)
+        out = _Outgoing(lane_of(kind, target), key[:NONCE_LENGTH] if key else None,
+                        delivery_view(buttons), mentions)
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)
@@ -207,7 +225,8 @@ class DiscordTransport:
             if parts.files:
                 kwargs["attachments"] = parts.files
             try:
-                await channel.get_partial_message(int(posted)).edit(**kwargs)
+                async with self._paced(out.lane):
+                    await channel.get_partial_message(int(posted)).edit(**kwargs)
                 return
             except discord.NotFound as e:
                 if e.code != UNKNOWN_MESSAGE:
@@ -235,7 +254,8 @@ class DiscordTransport:
         if out.view is not None:
             kwargs["view"] = out.view
         try:
-            message = await channel.send(parts.content, **kwargs)
+            async with self._paced(out.lane):
+                message = await channel.send(parts.content, **kwargs)
         except discord.Forbidden as e:
             if dm_user is not None and e.code in DMS_CLOSED:
                 await self._dms_closed(dm_user)
@@ -250,6 +270,19 @@ class DiscordTransport:
         if dm_user is not None:
             await self._dms_open(dm_user)
         return message.id
+
+    @contextlib.asynccontextmanager
+    async def _paced(self, lane: str) -> AsyncIterator[None]:
+        """Wait for the lane's moment to send (see the class), send, and set the next one from
+        when Discord answered (or failed)."""
+        loop = asyncio.get_running_loop()
+        wait = self._next.get(lane, self._since + self.pace) - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        try:
+            yield
+        finally:
+            self._next[lane] = loop.time() + self.pace
 
     async def _dms_closed(self, user_id: int) -> None:
         player = await self.umpire.player(self.game.id, user_id)

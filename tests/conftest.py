@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +15,11 @@ from tests.botkit import TOKEN
 from tests.fakediscord import FakeDiscord
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+# The bot paces each message (``VEDETTE_SEND_PACE``, a quarter of a second by default) so that
+# when it arrives tells nothing; the tests wait for messages by what they say, not by when, so
+# they send at once unless they test the pacing itself (bots started as processes inherit it).
+os.environ.setdefault("VEDETTE_SEND_PACE", "0")
 
 
 def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:

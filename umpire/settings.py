@@ -21,6 +21,10 @@ class Settings(BaseSettings):
     scenarios: Path | None = Field(None, alias="VEDETTE_SCENARIOS")
     #: Seconds a process holds a game's outbox without renewing it (``umpire.outbox``).
     outbox_lease: float = Field(60.0, alias="VEDETTE_OUTBOX_LEASE", gt=0, le=3600)
+    #: Seconds each message waits, from the command that queued it (or its audience's previous
+    #: message being answered), before it goes to Discord (``bot.transport``): the moment a
+    #: message arrives is then the same whatever work the bot did meanwhile for other audiences.
+    send_pace: float = Field(0.25, alias="VEDETTE_SEND_PACE", ge=0, le=5)
     discord_api_base: str = Field("", alias="DISCORD_API_BASE")
     discord_gateway_url: str = Field("", alias="DISCORD_GATEWAY_URL")
     # Which of Discord's shards this process connects (bot.shards reads them, with a clear
