@@ -131,6 +131,17 @@ def scenario_file(tmp_path: Path) -> Path:
     return scenario
 
 
+async def started(store: Store, tmp_path: Path, host: int = HOST) -> Umpire:
+    """Game ``g1`` on the surprise-move ground, Blue and Grey seated, started (its first
+    messages waiting in the outbox); maps off: these tests compare when, not what is drawn."""
+    umpire = Umpire(store, maps=MapMaker(enabled=False))
+    await umpire.create_game(str(scenario_file(tmp_path)), host, game_id="g1", seed=SEED)
+    await umpire.join("g1", BLUE, "blue")
+    await umpire.join("g1", GREY, "grey")
+    await umpire.start("g1", host)
+    return umpire
+
+
 def with_dice(monkeypatch: pytest.MonkeyPatch, dice: Dice) -> None:
     fresh: Callable[[bytes, str], Dice] = lambda seed, gid: dice  # noqa: E731
     monkeypatch.setattr(umpire_dice, "SeededDice", fresh)
@@ -141,12 +152,8 @@ async def played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, scr
     """The game played through the umpire in the world ``script`` and ``dice`` make."""
     with_dice(monkeypatch, dice)
     async with Store.open(tmp_path / f"{name}.db") as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        umpire = await started(store, tmp_path)
         table = Table(store, umpire, {"blue": BLUE, "grey": GREY}, HOST)
-        await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g1", seed=SEED)
-        await umpire.join("g1", BLUE, "blue")
-        await umpire.join("g1", GREY, "grey")
-        await umpire.start("g1", HOST)
         table.drains.append(await table.drain())
         await play(table, script, **options)
         assert (await umpire.state_for("g1")).turn == TURNS + 1
@@ -203,11 +210,7 @@ async def test_control_an_audience_waiting_behind_another_is_caught(
     with_dice(monkeypatch, Dice())
     monkeypatch.setattr("tests.lockstep.STALL", 1.0)
     async with Store.open(tmp_path / "serial.db") as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
-        await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g1", seed=SEED)
-        await umpire.join("g1", BLUE, "blue")
-        await umpire.join("g1", GREY, "grey")
-        await umpire.start("g1", HOST)  # a post for everyone, and a message for each side
+        umpire = await started(store, tmp_path)  # a post for everyone, a message for each side
         serial = OneAtATime()
         with pytest.raises(AssertionError, match="wait behind another audience"):
             await run_in_lockstep(store, "g1", serial, lambda: umpire.drain("g1", serial))
@@ -267,13 +270,8 @@ async def test_a_flood_of_requests_to_join_delays_no_sides_messages(
 
     async def game(name: str, asking: int) -> Table:
         async with Store.open(tmp_path / f"{name}.db") as store:
-            umpire = Umpire(store, maps=MapMaker(enabled=False))
-            table = Table(store, umpire, {"blue": BLUE, "grey": GREY}, BLUE)  # Blue hosts
-            await umpire.create_game(str(scenario_file(tmp_path)), BLUE, game_id="g1",
-                                     seed=SEED)
-            await umpire.join("g1", BLUE, "blue")
-            await umpire.join("g1", GREY, "grey")
-            await umpire.start("g1", BLUE)
+            umpire = await started(store, tmp_path, host=BLUE)  # Blue hosts, and plays
+            table = Table(store, umpire, {"blue": BLUE, "grey": GREY}, BLUE)
             for user in range(1000, 1000 + asking):
                 with contextlib.suppress(UmpireError):  # past the most open requests
                     await umpire.join("g1", user, "grey")
@@ -301,11 +299,7 @@ async def test_after_any_command_every_sides_view_is_ready_for_its_next_read(
     would take longer than one after nothing at all."""
     with_dice(monkeypatch, Dice())
     async with Store.open(tmp_path / "ready.db") as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
-        await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g1", seed=SEED)
-        await umpire.join("g1", BLUE, "blue")
-        await umpire.join("g1", GREY, "grey")
-        await umpire.start("g1", HOST)
+        umpire = await started(store, tmp_path)
         await umpire.handle("g1", BLUE, MARCH)  # tells Grey nothing
         state = await umpire.state_for("g1")
         kept = {side for (state_id, side, _), (kept, _) in list(view_module._VIEWS.items())
