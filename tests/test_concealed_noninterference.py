@@ -28,6 +28,7 @@ from rules.view import project
 from storage.store import Store
 from tests.commitments import masked
 from tests.concealed_ground import SCENARIO, scenario_text
+from tests.lockstep import LockstepTransport, heard_by, run_in_lockstep
 from tests.naming_reads import naming_choices
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
@@ -73,11 +74,28 @@ def blue_markers(state: GameState) -> list[str]:
     return sorted(m.id for m in state.markers.values() if m.side == "blue")
 
 
-async def grey_output(tmp_path: Path, name: str, variant: Variant
-                      ) -> tuple[list[str], dict[str, str]]:
+#: One drain of the outbox after a command, as Grey got it: (round trip, lane, words).
+Timeline = list[list[tuple[int, str, str]]]
+GREY_LANES = {"public:", f"player:{GREY}", "side:grey"}
+
+
+async def grey_output(tmp_path: Path, name: str, variant: Variant,
+                      timeline: Timeline | None = None) -> tuple[list[str], dict[str, str]]:
     """Everything Grey receives over three turns, and what was under each Blue marker (by id:
-    the commander, or "decoy")."""
+    the commander, or "decoy"). With ``timeline``, the outbox is drained in lockstep after
+    every command (``tests.lockstep``; maps off) and ``timeline`` gets, drain by drain, when
+    and in which lane Grey heard what (the drains in which it heard nothing left out)."""
     heard: list[str] = []
+    network = LockstepTransport()
+
+    async def drained(umpire: Umpire) -> None:
+        if timeline is None:
+            return
+        sent = await run_in_lockstep(umpire.store, "g1", network,
+                                     lambda: umpire.drain("g1", network))
+        grey = [(s.tick, s.lane, masked(s.text)) for s in heard_by(sent, GREY_LANES)]
+        if grey:
+            timeline.append(grey)
 
     async def read(umpire: Umpire) -> None:
         state = await umpire.state_for("g1")
@@ -100,6 +118,8 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant
             return (await umpire.handle("g1", user, command)).text
         except UmpireError as e:
             return f"refused: {e}"
+        finally:
+            await drained(umpire)
 
     async def probe(umpire: Umpire) -> None:
         """Grey's orders that name each Blue marker or aim at its hex: all refused."""
@@ -120,12 +140,13 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant
 
     under: dict[str, str] = {}
     async with Store.open(tmp_path / f"{name}.db") as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        umpire = Umpire(store, maps=MapMaker(enabled=timeline is None))
         await umpire.create_game(str(scenario(tmp_path, name, variant)), HOST, game_id="g1",
                                  seed=SEED)
         await umpire.join("g1", BLUE, "blue")
         await umpire.join("g1", GREY, "grey")
         await umpire.start("g1", HOST)
+        await drained(umpire)  # the start's messages go before anything else is done
         # Before the markers are placed Grey sees both divisions (the model shows every counter
         # on the map): only what Grey receives from then on is compared.
         already = len(await store.pending_deliveries("g1", limit=10_000))
@@ -201,3 +222,19 @@ async def test_control_where_a_marker_goes_does_reach_grey(tmp_path: Path) -> No
     base, _ = await grey_output(tmp_path, "base", Variant())
     other, _ = await grey_output(tmp_path, "other", Variant(second_move="A0804"))
     assert base != other
+
+
+async def test_what_is_under_a_marker_changes_neither_when_nor_in_what_order_grey_hears(
+        tmp_path: Path) -> None:
+    """Ruling INFO-13: the same games, compared on Grey's timeline (which round trip after
+    each command, in which lane, saying what) rather than on bytes alone."""
+    timelines: dict[str, Timeline] = {}
+    for name, variant in (("base", Variant()), ("swapped", Variant(detours=1)),
+                          ("traded", Variant(traded=True)),
+                          ("control", Variant(second_move="A0804"))):
+        timelines[name] = []
+        await grey_output(tmp_path, f"{name}-timed", variant, timelines[name])
+    assert any(len(drain) > 1 for drain in timelines["base"])
+    assert timelines["swapped"] == timelines["base"]
+    assert timelines["traded"] == timelines["base"]
+    assert timelines["control"] != timelines["base"]  # where a marker goes, Grey does hear
