@@ -25,6 +25,7 @@ from rules.state import GameState
 from rules.view import project
 from storage.store import Store
 from tests.commitments import masked
+from tests.lockstep import LockstepTransport, heard_by, run_in_lockstep
 from tests.naming_reads import naming_choices
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
@@ -154,22 +155,41 @@ async def reads(umpire: Umpire, user: int, side: str, around: tuple[str, ...]) -
     return heard
 
 
+#: One drain of the outbox after a command, as a side got it: (round trip, lane, words).
+Timeline = list[list[tuple[int, str, str]]]
+
+
 async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
                       turns: int = 2, around: tuple[str, ...] = (), end: bool = False,
-                      last: list[GameState] | None = None) -> list[str]:
+                      last: list[GameState] | None = None,
+                      timeline: Timeline | None = None) -> list[str]:
     """Everything ``observer`` receives in ``play`` from the start to the first phase of turn
     ``turns + 1`` (and, with ``end``, as the host then ends the game): its reads at the start
     and at each of its phases, its answers, and every delivery addressed to it or public.
-    The game's last state is put in ``last``, for the test to check its premise."""
+    The game's last state is put in ``last``, for the test to check its premise. With
+    ``timeline``, the outbox is drained in lockstep after every command (``tests.lockstep``;
+    maps off), and ``timeline`` gets, drain by drain, when and in which lane the observer heard
+    what (the drains in which it heard nothing left out)."""
     heard: list[str] = []
     user = USERS[observer]
+    network = LockstepTransport()
+    lanes = {"public:", f"player:{user}", f"side:{observer}"}
+
+    async def drained(umpire: Umpire) -> None:
+        if timeline is not None:
+            sent = await run_in_lockstep(umpire.store, "g1", network,
+                                         lambda: umpire.drain("g1", network))
+            if told := [(s.tick, s.lane, masked(s.text)) for s in heard_by(sent, lanes)]:
+                timeline.append(told)
+
     async with Store.open(tmp_path / f"{name}.db") as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        umpire = Umpire(store, maps=MapMaker(enabled=timeline is None))
         await umpire.create_game(str(scenario_file(tmp_path, name, play)), HOST, game_id="g1",
                                  seed=SEED, options=dict(play.options) or None)
         for side, uid in USERS.items():
             await umpire.join("g1", uid, side)
         heard.append(masked((await umpire.start("g1", HOST)).text))
+        await drained(umpire)
         heard += await reads(umpire, user, observer, around)
         ordered: set[str] = set()
         while (state := await umpire.state_for("g1")).turn <= turns:
@@ -178,12 +198,14 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
                     ordered.add(side)
                     for command in play.orders.get(side, ()):
                         said = await answer(umpire, USERS[side], command)
+                        await drained(umpire)
                         if side == observer:
                             heard.append(said)
                         elif not play.may_refuse:
                             assert not said.startswith("refused: "), (command, said)
                         check_unseen(await umpire.state_for("g1"), observer, play)
                 said = await answer(umpire, USERS[side], cmd.Done())
+                await drained(umpire)
                 if side == observer:
                     heard.append(said)
             state = await umpire.state_for("g1")
@@ -192,6 +214,7 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
                 heard += await reads(umpire, user, observer, around)
         if end:
             heard.append((await umpire.end_game("g1", HOST)).text)
+            await drained(umpire)
         if last is not None:
             last.append(await umpire.state_for("g1"))
         for d in await store.pending_deliveries("g1", limit=100_000):

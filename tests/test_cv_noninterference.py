@@ -28,7 +28,7 @@ from rules.chancellorsville.raid_module import settings
 from rules.chancellorsville.victory import holders
 from rules.combat.commands import Assault
 from rules.state import GameState
-from tests.cv_play import Play, arriving, differs, mentions, placed, side_output
+from tests.cv_play import Play, Timeline, arriving, differs, mentions, placed, side_output
 
 #: The sighting rules the comparisons are played under.
 RULES = ("los", "clear_path")
@@ -99,6 +99,23 @@ async def test_inverted_face_down_counters_tell_the_union_nothing(
         rule, units={"fitz-lee": {"at": "C1528"}},
         orders={"union": UNION_ORDERS, "confederate": ()}), "union", around=("C1527",))
     assert moved != base
+
+
+async def test_face_down_counters_change_neither_when_nor_in_what_order_the_union_hears(
+        tmp_path: Path) -> None:
+    """Ruling INFO-13: the same games, compared on the Union's timeline (which round trip after
+    each command, in which lane, saying what) rather than on bytes alone."""
+    timelines: dict[str, Timeline] = {}
+    for name, play in (("base", union_watches("los")),
+                       ("masked", union_watches("los", **MASKED)),
+                       ("stronger", union_watches("los", units={"alexander-bn": {
+                           "strength": 4}}))):
+        timelines[name] = []
+        await side_output(tmp_path, f"{name}-timed", play, "union", timeline=timelines[name])
+    assert any(len(drain) > 1 for drain in timelines["base"])
+    assert timelines["masked"] == timelines["base"]
+    # Control: the strength of a battalion its troops see is shown to the Union.
+    assert timelines["stronger"] != timelines["base"]
 
 
 #: Under the hidden model: Stuart's horse stands elsewhere in the Wilderness (still out of the
