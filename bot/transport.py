@@ -32,9 +32,8 @@ users its delivery names in ``mentions`` (the client's default notifies nobody).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +42,7 @@ import discord
 
 from bot import threads
 from bot.messages import build
+from bot.pacing import Pacer
 from bot.views import delivery_view
 from umpire.outbox import NONCE_LENGTH, DeliveryRejected, lane_of
 
@@ -84,14 +84,9 @@ class DiscordTransport:
     lanes share it and send side by side, so it keeps nothing of one send for the next but the
     destinations that failed and when each lane may send next.
 
-    **Pacing** (``pace`` seconds, ``VEDETTE_SEND_PACE``): a lane's first message goes to Discord
-    ``pace`` after ``since`` (the moment the command that queued it was done), and each later
-    one ``pace`` after Discord answered the lane's one before. What the bot does meanwhile
-    (drawing the map, reading the database, and the same for other audiences, the enemy's
-    secret messages included) happens within that time, so the moment a message arrives does
-    not show how much work there was (ruling INFO-13). Work that takes longer than ``pace``
-    (a map on a slow, busy machine) makes its message late; the pace is a floor, never a
-    wait on top of the work."""
+    **Pacing** (``pace`` seconds, ``VEDETTE_SEND_PACE``): each message goes to Discord at its
+    lane's next moment (``bot.pacing``), not as soon as it is ready, so that when it arrives
+    does not show how much work the bot did meanwhile for other audiences (ruling INFO-13)."""
 
     def __init__(self, bot: VedetteBot, game: GameRef, *, since: float | None = None,
                  pace: float = 0.0) -> None:
@@ -101,9 +96,8 @@ class DiscordTransport:
         self.failed: dict[str, DeliveryRejected] = {}
         #: The outbox lanes left with a delivery to try again later (a passing failure).
         self.stalled: set[str] = set()
-        self.pace = pace
-        self._since = asyncio.get_running_loop().time() if since is None else since
-        self._next: dict[str, float] = {}  # lane -> when its next message may go
+        self.pacer = Pacer(asyncio.get_running_loop().time() if since is None else since, pace,
+                           self._lanes_in_order)
 
     @property
     def transient_failures(self) -> bool:
@@ -225,7 +219,7 @@ class DiscordTransport:
             if parts.files:
                 kwargs["attachments"] = parts.files
             try:
-                async with self._paced(out.lane):
+                async with self.pacer.turn(out.lane):
                     await channel.get_partial_message(int(posted)).edit(**kwargs)
                 return
             except discord.NotFound as e:
@@ -254,7 +248,7 @@ class DiscordTransport:
         if out.view is not None:
             kwargs["view"] = out.view
         try:
-            async with self._paced(out.lane):
+            async with self.pacer.turn(out.lane):
                 message = await channel.send(parts.content, **kwargs)
         except discord.Forbidden as e:
             if dm_user is not None and e.code in DMS_CLOSED:
@@ -271,18 +265,12 @@ class DiscordTransport:
             await self._dms_open(dm_user)
         return message.id
 
-    @contextlib.asynccontextmanager
-    async def _paced(self, lane: str) -> AsyncIterator[None]:
-        """Wait for the lane's moment to send (see the class), send, and set the next one from
-        when Discord answered (or failed)."""
-        loop = asyncio.get_running_loop()
-        wait = self._next.get(lane, self._since + self.pace) - loop.time()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        try:
-            yield
-        finally:
-            self._next[lane] = loop.time() + self.pace
+    async def _lanes_in_order(self) -> list[str]:
+        """The game's lanes in the order of their slots (``bot.pacing``): the channel, the host,
+        then the seated players in the order they took their seats (all of it public)."""
+        players = await self.umpire.players(self.game.id)
+        return [lane_of("public", ""), lane_of("host", str(self.game.host_user_id)),
+                *(lane_of("player", str(p.user_id)) for p in players)]
 
     async def _dms_closed(self, user_id: int) -> None:
         player = await self.umpire.player(self.game.id, user_id)

@@ -1,8 +1,10 @@
-"""Pacing (``VEDETTE_SEND_PACE``): each message reaches Discord no sooner than the pace after the
-command that queued it, and no sooner than the pace after Discord answered the message before
-it in the same channel, whatever work the bot had to do for it or for anyone else meanwhile
-(ruling INFO-13). Sleeping never ends early, so these lower bounds hold on any machine; without
-the pacing the messages come within milliseconds, and the test fails."""
+"""Pacing (``VEDETTE_SEND_PACE``, ``bot.pacing``): each message reaches Discord no sooner than the
+pace after the command that queued it, plus its audience's slot (the channel first, then the
+host, then the players in the order they took their seats), and no sooner than the pace after
+Discord answered the message before it in the same channel, whatever work the bot had to do for
+it or for anyone else meanwhile (ruling INFO-13). Sleeping never ends early, so these lower
+bounds hold on any machine; without the pacing the messages come within milliseconds, and the
+test fails."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from bot.pacing import SLOT
 from rules import commands as cmd
 from tests.botkit import FIXTURES, TOKEN, started_game
 from tests.fakediscord import FakeDiscord, RecordedRequest
@@ -53,7 +56,10 @@ async def test_each_message_waits_its_pace_from_the_command_and_from_the_one_bef
         channels = posts_and_edits(fake.requests[before:])
         assert len(channels) >= 2  # the channel, and at least one player's DMs
         assert sum(len(sent) for sent in channels.values()) >= 3
-        for sent in channels.values():
-            assert sent[0].received >= done_at + PACE
+        # Slots: the channel 0, the host 1, alice (seated first) 2, bob 3.
+        slots = {str(fake.dm_channel(alice).id): 2, str(fake.dm_channel(bob).id): 3}
+        for channel, sent in channels.items():
+            slot = slots.get(channel, 0)
+            assert sent[0].received >= done_at + PACE + slot * SLOT
             for earlier, later in itertools.pairwise(sent):
                 assert later.received >= earlier.answered + PACE
