@@ -41,7 +41,7 @@ class Pacer:
         self.since = since
         self.pace = pace
         self._order = order
-        self._slots: dict[str, int] | None = None
+        self._slots: asyncio.Task[dict[str, int]] | None = None  # asked once for every lane
         self._answered: dict[str, float] = {}  # lane -> when Discord answered its last message
 
     @contextlib.asynccontextmanager
@@ -70,9 +70,13 @@ class Pacer:
 
     async def _slot(self, lane: str) -> int:
         if self._slots is None:
-            self._slots = {name: n for n, name in enumerate(await self._order())}
-        found = self._slots.get(lane)
+            self._slots = asyncio.ensure_future(self._numbered())
+        slots = await asyncio.shield(self._slots)
+        found = slots.get(lane)
         if found is None:  # an audience not seated (a side's inbox): after the seats, stably
-            found = len(self._slots) + zlib.crc32(lane.encode()) % 4
+            found = len(slots) + zlib.crc32(lane.encode()) % 4
         # Slots that would run past the pace come round again (a game of many players).
         return found % max(1, int(self.pace / SLOT))
+
+    async def _numbered(self) -> dict[str, int]:
+        return {name: n for n, name in enumerate(await self._order())}

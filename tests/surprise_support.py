@@ -29,6 +29,16 @@ ROUTE = "road A2005"
 SAMPLE_RULESET = FIXTURES.parent.parent / "scenarios" / "brigade-series.ruleset.toml"
 
 
+def scenario_file(tmp_path: Path) -> Path:
+    """The test ground as a scenario file in ``tmp_path`` (its ruleset named by full path), for
+    games made through the umpire or the bot."""
+    text = SCENARIO.read_text(encoding="utf-8").replace(
+        'ruleset = "surprise.ruleset.toml"', f'ruleset = "{RULESET}"')
+    path = tmp_path / "ground.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def load_ground(*edits: tuple[str, str], ruleset: Path = RULESET) -> LoadedScenario:
     """The test ground, with text edits to the scenario (and another ruleset)."""
     text = SCENARIO.read_text(encoding="utf-8")

@@ -19,12 +19,11 @@ from rules import commands as cmd
 from rules.surprise import records as rec
 from tests.botkit import EPHEMERAL, confirm_preview, started_game
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionHandle
-from tests.surprise_support import Dice
+from tests.surprise_support import Dice, scenario_file
 from tests.test_bot import Table, running, settle, start_and_reach_blue_movement, table, text_of
 from tests.test_bot_restarts import preview_a_move
 from tests.test_combat_bot import SEED, SIDES, to_phase
 from tests.test_combat_umpire import INVERTED, NIGHT, variant
-from tests.test_surprise_umpire import scenario_file
 from umpire import dice as umpire_dice
 from umpire import pending
 

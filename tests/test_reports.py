@@ -32,8 +32,7 @@ from rules.surprise import events as sev
 from rules.units import Unit
 from rules.view import OWN, OffMapUnit, SideView, UnitView, own_view, project, public_view
 from storage.store import Store
-from tests.surprise_support import Game, load_ground
-from tests.test_surprise_umpire import scenario_file
+from tests.surprise_support import Game, load_ground, scenario_file
 from umpire import messages, wording
 from umpire.maps import MapMaker
 from umpire.service import Umpire

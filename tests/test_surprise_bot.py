@@ -13,8 +13,7 @@ from rules.surprise import records as rec
 from rules.surprise.commands import OrderSurpriseMove
 from tests.botkit import confirm_preview, private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord
-from tests.surprise_support import Dice
-from tests.test_surprise_umpire import scenario_file
+from tests.surprise_support import Dice, scenario_file
 from umpire import dice as umpire_dice
 from umpire.naming import Named, complete_list
 

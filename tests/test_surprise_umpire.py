@@ -17,7 +17,7 @@ from rules.surprise.offers import ORDER_WORDS
 from rules.view import project
 from storage.records import Recipient
 from storage.store import Store
-from tests.surprise_support import RULESET, SCENARIO, Dice
+from tests.surprise_support import Dice, scenario_file
 from tests.test_combat_demo import answered_texts
 from umpire import dice as umpire_dice
 from umpire.maps import MapMaker, draw_side_map
@@ -52,14 +52,6 @@ VARIANTS: dict[str, tuple[Script, Dice]] = {
         2: [CancelSurpriseMove(march="m2", mode="execute")]}, Dice()),
 }
 TURNS = 3
-
-
-def scenario_file(tmp_path: Path) -> Path:
-    text = SCENARIO.read_text(encoding="utf-8").replace(
-        'ruleset = "surprise.ruleset.toml"', f'ruleset = "{RULESET}"')
-    path = tmp_path / "ground.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 async def new_game(store: Store, scenario: Path, maps: bool = False) -> Umpire:

@@ -40,7 +40,7 @@ from tests.lockstep import (
     heard_by,
     run_in_lockstep,
 )
-from tests.surprise_support import RULESET, SCENARIO, Dice
+from tests.surprise_support import Dice, scenario_file
 from umpire import dice as umpire_dice
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
@@ -121,14 +121,6 @@ async def play(table: Table, script: Script, *, blue_done_in_command: bool = Tru
             await table.order(blue if side == "blue" else grey, cmd.Done())
         if command_phase:
             await table.order(table.host, cmd.ForceEndPhase())
-
-
-def scenario_file(tmp_path: Path) -> Path:
-    text = SCENARIO.read_text(encoding="utf-8").replace(
-        'ruleset = "surprise.ruleset.toml"', f'ruleset = "{RULESET}"')
-    scenario = tmp_path / "ground.toml"
-    scenario.write_text(text, encoding="utf-8")
-    return scenario
 
 
 async def started(store: Store, tmp_path: Path, host: int = HOST) -> Umpire:
