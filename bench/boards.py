@@ -12,10 +12,10 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
-from rules.board import Board
-from rules.gamemap import GameMap
-from rules.grid import make_grid
-from rules.ruleset import Ruleset, TerrainType
+from rules.ground.board import Board
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import make_grid
+from rules.scenario.ruleset import Ruleset, TerrainType
 from rules.sighting.sighting_pass import Presence
 
 _COST = {"foot": 1.0, "horse": 1.0, "wheeled": 1.0, "leader": 1.0}

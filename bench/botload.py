@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.state import GameState
 from storage.store import Store
 from tests.botkit import TOKEN

@@ -23,11 +23,11 @@ from rules import events as ev
 from rules.concealed import records as rec
 from rules.concealed.revealing import found_marker
 from rules.concealed.spacing import KEEP_AWAY, cell_in_enemy_sight, nearest_enemy
-from rules.grid import Cell
-from rules.knowledge import _BY_UNITS, _PASSES, sight
-from rules.loader import load
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import _BY_UNITS, _PASSES, sight
+from rules.orders.positions import positions_changed
 from rules.outcome import Outcome
-from rules.positions import positions_changed
+from rules.scenario.loader import load
 from rules.state import GameState, initial_state, with_units
 from umpire.dice import SeededDice
 

@@ -29,15 +29,15 @@ from pathlib import Path
 
 from bench.boards import bench_map, random_forces
 from bench.timing import ms, timed
-from rules.gamemap import GameMap, edge
-from rules.knowledge import presences
-from rules.loader import load
-from rules.ruleset import TerrainType
+from rules.ground.gamemap import GameMap, edge
+from rules.knowledge.sighted import presences
+from rules.scenario.loader import load
+from rules.scenario.ruleset import TerrainType
 from rules.sighting.path_reference import reference_path_sighting
 from rules.sighting.paths import ClearPath, Cover, cover_of
 from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass
 from rules.state import initial_state
-from rules.turns import visibility
+from rules.turn.sequence import visibility
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 SEED = 1

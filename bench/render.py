@@ -21,8 +21,8 @@ from pathlib import Path
 
 from render import clear_cache, render_map
 from render.samples import as_enemy, sample_map, sample_units, sample_view
-from rules.gamemap import GameMap
-from rules.grid import Cell
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
 from rules.view import GHOST, IDENTIFIED, SideView
 from umpire.map_digest import drawn_part, view_digest
 

@@ -11,7 +11,8 @@ measures:
 * the naive reference's full pass, which is also checked to give the same answer;
 * on the flank-march scenario, with 30 Confederate concealment markers (decoys, so that the
   units on the map are the same) and without: the full sighting pass with the Concealed Forces
-  reveal check, and the work after one Union unit moves (``rules.positions.positions_changed``:
+  reveal check, and the work after one Union unit moves
+  (``rules.orders.positions.positions_changed``:
   sighting brought up to date, then every module's hook, the reveal check among them).
 
 It prints readable figures and, as its last line, one JSON object with the headline numbers.

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules import commands as cmd
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from storage.store import Store
 from umpire.demo import Order, reachable_route
 from umpire.maps import MapMaker

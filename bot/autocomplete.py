@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.game_choice import game_for_autocomplete
-from rules.words import FORMATIONS_BY_KIND
+from rules.forces.words import FORMATIONS_BY_KIND
 from umpire import catalog
 from umpire.naming import Named, complete_list, ranked
 from umpire.service import UmpireError

@@ -35,7 +35,7 @@ from bot.outbox import INTERVAL, Outbox
 from bot.replay_view import ReplayButton
 from bot.shards import ShardPlan
 from bot.views import INBOX_PER_PAGE, DoneButton, InboxButton, MoveButton
-from rules.status import GameStatus
+from rules.turn.status import GameStatus
 from umpire.service import Umpire
 
 log = logging.getLogger("vedette.bot")

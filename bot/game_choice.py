@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Refused
-from rules.status import GameStatus
+from rules.turn.status import GameStatus
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

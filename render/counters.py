@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 from PIL.ImageFont import FreeTypeFont
 
 from render.style import INK, PAPER, RGB, centred_text, fit_font, font, mix, on
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.view import ANONYMOUS, GHOST, MARKER, OWN, MarkerView, UnitView
 
 #: The ground of a morale marker on a counter.

@@ -30,9 +30,9 @@ from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter
 from render.legend import LegendKey, legend, title_bar, with_window_line
 from render.style import PAPER, RGB, ROUTE, side_colour
 from render.terrain import TerrainLayer, terrain_layer
-from rules.gamemap import GameMap
-from rules.grid import Cell
-from rules.information import InformationModel
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
+from rules.knowledge.information import InformationModel
 from rules.view import SideView
 
 #: Cells round ``around`` when a window is asked for without a radius.

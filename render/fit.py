@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from render.layout import Box, Layout
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.view import OWN, SideView
 
 #: Pixels a cell in the fitted window.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from rules.grid import Cell, HexGrid, SquareGrid
+from rules.ground.grid import Cell, HexGrid, SquareGrid
 
 Point = tuple[float, float]
 Box = tuple[int, int, int, int]

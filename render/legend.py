@@ -14,7 +14,7 @@ from render.fit import Window
 from render.patterns import dashed, tile
 from render.style import BLOCKED, CONTOUR, FOG, INK, PAPER, RGB, ROUTE, fit_font, font, mix, on
 from render.terrain import TerrainLayer
-from rules.gamemap import GameMap
+from rules.ground.gamemap import GameMap
 from rules.view import GHOST, MARKER, OWN, SideView
 
 LIGHT_BARS: dict[str, RGB] = {"day": (236, 230, 205), "twilight": (150, 130, 160),

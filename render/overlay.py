@@ -12,8 +12,8 @@ from PIL import Image, ImageDraw
 from render.layout import Box, Layout
 from render.patterns import dashed
 from render.style import BLOCKED, INK, PAPER, RGB, centred_text, font, mix
-from rules.board import Board
-from rules.grid import Cell
+from rules.ground.board import Board
+from rules.ground.grid import Cell
 
 #: The halo round a place name, in pixels.
 HALO = 2

@@ -11,7 +11,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render.style import RGB, mix, rgb
-from rules.ruleset import HexsideType, RoadType, Ruleset, TerrainType
+from rules.scenario.ruleset import HexsideType, RoadType, Ruleset, TerrainType
 
 Line = list[tuple[float, float]]
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import itertools
 import random
 
-from rules.board import Board, Place
-from rules.gamemap import GameMap, Road, edge
-from rules.grid import Cell, HexGrid, SquareGrid
-from rules.information import InformationModel
-from rules.ruleset import HexsideType, RoadType, Ruleset, TerrainType
+from rules.ground.board import Board, Place
+from rules.ground.gamemap import GameMap, Road, edge
+from rules.ground.grid import Cell, HexGrid, SquareGrid
+from rules.knowledge.information import InformationModel
+from rules.scenario.ruleset import HexsideType, RoadType, Ruleset, TerrainType
 from rules.view import GHOST, IDENTIFIED, MARKER, OWN, SideView, UnitView, ViewLevel
 
 _ALL = ("foot", "horse", "wheeled", "leader")

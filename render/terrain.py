@@ -28,8 +28,8 @@ from render.patterns import (
     tiled,
 )
 from render.style import CONTOUR, FOG, MARGIN, OFF_BOARD, SHEET_EDGE, centred_text, font, mix, on
-from rules.gamemap import GameMap
-from rules.grid import Cell
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
 
 GRID_LINE = (96, 96, 84)
 #: Lines are drawn this many times larger, then scaled down (anti-aliasing).

@@ -34,7 +34,7 @@ class GameCommand(BaseModel):
 
 
 class Move(GameCommand):
-    """Move a unit along a route (see ``rules.route``)."""
+    """Move a unit along a route (see ``rules.orders.route``)."""
 
     kind: Literal["move"] = "move"
     unit: Name
@@ -56,7 +56,7 @@ class Done(GameCommand):
 
 
 class Answer(GameCommand):
-    """My side's answer to a question put to it at once (``rules.reaction``)."""
+    """My side's answer to a question put to it at once (``rules.turn.reaction``)."""
 
     kind: Literal["answer"] = "answer"
     question: Annotated[str, Field(min_length=1, max_length=60)]

@@ -12,20 +12,20 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import rules.implementations  # noqa: F401  (every built module, registered)
+import rules.modules.built  # noqa: F401  (every built module, registered)
 from rules import commands as cmd
 from rules import events as ev
-from rules import reaction
-from rules.board import LabelError
-from rules.deadline import deadline_passed
-from rules.grid import Cell
-from rules.idle import passes_by_itself
-from rules.knowledge import information_model, phase_report, sighting_events
-from rules.location import Arriving
-from rules.markers import Marker, own_marker
-from rules.markup import plain
-from rules.module_api import RuleModule
-from rules.movement import (
+from rules.forces.location import Arriving
+from rules.forces.lookup import own_unit as own_unit  # re-exported
+from rules.forces.markers import Marker, own_marker
+from rules.forces.units import Unit
+from rules.forces.words import STACKING_KINDS
+from rules.ground.board import LabelError
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import information_model, phase_report, sighting_events
+from rules.modules.api import RuleModule
+from rules.modules.registry import in_force, owner_of
+from rules.orders.movement import (
     MoveError,
     MoveResult,
     OrderPlan,
@@ -34,21 +34,21 @@ from rules.movement import (
     formation_change_cost,
     plan_order,
 )
+from rules.orders.positions import positions_changed
+from rules.orders.route import Route, RouteError, expand, parse_route
+from rules.orders.stops import Stop
 from rules.outcome import DiceSource as DiceSource  # re-exported: the umpire's dice
 from rules.outcome import Outcome as Outcome  # re-exported: callers build on it from here
-from rules.positions import positions_changed
 from rules.reading import parse_command
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
-from rules.registry import in_force, owner_of
-from rules.route import Route, RouteError, expand, parse_route
+from rules.scenario.markup import plain
 from rules.state import GameState
-from rules.status import GameStatus
-from rules.stops import Stop
-from rules.turns import Step
-from rules.unit_lookup import own_unit as own_unit  # re-exported
-from rules.units import Unit
+from rules.turn import reaction
+from rules.turn.deadline import deadline_passed
+from rules.turn.idle import passes_by_itself
+from rules.turn.sequence import Step
+from rules.turn.status import GameStatus
 from rules.view import project
-from rules.words import STACKING_KINDS
 
 #: The reason given when the game ends because its last turn has been played.
 LAST_TURN_PLAYED = "The last turn has been played."
@@ -254,8 +254,8 @@ def _move(out: Outcome, side: str, command: cmd.Move) -> None:
 @dataclass(frozen=True)
 class MoveOrder:
     """A move as the moving side's own knowledge settles it: the unit, the route read and
-    expanded, each step priced and cut where the MPs run out (``rules.movement.OrderPlan``), and
-    the side's other units that count for stacking in each cell."""
+    expanded, each step priced and cut where the MPs run out (``rules.orders.movement.OrderPlan``),
+    and the side's other units that count for stacking in each cell."""
 
     unit: Unit
     route: Route
@@ -410,7 +410,7 @@ def _begin_step(out: Outcome, turn: int, step: int) -> None:
 
 def _pass_idle_sides(out: Outcome) -> None:
     """Each acting side with nothing it could do in the step that has just begun is done by
-    itself, and told why (``rules.idle``: decided from its own view, so that ``vedette
+    itself, and told why (``rules.turn.idle``: decided from its own view, so that ``vedette
     verify`` decides it again and no hidden enemy unit decides it)."""
     for side in out.state.acting_sides():
         idle = passes_by_itself(out.state, side)

@@ -86,7 +86,7 @@ class PhaseBegan(GameEvent):
 
 class SideDone(GameEvent):
     """A side has finished what it wants to do in the current phase. ``by_itself``: it had
-    nothing it could do, and the step passed for it when it began (``rules.idle``; false in
+    nothing it could do, and the step passed for it when it began (``rules.turn.idle``; false in
     logs written before steps could pass by themselves)."""
 
     type: Literal["side_done"] = "side_done"

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rules import events as ev
-from rules.markers import draw_marker_id
+from rules.forces.markers import draw_marker_id
 from rules.state import GameState, apply
 
 #: Derives a die roll from the log position of its event and its purpose.
@@ -39,7 +39,7 @@ class Outcome:
 
     def new_marker_id(self, side: str) -> str:
         """A fresh id for a marker of ``side``, drawn from the game's dice
-        (``rules.markers.draw_marker_id``). Ids drawn here and not yet placed are kept apart,
+        (``rules.forces.markers.draw_marker_id``). Ids drawn here and not yet placed are kept apart,
         so that two draws before the events that place them (a split) give two ids."""
         pending = self.drawn_marker_ids.setdefault(side, [])
         taken = [*self.state.markers, *(i for ids in self.drawn_marker_ids.values() for i in ids)]

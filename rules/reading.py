@@ -1,7 +1,7 @@
 """Reading a game's log back: its events and commands, whichever rule module wrote them.
 
 Every module's command and event classes are registered by importing its declaration
-(``rules.modules`` imports every spec), so a log written by any module reads back in a fresh
+(``rules.modules.catalog`` imports every spec), so a log written by any module reads back in a fresh
 process, whether or not a game was created or a rule consulted first.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import rules.modules
-import rules.reaction  # noqa: F401  (the reaction window's events)
+import rules.modules.catalog
+import rules.turn.reaction  # noqa: F401  (the reaction window's events)
 from rules.commands import COMMAND_TYPES, GameCommand
 from rules.events import EVENT_TYPES, GameEvent
-from rules.nesting import loads_json
+from rules.scenario.nesting import loads_json
 
 
 def parse_command(data: dict[str, Any]) -> GameCommand:
@@ -26,7 +26,7 @@ def parse_command(data: dict[str, Any]) -> GameCommand:
 
 def event_from_json(text: str, audience: str) -> GameEvent:
     """An event read back from the log, whichever rule module wrote it; ``ValueError`` for a
-    text that is not JSON, nests too deeply (``rules.nesting``) or is no known event."""
+    text that is not JSON, nests too deeply (``rules.scenario.nesting``) or is no known event."""
     data = loads_json(text)
     cls = EVENT_TYPES.get(data.get("type"))
     if cls is None:

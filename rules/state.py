@@ -14,10 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules import events as ev
-from rules import reaction
-from rules.grid import Cell
-from rules.loader import LoadedScenario
-from rules.location import (
+from rules.forces.location import (
     Arriving,
     Location,
     OnMap,
@@ -26,14 +23,9 @@ from rules.location import (
     location_from_json,
     location_json,
 )
-from rules.markers import Marker, sorted_markers
-from rules.module_data import with_module_data as with_module_data  # re-exported
-from rules.modules import available_actions
-from rules.status import GameStatus
-from rules.turns import Step
-from rules.turns import steps as _steps
-from rules.units import Command, Unit
-from rules.words import (
+from rules.forces.markers import Marker, sorted_markers
+from rules.forces.units import Command, Unit
+from rules.forces.words import (
     DEFAULT_MOVEMENT_CLASS,
     FORMATIONS_BY_KIND,
     Echelon,
@@ -41,6 +33,14 @@ from rules.words import (
     MovementClass,
     UnitKind,
 )
+from rules.ground.grid import Cell
+from rules.modules.catalog import available_actions
+from rules.modules.data import with_module_data as with_module_data  # re-exported
+from rules.scenario.loader import LoadedScenario
+from rules.turn import reaction
+from rules.turn.sequence import Step
+from rules.turn.sequence import steps as _steps
+from rules.turn.status import GameStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class GameState:
     modules: tuple[str, ...] = ()
     module_data: Mapping[str, Any] = field(default_factory=dict)
     seq: int = 0
-    #: The markers on the map, by id (``rules.markers``); what is under them is module data.
+    #: The markers on the map, by id (``rules.forces.markers``); what is under them is module data.
     markers: Mapping[str, Marker] = field(default_factory=dict)
     #: How many marker ids each side has drawn in the whole game (the key of its next draw).
     markers_drawn: Mapping[str, int] = field(default_factory=dict)
@@ -132,9 +132,9 @@ def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> Game
     """The game as the scenario sets it up, before the first event; ``without`` names rule
     modules the players chose to leave out. Units a module in force leaves out of the game
     (``RuleModule.left_out``: the Chancellorsville raid) are never created; whatever plays a
-    game has registered every built module (``rules.implementations``, imported by the
+    game has registered every built module (``rules.modules.built``, imported by the
     engine) before it sets one up."""
-    from rules.registry import in_force  # the modules in force may leave units out
+    from rules.modules.registry import in_force  # the modules in force may leave units out
 
     board = loaded.board
     modules = tuple(m for m in loaded.scenario.scenario.modules if m not in without)
@@ -216,7 +216,7 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return _fold_marker(state, event)
         case reaction.QuestionAsked() | reaction.QuestionAnswered():
             return reaction.fold(state, event)
-    from rules.registry import in_force  # the modules in force fold their own events
+    from rules.modules.registry import in_force  # the modules in force fold their own events
 
     for module in in_force(state.modules):
         folded = module.apply(state, event)

@@ -26,12 +26,28 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from rules.announcements import waiting_for
-from rules.board import Board
-from rules.gamemap import GameMap
-from rules.grid import Cell
-from rules.information import InformationModel
-from rules.knowledge import (
+from rules.forces.location import InMarker, Location
+from rules.forces.markers import Marker
+from rules.forces.units import Unit
+from rules.ground.board import Board
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
+from rules.knowledge.information import InformationModel
+from rules.knowledge.levels import (
+    ANONYMOUS,
+    GHOST,
+    IDENTIFIED,
+    MARKER,
+    OWN,
+    CommandView,
+    MarkerView,
+    UnitView,
+    ViewLevel,
+)
+from rules.knowledge.notes import ModuleNote
+from rules.knowledge.overlay import Ground, Overlay, Route
+from rules.knowledge.public import waiting_for
+from rules.knowledge.sighted import (
     SideSighting,
     appearance,
     bits_to_cells,
@@ -43,26 +59,10 @@ from rules.knowledge import (
     sight,
     turn_visibility,
 )
-from rules.location import InMarker, Location
-from rules.markers import Marker
-from rules.module_api import RuleModule
-from rules.notes import ModuleNote
-from rules.overlay import Ground, Overlay, Route
-from rules.registry import in_force
+from rules.modules.api import RuleModule
+from rules.modules.registry import in_force
 from rules.state import GameState
-from rules.turns import turn_spec
-from rules.units import Unit
-from rules.view_types import (
-    ANONYMOUS,
-    GHOST,
-    IDENTIFIED,
-    MARKER,
-    OWN,
-    CommandView,
-    MarkerView,
-    UnitView,
-    ViewLevel,
-)
+from rules.turn.sequence import turn_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ class SideView:
     #: The side's own units not on the map (reinforcements to come, units gone).
     off_map: tuple[OffMapUnit, ...] = ()
     #: The sides everyone may know are still to act in this phase; ``None`` when that is not
-    #: told (a phase played at once: ``rules.announcements.waiting_for``).
+    #: told (a phase played at once: ``rules.knowledge.public.waiting_for``).
     waiting_for: tuple[str, ...] | None = ()
     #: The side's own chain of command, in the order of battle's order (the umpire's view: every
     #: side's).

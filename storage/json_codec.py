@@ -11,7 +11,7 @@ import json
 import math
 from typing import Any
 
-from rules.nesting import TooDeep, loads_json
+from rules.scenario.nesting import TooDeep, loads_json
 from storage.errors import StorageError
 
 JsonObject = dict[str, Any]
@@ -28,8 +28,8 @@ def encode(value: object, what: str) -> str:
 
 def decode(text: str, what: str) -> Any:
     """The value :func:`encode` serialised; :class:`StorageError` naming ``what`` when the text
-    is not JSON or nests deeper than :data:`rules.nesting.MAX_NESTING` (a database file from
-    elsewhere holds what anyone wrote in it: it is measured before it is parsed)."""
+    is not JSON or nests deeper than :data:`rules.scenario.nesting.MAX_NESTING` (a database file
+    from elsewhere holds what anyone wrote in it: it is measured before it is parsed)."""
     try:
         return loads_json(text)
     except TooDeep as e:

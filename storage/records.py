@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, NamedTuple, TypedDict
 
-from rules.status import GameStatus
+from rules.turn.status import GameStatus
 from storage.json_codec import JsonObject
 
 GAME_STATUSES: tuple[GameStatus, ...] = tuple(GameStatus)

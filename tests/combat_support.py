@@ -10,8 +10,8 @@ from typing import Any
 
 from rules.engine import Outcome, decide, start
 from rules.events import GameEvent
-from rules.loader import LoadedScenario
-from rules.location import Withdrawn
+from rules.forces.location import Withdrawn
+from rules.scenario.loader import LoadedScenario
 from rules.state import GameState, initial_state, with_units
 from umpire import catalog
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from rules.concealed import records as rec
 from rules.concealed.commands import BreedDecoy, ConcealForce, Unconceal
 from rules.engine import Outcome
-from rules.loader import LoadedScenario, load
-from rules.location import Eliminated, InMarker
-from rules.markers import markers_of
+from rules.forces.location import Eliminated, InMarker
+from rules.forces.markers import markers_of
+from rules.scenario.loader import LoadedScenario, load
 from rules.state import GameState, with_units
 from tests.surprise_support import Dice, Game
 

@@ -10,7 +10,7 @@ from surprise_support import Dice, Game
 
 from rules.concealed.commands import ConcealForce
 from rules.events import GameEvent
-from rules.loader import LoadedScenario, load
+from rules.scenario.loader import LoadedScenario, load
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIELD = FIXTURES / "concealed-reveal.toml"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rules.engine import Refusal
-from rules.loader import LoadedScenario, load
+from rules.scenario.loader import LoadedScenario, load
 from tests.surprise_support import SAMPLE_RULESET, Dice, Game
 
 SCENARIO = Path(__file__).parent / "fixtures" / "scouts.toml"

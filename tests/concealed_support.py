@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.loader import load
+from rules.scenario.loader import load
 from tests.surprise_support import Dice, Game
 from umpire.dice import SeededDice
 

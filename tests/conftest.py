@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.loader import LoadedScenario, load
+from rules.scenario.loader import LoadedScenario, load
 from tests import pg_server
 from tests.botkit import TOKEN
 from tests.fakediscord import FakeDiscord

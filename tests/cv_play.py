@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules import commands as cmd
-from rules.knowledge import sight
+from rules.knowledge.sighted import sight
 from rules.state import GameState
 from rules.view import project
 from storage.store import Store

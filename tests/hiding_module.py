@@ -8,7 +8,7 @@ Its data (``module_data["test_hiding"]``)::
      "blocked_for": ["grey", ...]}
 
 A side named in ``blocked_for`` gets a note saying so, and its map the cells it can tell are
-blocked (``rules.blocked.blocked_as_known``), as a side on a surprise move does.
+blocked (``rules.knowledge.blocked.blocked_as_known``), as a side on a surprise move does.
 """
 
 from __future__ import annotations
@@ -19,17 +19,17 @@ from dataclasses import dataclass, replace
 import pytest
 
 from rules import events as ev
-from rules.blocked import blocked_as_known
-from rules.grid import Cell
-from rules.location import InMarker
-from rules.markers import Marker
-from rules.module_api import RuleModule, data_of
-from rules.notes import ModuleNote
-from rules.overlay import Ground, Overlay
-from rules.registry import MODULES, register
+from rules.forces.location import InMarker
+from rules.forces.markers import Marker
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.knowledge.blocked import blocked_as_known
+from rules.knowledge.levels import UnitView
+from rules.knowledge.notes import ModuleNote
+from rules.knowledge.overlay import Ground, Overlay
+from rules.modules.api import RuleModule, data_of
+from rules.modules.registry import MODULES, register
 from rules.state import GameState, apply, with_module_data, with_units
-from rules.units import Unit
-from rules.view_types import UnitView
 
 NAME = "test_hiding"
 

@@ -21,16 +21,16 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from rules.events import GameEvent
-from rules.grid import Cell
-from rules.location import Withdrawn
-from rules.module_api import RuleModule
-from rules.module_data import data_of, with_module_data
+from rules.forces.location import Withdrawn
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.modules.api import RuleModule
+from rules.modules.data import data_of, with_module_data
+from rules.modules.registry import MODULES, register
+from rules.orders.stops import Stop, StopKind
 from rules.outcome import Outcome
-from rules.reaction import Question, ask
-from rules.registry import MODULES, register
 from rules.state import GameState, with_units
-from rules.stops import Stop, StopKind
-from rules.units import Unit
+from rules.turn.reaction import Question, ask
 
 NAME = "probe"
 

@@ -12,9 +12,9 @@ from rules import commands as cmd
 from rules import engine
 from rules.engine import Outcome
 from rules.events import GameEvent
-from rules.grid import Cell
-from rules.loader import LoadedScenario, load
-from rules.location import Withdrawn
+from rules.forces.location import Withdrawn
+from rules.ground.grid import Cell
+from rules.scenario.loader import LoadedScenario, load
 from rules.state import GameState, initial_state, with_units
 from rules.surprise import records as rec
 from rules.view import project, public_view

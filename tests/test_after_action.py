@@ -14,7 +14,7 @@ import pytest
 
 from rules import commands as cmd
 from rules.combat.commands import Assault
-from rules.location import Eliminated, Withdrawn
+from rules.forces.location import Eliminated, Withdrawn
 from rules.state import initial_state, with_units
 from rules.view import project
 from storage.records import DeliveryRecord

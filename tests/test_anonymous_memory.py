@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules.knowledge import bits_to_cells, sight, sighting_events
+from rules.knowledge.sighted import bits_to_cells, sight, sighting_events
 from rules.state import GameState, with_units
 from rules.view import GHOST, project
 from tests.hiding_module import hiding

@@ -18,7 +18,7 @@ import pytest
 from bot.client import VedetteBot
 from bot.dm_notice import NOTICE
 from bot.views import NOT_WAITING
-from rules.announcements import announces_finished
+from rules.knowledge.public import announces_finished
 from storage.records import DeliveryRecord, Recipient
 from storage.store import Store
 from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN, moves_at_once

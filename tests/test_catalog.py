@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.problems import FileProblems
+from rules.scenario.problems import FileProblems
 from umpire import catalog
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.commands import Done
-from rules.idle import side_options
+from rules.turn.idle import side_options
 from rules.view import IDENTIFIED, project
 from storage.store import Store
 from tests.botkit import private_answer, started_game, text_of

@@ -15,11 +15,11 @@ from rules.combat import ledger
 from rules.combat.commands import Assault, Fire, Rally
 from rules.commands import Done, Move
 from rules.engine import Refusal, decide
-from rules.grid import Cell
-from rules.module_api import RuleModule
-from rules.registry import MODULES, register
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.modules.api import RuleModule
+from rules.modules.registry import MODULES, register
 from rules.state import GameState
-from rules.units import Unit
 from rules.view import project
 from tests.combat_support import Dice, at_step, change, clear_field, field, of_type, place, run
 

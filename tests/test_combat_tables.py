@@ -17,12 +17,12 @@ from rules.combat.columns import differential_column, odds_column, shifted, stre
 from rules.combat.commands import Assault
 from rules.combat.config import CombatRules, ConditionError, parse_condition
 from rules.engine import start
-from rules.grid import Cell
-from rules.loader import LoadedScenario
-from rules.problems import FileProblems
-from rules.ruleset import Ruleset
+from rules.ground.grid import Cell
+from rules.scenario.loader import LoadedScenario
+from rules.scenario.problems import FileProblems
+from rules.scenario.ruleset import Ruleset
+from rules.scenario.tables import Table
 from rules.state import GameState, initial_state
-from rules.tables import Table
 from tests.combat_support import Dice, at_step, change, clear_field, of_type, place, run
 from umpire import catalog
 

@@ -161,7 +161,7 @@ async def test_visible_enemy_names_are_what_the_side_sees(tmp_path: Path) -> Non
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await new_game(store, scenario)
         state = await umpire.state_for("g1")
-        from rules.knowledge import sight
+        from rules.knowledge.sighted import sight
 
         seen = sight(state)["union"].seen_units
         expected = sorted(state.units[u].name for u in seen)

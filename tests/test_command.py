@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from types import MappingProxyType
 
-from rules.command import force, in_command
-from rules.loader import LoadedScenario
+from rules.forces.chain_of_command import force, in_command
+from rules.scenario.loader import LoadedScenario
 from rules.state import GameState, initial_state
 
 

@@ -15,7 +15,7 @@ import pytest
 from rules import commands as cmd
 from rules.concealed.commands import ConcealForce, ReleaseScouts
 from rules.concealed.records import forces
-from rules.location import InMarker
+from rules.forces.location import InMarker
 from rules.state import GameState
 from rules.view import ANONYMOUS, project
 from storage.store import Store

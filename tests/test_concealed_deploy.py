@@ -19,9 +19,9 @@ from surprise_support import Game
 from rules import commands as cmd
 from rules.concealed.commands import BreedDecoy, ClearConcealPlan, ConcealPlan, Unconceal
 from rules.concealed.records import force
-from rules.grid import Cell
-from rules.loader import LoadedScenario
+from rules.ground.grid import Cell
 from rules.refusal import Refusal
+from rules.scenario.loader import LoadedScenario
 from rules.view import project
 
 
@@ -228,7 +228,7 @@ def test_the_enemy_receives_the_same_whatever_the_plan_until_the_units_are_place
 
 def test_directions_on_a_square_board_are_its_neighbours() -> None:
     from rules.concealed.plans import directions, toward
-    from rules.grid import SquareGrid
+    from rules.ground.grid import SquareGrid
 
     assert directions(SquareGrid(6, 6, 4)) == ("N", "E", "S", "W")
     assert directions(SquareGrid(6, 6, 8)) == ("N", "NE", "E", "SE", "S", "SW", "W", "NW")

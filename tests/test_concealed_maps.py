@@ -11,7 +11,7 @@ from render.counters import OWN_MARKER, look_of, marker_counters, under_label
 from render.samples import sample_map, sample_view
 from rules import commands as cmd
 from rules.concealed.commands import BreedDecoy, ConcealForce
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.state import GameState
 from rules.view import ANONYMOUS, MARKER, MarkerView, UnitView, project
 from tests.concealed_support import COLSTON, NEXT_DOOR, SEED, FlankMarch, Rigged

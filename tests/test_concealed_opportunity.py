@@ -19,8 +19,8 @@ from surprise_support import Dice, Game
 from rules import commands as cmd
 from rules.combat.commands import Fire
 from rules.concealed.commands import ConcealPlan, Unconceal
-from rules.reaction import open_questions
 from rules.refusal import Refusal
+from rules.turn.reaction import open_questions
 
 
 def found(game: Game, marker: str) -> Any:

@@ -26,7 +26,7 @@ from rules.concealed.commands import BreedDecoy, ConcealForce, Unconceal
 from rules.concealed.pool import decoy_pool
 from rules.concealed.revealing import found_marker
 from rules.engine import Refusal
-from rules.location import Arriving, Eliminated, InMarker, OnMap, Withdrawn
+from rules.forces.location import Arriving, Eliminated, InMarker, OnMap, Withdrawn
 from rules.state import GameState, with_units
 from tests.concealed_ground import SECOND, game
 from tests.surprise_support import Game

@@ -20,8 +20,8 @@ from rules.concealed.commands import (
 from rules.concealed.plans import directions, toward
 from rules.concealed.pool import decoy_pool, decoys_available
 from rules.engine import Refusal
-from rules.grid import Cell
-from rules.location import InMarker, OnMap
+from rules.forces.location import InMarker, OnMap
+from rules.ground.grid import Cell
 from rules.view import project
 from tests.concealed_ground import (
     DIVISION,

@@ -19,12 +19,12 @@ from rules.concealed.records import (
     forces,
     is_detached,
 )
-from rules.loader import LoadedScenario, load
-from rules.location import InMarker
-from rules.problems import FileProblems
+from rules.forces.location import InMarker
+from rules.forces.words import Echelon, UnitKind
 from rules.refusal import Refusal
+from rules.scenario.loader import LoadedScenario, load
+from rules.scenario.problems import FileProblems
 from rules.state import initial_state
-from rules.words import Echelon, UnitKind
 from umpire.cli import main
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"

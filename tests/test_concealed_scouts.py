@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules import commands as cmd
 from rules.concealed import records as rec
 from rules.concealed.commands import BreedDecoy, ConcealForce, ReleaseScouts
-from rules.location import InMarker, OnMap
+from rules.forces.location import InMarker, OnMap
 from rules.view import ANONYMOUS, IDENTIFIED, project
 from tests.concealed_scouts_support import HOME, concealed, field, refused
 from tests.surprise_support import Game

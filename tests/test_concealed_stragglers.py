@@ -16,8 +16,8 @@ from rules.combat import events as combat_events
 from rules.concealed import events as cev
 from rules.concealed import records as rec
 from rules.concealed.commands import BreedDecoy, ForceMarch, Unconceal
-from rules.counting import enemy_combat_presences
-from rules.location import Withdrawn
+from rules.forces.counting import enemy_combat_presences
+from rules.forces.location import Withdrawn
 from rules.state import apply, with_units
 from tests.concealed_scouts_support import concealed, refused
 from tests.surprise_support import Dice, Game

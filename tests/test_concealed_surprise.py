@@ -19,8 +19,8 @@ from rules.concealed.commands import BreedDecoy, ConcealForce
 from rules.concealed.pickets import blocked_by_markers
 from rules.concealed.revealing import DECOY_FOUND, FORCE_REVEALED
 from rules.events import GameEvent
-from rules.grid import Cell
-from rules.knowledge import bits_to_cells, sight
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import bits_to_cells, sight
 from rules.refusal import Refusal
 from rules.surprise import records as rec
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove

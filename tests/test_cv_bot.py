@@ -16,7 +16,7 @@ import pytest
 
 from bot.client import VedetteBot
 from rules.chancellorsville.spec import RAID_VICTORY
-from rules.registry import MODULES
+from rules.modules.registry import MODULES
 from rules.view import GHOST, IDENTIFIED, MARKER, SideView, project
 from tests.fakediscord import FakeUser
 from tests.test_bot import (  # noqa: F401

@@ -20,11 +20,11 @@ from rules.combat.commands import Assault
 from rules.combat.config import side_warnings
 from rules.commands import Done
 from rules.engine import start
-from rules.grid import Cell
-from rules.loader import LoadedScenario
-from rules.problems import FileProblems
+from rules.forces.words import MovementClass
+from rules.ground.grid import Cell
+from rules.scenario.loader import LoadedScenario
+from rules.scenario.problems import FileProblems
 from rules.state import GameState, initial_state
-from rules.words import MovementClass
 from storage.store import Store
 from tests.combat_support import Dice, at_step, change, clear_field, of_type, place, run
 from umpire import catalog

@@ -16,14 +16,14 @@ from rules.chancellorsville.events import RaidRode
 from rules.chancellorsville.raid import raiders
 from rules.chancellorsville.raid_module import settings
 from rules.engine import decide, start
-from rules.information import InformationModel
-from rules.knowledge import information_model
-from rules.loader import LoadedScenario, load
-from rules.problems import FileProblems
+from rules.forces.words import MovementClass
+from rules.knowledge.information import InformationModel
+from rules.knowledge.levels import GHOST, IDENTIFIED
+from rules.knowledge.sighted import information_model
+from rules.scenario.loader import LoadedScenario, load
+from rules.scenario.problems import FileProblems
 from rules.state import GameState, initial_state
 from rules.view import project
-from rules.view_types import GHOST, IDENTIFIED
-from rules.words import MovementClass
 from storage.store import Store
 from umpire.catalog import with_options
 from umpire.maps import MapMaker

@@ -18,7 +18,7 @@ from rules.chancellorsville.raid_module import settings
 from rules.chancellorsville.victory import RAID_ROLL, holders, score
 from rules.engine import LAST_TURN_PLAYED, DiceSource, Outcome, decide, end, end_if_over
 from rules.events import DieRolled, GameEnded
-from rules.location import Eliminated
+from rules.forces.location import Eliminated
 from rules.state import GameState, initial_state, with_units
 from rules.view import project
 from storage.store import Store

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rules import commands as cmd
-from rules import modules as rule_modules
+from rules.modules import catalog as rule_modules
 from storage.sql import Backend
 from storage.store import Store
 from tests.probe_module import NAME, notes, registered

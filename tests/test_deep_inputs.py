@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from bot.client import VedetteBot
-from rules.nesting import MAX_NESTING, TooDeep, loads_json, loads_toml
-from rules.problems import FileProblems
 from rules.reading import event_from_json
+from rules.scenario.nesting import MAX_NESTING, TooDeep, loads_json, loads_toml
+from rules.scenario.problems import FileProblems
 from storage.clock import utc_now
 from storage.db import connect
 from storage.errors import StorageError

@@ -20,13 +20,13 @@ from pydantic import ValidationError
 
 from rules import commands as cmd
 from rules import events as ev
-from rules import modules as rule_modules
 from rules.engine import Outcome, Refusal, decide, end, end_if_over, start
-from rules.location import Withdrawn
-from rules.movement import MoveError
-from rules.reaction import Question, open_questions
+from rules.forces.location import Withdrawn
+from rules.modules import catalog as rule_modules
+from rules.orders.movement import MoveError
+from rules.orders.stops import StopKind
 from rules.state import GameState, initial_state, with_units
-from rules.stops import StopKind
+from rules.turn.reaction import Question, open_questions
 from rules.view import project
 from storage.store import Store
 from tests.conftest import FIXTURES, load_tiny

@@ -1,4 +1,5 @@
-"""rules.grid against the facts of the Red Blob Games hex grid guide (offset <-> cube conversions,
+"""rules.ground.grid against the facts of the Red Blob Games hex grid guide (offset <-> cube
+conversions,
 neighbour offsets for the four offset layouts, distances, rings, line drawing, hex-to-pixel), and
 the square grid's metrics."""
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.grid import Cell, Cube, HexGrid, SquareGrid, cube_round, make_grid
+from rules.ground.grid import Cell, Cube, HexGrid, SquareGrid, cube_round, make_grid
 
 LAYOUTS = [("flat", "odd"), ("flat", "even"), ("pointy", "odd"), ("pointy", "even")]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from rules import commands as cmd
 from rules.engine import decide, start
-from rules.idle import AUTO_PASS
 from rules.state import initial_state
+from rules.turn.idle import AUTO_PASS
 from rules.view import project
 from storage.store import Store
 from tests.botkit import TOKEN, private_answer, started_game, text_of

@@ -12,8 +12,8 @@ from types import MappingProxyType
 import pytest
 
 from rules import events as ev
-from rules.grid import Cell
-from rules.knowledge import ANONYMOUS_SLOT, phase_report, sight, sighting_events
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import ANONYMOUS_SLOT, phase_report, sight, sighting_events
 from rules.state import GameState, apply, initial_state, with_units
 from rules.view import ANONYMOUS, GHOST, SideView, project
 from tests.conftest import load_tiny

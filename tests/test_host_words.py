@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.announcements import ANNOUNCE_FINISHED
+from rules.knowledge.public import ANNOUNCE_FINISHED
 from umpire import catalog, game_options
 
 TINY = Path(__file__).parent / "fixtures" / "tiny.toml"

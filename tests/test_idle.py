@@ -12,9 +12,9 @@ import pytest
 from rules import commands as cmd
 from rules import events as ev
 from rules.engine import decide
-from rules.idle import AUTO_PASS, AUTO_PASS_ALONE, auto_passes, side_options
-from rules.loader import LoadedScenario
+from rules.scenario.loader import LoadedScenario
 from rules.state import GameState
+from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE, auto_passes, side_options
 from rules.view import project
 from storage.store import Store
 from tests.combat_support import FIELD, Dice, at_step, field, place

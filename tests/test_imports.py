@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.implementations import load_all, require_playable
-from rules.modules import SPECS, RuleNotImplemented
-from rules.registry import MODULES
+from rules.modules.built import load_all, require_playable
+from rules.modules.catalog import SPECS, RuleNotImplemented
+from rules.modules.registry import MODULES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
@@ -173,7 +173,7 @@ def test_each_rules_module_imports_alone() -> None:
 
 
 def test_every_declared_module_is_played_or_refused() -> None:
-    """A module declared in ``rules.modules.SPECS`` is either registered with that very
+    """A module declared in ``rules.modules.catalog.SPECS`` is either registered with that very
     declaration, or refused at game creation as not implemented; nothing is registered that is
     not declared (test modules, registered by tests themselves, have no spec)."""
     load_all()

@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from rules.grid import Cell
-from rules.information import InformationModel
-from rules.knowledge import information_model, sighting_events
-from rules.module_api import RuleModule
-from rules.registry import MODULES, register
+from rules.ground.grid import Cell
+from rules.knowledge.information import InformationModel
+from rules.knowledge.sighted import information_model, sighting_events
+from rules.modules.api import RuleModule
+from rules.modules.registry import MODULES, register
 from rules.state import GameState, apply, with_units
 from rules.view import IDENTIFIED, project
 from tests.test_hidden_views import tiny

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.knowledge import presences, rule_for, sight
+from rules.knowledge.sighted import presences, rule_for, sight
 from rules.sighting.sighting_pass import full_pass
 from rules.state import GameState, initial_state, with_units
-from rules.turns import visibility
+from rules.turn.sequence import visibility
 from umpire import catalog
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from rules import commands as cmd
 from rules.combat.commands import Fire
-from rules.knowledge import bits_to_cells, sight
+from rules.knowledge.sighted import bits_to_cells, sight
 from rules.state import GameState
 from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.notes import SurpriseNote

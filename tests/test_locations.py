@@ -13,12 +13,10 @@ import pytest
 from rules import events as ev
 from rules.combat import events as cev
 from rules.combat.stragglers import recover_stragglers
-from rules.command import in_command
-from rules.counting import counts_at, enemy_combat_cells, enemy_combat_presences
 from rules.engine import Outcome
-from rules.grid import Cell
-from rules.loader import load
-from rules.location import (
+from rules.forces.chain_of_command import in_command
+from rules.forces.counting import counts_at, enemy_combat_cells, enemy_combat_presences
+from rules.forces.location import (
     Arriving,
     Eliminated,
     InMarker,
@@ -28,11 +26,13 @@ from rules.location import (
     location_from_json,
     location_json,
 )
-from rules.module_api import RuleModule
-from rules.problems import FileProblems
-from rules.registry import MODULES, register
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.modules.api import RuleModule
+from rules.modules.registry import MODULES, register
+from rules.scenario.loader import load
+from rules.scenario.problems import FileProblems
 from rules.state import GameState, apply, from_snapshot, initial_state, to_snapshot, with_units
-from rules.units import Unit
 from tests.combat_support import FIELD, field
 from umpire import catalog
 from umpire.dice import SeededDice
@@ -148,7 +148,7 @@ def test_the_withdrawn_option_takes_units_out_of_play_before_the_start() -> None
 
 
 def _presences(state: GameState) -> list[Any]:
-    from rules.knowledge import presences
+    from rules.knowledge.sighted import presences
 
     return presences(state)
 
@@ -257,7 +257,7 @@ def test_an_enemy_marker_counts_as_one_enemy_whether_real_or_decoy() -> None:
 
 
 def test_a_side_is_told_where_each_of_its_units_is_in_words() -> None:
-    from rules.location import location_words
+    from rules.forces.location import location_words
 
     def name(cell: Cell) -> str:
         return f"{cell.col}/{cell.row}"

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.boards import bench_ruleset, random_map
-from rules.board import Board
-from rules.gamemap import GameMap
-from rules.grid import Cell, HexGrid, SquareGrid, make_grid
+from rules.ground.board import Board
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell, HexGrid, SquareGrid, make_grid
 from rules.sighting.geometry import sight_line
 from rules.sighting.height import clear_line
 from rules.sighting.los import LineOfSight

@@ -20,10 +20,10 @@ import pytest
 
 from render.samples import sample_map, sample_units, sample_view
 from rules import commands as cmd
-from rules.grid import Cell
-from rules.information import InformationModel
-from rules.knowledge import sight
-from rules.overlay import Route
+from rules.ground.grid import Cell
+from rules.knowledge.information import InformationModel
+from rules.knowledge.overlay import Route
+from rules.knowledge.sighted import sight
 from rules.state import GameState
 from storage.store import Store
 from tests.botkit import FIXTURES

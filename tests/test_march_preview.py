@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rules.loader import load
+from rules.scenario.loader import load
 from rules.state import initial_state
 from rules.surprise import force as frc
 from rules.surprise import records as rec

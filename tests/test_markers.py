@@ -9,8 +9,8 @@ import pytest
 
 from rules import events as ev
 from rules.engine import Outcome
-from rules.grid import Cell
-from rules.markers import Marker, draw_marker_id, markers_at, markers_of
+from rules.forces.markers import Marker, draw_marker_id, markers_at, markers_of
+from rules.ground.grid import Cell
 from rules.reading import event_from_json
 from rules.state import GameState, apply, from_snapshot, initial_state, to_snapshot
 from umpire import catalog

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord.utils
 import pytest
 
-from rules.markup import plain
+from rules.scenario.markup import plain
 from tests.fakediscord import FakeDiscord
 
 

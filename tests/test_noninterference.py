@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from rules import commands as cmd
-from rules.information import InformationModel
-from rules.knowledge import sight
+from rules.knowledge.information import InformationModel
+from rules.knowledge.sighted import sight
 from storage.store import Store
 from tests.botkit import FIXTURES, TOKEN, private_answer, started_game, text_of
 from tests.commitments import masked

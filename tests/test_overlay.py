@@ -9,10 +9,10 @@ import typing
 
 import pytest
 
-from rules.blocked import blocked_as_known
-from rules.implementations import load_all
-from rules.module_api import RuleModule
-from rules.overlay import Route
+from rules.knowledge.blocked import blocked_as_known
+from rules.knowledge.overlay import Route
+from rules.modules.api import RuleModule
+from rules.modules.built import load_all
 from rules.state import GameState
 from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.notes import MarchNote, SurpriseNote

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.board import Board
-from rules.gamemap import GameMap, edge
-from rules.grid import Cell, Cube, HexGrid, make_grid
-from rules.knowledge import presences, rule_for, sight
-from rules.ruleset import Ruleset, TerrainType
+from rules.ground.board import Board
+from rules.ground.gamemap import GameMap, edge
+from rules.ground.grid import Cell, Cube, HexGrid, make_grid
+from rules.knowledge.sighted import presences, rule_for, sight
+from rules.scenario.ruleset import Ruleset, TerrainType
 from rules.sighting.path_reference import (
     clear_shortest_path,
     reference_cover,
@@ -29,7 +29,7 @@ from rules.sighting.paths import ClearPath, Cover, cover_of
 from rules.sighting.registry import rule_named
 from rules.sighting.sighting_pass import Presence, Sighting, full_pass
 from rules.state import initial_state
-from rules.turns import visibility as turn_visibility
+from rules.turn.sequence import visibility as turn_visibility
 from tests.test_samples import load_sample
 
 _COST = {"foot": 1.0, "horse": 1.0, "wheeled": 1.0, "leader": 1.0}

@@ -18,7 +18,7 @@ import aiosqlite
 import pytest
 
 from rules import commands as cmd
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.state import GameState
 from rules.view import project
 from storage.clock import utc_now

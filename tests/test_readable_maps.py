@@ -16,8 +16,8 @@ from PIL import Image
 from render.draw import draw_picture, encode, render_map, view_labels
 from render.fit import FIT_WIDTH, LABEL_PX
 from render.samples import sample_map, sample_view
-from rules.grid import Cell
-from rules.overlay import Route
+from rules.ground.grid import Cell
+from rules.knowledge.overlay import Route
 from rules.state import GameState, initial_state
 from rules.view import OWN, SideView, UnitView, project
 from storage.store import Store

@@ -25,9 +25,9 @@ from render import clear_cache, render_image, render_map
 from render.counters import abbreviate
 from render.draw import map_box, window_scale
 from render.samples import as_enemy, sample_map, sample_units, sample_view
-from rules.gamemap import GameMap
-from rules.grid import Cell
-from rules.overlay import Route
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
+from rules.knowledge.overlay import Route
 from rules.view import GHOST, IDENTIFIED, MARKER, OWN, SideView, UnitView, project
 
 REFERENCES = Path(__file__).parent / "reference_images"
@@ -257,7 +257,7 @@ def _moved(state, uid: str, **changes):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("model", ["hidden", "inverted", "open"])
 def test_unseen_enemy_changes_leave_the_picture_alone(model: str) -> None:
-    from rules.knowledge import sight
+    from rules.knowledge.sighted import sight
 
     loaded, state = _tiny_state(model)
     gm = loaded.map

@@ -23,13 +23,13 @@ import rules
 from rules import commands as cmd
 from rules import events as ev
 from rules.combat import events as cev
-from rules.implementations import load_all
-from rules.knowledge import phase_report
-from rules.loader import LoadedScenario
-from rules.scenario import Scenario
+from rules.forces.units import Unit
+from rules.knowledge.sighted import phase_report
+from rules.modules.built import load_all
+from rules.scenario.loader import LoadedScenario
+from rules.scenario.models import Scenario
 from rules.state import GameState
 from rules.surprise import events as sev
-from rules.units import Unit
 from rules.view import OWN, OffMapUnit, SideView, UnitView, own_view, project, public_view
 from storage.store import Store
 from tests.surprise_support import Game, load_ground, scenario_file
@@ -311,7 +311,7 @@ async def test_the_announce_finished_option_brings_the_announcement_back(
     (True, True), (False, False), ("yes", True), ("no", False), ("true", True), (1, True),
     (0, False)])
 def test_the_option_reads_as_a_host_writes_it(value: str | int | bool, announced: bool) -> None:
-    from rules.announcements import announces_finished
+    from rules.knowledge.public import announces_finished
 
     assert announces_finished({"announce_finished": value}) is announced
     assert announces_finished({}) is False

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules.board import LabelError
-from rules.grid import Cell
-from rules.loader import LoadedScenario
-from rules.movement import MoveError, move_along, path_cost, plan_order
-from rules.route import RouteError, expand, parse_route, road_path
+from rules.ground.board import LabelError
+from rules.ground.grid import Cell
+from rules.orders.movement import MoveError, move_along, path_cost, plan_order
+from rules.orders.route import RouteError, expand, parse_route, road_path
+from rules.orders.stops import Stop, StopKind
+from rules.scenario.loader import LoadedScenario
 from rules.state import initial_state
-from rules.stops import Stop, StopKind
 
 #: A module's stop at a blocked hex, as the stop hooks return it.
 BLOCKED = Stop(StopKind.BLOCKED, "blocked hex")

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from rules.gamemap import Road
-from rules.grid import Cell
-from rules.loader import LoadedScenario, load, parse_model
-from rules.ruleset import Ruleset
-from rules.scenario import UnitSpec
-from rules.words import COMBAT_KINDS
+from rules.forces.words import COMBAT_KINDS
+from rules.ground.gamemap import Road
+from rules.ground.grid import Cell
+from rules.scenario.loader import LoadedScenario, load, parse_model
+from rules.scenario.models import UnitSpec
+from rules.scenario.ruleset import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"

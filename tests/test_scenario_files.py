@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.loader import load
-from rules.problems import FileProblems
+from rules.scenario.loader import load
+from rules.scenario.problems import FileProblems
 from umpire.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"

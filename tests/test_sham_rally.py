@@ -14,7 +14,7 @@ from rules import commands as cmd
 from rules.combat import events as cev
 from rules.combat.commands import Fire, Rally
 from rules.events import DieRolled
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.refusal import Refusal
 from rules.surprise import records as rec
 from rules.surprise.commands import OrderSurpriseMove, RallyShammed

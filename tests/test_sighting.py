@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.boards import random_forces, random_map
-from rules.gamemap import GameMap
-from rules.grid import Cell
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sighting
 from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass

@@ -19,13 +19,13 @@ import pytest
 
 from rules import commands as cmd
 from rules.events import GameEvent
+from rules.forces.words import Formation
 from rules.refusal import Refusal
 from rules.state import with_units
 from rules.surprise import records as rec
 from rules.surprise.collision import heads_within
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
-from rules.words import Formation
 from tests.surprise_support import FORCE, Dice, Game, load_ground
 
 WIDTH = 48

@@ -8,11 +8,11 @@ from collections import Counter
 import pytest
 
 from rules import commands as cmd
-from rules.knowledge import sight
-from rules.reaction import open_questions
+from rules.knowledge.sighted import sight
 from rules.refusal import Refusal
 from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
+from rules.turn.reaction import open_questions
 from tests.surprise_support import FORCE, ROUTE, Dice, Game
 
 

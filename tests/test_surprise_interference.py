@@ -7,8 +7,8 @@ import pytest
 
 from rules import commands as cmd
 from rules.combat.commands import Fire
+from rules.modules.registry import MODULES
 from rules.refusal import Refusal
-from rules.registry import MODULES
 from rules.state import with_module_data
 from rules.surprise import records as rec
 from rules.surprise.commands import CancelSurpriseMove, OrderSurpriseMove

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules import commands as cmd
-from rules.implementations import load_all
+from rules.modules.built import load_all
+from rules.modules.registry import MODULES
 from rules.refusal import Refusal
-from rules.registry import MODULES
 from rules.surprise import records as rec
 from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.orders import order_distance

@@ -14,9 +14,10 @@ from rules import commands as cmd
 from rules.combat import events as cev
 from rules.combat.commands import Assault, Fire
 from rules.events import Sighted
-from rules.grid import Cell
+from rules.forces.words import Formation
+from rules.ground.grid import Cell
+from rules.modules.registry import MODULES
 from rules.refusal import Refusal
-from rules.registry import MODULES
 from rules.state import with_module_data, with_units
 from rules.surprise import records as rec
 from rules.surprise.commands import (
@@ -26,7 +27,6 @@ from rules.surprise.commands import (
     RallyShammed,
 )
 from rules.view import project
-from rules.words import Formation
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord
 from tests.surprise_support import (

@@ -15,11 +15,11 @@ from dataclasses import replace
 from rules import commands as cmd
 from rules import engine
 from rules.combat.commands import Rally
+from rules.forces.words import Formation
 from rules.state import with_units
 from rules.surprise import records as rec
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
-from rules.words import Formation
 from tests.surprise_support import FORCE, ROUTE, Dice, Game, load_ground
 from tests.test_surprise_execution import accepted
 

@@ -15,9 +15,9 @@ import pytest
 from bot.autocomplete import FORMATIONS, matching, route_choices
 from bot.client import VedetteBot
 from rules.commands import Done
+from rules.forces.lookup import own_unit, own_unit_list
 from rules.refusal import Refusal
 from rules.state import GameState, initial_state
-from rules.unit_lookup import own_unit, own_unit_list
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
 from umpire.catalog import load_file

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.grid import Cell
-from rules.location import Arriving, Eliminated, InMarker, OnMap, Withdrawn
+from rules.forces.location import Arriving, Eliminated, InMarker, OnMap, Withdrawn
+from rules.ground.grid import Cell
 from rules.state import GameState, initial_state, with_units
 from rules.view import OWN, project
 from storage.store import Store

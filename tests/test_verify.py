@@ -16,7 +16,7 @@ import pytest
 
 from rules import events as ev
 from rules.engine import redecide
-from rules.implementations import load_all
+from rules.modules.built import load_all
 from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store

@@ -13,12 +13,12 @@ from types import MappingProxyType
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.grid import Cell
-from rules.knowledge import sight
-from rules.loader import LoadedScenario, load
-from rules.location import Withdrawn
+from rules.forces.location import Withdrawn
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import sight
+from rules.scenario.loader import LoadedScenario, load
 from rules.state import GameState, initial_state
-from rules.units import Unit
 from rules.view import GHOST, IDENTIFIED, MARKER, OWN, project
 
 RULESET = (Path(__file__).parent / "fixtures" / "tiny.ruleset.toml").read_text(encoding="utf-8")

@@ -14,15 +14,15 @@ from rules import commands as cmd
 from rules.combat import events as cev
 from rules.combat.commands import Assault, Fire
 from rules.events import UnitMoved
-from rules.grid import Cell
-from rules.knowledge import bits_to_cells, presences, rule_for, sight
-from rules.loader import LoadedScenario, load
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import bits_to_cells, presences, rule_for, sight
 from rules.refusal import Refusal
+from rules.scenario.loader import LoadedScenario, load
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sees, reference_sighting
 from rules.sighting.sighting_pass import Presence, full_pass
 from rules.state import GameState
-from rules.turns import visibility
+from rules.turn.sequence import visibility
 from rules.view import IDENTIFIED, project
 from tests import combat_support as cs
 from tests.surprise_support import RULESET, SCENARIO, Game, load_ground

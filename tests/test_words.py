@@ -11,13 +11,13 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from rules.ruleset import Ruleset
-from rules.scenario import UnitSpec
+from rules.forces.words import Echelon, Formation, MovementClass, UnitKind
+from rules.scenario.models import UnitSpec
+from rules.scenario.ruleset import Ruleset
 from rules.state import from_snapshot, initial_state, to_snapshot
-from rules.status import GameStatus
 from rules.surprise import records as rec
 from rules.surprise.records import MarchState
-from rules.words import Echelon, Formation, MovementClass, UnitKind
+from rules.turn.status import GameStatus
 from storage import GameRecord, Store
 from umpire import catalog
 

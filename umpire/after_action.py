@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 from rules.chancellorsville.events import VictoryDecided
 from rules.chancellorsville.victory import MODULE as RAID_VICTORY
-from rules.location import Eliminated, Withdrawn
-from rules.markup import plain
+from rules.forces.location import Eliminated, Withdrawn
+from rules.forces.words import COMBAT_KINDS
 from rules.reading import event_from_json
+from rules.scenario.markup import plain
 from rules.state import GameState
 from rules.view import public_view
-from rules.words import COMBAT_KINDS
 from storage.records import NewDelivery
 from umpire.record import LoggedEvent
 from umpire.verify import roll_words

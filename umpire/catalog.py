@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules.loader import LoadedScenario, decode, load, parse_model
-from rules.nesting import TooDeep, loads_toml
-from rules.problems import FileProblems, Problem
-from rules.scenario import Scenario
+from rules.scenario.loader import LoadedScenario, decode, load, parse_model
+from rules.scenario.models import Scenario
+from rules.scenario.nesting import TooDeep, loads_toml
+from rules.scenario.problems import FileProblems, Problem
 from storage.records import GameSources
 
 log = logging.getLogger("vedette.catalog")
@@ -121,8 +121,8 @@ _ENTRIES: dict[tuple[Path, int | None], Entry | None] = {}
 def listing(extra: Path | None = None) -> list[Entry]:
     """The catalog's scenarios, each with the title in its header (the file name when the header
     cannot be read). A file that is not UTF-8 text, or that nests too deeply to be read
-    (:data:`rules.nesting.MAX_NESTING`), is left out, with one log line, and never keeps the
-    others from being listed."""
+    (:data:`rules.scenario.nesting.MAX_NESTING`), is left out, with one log line, and never keeps
+    the others from being listed."""
     out: list[Entry] = []
     for path in scenario_files(extra):
         key = (path, _mtime(path))

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from rules.combat.config import side_warnings
 from rules.combat.spec import SPEC as COMBAT
-from rules.loader import LoadedScenario
-from rules.problems import FileProblems
-from rules.turns import visibility_warnings
+from rules.scenario.loader import LoadedScenario
+from rules.scenario.problems import FileProblems
+from rules.turn.sequence import visibility_warnings
 from storage.errors import StorageError
 
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from rules.markup import plain
+from rules.forces.lookup import same_name, unit_keys
+from rules.forces.units import Unit
+from rules.scenario.markup import plain
 from rules.state import GameState
-from rules.unit_lookup import same_name, unit_keys
-from rules.units import Unit
 from rules.view import own_view
 from umpire.answers import UmpireError
 from umpire.messages import correctable_fields

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import pydantic
 
 from rules import commands as cmd
-from rules.units import Unit
+from rules.forces.units import Unit
 from umpire import correctable, whole_truth, wording
 from umpire.answers import Reply, UmpireError
 from umpire.deciding import Deciding

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.state import GameState
 from storage.json_codec import JsonObject
 from umpire.record import LoggedEvent

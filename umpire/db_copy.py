@@ -134,8 +134,8 @@ async def copy_database(source: str | PathLike[str], destination: str | PathLike
     """Copy every table from ``source`` to the empty ``destination`` (both database targets),
     then check every game's replay. Raises ``CopyRefused`` (nothing written) for a destination
     that holds data or is the source, or a source holding JSON that cannot be read (not JSON,
-    or nested too deeply: ``rules.nesting``); ``StorageError`` for a database that cannot be
-    opened or a row the destination refuses (then nothing of the copy stays)."""
+    or nested too deeply: ``rules.scenario.nesting``); ``StorageError`` for a database that cannot
+    be opened or a row the destination refuses (then nothing of the copy stays)."""
     if _same(source, destination):
         raise CopyRefused("the source and the destination are the same database")
     if not is_url(source) and not Path(source).is_file():

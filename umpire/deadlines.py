@@ -1,7 +1,7 @@
 """The reaction window's clock: a question whose time is up gets its default.
 
 A rule may give a side a number of seconds to answer a question put to it at once
-(``rules.reaction``). The rules have no clock; the umpire has. ``time_out_questions`` finds the
+(``rules.turn.reaction``). The rules have no clock; the umpire has. ``time_out_questions`` finds the
 open questions whose time, counted from when their ``question_asked`` event was stored, has run
 out by ``now``, and gives for each the host's ``AnswerTimeout`` command, logged like any other
 (so ``vedette verify`` decides it again). Its request id is the question's, so that two
@@ -16,8 +16,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from rules import commands as cmd
-from rules.reaction import open_questions
-from rules.status import GameStatus
+from rules.turn.reaction import open_questions
+from rules.turn.status import GameStatus
 from storage.clock import utc_now
 from umpire.answers import UmpireError
 from umpire.service import Umpire

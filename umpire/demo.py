@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules import commands as cmd
-from rules.grid import Cell
-from rules.route import RouteError, expand, parse_route
+from rules.ground.grid import Cell
+from rules.orders.route import RouteError, expand, parse_route
 from rules.state import GameState
-from rules.status import GameStatus
 from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
+from rules.turn.status import GameStatus
 from rules.view import project
 from storage.json_codec import JsonObject
 from storage.store import Store

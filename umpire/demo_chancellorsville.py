@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 
 from rules import commands as cmd
 from rules.combat.commands import Assault
-from rules.location import Eliminated
+from rules.forces.location import Eliminated
 from rules.state import GameState
-from rules.status import GameStatus
+from rules.turn.status import GameStatus
 from rules.view import GHOST, IDENTIFIED, MARKER, project
 from umpire.service import Umpire, UmpireError
 

@@ -15,11 +15,11 @@ import contextlib
 
 from rules import commands as cmd
 from rules.combat.commands import Assault, Fire
+from rules.forces.units import Unit
+from rules.forces.words import COMBAT_KINDS, Formation, UnitKind
 from rules.sighting.height import clear_line
 from rules.state import GameState
-from rules.units import Unit
 from rules.view import IDENTIFIED, UnitView, project
-from rules.words import COMBAT_KINDS, Formation, UnitKind
 from umpire.service import Umpire, UmpireError
 
 #: The first turn on which the demo's units fight.

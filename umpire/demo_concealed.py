@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from rules import commands as cmd
 from rules.concealed.commands import BreedDecoy, ConcealForce, ConcealPlan, ReleaseScouts
 from rules.concealed.records import MODULE
-from rules.reaction import open_questions
 from rules.state import GameState
-from rules.status import GameStatus
+from rules.turn.reaction import open_questions
+from rules.turn.status import GameStatus
 from rules.view import project
 from umpire.service import Umpire, UmpireError
 

@@ -10,8 +10,8 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
+from rules.forces.lookup import own_unit
 from rules.refusal import Refusal
-from rules.unit_lookup import own_unit
 from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
 from storage.store import Store

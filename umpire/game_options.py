@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, RAID_VICTORY, VICTORY_OPTION
-from rules.idle import AUTO_PASS, AUTO_PASS_ALONE
-from rules.loader import LoadedScenario
-from rules.module_spec import OptionValue
-from rules.modules import SPEC_BY_NAME
+from rules.knowledge.public import ANNOUNCE_FINISHED
+from rules.modules.catalog import SPEC_BY_NAME
+from rules.modules.spec import OptionValue
+from rules.scenario.loader import LoadedScenario
 from rules.surprise.spec import COLLISION_OPTION
+from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE
 from umpire.answers import UmpireError
 from umpire.phase_clock import DEADLINE_ACTION, DEADLINE_ACTIONS, DONE, PING
 from umpire.ready import READY_CHOICES, READY_DEFAULT, READY_OPTION, READY_WORDS

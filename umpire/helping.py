@@ -1,7 +1,7 @@
 """``/help``: the commands of the phase a player's side is in and what it can do now.
 
 Written from what the player's side may know only: the public turn and phase, and the side's
-own options (``rules.idle.side_options``, read from its own view). Whether an enemy side has
+own options (``rules.turn.idle.side_options``, read from its own view). Whether an enemy side has
 finished a phase played at once is never said (ruling INFO-9): a side that has finished hears
 only that it has. Someone who plays no side in the game hears the general commands.
 """
@@ -9,11 +9,11 @@ only that it has. Someone who plays no side in the game hears the general comman
 from __future__ import annotations
 
 from rules.concealed.records import MODULE as CONCEALED_FORCES
-from rules.idle import SideOptions, side_options
-from rules.markup import plain
+from rules.scenario.markup import plain
 from rules.state import GameState
-from rules.status import GameStatus
 from rules.surprise.records import MODULE as SURPRISE_MOVE
+from rules.turn.idle import SideOptions, side_options
+from rules.turn.status import GameStatus
 from umpire.answers import Reply
 from umpire.repository import Repository
 

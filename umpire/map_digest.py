@@ -26,9 +26,9 @@ from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from rules.grid import Cell
-from rules.information import InformationModel
-from rules.overlay import Route
+from rules.ground.grid import Cell
+from rules.knowledge.information import InformationModel
+from rules.knowledge.overlay import Route
 from rules.view import CommandView, MarkerView, SideView, UnitView, ViewLevel
 
 if TYPE_CHECKING:

@@ -28,8 +28,8 @@ import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from rules.board import LabelError
-from rules.overlay import Route
+from rules.ground.board import LabelError
+from rules.knowledge.overlay import Route
 from rules.state import GameState
 from rules.view import SideView, project
 from umpire.map_digest import drawn_part, view_digest

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
-from rules.grid import Cell
-from rules.overlay import Route
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.knowledge.overlay import Route
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.status import GameStatus
 from rules.surprise import records as rec
 from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
 from rules.surprise.detached import Detached, detached
@@ -22,7 +22,7 @@ from rules.surprise.force import resolve
 from rules.surprise.notes import MarchNote, SurpriseNote
 from rules.surprise.orders import lead_and_path, require_command_phase
 from rules.surprise.records import MarchState
-from rules.units import Unit
+from rules.turn.status import GameStatus
 from rules.view import SideView, project
 from umpire import pending
 from umpire.pending import PendingMarch, new_id

@@ -10,15 +10,16 @@ whatever is under the marker.
 from __future__ import annotations
 
 from rules import events as ev
-from rules.board import Board
 from rules.concealed.notes import ConcealedNote
 from rules.concealed.records import MODULE
-from rules.grid import Cell
-from rules.markup import plain
+from rules.forces.words import UnitKind
+from rules.ground.board import Board
+from rules.ground.grid import Cell
+from rules.scenario.markup import plain
 from rules.view import MarkerView, SideView
-from rules.words import UnitKind
 
-#: What a player calls one of his markers in an order (``rules.markers.own_marker`` reads it).
+#: What a player calls one of his markers in an order (``rules.forces.markers.own_marker`` reads
+#: it).
 MARKER_WORD = "marker"
 
 

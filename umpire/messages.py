@@ -14,17 +14,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import events as ev
-from rules.announcements import finish_is_public
-from rules.board import Board
-from rules.grid import Cell
-from rules.idle import SideOptions, side_options
-from rules.knowledge import information_model, known_name, known_order
-from rules.location import Withdrawn, location_words
-from rules.markup import plain
+from rules.forces.location import Withdrawn, location_words
+from rules.ground.board import Board
+from rules.ground.grid import Cell
+from rules.knowledge.levels import IDENTIFIED, UnitView
+from rules.knowledge.public import finish_is_public
+from rules.knowledge.sighted import information_model, known_name, known_order
+from rules.scenario.markup import plain
 from rules.state import GameState, apply
-from rules.status import GameStatus
+from rules.turn.idle import SideOptions, side_options
+from rules.turn.status import GameStatus
 from rules.view import SideView, memory_of, own_view, project, public_view
-from rules.view_types import IDENTIFIED, UnitView
 from storage.json_codec import JsonObject
 from umpire.drawn_maps import window_view
 from umpire.game_options import core_option
@@ -267,7 +267,7 @@ NAMED_UNITS = 4
 def orders_text(view: SideView, options: SideOptions | None = None,
                 own: SideView | None = None) -> str:
     """The call for orders of the step the public ``view`` stands in; with the side's
-    ``options`` (``rules.idle``), what it may do now and which of its units can (with the MPs
+    ``options`` (``rules.turn.idle``), what it may do now and which of its units can (with the MPs
     they have left, from the side's ``own`` view)."""
     head = f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
     if options is None:

@@ -3,8 +3,8 @@ at, the forces a march may name, the formations a unit may take, and completing 
 
 Every list here is read from the side's own view (``rules.view.project``) and its own units: an
 enemy's id is never offered, and an enemy unit appears only as a target the side sees. A list of
-units completes to their ids separated by commas (no unit id holds one: ``rules.scenario``),
-shown by their names; the rules read ids and names alike (``rules.unit_lookup``, ruling ORD-10).
+units completes to their ids separated by commas (no unit id holds one: ``rules.scenario.models``),
+shown by their names; the rules read ids and names alike (``rules.forces.lookup``, ruling ORD-10).
 """
 
 from __future__ import annotations
@@ -15,10 +15,7 @@ from dataclasses import dataclass
 
 from rules.combat.aiming import Action as Action  # re-exported
 from rules.combat.aiming import aims
-from rules.idle import side_options
-from rules.refusal import Refusal
-from rules.state import GameState
-from rules.unit_lookup import (
+from rules.forces.lookup import (
     SEPARATORS,
     own_unit,
     own_unit_list,
@@ -26,13 +23,16 @@ from rules.unit_lookup import (
     same_name,
     split_list,
 )
-from rules.units import Unit
+from rules.forces.units import Unit
+from rules.refusal import Refusal
+from rules.state import GameState
+from rules.turn.idle import side_options
 from rules.view import project
 
 MAX_CHOICES = 25
 #: Discord's limit on a choice's name and value.
 MAX_VALUE = 100
-#: The offer that says who may do each action (``rules.idle``, ``rules.combat.offers``).
+#: The offer that says who may do each action (``rules.turn.idle``, ``rules.combat.offers``).
 OFFER_OF: dict[Action, str] = {"fire": "fire", "assault": "close_combat"}
 _WORD = re.compile(r"[\w']+")
 
@@ -82,7 +82,7 @@ def own_units(state: GameState, side: str) -> list[Named]:
 
 def fighters(state: GameState, side: str, action: Action) -> list[Named]:
     """The side's own units that may ``action`` now, as the rules offer it (phase, morale,
-    formation, not yet used, an enemy the side sees within reach: ``rules.idle.side_options``);
+    formation, not yet used, an enemy the side sees within reach: ``rules.turn.idle.side_options``);
     none when the side does not act now."""
     offers = side_options(state, side).offers
     refs = [r for o in offers if o.action == OFFER_OF[action] for r in o.refs]

@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.board import Board
+from rules.forces.units import Unit
+from rules.ground.board import Board
 from rules.state import GameState
-from rules.status import GameStatus
 from rules.surprise.commands import DetourPolicy, OrderSurpriseMove
-from rules.units import Unit
+from rules.turn.status import GameStatus
 from storage.clock import utc_now
 from storage.pending_orders import PendingRow
 from storage.store import Store

@@ -27,10 +27,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from rules import commands as cmd
-from rules.announcements import waiting_for
-from rules.deadline import phase_name
+from rules.knowledge.public import waiting_for
 from rules.state import GameState
-from rules.status import GameStatus
+from rules.turn.deadline import phase_name
+from rules.turn.status import GameStatus
 from storage.errors import ConcurrencyError
 from storage.phase_deadlines import DeadlineSetting
 from storage.records import GameRecord, NewDelivery, PlayerRecord

@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 
-from rules.board import Board
 from rules.engine import Refusal, order_plan, own_unit
-from rules.markers import own_marker
-from rules.movement import OrderPlan, PlannedStep
-from rules.overlay import Route
-from rules.status import GameStatus
-from rules.stops import StopKind
+from rules.forces.markers import own_marker
+from rules.ground.board import Board
+from rules.knowledge.overlay import Route
+from rules.orders.movement import OrderPlan, PlannedStep
+from rules.orders.stops import StopKind
+from rules.turn.status import GameStatus
 from umpire.player_settings import Preview
 from umpire.service import Umpire, UmpireError
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from rules.board import LabelError
+from rules.ground.board import LabelError
 from rules.state import GameState
-from rules.status import GameStatus
+from rules.turn.status import GameStatus
 from rules.view import own_view, project, public_view
 from storage.records import DeliveryRecord, PlayerRecord, Recipient
 from umpire import (

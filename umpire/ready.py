@@ -23,8 +23,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.markup import plain
-from rules.module_spec import OptionValue
+from rules.modules.spec import OptionValue
+from rules.scenario.markup import plain
 from storage.json_codec import JsonObject
 from umpire.seats import mention
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from rules import commands as cmd
 from rules.engine import Refusal, request_key
-from rules.reaction import require_not_held
 from rules.state import GameState
-from rules.status import GameStatus
+from rules.turn.reaction import require_not_held
+from rules.turn.status import GameStatus
 from storage.records import NewDelivery, PlayerRecord
 from umpire import ready, wording
 from umpire.answers import Reply, UmpireError

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.nesting import TooDeep, loads_json
+from rules.scenario.nesting import TooDeep, loads_json
 from storage.json_codec import JsonObject
 from storage.records import GameRecord, GameSources
 from storage.store import Store

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.board import LabelError
-from rules.problems import FileProblems
+from rules.ground.board import LabelError
+from rules.scenario.problems import FileProblems
 from rules.state import initial_state
 from rules.view import project
 from umpire import catalog

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules import events as ev
-from rules.loader import LoadedScenario
 from rules.reading import event_from_json
+from rules.scenario.loader import LoadedScenario
 from rules.state import GameState, apply, initial_state
 from rules.view import SideView, project
 from storage.records import GameRecord

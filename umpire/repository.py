@@ -23,9 +23,9 @@ from typing import TypeVar
 
 from rules import events as ev
 from rules.engine import Outcome
-from rules.loader import LoadedScenario
-from rules.problems import FileProblems
 from rules.reading import event_from_json
+from rules.scenario.loader import LoadedScenario
+from rules.scenario.problems import FileProblems
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from rules.view import project
 from storage.errors import ConcurrencyError

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.markup import plain
-from rules.status import GameStatus
+from rules.scenario.markup import plain
+from rules.turn.status import GameStatus
 
 #: The game option by which the host umpires: takes no side and reads the whole truth during play.
 HOST_UMPIRES = "host_umpires"

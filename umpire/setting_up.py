@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 
-from rules.implementations import require_playable
-from rules.markup import plain
-from rules.modules import RuleNotImplemented
-from rules.problems import FileProblems
-from rules.status import GameStatus
+from rules.modules.built import require_playable
+from rules.modules.catalog import RuleNotImplemented
+from rules.scenario.markup import plain
+from rules.scenario.problems import FileProblems
+from rules.turn.status import GameStatus
 from storage.errors import AlreadyExistsError
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
 from storage.seat_notices import SeatNotice

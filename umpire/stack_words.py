@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from render.counters import by_cell, marker_counters
 from render.draw import view_labels
-from rules.grid import Cell
-from rules.markup import plain
+from rules.ground.grid import Cell
+from rules.scenario.markup import plain
 from rules.view import ANONYMOUS, GHOST, MARKER, OWN, SideView, UnitView
 
 #: Lines listed before the rest are only counted (a message has room for about this many).

@@ -5,7 +5,7 @@ post a turn) instead of one post per phase.
 It says the turn (the turn track's clock and light), each phase of the turn in which someone
 acts (done, now, to come) and, for the phase now played, who is still to act as far as
 everyone may know: in a phase every side plays at once, who has finished is not told unless the
-game announces it (ruling INFO-9, ``rules.announcements.waiting_for``). Everything in it is
+game announces it (ruling INFO-9, ``rules.knowledge.public.waiting_for``). Everything in it is
 public: the turn sequence, the phase and the sides' names; nothing depends on what any side did.
 
 Edits notify nobody on Discord, so the players are mentioned once a turn, in the new post that
@@ -19,10 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.announcements import waiting_for
-from rules.markup import plain
+from rules.knowledge.public import waiting_for
+from rules.scenario.markup import plain
 from rules.state import GameState
-from rules.status import GameStatus
+from rules.turn.status import GameStatus
 from rules.view import SideView
 from umpire.wording import turn_heading
 

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.location import Arriving, Eliminated, InMarker, Location, OnMap, Withdrawn
-from rules.markup import plain
+from rules.forces.location import Arriving, Eliminated, InMarker, Location, OnMap, Withdrawn
+from rules.forces.words import COMBAT_KINDS, LEADER_KINDS, Echelon
+from rules.scenario.markup import plain
 from rules.view import CommandView, OffMapUnit, SideView, UnitView
-from rules.words import COMBAT_KINDS, LEADER_KINDS, Echelon
 
 #: Unit lines on one page, and the most characters of a page (an embed holds 4096).
 PAGE_LINES = 18

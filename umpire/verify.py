@@ -22,9 +22,9 @@ from pydantic import ValidationError
 
 from rules import events as ev
 from rules.engine import Refusal, redecide
-from rules.implementations import load_all
-from rules.problems import FileProblems
+from rules.modules.built import load_all
 from rules.reading import event_from_json
+from rules.scenario.problems import FileProblems
 from rules.state import GameState, initial_state
 from storage.errors import StorageError
 from storage.sql import Backend, database_kind

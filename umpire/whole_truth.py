@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rules.markup import plain
+from rules.scenario.markup import plain
 from rules.state import GameState
-from rules.status import GameStatus
+from rules.turn.status import GameStatus
 from rules.view import own_view
 from storage.records import DeliveryRecord
 from umpire import wording

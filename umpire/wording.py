@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rules import commands as cmd
 from rules import events as ev
-from rules.status import GameStatus
+from rules.forces.words import COMBAT_KINDS
+from rules.turn.status import GameStatus
 from rules.view import IDENTIFIED, SideView
-from rules.words import COMBAT_KINDS
 from umpire import units_list
 
 # -- refusals --------------------------------------------------------------------------------------

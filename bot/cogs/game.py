@@ -16,12 +16,12 @@ from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replay_view import IMAGE_NAME, frame_view, replay_frame
 from bot.replies import answer, thinking
-from rules.announcements import ANNOUNCE_FINISHED
 from rules.chancellorsville.spec import RAID_OPTION, VICTORY_OPTION
-from rules.idle import AUTO_PASS, AUTO_PASS_ALONE
-from rules.implementations import playable_modules
-from rules.modules import KNOWN_MODULES
-from rules.status import GameStatus
+from rules.knowledge.public import ANNOUNCE_FINISHED
+from rules.modules.built import playable_modules
+from rules.modules.catalog import KNOWN_MODULES
+from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE
+from rules.turn.status import GameStatus
 from umpire import catalog
 from umpire.phase_clock import DEADLINE_ACTION
 from umpire.ready import READY_OPTION

@@ -23,8 +23,8 @@ from collections.abc import Collection, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.units import Unit
-from rules.words import UnitKind
+from rules.forces.units import Unit
+from rules.forces.words import UnitKind
 
 #: The table whose column shifts cavalry rules map to.
 TABLE = "close_combat"

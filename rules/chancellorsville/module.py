@@ -16,8 +16,8 @@ from rules.chancellorsville.cavalry import TABLE
 from rules.chancellorsville.cavalry_notice import CavalryRulesAnnounced, announcement
 from rules.chancellorsville.spec import SPEC
 from rules.events import GameEvent
-from rules.module_api import RuleModule
-from rules.registry import register
+from rules.modules.api import RuleModule
+from rules.modules.registry import register
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from rules.chancellorsville.events import RaidRode
 from rules.chancellorsville.settings import RaidSettings
 from rules.chancellorsville.spec import RAID_OPTION, RAID_SPEC
-from rules.loader import LoadedScenario
-from rules.module_spec import OptionValue
-from rules.scenario import UnitSpec
-from rules.words import DEFAULT_MOVEMENT_CLASS, LEADER_KINDS
+from rules.forces.words import DEFAULT_MOVEMENT_CLASS, LEADER_KINDS
+from rules.modules.spec import OptionValue
+from rules.scenario.loader import LoadedScenario
+from rules.scenario.models import UnitSpec
 
 
 def raid_goes(options: Mapping[str, OptionValue]) -> bool:

@@ -19,15 +19,15 @@ from rules.chancellorsville.raid import raid_goes, raid_rode, raiders
 from rules.chancellorsville.settings import OUTCOME_COLUMN, RaidSettings
 from rules.chancellorsville.spec import RAID_SPEC, RAID_VICTORY, VICTORY_OPTION
 from rules.events import GameEvent
-from rules.information import InformationModel
-from rules.module_api import RuleModule, data_of
-from rules.module_settings import settings_of
-from rules.registry import register
+from rules.knowledge.information import InformationModel
+from rules.modules.api import RuleModule, data_of
+from rules.modules.registry import register
+from rules.modules.settings import settings_of
 from rules.state import GameState, with_module_data
 
 if TYPE_CHECKING:
-    from rules.loader import LoadedScenario
     from rules.outcome import Outcome
+    from rules.scenario.loader import LoadedScenario
 
 
 def settings(loaded: LoadedScenario) -> RaidSettings:

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.bounds import MAX_MOVEMENT
-from rules.module_settings import ModuleSettings
-from rules.words import LEADER_KINDS
+from rules.forces.words import LEADER_KINDS
+from rules.modules.settings import ModuleSettings
+from rules.scenario.bounds import MAX_MOVEMENT
 
 if TYPE_CHECKING:
-    from rules.loader import LoadedScenario
+    from rules.scenario.loader import LoadedScenario
 
 #: The victory chart's column after a raid that succeeded, and the one read otherwise.
 SUCCESSFUL_RAID = "Successful Raid"

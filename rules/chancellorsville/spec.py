@@ -1,10 +1,10 @@
-"""The declarations of the two Chancellorsville modules (see ``rules.module_spec``)."""
+"""The declarations of the two Chancellorsville modules (see ``rules.modules.spec``)."""
 
 from rules.chancellorsville.cavalry_notice import CAVALRY_EVENTS
 from rules.chancellorsville.events import EVENTS
 from rules.chancellorsville.settings import RaidSettings
-from rules.information import InformationModel
-from rules.module_spec import ModuleSpec
+from rules.knowledge.information import InformationModel
+from rules.modules.spec import ModuleSpec
 
 HIDDEN_UNITS = "chancellorsville"
 RAID_VICTORY = "raid_victory"

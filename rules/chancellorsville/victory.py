@@ -23,10 +23,10 @@ from rules.chancellorsville.settings import (
     SUCCESSFUL_RAID,
     RaidSettings,
 )
-from rules.location import Eliminated
-from rules.module_data import data_of
+from rules.forces.location import Eliminated
+from rules.forces.words import COMBAT_KINDS
+from rules.modules.data import data_of
 from rules.state import GameState
-from rules.words import COMBAT_KINDS
 
 MODULE = "raid_victory"
 #: The purpose of the raid roll in the log (``vedette verify`` shows it).

@@ -18,11 +18,11 @@ from typing import Literal
 
 from rules.combat.config import CombatRules
 from rules.combat.offers import aimable_cells
-from rules.gamemap import GameMap
-from rules.grid import Cell
+from rules.forces.words import COMBAT_KINDS
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
 from rules.sighting.height import clear_line
 from rules.view import IDENTIFIED, SideView, UnitView
-from rules.words import COMBAT_KINDS
 
 Action = Literal["fire", "assault"]
 

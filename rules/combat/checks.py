@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from rules.forces.lookup import own_unit, own_unit_list
+from rules.forces.units import Unit
+from rules.modules.registry import in_force
 from rules.refusal import Refusal
-from rules.registry import in_force
 from rules.state import GameState
-from rules.unit_lookup import own_unit, own_unit_list
-from rules.units import Unit
 
 
 def require_phase(state: GameState, side: str, actions: tuple[str, ...], verb: str) -> None:

@@ -26,9 +26,9 @@ from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.combat.stragglers import straggler_check
 from rules.events import side_audience
-from rules.grid import Cell
+from rules.ground.grid import Cell
+from rules.orders.positions import moved_units, positions_changed
 from rules.outcome import Outcome
-from rules.positions import moved_units, positions_changed
 from rules.refusal import Refusal
 from rules.state import GameState, with_units
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.tables import Table, parse_roll_range
+from rules.scenario.tables import Table, parse_roll_range
 
 BIG = 10**9
 

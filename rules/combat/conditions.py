@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from rules.chancellorsville.cavalry import TABLE as CAVALRY_TABLE
 from rules.chancellorsville.cavalry import plays, rule_of_shift
 from rules.combat.config import Atom, Condition, hidden_from_firer
-from rules.counting import counts_at
-from rules.grid import Cell
+from rules.forces.counting import counts_at
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
 from rules.state import GameState
-from rules.turns import is_night
-from rules.units import Unit
+from rules.turn.sequence import is_night
 
 CONVERGING_DEGREES = 90.0
 OPPOSITE_DEGREES = 150.0

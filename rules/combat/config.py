@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 if TYPE_CHECKING:
-    from rules.tables import Table
+    from rules.scenario.tables import Table
 
 # -- the condition language ----------------------------------------------------------------------
 

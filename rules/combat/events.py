@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 from rules.events import CellRef, GameEvent
-from rules.grid import Cell
-from rules.reporting import own_strength, unit_name
+from rules.ground.grid import Cell
+from rules.knowledge.reporting import own_strength, unit_name
 
 if TYPE_CHECKING:
     from rules.view import SideView

@@ -10,9 +10,9 @@ from rules.combat import events as cev
 from rules.combat.ledger import take_losses
 from rules.combat.sides import Knowledge
 from rules.events import GameEvent, side_audience
-from rules.grid import Cell
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
 from rules.state import GameState
-from rules.units import Unit
 
 
 def _points(n: int) -> str:

@@ -11,7 +11,7 @@ The target's side is told the truth about its unit. The firing side is told what
 an identified target the roll and everything that shows on the counter; on a counter it sees
 only as a marker, neither roll nor result. A rule module may shield the target
 (``combat_shield``): then the result is worked out on the target as the firing side sees it
-(``rules.knowledge.appearance``), its strength and morale do not change, though a retreat in
+(``rules.knowledge.sighted.appearance``), its strength and morale do not change, though a retreat in
 the result is made on the map; a sham that would eliminate the unit is ignored instead
 (ruling COMBAT-16).
 """
@@ -31,14 +31,14 @@ from rules.combat.morale import morale_check
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.events import side_audience
-from rules.knowledge import appearance
+from rules.forces.units import Unit
+from rules.knowledge.sighted import appearance
+from rules.modules.registry import in_force
+from rules.orders.positions import moved_units, positions_changed
 from rules.outcome import Outcome
-from rules.positions import moved_units, positions_changed
 from rules.refusal import Refusal
-from rules.registry import in_force
 from rules.sighting.height import clear_line
 from rules.state import GameState
-from rules.units import Unit
 
 
 def shield_of(state: GameState, target: Unit, attackers: tuple[Unit, ...],

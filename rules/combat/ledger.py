@@ -10,7 +10,7 @@
   surprise force within four hexes triggers it, and so does a sham it could not keep up:
   ``SHAM_BROKEN``, whose record replaces the sham's);
 * ``shams``: results that units secretly ignored (their retreats are made for real), for the
-  module that shields them to show the attacker (``rules.module_api.RuleModule.combat_shield``):
+  module that shields them to show the attacker (``rules.modules.api.RuleModule.combat_shield``):
   the strength shown lost and how much of it straggled;
 * ``sham_recoveries``: shown stragglers the attacker has since seen come back (unit, attacking
   side, turn, points), for the same module to take off the loss it shows.
@@ -24,9 +24,9 @@ from typing import Any
 
 from rules.combat import events as cev
 from rules.events import GameEvent
-from rules.grid import Cell
-from rules.location import Eliminated, OnMap
-from rules.module_data import data_of
+from rules.forces.location import Eliminated, OnMap
+from rules.ground.grid import Cell
+from rules.modules.data import data_of
 from rules.state import GameState, with_module_data, with_units
 
 NAME = "combat"

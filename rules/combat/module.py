@@ -1,7 +1,7 @@
 """The ``combat`` rule module: fire, close combat, morale and stragglers, from the ruleset's
 tables (see the package's other modules), with secret results where the rule texts hide them.
 
-Importing this module registers it (``rules.registry.IMPLEMENTATIONS`` names it).
+Importing this module registers it (``rules.modules.registry.IMPLEMENTATIONS`` names it).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from rules.combat.spec import SPEC
 from rules.combat.stragglers import recover_stragglers
 from rules.commands import GameCommand
 from rules.events import GameEvent
-from rules.module_api import RuleModule
-from rules.offers import Offer
+from rules.forces.units import Unit
+from rules.modules.api import RuleModule
+from rules.modules.registry import register
 from rules.outcome import Outcome
-from rules.registry import register
 from rules.state import GameState
-from rules.turns import Step
-from rules.units import Unit
+from rules.turn.offers import Offer
+from rules.turn.sequence import Step
 from rules.view import SideView
 
 

@@ -12,14 +12,14 @@ from rules.combat import events as cev
 from rules.combat.checks import require_phase
 from rules.combat.commands import Rally
 from rules.combat.conditions import Situation, applicable
-from rules.counting import enemy_combat_cells
 from rules.events import side_audience
+from rules.forces.counting import enemy_combat_cells
+from rules.forces.lookup import own_unit
+from rules.forces.units import Unit
+from rules.modules.registry import in_force
 from rules.outcome import Outcome
 from rules.refusal import Refusal
-from rules.registry import in_force
 from rules.state import GameState
-from rules.unit_lookup import own_unit
-from rules.units import Unit
 
 
 def grade(state: GameState, unit: Unit) -> str:

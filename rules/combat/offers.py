@@ -13,16 +13,16 @@ not see the enemy next to it.
 from __future__ import annotations
 
 from rules.combat.ledger import used
-from rules.gamemap import GameMap
-from rules.grid import Cell
-from rules.offers import Offer
-from rules.registry import in_force
+from rules.forces.units import Unit
+from rules.forces.words import COMBAT_KINDS
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
+from rules.modules.registry import in_force
 from rules.sighting.height import clear_line
 from rules.state import GameState
-from rules.turns import Step
-from rules.units import Unit
+from rules.turn.offers import Offer
+from rules.turn.sequence import Step
 from rules.view import ANONYMOUS, IDENTIFIED, MARKER, SideView
-from rules.words import COMBAT_KINDS
 
 
 def combat_offers(state: GameState, side: str, view: SideView, step: Step

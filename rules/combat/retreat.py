@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.counting import enemy_combat_presences
-from rules.grid import Cell
+from rules.forces.counting import enemy_combat_presences
+from rules.forces.units import Unit
+from rules.forces.words import STACKING_KINDS
+from rules.ground.grid import Cell
 from rules.state import GameState
-from rules.units import Unit
-from rules.words import STACKING_KINDS
 
 
 def retreat_path(state: GameState, unit: Unit, cells: int, away_from: Sequence[Cell]

@@ -7,14 +7,14 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from rules.board import LabelError
-from rules.grid import Cell
+from rules.forces.units import Unit
+from rules.forces.words import COMBAT_KINDS
+from rules.ground.board import LabelError
+from rules.ground.grid import Cell
+from rules.knowledge.levels import MarkerView
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.units import Unit
 from rules.view import ANONYMOUS, GHOST, IDENTIFIED, MARKER, SideView, UnitView, project
-from rules.view_types import MarkerView
-from rules.words import COMBAT_KINDS
 
 
 class Knowledge:

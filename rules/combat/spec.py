@@ -1,8 +1,8 @@
-"""The combat module's declaration (see ``rules.module_spec``)."""
+"""The combat module's declaration (see ``rules.modules.spec``)."""
 
 from rules.combat.commands import Assault, Fire, Rally
 from rules.combat.events import EVENTS
-from rules.module_spec import ModuleSpec
+from rules.modules.spec import ModuleSpec
 
 SPEC: ModuleSpec = ModuleSpec(
     name="combat",

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from rules.combat import events as cev
 from rules.combat.conditions import Situation, applicable
-from rules.counting import counts_at, enemy_combat_cells
 from rules.events import side_audience
-from rules.knowledge import appearance
+from rules.forces.counting import counts_at, enemy_combat_cells
+from rules.forces.units import Unit
+from rules.knowledge.sighted import appearance
+from rules.modules.registry import in_force
 from rules.outcome import Outcome
-from rules.registry import in_force
 from rules.state import GameState
-from rules.units import Unit
 
 
 def straggler_check(out: Outcome, unit: Unit, column: str, reason: str) -> int:

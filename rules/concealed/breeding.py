@@ -8,7 +8,7 @@ breeds no more until the next (ruling CF-6).
 Nothing may tell the enemy which marker is the parent: the parent's marker splits into two
 markers with fresh ids, listed by id, and a secret die (1d6: 1-3 the first id, 4-6 the second)
 says which of them the force is under.
-Both show the same turn of placing and the same last move (``rules.markers``).
+Both show the same turn of placing and the same last move (``rules.forces.markers``).
 """
 
 from __future__ import annotations

@@ -20,20 +20,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules import events as ev
-from rules.command import command_range, in_command
 from rules.concealed import events as cev
 from rules.concealed.commands import ConcealForce
 from rules.concealed.pool import is_independent_cavalry
 from rules.concealed.records import MODULE, ForceKind, is_detached
 from rules.concealed.spacing import KEEP_AWAY, nearest_enemy, seen_by_enemy
 from rules.concealed.timing import require_phase_start
-from rules.positions import positions_changed
+from rules.forces.chain_of_command import command_range, in_command
+from rules.forces.lookup import own_unit, own_unit_list
+from rules.forces.units import Unit
+from rules.forces.words import STACKING_KINDS, Echelon, UnitKind
+from rules.modules.registry import in_force
+from rules.orders.positions import positions_changed
 from rules.refusal import Refusal
-from rules.registry import in_force
 from rules.state import GameState
-from rules.unit_lookup import own_unit, own_unit_list
-from rules.units import Unit
-from rules.words import STACKING_KINDS, Echelon, UnitKind
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -20,11 +20,11 @@ from typing import Any
 
 from rules.concealed import plans
 from rules.events import CellRef
-from rules.grid import Cell
-from rules.markers import Marker
+from rules.forces.markers import Marker
+from rules.forces.units import Unit
+from rules.forces.words import STACKING_KINDS, Formation, MovementClass, UnitKind
+from rules.ground.grid import Cell
 from rules.state import GameState
-from rules.units import Unit
-from rules.words import STACKING_KINDS, Formation, MovementClass, UnitKind
 
 #: How far from the marker (in hexes) units are placed when the nearer hexes are full.
 FARTHEST = 3

@@ -14,9 +14,9 @@ from rules import events as ev
 from rules.concealed import events as cev
 from rules.concealed.commands import MarkDetached
 from rules.concealed.records import is_detached
+from rules.forces.lookup import own_unit
+from rules.forces.words import Echelon
 from rules.refusal import Refusal
-from rules.unit_lookup import own_unit
-from rules.words import Echelon
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

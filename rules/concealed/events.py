@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from rules.concealed.notes import ConcealedNote
 from rules.concealed.records import MODULE, ForceKind
 from rules.events import CellRef, GameEvent
-from rules.grid import Cell
+from rules.ground.grid import Cell
 
 if TYPE_CHECKING:
     from rules.view import SideView

@@ -27,24 +27,24 @@ from rules.concealed.notes import note_for
 from rules.concealed.offers import concealed_offers
 from rules.concealed.spec import SPEC
 from rules.events import GameEvent
-from rules.grid import Cell
-from rules.location import InMarker
-from rules.markers import Marker
-from rules.module_api import RuleModule
-from rules.notes import ModuleNote
-from rules.offers import Offer
+from rules.forces.location import InMarker
+from rules.forces.markers import Marker
+from rules.forces.units import Unit
+from rules.forces.words import Formation
+from rules.ground.grid import Cell
+from rules.knowledge.notes import ModuleNote
+from rules.modules.api import RuleModule
+from rules.modules.registry import register
+from rules.orders.stops import Stop
 from rules.refusal import Refusal
-from rules.registry import register
 from rules.state import GameState, with_units
-from rules.stops import Stop
-from rules.turns import Step
-from rules.units import Unit
+from rules.turn.offers import Offer
+from rules.turn.sequence import Step
 from rules.view import SideView
-from rules.words import Formation
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
-    from rules.reaction import Question
+    from rules.turn.reaction import Question
 
 
 class ConcealedForces(RuleModule):

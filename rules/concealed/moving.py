@@ -20,18 +20,18 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
-from rules import reaction
-from rules.board import LabelError
 from rules.concealed import events as cev
 from rules.concealed.records import ForceKind, force, forced_mp, kind_of, spent
 from rules.concealed.spacing import KEEP_AWAY, cell_in_enemy_sight, enemy_cells
-from rules.grid import Cell
-from rules.markers import Marker
-from rules.positions import positions_changed
+from rules.forces.markers import Marker
+from rules.forces.words import STACKING_KINDS, Formation, MovementClass, UnitKind
+from rules.ground.board import LabelError
+from rules.ground.grid import Cell
+from rules.orders.positions import positions_changed
+from rules.orders.route import RouteError, expand, parse_route
 from rules.refusal import Refusal
-from rules.route import RouteError, expand, parse_route
 from rules.state import GameState
-from rules.words import STACKING_KINDS, Formation, MovementClass, UnitKind
+from rules.turn import reaction
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.concealed.records import ForceKind, forces, kind_of
-from rules.notes import ModuleNote
+from rules.knowledge.notes import ModuleNote
 
 if TYPE_CHECKING:
     from rules.state import GameState

@@ -7,11 +7,11 @@ not looked at, since the side cannot know it for sure (ruling FLOW-12)."""
 from __future__ import annotations
 
 from rules.concealed.timing import movement_begun
-from rules.offers import Offer
+from rules.forces.words import Echelon
 from rules.state import GameState
-from rules.turns import Step
+from rules.turn.offers import Offer
+from rules.turn.sequence import Step
 from rules.view import SideView
-from rules.words import Echelon
 
 
 def concealed_offers(state: GameState, side: str, view: SideView, step: Step

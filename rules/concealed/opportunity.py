@@ -3,7 +3,8 @@
 A real force that an enemy unit finds may fire and charge from the instant it is placed, even
 at the very unit whose move found it. When the game option ``cf_opportunity_fire`` is on (the
 default) and the combat module is in force, the owner is asked at once, in the reaction window
-(``rules.reaction``): ``fire`` (every deployed unit that can fire at the finder does, together),
+(``rules.turn.reaction``): ``fire`` (every deployed unit that can fire at the finder does,
+together),
 ``charge`` (every deployed unit next to it attacks it in close combat, and stays where it is
 whatever the result) or ``hold``, the default. The question holds the enemy's movement until it
 is answered or its deadline passes (``cf_reaction_seconds``, at least one second: the finder's
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules import reaction
 from rules.combat.close_combat import resolve_assault
 from rules.combat.commands import Assault, Fire
 from rules.combat.fire import resolve_fire
@@ -29,16 +29,17 @@ from rules.combat.ledger import used
 from rules.combat.sides import Knowledge
 from rules.concealed.records import MODULE, data
 from rules.concealed.spec import OPPORTUNITY_OPTION, REACTION_SECONDS_OPTION, SPEC
-from rules.grid import Cell
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.modules.registry import in_force
 from rules.refusal import Refusal
-from rules.registry import in_force
 from rules.sighting.height import clear_line
 from rules.state import GameState
-from rules.units import Unit
+from rules.turn import reaction
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
-    from rules.reaction import Question
+    from rules.turn.reaction import Question
 
 FIRE = "fire"
 CHARGE = "charge"

@@ -2,7 +2,7 @@
 
 A surprise march is stopped by a *blocked hex*: at or within the blocked radius of an enemy
 combat unit (its pickets), or seen by an enemy unit or leader. The troops of a concealed force
-are off the map and are no sighting presences of their own (``rules.counting``), yet a real
+are off the map and are no sighting presences of their own (``rules.forces.counting``), yet a real
 division in the field posts pickets and keeps watch, and a decoy must not be told from it. So
 every enemy concealment marker, whatever is under it, counts for the blocked hexes as one
 counter that both fights and observes, standing in the marker's hex: the cells within the
@@ -18,8 +18,8 @@ a move within two hexes of an enemy unit (Cf 1.4 keeps it three away).
 from __future__ import annotations
 
 from rules.concealed.records import forces
-from rules.grid import Cell
-from rules.knowledge import bits_to_cells, rule_for, turn_visibility
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import bits_to_cells, rule_for, turn_visibility
 from rules.sighting.sighting_pass import Presence, full_pass
 from rules.state import GameState
 

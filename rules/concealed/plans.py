@@ -29,10 +29,10 @@ from rules import events as ev
 from rules.concealed import events as cev
 from rules.concealed.commands import ClearConcealPlan, ConcealPlan
 from rules.concealed.records import ForceKind, force, kind_of, own_marker
-from rules.grid import Cell, Grid
+from rules.forces.lookup import own_unit
+from rules.forces.words import FORMATIONS_BY_KIND, Formation
+from rules.ground.grid import Cell, Grid
 from rules.refusal import Refusal
-from rules.unit_lookup import own_unit
-from rules.words import FORMATIONS_BY_KIND, Formation
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -13,10 +13,10 @@ CF-2).
 from __future__ import annotations
 
 from rules.concealed.records import INDEPENDENT_TAG, decoys_of, found_this_turn
-from rules.location import InMarker, OnMap
+from rules.forces.location import InMarker, OnMap
+from rules.forces.units import Unit
+from rules.forces.words import Echelon, UnitKind
 from rules.state import GameState
-from rules.units import Unit
-from rules.words import Echelon, UnitKind
 
 
 def on_the_table(unit: Unit) -> bool:

@@ -45,9 +45,9 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from rules.markers import Marker
-from rules.markers import own_marker as find_marker
-from rules.module_data import data_of, with_module_data
+from rules.forces.markers import Marker
+from rules.forces.markers import own_marker as find_marker
+from rules.modules.data import data_of, with_module_data
 
 if TYPE_CHECKING:
     from rules.state import GameState
@@ -167,5 +167,6 @@ def store(state: GameState, new: Mapping[str, Any]) -> GameState:
 
 
 def own_marker(state: GameState, side: str, ref: str) -> Marker | None:
-    """One of the side's own markers by the id a player gives (``rules.markers.own_marker``)."""
+    """One of the side's own markers by the id a player gives
+    (``rules.forces.markers.own_marker``)."""
     return find_marker(state.markers, side, ref)

@@ -26,14 +26,14 @@ from rules.concealed.commands import Unconceal
 from rules.concealed.records import force, forces, own_marker
 from rules.concealed.spacing import REVEAL_RANGE
 from rules.concealed.timing import require_phase_start
-from rules.grid import Cell
-from rules.knowledge import rule_for, sight, turn_visibility
-from rules.markers import Marker
-from rules.positions import positions_changed
+from rules.forces.markers import Marker
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import rule_for, sight, turn_visibility
+from rules.orders.positions import positions_changed
+from rules.orders.stops import Stop, StopKind
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.stops import Stop, StopKind
-from rules.units import Unit
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -19,7 +19,6 @@ import heapq
 from typing import TYPE_CHECKING
 
 from rules import events as ev
-from rules.board import Board
 from rules.concealed import events as cev
 from rules.concealed.commands import ReleaseScouts
 from rules.concealed.records import (
@@ -34,14 +33,15 @@ from rules.concealed.records import (
     scouts,
 )
 from rules.concealed.timing import require_phase_start
-from rules.grid import Cell
-from rules.knowledge import sight
-from rules.positions import positions_changed
+from rules.forces.lookup import own_unit, own_unit_list
+from rules.forces.units import Unit
+from rules.forces.words import Formation, MovementClass, UnitKind
+from rules.ground.board import Board
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import sight
+from rules.orders.positions import positions_changed
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.unit_lookup import own_unit, own_unit_list
-from rules.units import Unit
-from rules.words import Formation, MovementClass, UnitKind
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

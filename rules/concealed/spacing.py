@@ -9,10 +9,10 @@ marker's troops are off the map and see nothing: a concealed force never reveals
 
 from __future__ import annotations
 
-from rules.grid import Cell
-from rules.knowledge import sight
+from rules.forces.units import Unit
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import sight
 from rules.state import GameState
-from rules.units import Unit
 
 #: The least distance, in hexes, between a concealed force and any enemy unit or marker.
 KEEP_AWAY = 3

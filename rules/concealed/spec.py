@@ -1,10 +1,10 @@
-"""The Concealed Forces module's declaration (see ``rules.module_spec``)."""
+"""The Concealed Forces module's declaration (see ``rules.modules.spec``)."""
 
 from rules.concealed.commands import COMMANDS
 from rules.concealed.events import EVENTS
 from rules.concealed.records import MODULE
-from rules.information import InformationModel
-from rules.module_spec import ModuleSpec
+from rules.knowledge.information import InformationModel
+from rules.modules.spec import ModuleSpec
 
 #: When a concealed force's forced-march straggler checks are rolled (ruling CF-15):
 #: ``each_turn`` (at the end of each phase it force-marched) or ``on_reveal`` (noted, and all

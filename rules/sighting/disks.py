@@ -7,7 +7,7 @@ one class it is always the same. Squares have one class.
 
 from __future__ import annotations
 
-from rules.grid import Cell, HexGrid, SquareGrid
+from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.sighting.geometry import Rel, place
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from rules.grid import Cell, Cube, HexGrid, SquareGrid, cube_round
+from rules.ground.grid import Cell, Cube, HexGrid, SquareGrid, cube_round
 
 #: A cell relative to the observer's: a cube offset ``(q, r, s)`` on hex grids, ``(dx, dy)`` on
 #: square grids.

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.gamemap import GameMap
-from rules.grid import Cell
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
 from rules.sighting.geometry import sight_line
 
 

@@ -29,7 +29,7 @@ integer bitset a cell (bit ``i`` is cell index ``i``).
 
 from __future__ import annotations
 
-from rules.gamemap import GameMap
+from rules.ground.gamemap import GameMap
 from rules.sighting.tabled import TabledRule
 from rules.sighting.tables import build_visibility
 

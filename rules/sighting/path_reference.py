@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from rules.gamemap import GameMap
-from rules.grid import Cell
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
 from rules.sighting.paths import Cover
 from rules.sighting.reference import reference_pass
 from rules.sighting.sighting_pass import Presence, SideSighting

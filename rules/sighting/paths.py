@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from rules.gamemap import GameMap
-from rules.grid import Cell, HexGrid, SquareGrid
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.sighting.disks import BoardMasks, col_row_delta, disk, distance, parities
 from rules.sighting.geometry import Rel
 from rules.sighting.tabled import TabledRule

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from rules.gamemap import GameMap
-from rules.grid import Cell, Cube, HexGrid
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell, Cube, HexGrid
 from rules.sighting.sighting_pass import Presence, SideSighting
 
 Point = tuple[int, int]

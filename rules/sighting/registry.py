@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from rules.gamemap import GameMap
+from rules.ground.gamemap import GameMap
 from rules.sighting.los import LineOfSight
 from rules.sighting.paths import ClearPath
 from rules.sighting.rule import SightingRule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rules.gamemap import GameMap
+from rules.ground.gamemap import GameMap
 
 
 class SightingRule(Protocol):

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
-from rules.gamemap import GameMap
+from rules.ground.gamemap import GameMap
 from rules.sighting.disks import CellDisks
 from rules.sighting.registry import DEFAULT_RULE, rule_named
 from rules.sighting.rule import SightingRule

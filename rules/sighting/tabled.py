@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from rules.gamemap import GameMap
+from rules.ground.gamemap import GameMap
 from rules.sighting.disks import CellDisks
 
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from rules.gamemap import GameMap
-from rules.grid import HexGrid, SquareGrid
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import HexGrid, SquareGrid
 from rules.sighting.disks import BoardMasks, col_row_delta, disk, distance, parities
 from rules.sighting.geometry import Rel, line_shape
 from rules.sighting.height import is_obstacle

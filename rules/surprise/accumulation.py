@@ -31,7 +31,7 @@ from rules.surprise import force as frc
 from rules.surprise import records as rec
 from rules.surprise import rolls, setoff
 from rules.surprise.straggling import forced_march_stragglers
-from rules.turns import is_night
+from rules.turn.sequence import is_night
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from rules.events import side_audience
-from rules.grid import Cell
+from rules.ground.grid import Cell
 from rules.state import GameState
 from rules.surprise import column
 from rules.surprise import events as sev

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.grid import Cell
-from rules.route import Route, RouteError, expand, parse_route
+from rules.forces.units import Unit
+from rules.forces.words import FORMATIONS_BY_KIND, Formation
+from rules.ground.grid import Cell
+from rules.orders.route import Route, RouteError, expand, parse_route
 from rules.state import GameState
 from rules.surprise import force as frc
-from rules.units import Unit
-from rules.words import FORMATIONS_BY_KIND, Formation
 
 
 def march_formation(unit: Unit) -> Formation:

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.command import command_range, in_command
+from rules.forces.chain_of_command import command_range, in_command
+from rules.forces.units import Unit
 from rules.state import GameState
 from rules.surprise import force as frc
 from rules.surprise.orders import headquarters
-from rules.units import Unit
 
 #: The link between two units of a force with no leader, in hexes.
 LINK_DEFAULT = 3

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from pydantic import Field
 
 from rules.events import GameEvent
-from rules.reporting import unit_name
+from rules.knowledge.reporting import unit_name
 from rules.surprise import records as rec
 
 if TYPE_CHECKING:

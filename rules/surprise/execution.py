@@ -39,23 +39,23 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rules import reaction
 from rules.events import side_audience
-from rules.grid import Cell
-from rules.knowledge import sight
-from rules.movement import formation_change_cost
-from rules.positions import positions_changed
-from rules.registry import in_force
+from rules.forces.units import Unit
+from rules.forces.words import STACKING_KINDS, Formation
+from rules.ground.grid import Cell
+from rules.knowledge.sighted import sight
+from rules.modules.registry import in_force
+from rules.orders.movement import formation_change_cost
+from rules.orders.positions import positions_changed
+from rules.orders.stops import Stop
 from rules.state import GameState
-from rules.stops import Stop
 from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import interference, orders
 from rules.surprise import records as rec
 from rules.surprise.column import march_formation, route_path
 from rules.surprise.paths import cheapest_path
-from rules.units import Unit
-from rules.words import STACKING_KINDS, Formation
+from rules.turn import reaction
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

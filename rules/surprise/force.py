@@ -3,7 +3,7 @@
 A force is written as a list separated by commas: units (by name, short name or id) and commands
 (by name or id), a command meaning "that command plus attached" (every unit of it and of the
 commands beneath it). A name may itself hold commas ("1st Division, XI Corps (Devens)"): the
-list is read against the side's own names (``rules.unit_lookup.split_list``, ruling ORD-10).
+list is read against the side's own names (``rules.forces.lookup.split_list``, ruling ORD-10).
 Only the ordering side's own units and commands are searched, so naming an enemy gets the same
 answer as naming nothing (rules.engine.own_unit). Units not on the map when
 the order is given are not part of the force (ruling SM-20).
@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from rules.command import force as command_force
+from rules.forces.chain_of_command import force as command_force
+from rules.forces.lookup import own_keys, own_unit, pieces_of, same_name, split_list
+from rules.forces.units import Unit
+from rules.forces.words import Echelon, UnitKind
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import records as rec
-from rules.unit_lookup import own_keys, own_unit, pieces_of, same_name, split_list
-from rules.units import Unit
-from rules.words import Echelon, UnitKind
 
 #: Echelons from the largest down (the order ``Echelon`` lists them in).
 RANK: dict[Echelon, int] = {e: n for n, e in enumerate(Echelon)}

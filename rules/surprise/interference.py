@@ -24,15 +24,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from rules.events import side_audience
-from rules.grid import Cell
-from rules.location import Eliminated
-from rules.positions import positions_changed
+from rules.forces.location import Eliminated
+from rules.forces.units import Unit
+from rules.forces.words import STACKING_KINDS, UnitKind
+from rules.ground.grid import Cell
+from rules.orders.positions import positions_changed
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import records as rec
-from rules.units import Unit
-from rules.words import STACKING_KINDS, UnitKind
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -6,16 +6,17 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rules import reaction
 from rules.commands import GameCommand
 from rules.events import GameEvent
-from rules.grid import Cell
-from rules.module_api import RuleModule
-from rules.notes import ModuleNote
-from rules.offers import Offer
-from rules.overlay import Ground, Overlay
+from rules.forces.units import Unit
+from rules.forces.words import Formation
+from rules.ground.grid import Cell
+from rules.knowledge.levels import UnitView
+from rules.knowledge.notes import ModuleNote
+from rules.knowledge.overlay import Ground, Overlay
+from rules.modules.api import RuleModule
+from rules.modules.registry import register
 from rules.refusal import Refusal
-from rules.registry import register
 from rules.state import GameState, with_module_data, with_units
 from rules.surprise import (
     accumulation,
@@ -39,11 +40,10 @@ from rules.surprise.commands import (
 from rules.surprise.forced import decide_forced
 from rules.surprise.offers import surprise_offers
 from rules.surprise.spec import SPEC
-from rules.turns import Step
-from rules.units import Unit
+from rules.turn import reaction
+from rules.turn.offers import Offer
+from rules.turn.sequence import Step
 from rules.view import SideView
-from rules.view_types import UnitView
-from rules.words import Formation
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.blocked import blocked_as_known
-from rules.grid import Cell
-from rules.notes import ModuleNote
-from rules.overlay import Ground, Overlay, Route
+from rules.ground.grid import Cell
+from rules.knowledge.blocked import blocked_as_known
+from rules.knowledge.levels import UnitView
+from rules.knowledge.notes import ModuleNote
+from rules.knowledge.overlay import Ground, Overlay, Route
 from rules.state import GameState
 from rules.surprise import records as rec
 from rules.surprise.column import route_path
 from rules.surprise.records import MarchState
-from rules.view_types import UnitView
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ themselves: the next Command Phase is played anyway (ruling FLOW-14).
 
 from __future__ import annotations
 
-from rules.offers import Offer
 from rules.state import GameState
 from rules.surprise import records as rec
-from rules.turns import Step
+from rules.turn.offers import Offer
+from rules.turn.sequence import Step
 from rules.view import SideView
 
 #: What each offer says (the side's call for orders lists them).

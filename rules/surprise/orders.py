@@ -18,11 +18,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from rules.board import LabelError
 from rules.events import side_audience
-from rules.grid import Cell
+from rules.forces.units import Unit
+from rules.forces.words import Formation, MovementClass
+from rules.ground.board import LabelError
+from rules.ground.grid import Cell
+from rules.orders.route import RouteError, expand, parse_route
 from rules.refusal import Refusal
-from rules.route import RouteError, expand, parse_route
 from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
@@ -31,9 +33,7 @@ from rules.surprise import rolls
 from rules.surprise.column import lead_element
 from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.paths import mp_distance
-from rules.turns import is_night
-from rules.units import Unit
-from rules.words import Formation, MovementClass
+from rules.turn.sequence import is_night
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

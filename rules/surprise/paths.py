@@ -10,9 +10,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Collection
 
-from rules.gamemap import GameMap
-from rules.grid import Cell
-from rules.words import Formation, MovementClass
+from rules.forces.words import Formation, MovementClass
+from rules.ground.gamemap import GameMap
+from rules.ground.grid import Cell
 
 
 def cheapest_path(gm: GameMap, start: Cell, goals: Collection[Cell] | Callable[[Cell], bool],

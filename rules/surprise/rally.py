@@ -22,22 +22,22 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rules import reaction
 from rules.events import side_audience
-from rules.grid import Cell
-from rules.movement import MoveError, check_order, walk
-from rules.positions import positions_changed
+from rules.forces.lookup import own_unit, own_unit_list
+from rules.forces.units import Unit
+from rules.forces.words import STACKING_KINDS
+from rules.ground.grid import Cell
+from rules.modules.registry import in_force
+from rules.orders.movement import MoveError, check_order, walk
+from rules.orders.positions import positions_changed
 from rules.refusal import Refusal
-from rules.registry import in_force
 from rules.state import GameState
 from rules.surprise import cancellation
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import RallyShammed
 from rules.surprise.paths import cheapest_path
-from rules.unit_lookup import own_unit, own_unit_list
-from rules.units import Unit
-from rules.words import STACKING_KINDS
+from rules.turn import reaction
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from rules.grid import Cell
-from rules.module_data import with_module_data
+from rules.ground.grid import Cell
+from rules.modules.data import with_module_data
 
 if TYPE_CHECKING:
     from rules.state import GameState

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from rules.tables import Table, parse_roll_range
+from rules.scenario.tables import Table, parse_roll_range
 
 _NUMBER = re.compile(r"^\s*(\d+)\s*\+?\s*$")
 

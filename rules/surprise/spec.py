@@ -1,6 +1,6 @@
-"""The Surprise Move module's declaration (see ``rules.module_spec``)."""
+"""The Surprise Move module's declaration (see ``rules.modules.spec``)."""
 
-from rules.module_spec import ModuleSpec
+from rules.modules.spec import ModuleSpec
 from rules.surprise.commands import COMMANDS
 from rules.surprise.events import EVENTS
 from rules.surprise.records import MODULE

@@ -1,0 +1,40 @@
+"""After units change place: sighting is brought up to date, then the modules are told.
+
+Every rule that moves units (a move, arrivals, a retreat or advance after combat, a surprise
+column, a host's correction) and the start of every step (a new turn's visibility) ends with
+``positions_changed``. The modules' ``on_positions_changed`` hooks see the sides' sighting as it
+now is; if they change anything (reveal a force, place a marker), sighting is brought up to date
+once more, so that no event a module adds goes unseen by the troops who would see it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rules.knowledge.sighted import sighting_events
+from rules.modules.registry import in_force
+from rules.state import GameState
+
+if TYPE_CHECKING:
+    from rules.outcome import Outcome
+
+
+def positions_changed(out: Outcome, units: Iterable[str] = ()) -> None:
+    """Update sighting, then call every module's ``on_positions_changed(out, units)`` with the
+    ids of the units that changed place (sorted; empty when only visibility changed)."""
+    moved = tuple(sorted(set(units)))
+    for e in sighting_events(out.state):
+        out.add(e)
+    before = len(out.events)
+    for module in in_force(out.state.modules):
+        module.on_positions_changed(out, moved)
+    if len(out.events) != before:
+        for e in sighting_events(out.state):
+            out.add(e)
+
+
+def moved_units(before: GameState, after: GameState) -> tuple[str, ...]:
+    """The units whose cell differs between two states (sorted by id)."""
+    return tuple(sorted(uid for uid, unit in after.units.items()
+                        if uid not in before.units or before.units[uid].cell != unit.cell))
