@@ -45,8 +45,8 @@ from rules.state import GameState
 from storage.store import Store
 from tests.botkit import TOKEN
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, InteractionHandle
-from umpire.demo import Order, reachable_route
-from umpire.maps import MapMaker
+from umpire.demo.main import Order, reachable_route
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 ROOT = Path(__file__).resolve().parent.parent

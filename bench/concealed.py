@@ -29,7 +29,7 @@ from rules.orders.positions import positions_changed
 from rules.outcome import Outcome
 from rules.scenario.loader import load
 from rules.state import GameState, initial_state, with_units
-from umpire.dice import SeededDice
+from umpire.games.dice import SeededDice
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 MARKERS = 30

@@ -24,7 +24,7 @@ from render.samples import as_enemy, sample_map, sample_units, sample_view
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.view import GHOST, IDENTIFIED, SideView
-from umpire.map_digest import drawn_part, view_digest
+from umpire.reads.map_digest import drawn_part, view_digest
 
 BUDGET_BOARD_MS = 300.0
 BUDGET_FIRST_MS = 1500.0
@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     fitted_first_ms = _ms(functools.partial(render_map, side, fitted=True))
     fitted = [_ms(functools.partial(render_map, side, fitted=True)) for _ in range(runs)]
     fitted_png = render_map(side, fitted=True)
-    # The key a side's picture is looked up by (umpire.map_digest): paid on every /map, kept or not.
+    # The key a side's picture is looked up by (umpire.reads.map_digest): paid on every /map, kept
+    # or not.
     digests = [_ms(lambda: view_digest(drawn_part(side))) for _ in range(runs)]
     if args and args[0] == "--save":
         out = Path(args[1] if len(args) > 1 else ".")

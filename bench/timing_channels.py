@@ -58,8 +58,8 @@ from bench.umpire import Steal
 from storage.store import Store
 from tests.botkit import TOKEN, text_of
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, RecordedRequest
-from umpire.demo import MARCH_ROUTE, jackson_force
-from umpire.maps import MapMaker
+from umpire.demo.main import MARCH_ROUTE, jackson_force
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 SCENARIO = "flank-march"

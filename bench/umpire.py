@@ -7,7 +7,7 @@ one fsync a command), it measures:
 * a move: the time ``Umpire.handle`` takes to accept one Move (load the cached state, decide the
   move and the sighting that follows, address the messages, commit), over every move of a
   scripted 22-turn game: short random marches of a few units of each side every Movement Phase,
-  cut to what the unit can reach (``umpire.demo.reachable_route``);
+  cut to what the unit can reach (``umpire.demo.main.reachable_route``);
 * throughput: 20 games played at once on one file, each replaying that game's commands (moves
   and Done) as fast as the umpire answers; commands a second across all of them.
 
@@ -49,8 +49,8 @@ from pathlib import Path
 from rules import commands as cmd
 from rules.ground.grid import Cell
 from storage.store import Store
-from umpire.demo import Order, reachable_route
-from umpire.maps import MapMaker
+from umpire.demo.main import Order, reachable_route
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 SCENARIO = "flank-march"

@@ -17,8 +17,8 @@ from discord import app_commands
 
 from bot.game_choice import game_for_autocomplete
 from rules.forces.words import FORMATIONS_BY_KIND
-from umpire import catalog
-from umpire.naming import Named, complete_list, ranked
+from umpire.games import catalog
+from umpire.reads.naming import Named, complete_list, ranked
 from umpire.service import UmpireError
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def _bot(interaction: Interaction) -> VedetteBot:
 def matching(names: list[str], typed: str) -> Choices:
     """Names starting with what was typed first, then names with a word starting with it
     ("Ward" offers Ward's brigade before Howard), then names containing it
-    (``umpire.naming.rank``)."""
+    (``umpire.reads.naming.rank``)."""
     found = list(dict.fromkeys(names[i] for i in ranked(names, typed)))
     return [app_commands.Choice(name=n[:MAX_VALUE], value=n[:MAX_VALUE])
             for n in found[:MAX_CHOICES]]
@@ -58,7 +58,7 @@ def labelled(choices: list[tuple[str, str]], typed: str) -> Choices:
 
 def unit_list_choices(current: str, known: list[Named], offered: list[Named]) -> Choices:
     """Completions of the last item of a list of units or commands: each value the ids
-    separated by commas, shown by the names (``umpire.naming.complete_list``), so that no
+    separated by commas, shown by the names (``umpire.reads.naming.complete_list``), so that no
     name's own commas can split it wrongly."""
     return [app_commands.Choice(name=name, value=value)
             for value, name in complete_list(current, known, offered)]

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from umpire import cli as umpire_cli
+from umpire.cli import main as umpire_cli
 from umpire.settings import Settings, database_file
 
 NO_TOKEN = ("vedette: no DISCORD_TOKEN set; put it in .env (see .env.example) or in the "

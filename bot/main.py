@@ -28,7 +28,7 @@ import yarl
 
 from bot.client import VedetteBot
 from bot.shards import ShardPlan
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 from umpire.settings import Settings
 
@@ -96,7 +96,7 @@ def run_bot(settings: Settings, shards: ShardPlan | None = None) -> int:
 async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
     new = settings.db_file is not None and not settings.db_file.exists()
     # The database is opened (and checked) before Discord is contacted: a database that cannot
-    # serve stops the bot with one line (see umpire.cli.main), not after it has logged in.
+    # serve stops the bot with one line (see umpire.cli.main.main), not after it has logged in.
     async with Umpire.opened(settings.db, scenarios=settings.scenarios,
                              maps=map_maker()) as umpire:
         if new:

@@ -3,7 +3,7 @@
 After each command the bot kicks a drain of that game's outbox; a background loop also drains
 every game with pending deliveries every few seconds (and right after start-up, so that whatever a
 crash or a Discord outage left behind goes out). A game's outbox goes out in lanes, one per
-audience, side by side (``umpire.outbox``): a kick never waits for a drain already sending
+audience, side by side (``umpire.outbox.drain``): a kick never waits for a drain already sending
 another lane, and one lane is sent by one drain at a time, so nothing goes out twice. A lane
 whose deliveries keep failing for a passing reason is retried less and less often (up to every
 five minutes), so as not to hammer Discord; the game's other lanes go on meanwhile.
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from bot.transport import DiscordTransport
 from bot.views import expire_previews
-from umpire.deadlines import time_out_all
-from umpire.phase_deadlines import check_all as check_phase_deadlines
+from umpire.clock.phases import check_all as check_phase_deadlines
+from umpire.clock.questions import time_out_all
 from umpire.settings import Settings
 
 if TYPE_CHECKING:

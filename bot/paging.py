@@ -18,7 +18,7 @@ from bot.errors import report
 from bot.messages import EMBED_COLOUR
 from bot.replies import send_notice
 from bot.views import GAME_ID
-from umpire.units_list import MAX_FILTER, UnitsPage
+from umpire.words.units import MAX_FILTER, UnitsPage
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

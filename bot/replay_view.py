@@ -18,7 +18,7 @@ from bot.errors import Refused, report
 from bot.messages import build
 from bot.replies import send_notice
 from bot.views import GAME_ID
-from umpire.replay import ReplayFrame
+from umpire.reads.replay import ReplayFrame
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

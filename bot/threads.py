@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from umpire.outbox import DeliveryRejected
+from umpire.outbox.drain import DeliveryRejected
 
 log = logging.getLogger("vedette.outbox")
 

@@ -44,7 +44,7 @@ from bot import threads
 from bot.messages import build
 from bot.pacing import Pacer
 from bot.views import delivery_view
-from umpire.outbox import NONCE_LENGTH, DeliveryRejected, lane_of
+from umpire.outbox.drain import NONCE_LENGTH, DeliveryRejected, lane_of
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -119,7 +119,7 @@ class DiscordTransport:
                     image_name: str | None, *, key: str,
                     buttons: Sequence[Mapping[str, Any]], edit_key: str,
                     mentions: tuple[int, ...]) -> None:
-        # The umpire's drain keys each delivery with its nonce (``umpire.outbox.nonce``): the
+        # The umpire's drain keys each delivery with its nonce (``umpire.outbox.drain.nonce``): the
         # same on every retry, and keyed with the game's seed, which the bot never holds.
         out = _Outgoing(lane_of(kind, target), key[:NONCE_LENGTH] if key else None,
                         delivery_view(buttons), mentions)

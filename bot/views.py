@@ -26,8 +26,9 @@ from bot.errors import Refused, report
 from bot.messages import build, image_file
 from bot.replies import answer, send_notice, thinking
 from rules import commands as cmd
-from umpire import pending, ready
-from umpire.march import MAX_LEAVE_OUT, MarchPlan, plan_without, save_plan
+from umpire.games import ready
+from umpire.modules.surprise import MAX_LEAVE_OUT, MarchPlan, plan_without, save_plan
+from umpire.reads import pending
 from umpire.service import UmpireError
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ async def _committed(bot: VedetteBot, move: pending.PendingMove) -> bool:
 
 async def _confirm(bot: VedetteBot, move: pending.PendingMove) -> str:
     """Commit a confirmed move, then settle its pending order (in that order: see
-    ``umpire.pending``); the words for the player. A Cancel that comes too late (the move was
+    ``umpire.reads.pending``); the words for the player. A Cancel that comes too late (the move was
     committed before a restart) confirms it, since the move is already in the log."""
     # Committed before a restart, and not settled: say so rather than claim a new move.
     done_before = await _committed(bot, move)
@@ -296,7 +297,7 @@ REVISED = "revised"
 
 
 async def _send_march(bot: VedetteBot, march: pending.PendingMarch) -> str:
-    """Give the previewed order, then settle its pending order (see ``umpire.pending``)."""
+    """Give the previewed order, then settle its pending order (see ``umpire.reads.pending``)."""
     try:
         reply = await bot.umpire.handle(march.game_id, march.user_id, march.order(),
                                         request_id=pending.request_id(march))

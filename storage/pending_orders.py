@@ -1,4 +1,4 @@
-"""The stored side of orders waiting for their player's confirmation (``umpire.pending``).
+"""The stored side of orders waiting for their player's confirmation (``umpire.reads.pending``).
 
 One row per previewed order: whose it is, what it orders (a JSON body the umpire reads), the
 turn and step of play it was previewed in (it expires when they are over), its status, and where

@@ -25,7 +25,7 @@ from bot.shards import ShardPlan, format_ids
 from storage.store import Store
 from tests.botkit import TOKEN
 from tests.fakediscord import patched_discord, run_client
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,8 @@ from typing import Any
 from bot.client import VedetteBot
 from storage.store import Store
 from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
-from umpire.maps import MapMaker
-from umpire.player_settings import Preview
+from umpire.reads.maps import MapMaker
+from umpire.reads.player_settings import Preview
 from umpire.service import Umpire
 
 TOKEN = "vedette-test-token"

@@ -13,7 +13,7 @@ from rules.events import GameEvent
 from rules.forces.location import Withdrawn
 from rules.scenario.loader import LoadedScenario
 from rules.state import GameState, initial_state, with_units
-from umpire import catalog
+from umpire.games import catalog
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIELD = FIXTURES / "combat.toml"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rules.scenario.loader import load
 from tests.surprise_support import Dice, Game
-from umpire.dice import SeededDice
+from umpire.games.dice import SeededDice
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "flank-march.toml"

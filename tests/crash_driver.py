@@ -34,7 +34,7 @@ from pathlib import Path
 
 from rules.commands import Command, Correct, Done, Move, Pause, SetFormation
 from storage.store import Store
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 GAME_ID = "crash"
@@ -45,7 +45,7 @@ HOST, UNION, CONFEDERATE, STRANGER = 1, 101, 201, 999
 PLAYERS = {"union": UNION, "confederate": CONFEDERATE}
 
 #: (user, command). Generated once by playing the game with random short moves
-#: (``umpire.demo.reachable_route``), then frozen here.
+#: (``umpire.demo.main.reachable_route``), then frozen here.
 STEPS: list[tuple[int, Command]] = [
     (UNION, Move(unit="mclean", route="A2712 A2713")),
     (UNION, Move(unit="17th-pa-cav", route="B0914 B0913 B0812 B0811")),

@@ -5,7 +5,7 @@ Lee sends Jackson's corps on a surprise march on the first turn; it saves its MP
 turns and is set off, asks for a detour before a blocked hex, marches onto the XI Corps' flank
 and assaults it; von Gilsa's brigade fires back and both sides trade fire and assaults; then
 they sit out the remaining turns until the game ends. Recorded once from the demo's scripted
-play (``umpire.demo``, ``umpire.demo_combat``) with this game's id and seed (see
+play (``umpire.demo.main``, ``umpire.demo.combat``) with this game's id and seed (see
 ``tests.crash_driver.COMBAT``) and request ids, keeping only the accepted commands, then frozen
 here; a few commands that are refused in any state are mixed in. The story depends on the dice:
 with another game id or seed the march may be discovered early or the assaults refused.

@@ -17,7 +17,7 @@ from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
 from tests.test_reliability import tiny_orders
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 

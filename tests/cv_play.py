@@ -27,7 +27,7 @@ from storage.store import Store
 from tests.commitments import masked
 from tests.lockstep import LockstepTransport, heard_by, run_in_lockstep
 from tests.naming_reads import naming_choices
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"

@@ -2,7 +2,7 @@
 ``python -m tests.lease_worker TARGET SENT_FILE --lease S [--delay S] [--hang-after N]
 [--go FILE]``.
 
-It drains every game's outbox with a holder of its own (``umpire.outbox.drain``) until no
+It drains every game's outbox with a holder of its own (``umpire.outbox.drain.drain``) until no
 delivery is pending anywhere (waiting while another process holds what is left). Its transport
 "sends" a delivery by appending ``<delivery key> <holder>`` to ``SENT_FILE`` (flushed and synced:
 a line is there exactly when the delivery counts as accepted), after ``--delay`` seconds.
@@ -23,8 +23,8 @@ from pathlib import Path
 
 from storage.json_codec import JsonObject
 from storage.store import Store
-from umpire.outbox import drain
-from umpire.outbox_holder import new_holder
+from umpire.outbox.drain import drain
+from umpire.outbox.holder import new_holder
 
 
 class FileTransport:

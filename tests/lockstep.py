@@ -2,7 +2,7 @@
 clock. With it the moment each audience hears something is a number of round trips, the same on
 every run, so two worlds can be compared on *when* a side is told things, not only on what.
 
-``LockstepTransport`` is an outbox transport (``umpire.outbox.Transport``) whose every send
+``LockstepTransport`` is an outbox transport (``umpire.outbox.drain.Transport``) whose every send
 waits for the next tick. ``run_in_lockstep`` drains while it turns the clock: it waits until
 every lane of the outbox with deliveries waiting has a send in flight (nothing can go on without
 a tick), then answers them all at once. A lane that has deliveries waiting but nothing in
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from storage.json_codec import JsonObject
 from storage.store import Store
 from tests.fakediscord import FakeDiscord, Hold
-from umpire.outbox import lane_of, nonce
+from umpire.outbox.drain import lane_of, nonce
 
 #: How long the outbox may take to reach its next state before the test fails (a bound on a
 #: stall, not a measurement: a healthy drain gets there in milliseconds).

@@ -7,7 +7,7 @@ from umpire.service import Umpire
 
 
 async def naming_choices(umpire: Umpire, user: int) -> list[object]:
-    """What the player's unit and target autocomplete offers now (``umpire.naming``): its own
+    """What the player's unit and target autocomplete offers now (``umpire.reads.naming``): its own
     units, those that may fire or assault, the forces, and the targets, with no unit named and
     with its first units named."""
     own = await umpire.own_unit_choices("g1", user)

@@ -13,7 +13,7 @@ in order (each game's after the previous one was answered) while draining the ou
 own holder id, to a transport that writes each delivery it sends to a file. It writes, each line
 flushed as it happens, into ``OUT_DIR``:
 
-- ``NAME.holder``: its outbox holder id (``umpire.outbox_holder.new_holder``), at the start;
+- ``NAME.holder``: its outbox holder id (``umpire.outbox.holder.new_holder``), at the start;
 - ``NAME.accepted``: ``<game> <request>`` once the umpire answered that it accepted the command
   (so the command was durable before the line was written);
 - ``NAME.answers``: ``<game> <request> accepted|already|refused <words>`` for every command;
@@ -25,7 +25,7 @@ flushed as it happens, into ``OUT_DIR``:
 Once its commands are answered it goes on draining until no delivery waits anywhere (those a
 dead worker had claimed are taken over when its lease ends), then stops. It never frees the
 outboxes of dead processes of its own machine early (as the bot's loop does, with
-``umpire.outbox_holder.free_gone_holders``): like a process on another machine, it waits for
+``umpire.outbox.holder.free_gone_holders``): like a process on another machine, it waits for
 their leases to end.
 """
 
@@ -44,9 +44,9 @@ from rules.commands import COMMAND_TYPES, Command
 from rules.state import to_snapshot
 from storage.json_codec import JsonObject
 from storage.store import Store
-from umpire.maps import MapMaker
-from umpire.outbox import drain
-from umpire.outbox_holder import new_holder
+from umpire.outbox.drain import drain
+from umpire.outbox.holder import new_holder
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 #: How long a drain loop waits between two rounds when nothing was sent.

@@ -27,7 +27,7 @@ from typing import Any
 from rules.commands import Done
 from rules.state import to_snapshot
 from storage.store import Store
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 #: What the bot's process has imported by the time it reads its games.

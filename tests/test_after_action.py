@@ -21,10 +21,12 @@ from storage.records import DeliveryRecord
 from storage.store import Store
 from tests.test_combat_umpire import CONFEDERATE, UNION, new_game, reach, variant
 from tests.test_cv_raid import SAMPLE, SEED
-from umpire import after_action, catalog, verdict_words, whole_truth
-from umpire.maps import MapMaker, draw_side_map
-from umpire.record import LoggedEvent
+from umpire.games import catalog
+from umpire.reads.maps import MapMaker, draw_side_map
 from umpire.service import Umpire, UmpireError
+from umpire.verify.record import LoggedEvent
+from umpire.words import after_action, whole_truth
+from umpire.words import verdict as verdict_words
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = str(FIXTURES / "tiny.toml")

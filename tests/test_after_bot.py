@@ -20,8 +20,8 @@ from tests.test_bot import (  # noqa: F401
     table,
     text_of,
 )
-from umpire import verdict_words
-from umpire.replay import own_side_only
+from umpire.reads.replay import own_side_only
+from umpire.words import verdict as verdict_words
 
 
 async def to_turn_two(table: Table, bot: VedetteBot) -> str:  # noqa: F811

@@ -31,7 +31,7 @@ from tests.fakediscord import (
     patched_discord,
     run_client,
 )
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 MANAGE_GUILD = 1 << 5

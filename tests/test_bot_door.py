@@ -16,12 +16,12 @@ from typing import Any
 
 from storage.store import Store
 from tests.botkit import FIXTURES
-from umpire import pending
 from umpire.answers import Reply
 from umpire.gameref import DeliveryRecord, GameRef, PlayerRecord, SeatRequest
-from umpire.maps import MapMaker
-from umpire.march import MarchStatus, PendingDetour
-from umpire.preview import MovePlan
+from umpire.modules.surprise import MarchStatus, PendingDetour
+from umpire.reads import pending
+from umpire.reads.maps import MapMaker
+from umpire.reads.preview import MovePlan
 from umpire.service import Umpire
 
 ROOT = Path(__file__).resolve().parent.parent

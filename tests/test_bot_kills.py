@@ -41,8 +41,8 @@ from tests.test_bot import (
     text_of,
 )
 from tests.test_bot_restarts import accepted, preview_a_move
-from umpire import pending
-from umpire.maps import MapMaker
+from umpire.reads import pending
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 __all__ = ["table"]  # the fixture: a server, its players and the database file

@@ -24,8 +24,8 @@ from tests.test_bot import Table, running, settle, start_and_reach_blue_movement
 from tests.test_bot_restarts import preview_a_move
 from tests.test_combat_bot import SEED, SIDES, to_phase
 from tests.test_combat_umpire import INVERTED, NIGHT, variant
-from umpire import dice as umpire_dice
-from umpire import pending
+from umpire.games import dice as umpire_dice
+from umpire.reads import pending
 
 __all__ = ["table"]  # the fixture: a server, its players and the database file
 

@@ -27,8 +27,8 @@ from tests.test_bot import (
     table,
     text_of,
 )
-from umpire import pending
-from umpire.outbox import NONCE_LENGTH, nonce
+from umpire.outbox.drain import NONCE_LENGTH, nonce
+from umpire.reads import pending
 
 __all__ = ["table"]  # the fixture: a server, its players and the database file
 

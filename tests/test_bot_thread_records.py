@@ -19,7 +19,7 @@ from tests.test_bot import (
     table,
     text_of,
 )
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 __all__ = ["table"]  # the fixture: a server, its players and the database file

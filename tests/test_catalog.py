@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rules.scenario.problems import FileProblems
-from umpire import catalog
+from umpire.games import catalog
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -14,7 +14,7 @@ from rules.commands import Done
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_combat_umpire import INVERTED, NIGHT, variant
-from umpire.naming import Named, complete_list
+from umpire.reads.naming import Named, complete_list
 
 SIDES = ("union", "confederate")
 SEED = bytes(range(32))

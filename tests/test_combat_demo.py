@@ -7,8 +7,8 @@ from pathlib import Path
 
 from storage.records import Recipient
 from storage.store import Store
-from umpire.demo import PLAYERS, run_demo
-from umpire.verify import verify
+from umpire.demo.main import PLAYERS, run_demo
+from umpire.verify.check import verify
 
 
 async def answered_texts(db: Path) -> list[str]:

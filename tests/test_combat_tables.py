@@ -24,7 +24,7 @@ from rules.scenario.ruleset import Ruleset
 from rules.scenario.tables import Table
 from rules.state import GameState, initial_state
 from tests.combat_support import Dice, at_step, change, clear_field, of_type, place, run
-from umpire import catalog
+from umpire.games import catalog
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

@@ -13,7 +13,7 @@ from rules.commands import Correct, Done
 from storage.records import DeliveryRecord
 from storage.store import Store
 from tests.combat_support import FIELD
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 RULESET = Path(__file__).resolve().parent.parent / "scenarios" / "brigade-series.ruleset.toml"

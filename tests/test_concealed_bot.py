@@ -25,8 +25,8 @@ from tests.concealed_support import (
     Rigged,
 )
 from tests.fakediscord import FakeDiscord, FakeUser
-from umpire import dice as umpire_dice
-from umpire.messages import messages_for
+from umpire.games import dice as umpire_dice
+from umpire.games.routing import messages_for
 
 SIDES = ("confederate", "union")
 

@@ -19,8 +19,7 @@ from rules.forces.location import InMarker
 from rules.state import GameState
 from rules.view import ANONYMOUS, project
 from storage.store import Store
-from umpire.demo import HOST, PLAYERS, SCENARIO, run_demo
-from umpire.demo_concealed import (
+from umpire.demo.concealed import (
     CONFEDERATE,
     FINDER,
     FORCE,
@@ -32,9 +31,10 @@ from umpire.demo_concealed import (
     play_turn,
     question,
 )
-from umpire.dice import roll
+from umpire.demo.main import HOST, PLAYERS, SCENARIO, run_demo
+from umpire.games.dice import roll
 from umpire.service import Umpire, UmpireError
-from umpire.verify import verify
+from umpire.verify.check import verify
 
 #: Colston's division as the scenario names its units: never told to the Union while hidden.
 HIDDEN_NAMES = ("Colston", "Paxton", "J. R. Jones", "Warren", "Nicholls", "H. P. Jones")

@@ -30,7 +30,7 @@ from tests.commitments import masked
 from tests.concealed_ground import SCENARIO, scenario_text
 from tests.lockstep import LockstepTransport, heard_by, run_in_lockstep
 from tests.naming_reads import naming_choices
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 HOST, BLUE, GREY = 1, 10, 20

@@ -37,7 +37,7 @@ from tests.concealed_ground import (
     under,
 )
 from tests.surprise_support import Dice, Game
-from umpire.dice import SeededDice
+from umpire.games.dice import SeededDice
 
 #: A third Blue division that reaches the field on turn 3 (Marengo's Monnier, say).
 LATE_DIVISION = """

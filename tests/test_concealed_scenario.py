@@ -25,7 +25,7 @@ from rules.refusal import Refusal
 from rules.scenario.loader import LoadedScenario, load
 from rules.scenario.problems import FileProblems
 from rules.state import initial_state
-from umpire.cli import main
+from umpire.cli.main import main
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 SCENARIO = SCENARIOS / "flank-march.toml"

@@ -11,10 +11,10 @@ import pytest
 
 from rules import commands as cmd
 from storage.store import Store
-from umpire.maps import MapMaker
-from umpire.record import file_name, from_json
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
-from umpire.verify import verify, verify_record
+from umpire.verify.check import verify, verify_record
+from umpire.verify.record import file_name, from_json
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = str(FIXTURES / "tiny.toml")
@@ -138,8 +138,8 @@ async def test_the_last_turn_posts_the_record_too(tmp_path: Path) -> None:
 
 def test_roll_messages_name_the_game_and_the_place_in_the_log(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from umpire.cli import main
-    from umpire.demo import run_demo
+    from umpire.cli.main import main
+    from umpire.demo.main import run_demo
 
     out = tmp_path / "demo"
     assert run_demo(out) == 0

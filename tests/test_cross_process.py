@@ -1,7 +1,7 @@
 """Two umpires on one database, as two bot processes are: each with its own store connections
 and its own caches, their commands for the same games racing to commit.
 
-A commit that finds the game moved on is decided again from the log (``umpire.retrying``): no
+A commit that finds the game moved on is decided again from the log (``umpire.games.retrying``): no
 player ever hears that the game changed meanwhile, nothing is applied twice or lost, and a
 command the other process made invalid gets the rules' own refusal. Each umpire's copy of a game
 (its state, the count of secret rolls told, its drawn maps) follows the other's commits.
@@ -32,11 +32,13 @@ from tests import pg_server
 from tests.test_phase_deadlines import TO_BLUE, TO_GREY, Clock, reminders
 from tests.test_ready import FLANK, U1, U2, done_commands
 from tests.test_reliability import BLUE, GREY, HOST, TINY, tiny_orders
-from umpire import demo, seats, wording
-from umpire.maps import MapMaker
-from umpire.phase_deadlines import check_all, extend, set_length
-from umpire.retrying import RETRY, RetryPolicy
+from umpire.clock.phases import check_all, extend, set_length
+from umpire.demo import main as demo
+from umpire.games import seats
+from umpire.games.retrying import RETRY, RetryPolicy
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
+from umpire.words import replies as wording
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).with_name("cross_process_worker.py")

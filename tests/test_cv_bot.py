@@ -31,8 +31,8 @@ from tests.test_bot import (  # noqa: F401
     table,
     text_of,
 )
-from umpire import demo_chancellorsville as story
-from umpire.maps import draw_side_map
+from umpire.demo import chancellorsville as story
+from umpire.reads.maps import draw_side_map
 
 CV = "chancellorsville-hidden"
 RAID_WORDS = "the raid option is played"
@@ -145,7 +145,7 @@ def players(table: Table) -> dict[str, int]:
 
 
 async def play_story(table: Table, bot: VedetteBot, gid: str, turns: int) -> None:
-    """The demo's story (``umpire.demo_chancellorsville``) for the first ``turns`` turns."""
+    """The demo's story (``umpire.demo.chancellorsville``) for the first ``turns`` turns."""
     state = await bot.umpire.state_for(gid)
     for turn in range(state.turn, turns + 1):
         assert await story.play_turn(bot.umpire, gid, players(table), turn, story.Notes()) == 0

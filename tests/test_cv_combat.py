@@ -27,9 +27,9 @@ from rules.scenario.problems import FileProblems
 from rules.state import GameState, initial_state
 from storage.store import Store
 from tests.combat_support import Dice, at_step, change, clear_field, of_type, place, run
-from umpire import catalog
-from umpire.cli import main
-from umpire.maps import MapMaker
+from umpire.cli.main import main
+from umpire.games import catalog
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"

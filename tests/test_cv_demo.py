@@ -15,10 +15,8 @@ from pathlib import Path
 import pytest
 
 from rules import commands as cmd
-from umpire import catalog
-from umpire.cli import build_parser
-from umpire.demo import run_demo
-from umpire.demo_chancellorsville import (
+from umpire.cli.main import build_parser
+from umpire.demo.chancellorsville import (
     BESIDE_THE_WOODS,
     IN_THE_WOODS,
     ROAD_IN_WOODS,
@@ -26,7 +24,9 @@ from umpire.demo_chancellorsville import (
     STUART,
     WATCH_POST,
 )
-from umpire.verify import verify
+from umpire.demo.main import run_demo
+from umpire.games import catalog
+from umpire.verify.check import verify
 
 FITZ_LEE = "Fitz Lee's cavalry brigade"
 

@@ -24,8 +24,8 @@ from tests.cv_play import (
     side_output,
 )
 from tests.test_cv_noninterference import RULES
-from umpire.catalog import load_file
-from umpire.maps import MapMaker
+from umpire.games.catalog import load_file
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 MORRIS = "Morris' regiment"

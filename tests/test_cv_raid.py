@@ -25,8 +25,8 @@ from rules.scenario.problems import FileProblems
 from rules.state import GameState, initial_state
 from rules.view import project
 from storage.store import Store
-from umpire.catalog import with_options
-from umpire.maps import MapMaker
+from umpire.games.catalog import with_options
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 ROOT = Path(__file__).resolve().parent.parent

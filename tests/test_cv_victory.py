@@ -24,10 +24,10 @@ from rules.view import project
 from storage.store import Store
 from tests.test_cv_raid import SAMPLE, SEED, dice, raided, sample, started
 from umpire.answers import UmpireError
-from umpire.catalog import with_options
-from umpire.maps import MapMaker
+from umpire.games.catalog import with_options
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
-from umpire.verify import verify
+from umpire.verify.check import verify
 
 HOST, UNION, CONFEDERATE = 1, 101, 201
 SEED_HEX = SEED.hex()

@@ -26,12 +26,12 @@ from storage.pending_orders import PendingRow
 from storage.records import NewDelivery
 from storage.seat_notices import SeatNotice
 from storage.store import Store
-from umpire.cli import main
-from umpire.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
-from umpire.demo import run_demo
-from umpire.maps import MapMaker
-from umpire.outbox import drain, lane_of
-from umpire.outbox_holder import new_holder
+from umpire.cli.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
+from umpire.cli.main import main
+from umpire.demo.main import run_demo
+from umpire.outbox.drain import drain, lane_of
+from umpire.outbox.holder import new_holder
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -19,7 +19,7 @@ from bot.client import VedetteBot
 from storage.store import Store
 from tests.botkit import EPHEMERAL, FIXTURES, TOKEN, text_of
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, patched_discord, run_client
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)

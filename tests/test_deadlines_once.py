@@ -30,9 +30,9 @@ from tests.test_phase_deadlines import (
     reminders,
     texts,
 )
-from umpire.deadlines import time_out_all
-from umpire.maps import MapMaker
-from umpire.phase_deadlines import HOST_PINGED, MARKED_DONE, REMINDED, check_all, set_length
+from umpire.clock.phases import HOST_PINGED, MARKED_DONE, REMINDED, check_all, set_length
+from umpire.clock.questions import time_out_all
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 ROUNDS = 3  # each race is run a few times: a lucky interleaving must not pass it

@@ -31,12 +31,12 @@ from storage.pending_orders import PendingRow
 from storage.store import Store
 from tests.botkit import EPHEMERAL, TOKEN, text_of
 from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
-from umpire import catalog
-from umpire.cli import main
-from umpire.db_copy import TABLES, CopyRefused, copy_database
-from umpire.maps import MapMaker
-from umpire.record import FORMAT, VERSION
+from umpire.cli.db_copy import TABLES, CopyRefused, copy_database
+from umpire.cli.main import main
+from umpire.games import catalog
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
+from umpire.verify.record import FORMAT, VERSION
 
 FIXTURES = Path(__file__).parent / "fixtures"
 #: Far past the depth that exhausts Python's stack in the TOML and JSON parsers.

@@ -22,8 +22,8 @@ from tests.fakediscord import (
     patched_discord,
     run_client,
 )
-from umpire import ready
-from umpire.maps import MapMaker
+from umpire.games import ready
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 JSON = dict[str, Any]

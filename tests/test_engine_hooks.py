@@ -31,10 +31,10 @@ from rules.view import project
 from storage.store import Store
 from tests.conftest import FIXTURES, load_tiny
 from tests.probe_module import NAME, TRIPWIRE, Probe, notes, registered, score
-from umpire.deadlines import time_out_all, time_out_questions
-from umpire.maps import MapMaker
+from umpire.clock.questions import time_out_all, time_out_questions
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
-from umpire.verify import verify
+from umpire.verify.check import verify
 
 SEED = bytes(range(32))
 HOST, BLUE, GREY = 1, 10, 20

@@ -27,7 +27,7 @@ from tests.test_bot import (
     table,
     text_of,
 )
-from umpire import pending
+from umpire.reads import pending
 
 __all__ = ["bot", "table"]  # the fixtures: a server, its players, the bot on a database file
 

@@ -11,8 +11,8 @@ import pytest
 
 from bot.views import GAME_ID
 from storage.store import Store
-from umpire.game_ids import MAX_ID, next_game_id, number_of
-from umpire.maps import MapMaker
+from umpire.games.ids import MAX_ID, next_game_id, number_of
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 FIXTURES = Path(__file__).parent / "fixtures"

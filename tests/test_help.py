@@ -15,9 +15,9 @@ from storage.store import Store
 from tests.botkit import TOKEN, private_answer, started_game, text_of
 from tests.combat_support import FIELD, Dice
 from tests.fakediscord import FakeDiscord
-from umpire import catalog
-from umpire.helping import GENERAL, GUIDE, help_text, phase_commands
-from umpire.maps import MapMaker
+from umpire.games import catalog
+from umpire.reads.helping import GENERAL, GUIDE, help_text, phase_commands
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 HOST, UNION, REBEL = 1, 10, 20

@@ -18,8 +18,8 @@ from rules.state import GameState, apply, initial_state, with_units
 from rules.view import ANONYMOUS, GHOST, SideView, project
 from tests.conftest import load_tiny
 from tests.hiding_module import hiding, in_force, under, with_markers
-from umpire.maps import draw_side_map
-from umpire.messages import messages_for
+from umpire.games.routing import messages_for
+from umpire.reads.maps import draw_side_map
 
 __all__ = ["hiding"]  # the fixture, used by every test here
 pytestmark = pytest.mark.usefixtures("hiding")

@@ -11,9 +11,9 @@ import pytest
 from bot.client import VedetteBot
 from storage.store import Store
 from tests.test_bot import Table, bot, say, set_up, table  # noqa: F401
-from umpire import correctable
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
+from umpire.words import correctable
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HOST, GREY = 1, 20

@@ -13,9 +13,10 @@ from rules import commands as cmd
 from rules.view import project
 from storage.store import Store
 from tests.test_bot import Table, bot, final, say, settle, table, text_of  # noqa: F401
-from umpire import seats, whole_truth
-from umpire.maps import MapMaker
+from umpire.games import seats
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
+from umpire.words import whole_truth
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HOST, BLUE, GREY, SECOND = 1, 10, 20, 30

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from rules.knowledge.public import ANNOUNCE_FINISHED
-from umpire import catalog, game_options
+from umpire.games import catalog
+from umpire.games import options as game_options
 
 TINY = Path(__file__).parent / "fixtures" / "tiny.toml"
 

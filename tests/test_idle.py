@@ -18,11 +18,11 @@ from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE, auto_passes, side_option
 from rules.view import project
 from storage.store import Store
 from tests.combat_support import FIELD, Dice, at_step, field, place
-from umpire import catalog
-from umpire.maps import MapMaker
-from umpire.messages import messages_for
+from umpire.games import catalog
+from umpire.games.routing import messages_for
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
-from umpire.verify import verify
+from umpire.verify.check import verify
 
 HOST, UNION, REBEL = 1, 10, 20
 FIRE_PASSED = "Fire Phase passed: none of your units has a target in sight."

@@ -17,7 +17,7 @@ from rules.modules.registry import MODULES, register
 from rules.state import GameState, apply, with_units
 from rules.view import IDENTIFIED, project
 from tests.test_hidden_views import tiny
-from umpire.messages import messages_for
+from umpire.games.routing import messages_for
 
 NAME = "face_up"
 

@@ -8,7 +8,7 @@ from rules.knowledge.sighted import presences, rule_for, sight
 from rules.sighting.sighting_pass import full_pass
 from rules.state import GameState, initial_state, with_units
 from rules.turn.sequence import visibility
-from umpire import catalog
+from umpire.games import catalog
 
 
 def fresh(state: GameState) -> dict[str, object]:

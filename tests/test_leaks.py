@@ -18,8 +18,8 @@ from rules.view import project
 from storage.store import Store
 from tests.commitments import masked
 from tests.surprise_support import FORCE, ROUTE, SAMPLE_RULESET, Dice, Game, load_ground
-from umpire.maps import MapMaker
-from umpire.messages import messages_for
+from umpire.games.routing import messages_for
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -199,7 +199,7 @@ async def blue_with_grey_orders(tmp_path: Path, name: str, grey_orders: bool) ->
     not. Everything Blue is sent or answered (maps included), and its ``/march status``."""
     from rules.surprise.commands import ExecuteSurpriseMove
     from tests.surprise_support import RULESET, SCENARIO
-    from umpire.march import march_status
+    from umpire.modules.surprise import march_status
 
     text = SCENARIO.read_text(encoding="utf-8").replace(
         'ruleset = "surprise.ruleset.toml"', f'ruleset = "{RULESET}"')
@@ -248,7 +248,7 @@ async def test_a_sides_march_ids_do_not_count_the_enemys_orders(
     written a secret order before it, in every answer, report, status and map Blue gets.
     (Scripted dice: a roll's value may follow its place in the log, which is not an id.)"""
     from tests.surprise_support import Dice
-    from umpire import dice as umpire_dice
+    from umpire.games import dice as umpire_dice
 
     monkeypatch.setattr(umpire_dice, "SeededDice", lambda seed, gid: Dice())
     alone = await blue_with_grey_orders(tmp_path, "alone", grey_orders=False)

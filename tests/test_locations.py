@@ -34,8 +34,8 @@ from rules.scenario.loader import load
 from rules.scenario.problems import FileProblems
 from rules.state import GameState, apply, from_snapshot, initial_state, to_snapshot, with_units
 from tests.combat_support import FIELD, field
-from umpire import catalog
-from umpire.dice import SeededDice
+from umpire.games import catalog
+from umpire.games.dice import SeededDice
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")

@@ -29,9 +29,9 @@ from storage.store import Store
 from tests.botkit import FIXTURES
 from tests.test_bot import MAPS
 from tests.test_noninterference import BLUE, GREY, HOST, SEED, Variant, scenario
-from umpire.drawn_maps import KEEP
-from umpire.map_digest import drawn_part, view_digest
-from umpire.maps import MapMaker
+from umpire.reads.drawn_maps import KEEP
+from umpire.reads.map_digest import drawn_part, view_digest
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 pytestmark = pytest.mark.skipif(not MAPS, reason="map pictures cannot be drawn here")

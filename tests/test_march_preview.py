@@ -18,8 +18,8 @@ from storage.store import Store
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.interactions import InteractionHandle
-from umpire.maps import MapMaker
-from umpire.march import plan_march
+from umpire.modules.surprise import plan_march
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 SAMPLES = Path(__file__).parent.parent / "scenarios"

@@ -13,8 +13,8 @@ from rules.forces.markers import Marker, draw_marker_id, markers_at, markers_of
 from rules.ground.grid import Cell
 from rules.reading import event_from_json
 from rules.state import GameState, apply, from_snapshot, initial_state, to_snapshot
-from umpire import catalog
-from umpire.dice import SeededDice
+from umpire.games import catalog
+from umpire.games.dice import SeededDice
 
 SEED = bytes(range(32))
 

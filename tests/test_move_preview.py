@@ -10,9 +10,9 @@ import pytest
 
 from rules import commands as cmd
 from storage.store import Store
-from umpire.maps import MapMaker
-from umpire.player_settings import DEFAULT_PREVIEW, Preview
-from umpire.preview import plan_move
+from umpire.reads.maps import MapMaker
+from umpire.reads.player_settings import DEFAULT_PREVIEW, Preview
+from umpire.reads.preview import plan_move
 from umpire.service import Umpire, UmpireError
 
 FIXTURES = Path(__file__).parent / "fixtures"

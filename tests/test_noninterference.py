@@ -32,7 +32,7 @@ from storage.store import Store
 from tests.botkit import FIXTURES, TOKEN, private_answer, started_game, text_of
 from tests.commitments import masked
 from tests.fakediscord import FakeDiscord
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 HOST, BLUE, GREY = 1, 10, 20

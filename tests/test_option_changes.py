@@ -27,7 +27,7 @@ from bot.threads import (
 from storage.errors import NotFoundError
 from storage.store import Store
 from tests.test_reliability import BLUE, GREY, HOST, TINY
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 ROUNDS = 12

@@ -28,9 +28,9 @@ from storage.migrations import MIGRATIONS, migrate
 from storage.records import GameRecord, NewDelivery
 from storage.sql import Backend
 from storage.store import Store
-from umpire.maps import MapMaker
-from umpire.outbox import DEFAULT_LEASE, drain, nonce
-from umpire.outbox_holder import holder_is_gone, new_holder
+from umpire.outbox.drain import DEFAULT_LEASE, drain, nonce
+from umpire.outbox.holder import holder_is_gone, new_holder
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 from umpire.settings import Settings
 

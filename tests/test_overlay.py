@@ -19,7 +19,7 @@ from rules.surprise.notes import MarchNote, SurpriseNote
 from rules.surprise.records import MarchState
 from rules.view import SideView, project
 from tests.surprise_support import FORCE, ROUTE, Dice, Game
-from umpire.maps import MapMaker, draw_side_map
+from umpire.reads.maps import MapMaker, draw_side_map
 
 
 def accepted() -> Game:

@@ -14,9 +14,8 @@ import pytest
 from rules import commands as cmd
 from storage.records import Recipient
 from storage.store import Store
-from umpire.maps import MapMaker
-from umpire.phase_clock import duration_words, parse_duration, parse_length
-from umpire.phase_deadlines import (
+from umpire.clock.phase_clock import duration_words, parse_duration, parse_length
+from umpire.clock.phases import (
     HOST_PINGED,
     MARKED_DONE,
     REMINDED,
@@ -26,8 +25,9 @@ from umpire.phase_deadlines import (
     extend,
     set_length,
 )
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
-from umpire.verify import verify
+from umpire.verify.check import verify
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = str(FIXTURES / "tiny.toml")

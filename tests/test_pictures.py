@@ -28,9 +28,9 @@ from storage.migrations import MIGRATIONS, migrate
 from storage.records import GameRecord, NewDelivery, NewEvent, Recipient
 from storage.store import Store
 from tests.test_bot import MAPS
-from umpire.demo import Order, reachable_route
-from umpire.maps import MapMaker, draw_side_map
-from umpire.outbox import DeliveryRejected
+from umpire.demo.main import Order, reachable_route
+from umpire.outbox.drain import DeliveryRejected
+from umpire.reads.maps import MapMaker, draw_side_map
 from umpire.service import Umpire, UmpireError
 
 PNG_A = b"\x89PNG picture A" + bytes(range(256)) * 4

@@ -11,7 +11,7 @@ import pytest
 
 from rules import commands as cmd
 from storage.store import Store
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -23,11 +23,11 @@ from rules.view import OWN, SideView, UnitView, project
 from storage.store import Store
 from tests.botkit import private_answer, started_game
 from tests.fakediscord import FakeDiscord
-from umpire import catalog
-from umpire.drawn_maps import read_view, window_view
-from umpire.maps import MapMaker
+from umpire.games import catalog
+from umpire.reads.drawn_maps import read_view, window_view
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
-from umpire.stack_words import stack_text
+from umpire.words.stack import stack_text
 
 SAMPLES = ["flank-march", "chancellorsville-hidden"]
 #: Discord shows a picture inline at most this wide.

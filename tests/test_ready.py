@@ -1,5 +1,5 @@
-"""Ready players on a shared side (``umpire.ready``), through the umpire on real database files:
-who must be done before the side is, what the side-mates and nobody else are told, the host's
+"""Ready players on a shared side (``umpire.games.ready``), through the umpire on real database
+files: who must be done before the side is, what the side-mates and nobody else are told, the host's
 end of a phase, seats given up while the others wait, and the Done button's checks."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from rules import events as ev
 from rules.reading import event_from_json
 from storage.store import Store
 from tests.commitments import masked
-from umpire import ready
-from umpire.maps import MapMaker
+from umpire.games import ready
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
-from umpire.verify import verify
+from umpire.verify.check import verify
 
 FLANK = str(Path(__file__).parent.parent / "scenarios" / "flank-march.toml")
 HOST = 1

@@ -9,8 +9,8 @@ import pytest
 
 from bot.client import VedetteBot
 from tests.test_bot import Table, bot, public, say, set_up, settle, table  # noqa: F401
-from umpire.record import file_name
-from umpire.verify import verify_record
+from umpire.verify.check import verify_record
+from umpire.verify.record import file_name
 
 
 async def test_corrections_are_public_and_the_record_is_posted_at_the_end(

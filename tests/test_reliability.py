@@ -33,8 +33,8 @@ from rules.state import to_snapshot
 from storage.store import Store
 from tests import crash_driver
 from tests.commitments import masked
-from umpire import demo
-from umpire.maps import MapMaker
+from umpire.demo import main as demo
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 ROOT = Path(__file__).resolve().parent.parent

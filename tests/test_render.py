@@ -460,7 +460,7 @@ def test_any_view_renders(units: list[tuple[int, int, str, str, str, str, int | 
 @pytest.mark.parametrize("name", ["flank-march", "chancellorsville-hidden"])
 def test_sample_scenarios_render(name: str) -> None:
     from rules.state import initial_state
-    from umpire import catalog
+    from umpire.games import catalog
 
     path = Path(__file__).parent.parent / "scenarios" / f"{name}.toml"
     loaded = catalog.load_file(path)

@@ -14,9 +14,11 @@ from rules import commands as cmd
 from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
-from umpire import replay, seats, wording
-from umpire.maps import MapMaker
+from umpire.games import seats
+from umpire.reads import replay
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
+from umpire.words import replies as wording
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = str(FIXTURES / "tiny.toml")

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import rules
+import umpire.words
 from rules import commands as cmd
 from rules import events as ev
 from rules.combat import events as cev
@@ -33,9 +34,9 @@ from rules.surprise import events as sev
 from rules.view import OWN, OffMapUnit, SideView, UnitView, own_view, project, public_view
 from storage.store import Store
 from tests.surprise_support import Game, load_ground, scenario_file
-from umpire import messages, wording
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
+from umpire.words import replies as wording
 
 HOST, BLUE, GREY = 1, 10, 20
 ROOT = Path(rules.__file__).parent
@@ -90,30 +91,59 @@ def test_no_function_named_report_in_rules_receives_anything_but_a_view() -> Non
     assert checked >= 25
 
 
+#: The modules of ``umpire/words`` that serve the host or a finished game, where the whole truth
+#: is the point: the after-action report, the host's whole-truth texts and the correction words.
+WHOLE_TRUTH = frozenset({"after_action", "whole_truth", "correctable", "corrections"})
+
+
+def word_modules() -> list[ModuleType]:
+    """Every module of ``umpire/words``, found on disk so that a new one is covered at once."""
+    folder = Path(umpire.words.__file__).parent
+    return [importlib.import_module(f"umpire.words.{p.stem}")
+            for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+
+
 def wording_functions() -> list[Callable[..., Any]]:
     found = []
-    for module in (wording, messages):
+    for module in word_modules():
+        if module.__name__.rpartition(".")[2] in WHOLE_TRUTH:
+            continue
         for fn in vars(module).values():
             if inspect.isfunction(fn) and fn.__module__ == module.__name__:
                 found.append(fn)
     return found
 
 
+def test_the_words_folder_is_covered_and_its_allowlist_is_real() -> None:
+    names = {m.__name__.rpartition(".")[2] for m in word_modules()}
+    assert {"events", "replies", "status_post", "units", "markers", "stack"} <= names
+    assert names >= WHOLE_TRUTH  # an allowlisted module that is gone leaves the list
+
+
 def test_no_wording_function_takes_the_state() -> None:
-    """Every function that words a player's text takes views and the event's own data. The one
-    exception is ``messages_for``, which routes a batch (who is told what) and hands each text
-    to a wording function with the audience's view."""
+    """Every function in ``umpire/words`` that words a player's text takes views and the
+    event's own data, never the game state; only the whole-truth modules (``WHOLE_TRUTH``)
+    may read it. Routing a batch (who is told what) lives outside the folder, in
+    ``umpire.games.routing``, and hands each text to a word function with the audience's
+    view."""
     functions = wording_functions()
     names = {fn.__name__ for fn in functions}
     assert {"units_text", "status_text", "acknowledgement", "sighted_text", "arrivals_text",
             "correction_text", "turn_heading", "visible_enemy_names"} <= names
     for fn in [*functions, phase_report]:
-        if fn is messages.messages_for:
-            continue
         found = hints(fn)
         assert not any(mentions(h, TRUTH) for h in found.values()), fn.__name__
     takes_view = [fn for fn in functions if SideView in hints(fn).values()]
     assert len(takes_view) >= 12
+
+
+def test_nothing_in_the_words_folder_imports_the_store() -> None:
+    for module in word_modules():
+        tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
+                     for a in n.names}
+        assert not any(m and m.startswith("storage.store") for m in imported), module.__name__
 
 
 # -- by construction -----------------------------------------------------------------------------

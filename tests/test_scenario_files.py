@@ -8,7 +8,7 @@ import pytest
 
 from rules.scenario.loader import load
 from rules.scenario.problems import FileProblems
-from umpire.cli import main
+from umpire.cli.main import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SCENARIO = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """Requests to join a started game cannot flood its host: one open request per user, at most
 ``seats.MOST_OPEN_REQUESTS`` per game, and one DM to the host at a time, rewritten to tell every
-new request while it waits unsent (``storage.seat_notices``, ``umpire.seat_notice``).
+new request while it waits unsent (``storage.seat_notices``, ``umpire.games.seat_notice``).
 
 Each test runs on a SQLite file and on PostgreSQL (``pg_target``), through the umpire as the bot
 drives it; nothing here touches the network."""
@@ -16,8 +16,8 @@ import pytest
 from storage.records import DeliveryRecord, Recipient
 from storage.seat_notices import NOTICE_KEY, SeatNotice
 from storage.store import Store
-from umpire import seat_notice, seats
-from umpire.maps import MapMaker
+from umpire.games import seat_notice, seats
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -26,8 +26,8 @@ from tests.fakediscord import (
     patched_discord,
     run_client,
 )
-from umpire import seats
-from umpire.maps import MapMaker
+from umpire.games import seats
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 JSON = dict[str, Any]

@@ -18,7 +18,7 @@ from rules.surprise.commands import CancelSurpriseMove
 from rules.view import project
 from tests.surprise_support import Game
 from tests.test_surprise_shams import combat_game
-from umpire.messages import messages_for
+from umpire.games.routing import messages_for
 
 Seen = tuple[Any, ...]
 

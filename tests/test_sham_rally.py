@@ -20,7 +20,7 @@ from rules.surprise import records as rec
 from rules.surprise.commands import OrderSurpriseMove, RallyShammed
 from rules.view import project
 from tests.surprise_support import FORCE, ROUTE, SAMPLE_RULESET, Dice, Game, load_ground
-from umpire.messages import messages_for
+from umpire.games.routing import messages_for
 
 HOME = "A0405"  # where the 1st Brigade stands, five hexes from a battery at A0905
 

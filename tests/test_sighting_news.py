@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules import commands as cmd
 from tests.surprise_support import Game, load_ground
-from umpire.messages import messages_for
+from umpire.games.routing import messages_for
 
 
 def hidden_game() -> Game:

@@ -12,9 +12,9 @@ from rules.surprise.commands import OrderSurpriseMove
 from storage.records import DeliveryRecord, Recipient
 from storage.store import Store
 from tests.surprise_support import RULESET, SCENARIO
-from umpire.maps import MapMaker
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
-from umpire.status_post import status_key
+from umpire.words.status_post import status_key
 
 HOST, BLUE, BLUE_2, GREY = 1, 10, 11, 20
 SEED = bytes(range(32))

@@ -14,8 +14,8 @@ from rules.surprise.commands import OrderSurpriseMove
 from tests.botkit import confirm_preview, private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord
 from tests.surprise_support import Dice, scenario_file
-from umpire import dice as umpire_dice
-from umpire.naming import Named, complete_list
+from umpire.games import dice as umpire_dice
+from umpire.reads.naming import Named, complete_list
 
 
 def test_force_choices_complete_the_last_item() -> None:

@@ -10,8 +10,8 @@ from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
 from tests.surprise_support import Dice, Game
-from umpire import catalog
-from umpire.demo import Order, reachable_route
+from umpire.demo.main import Order, reachable_route
+from umpire.games import catalog
 
 FLANK = Path(__file__).parent.parent / "scenarios" / "flank-march.toml"
 ROUTE = "road A1309 road Luckett's Farm road Talley's Farm"

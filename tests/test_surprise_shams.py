@@ -38,8 +38,8 @@ from tests.surprise_support import (
     Game,
     load_ground,
 )
-from umpire import dice as umpire_dice
-from umpire.messages import messages_for
+from umpire.games import dice as umpire_dice
+from umpire.games.routing import messages_for
 
 HOME = "A0405"  # where the 1st Brigade stands, five hexes from a battery at A0905
 

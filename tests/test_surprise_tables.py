@@ -15,7 +15,7 @@ from rules.surprise.commands import OrderSurpriseMove
 from rules.surprise.execution import budget_for
 from rules.surprise.orders import delay_turns
 from tests.surprise_support import FORCE, ROUTE, Dice, Game
-from umpire import catalog
+from umpire.games import catalog
 
 SAMPLE = Path(__file__).parent.parent / "scenarios" / "flank-march.toml"
 

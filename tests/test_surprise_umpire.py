@@ -19,9 +19,9 @@ from storage.records import Recipient
 from storage.store import Store
 from tests.surprise_support import Dice, scenario_file
 from tests.test_combat_demo import answered_texts
-from umpire import dice as umpire_dice
-from umpire.maps import MapMaker, draw_side_map
-from umpire.march import march_names, march_status
+from umpire.games import dice as umpire_dice
+from umpire.modules.surprise import march_names, march_status
+from umpire.reads.maps import MapMaker, draw_side_map
 from umpire.service import Umpire
 
 HOST, BLUE, GREY = 1, 10, 20
@@ -152,8 +152,8 @@ def test_the_demo_plays_and_verifies(tmp_path: Path, variant: str,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     import asyncio
 
-    from umpire.demo import run_demo
-    from umpire.verify import verify
+    from umpire.demo.main import run_demo
+    from umpire.verify.check import verify
 
     out = tmp_path / variant
     assert run_demo(out, variant) == 0

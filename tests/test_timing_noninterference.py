@@ -41,8 +41,8 @@ from tests.lockstep import (
     run_in_lockstep,
 )
 from tests.surprise_support import Dice, scenario_file
-from umpire import dice as umpire_dice
-from umpire.maps import MapMaker
+from umpire.games import dice as umpire_dice
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 HOST, BLUE, GREY = 1, 10, 20

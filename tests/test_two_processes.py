@@ -36,8 +36,8 @@ from storage.records import DeliveryRecord
 from storage.store import Store
 from tests import crash_driver
 from tests.pg_worker import write_script
-from umpire.maps import MapMaker
-from umpire.outbox import lane_of
+from umpire.outbox.drain import lane_of
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,8 @@ import pytest
 from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
-from umpire import dice
-from umpire.maps import MapMaker
+from umpire.games import dice
+from umpire.reads.maps import MapMaker
 from umpire.service import SNAPSHOT_EVERY, Umpire, UmpireError
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -123,7 +123,7 @@ async def test_host_tools(tmp_path: Path) -> None:
 
 async def test_game_ends_with_the_seed_and_verifies(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    from umpire.verify import verify
+    from umpire.verify.check import verify
 
     db = tmp_path / "v.db"
     async with Store.open(db) as store:

@@ -20,7 +20,7 @@ from rules.refusal import Refusal
 from rules.state import GameState, initial_state
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
-from umpire.catalog import load_file
+from umpire.games.catalog import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = {name: ROOT / "scenarios" / f"{name}.toml"

@@ -1,4 +1,4 @@
-"""``/units`` as the umpire writes it (``umpire.units_list``): the side's own units in sections
+"""``/units`` as the umpire writes it (``umpire.words.units``): the side's own units in sections
 (movable first, then spent, under markers, and short sections for arriving, eliminated and
 withdrawn units), grouped by command, cut into pages, narrowed by a filter; from the side's
 view only."""
@@ -16,10 +16,10 @@ from rules.ground.grid import Cell
 from rules.state import GameState, initial_state, with_units
 from rules.view import OWN, project
 from storage.store import Store
-from umpire import catalog
-from umpire.maps import MapMaker
+from umpire.games import catalog
+from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
-from umpire.units_list import PAGE_LINES, Section, units_list, units_page, units_text
+from umpire.words.units import PAGE_LINES, Section, units_list, units_page, units_text
 
 ROOT = Path(__file__).parent.parent
 FLANK = ROOT / "scenarios" / "flank-march.toml"

@@ -20,12 +20,12 @@ from rules.modules.built import load_all
 from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
-from umpire import catalog
-from umpire.cli import main
-from umpire.demo import run_demo
-from umpire.dice import SeededDice, sources_commitment
-from umpire.record import GameLog, LoggedEvent, file_name, from_json, from_store, to_json
-from umpire.verify import verify, verify_record
+from umpire.cli.main import main
+from umpire.demo.main import run_demo
+from umpire.games import catalog
+from umpire.games.dice import SeededDice, sources_commitment
+from umpire.verify.check import verify, verify_record
+from umpire.verify.record import GameLog, LoggedEvent, file_name, from_json, from_store, to_json
 
 Row = tuple[int, str, dict[str, Any], str]
 

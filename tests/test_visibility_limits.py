@@ -27,7 +27,7 @@ from rules.view import IDENTIFIED, project
 from tests import combat_support as cs
 from tests.surprise_support import RULESET, SCENARIO, Game, load_ground
 from tests.test_los import FLAT5, hand_map
-from umpire.cli import main
+from umpire.cli.main import main
 
 #: The test ground with its belt of woods cut down: flat and clear from end to end, so that
 #: sight reaches as far as visibility lets it (A0205 to A2408 is more than 20 hexes).

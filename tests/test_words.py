@@ -19,7 +19,7 @@ from rules.surprise import records as rec
 from rules.surprise.records import MarchState
 from rules.turn.status import GameStatus
 from storage import GameRecord, Store
-from umpire import catalog
+from umpire.games import catalog
 
 ROOT = Path(__file__).parent.parent
 

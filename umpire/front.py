@@ -15,13 +15,17 @@ from rules.refusal import Refusal
 from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
 from storage.store import Store
-from umpire import dm_notice, outbox, outbox_holder, pending, player_settings, wording
 from umpire.answers import UmpireError
 from umpire.gameref import GameRef, ref_of
-from umpire.outbox import DEFAULT_LEASE, Transport
-from umpire.pending import Pending, PendingMarch, PendingMove
-from umpire.pictures import Pictures
-from umpire.player_settings import Preview
+from umpire.outbox import dm_notice
+from umpire.outbox import drain as outbox
+from umpire.outbox import holder as outbox_holder
+from umpire.outbox.drain import DEFAULT_LEASE, Transport
+from umpire.reads import pending, player_settings
+from umpire.reads.pending import Pending, PendingMarch, PendingMove
+from umpire.reads.pictures import Pictures
+from umpire.reads.player_settings import Preview
+from umpire.words import replies as wording
 
 __all__ = ["DatabaseError", "Front", "backup_database"]
 
@@ -81,7 +85,8 @@ class Front(Pictures):
         """Whether this user is owed the closed-DMs notice (then it counts as told)."""
         return await dm_notice.take_notice(self.store, user_id)
 
-    # -- orders waiting for a confirmation (umpire.pending) -----------------------------------
+    # -- orders waiting for a confirmation (umpire.reads.pending)
+    # -----------------------------------
     async def save_pending_move(self, game_id: str, user_id: int, unit: str, route: str
                                 ) -> PendingMove:
         """Keep a previewed move for its Confirm, stamped with the current turn and step and
@@ -155,7 +160,7 @@ class Front(Pictures):
 
     # -- the outbox ------------------------------------------------------------------------------
     # Several processes may share the database: each umpire sends a lane of a game's outbox
-    # only while it holds the lane's lease (``umpire.outbox``), under its own holder id.
+    # only while it holds the lane's lease (``umpire.outbox.drain``), under its own holder id.
     @cached_property
     def outbox_holder(self) -> str:
         """This umpire's holder id for outbox leases (host name, pid, random)."""
@@ -180,10 +185,10 @@ class Front(Pictures):
                     lease_seconds: float = DEFAULT_LEASE, resting: Collection[str] = ()
                     ) -> int:
         """Send the game's pending deliveries through ``transport``, each lane of its outbox
-        side by side (``umpire.outbox``), those this umpire can claim (another live holder's
+        side by side (``umpire.outbox.drain``), those this umpire can claim (another live holder's
         are left to it, and so are the lanes in ``resting``); how many were sent. Each
-        delivery's key is its nonce (``umpire.outbox.nonce``), keyed with the game's seed, and
-        each map is drawn as it goes (``umpire.pictures``)."""
+        delivery's key is its nonce (``umpire.outbox.drain.nonce``), keyed with the game's seed, and
+        each map is drawn as it goes (``umpire.reads.pictures``)."""
         record = await self.store.get_game(game_id)
         if record is None:
             raise UmpireError(wording.no_such_game(game_id))

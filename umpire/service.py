@@ -6,10 +6,12 @@ imply in one transaction. Only then does it answer, so an accepted command is du
 player hears that it was accepted. Deliveries wait in the outbox until a transport (the bot, or
 the demo) sends them and marks them sent.
 
-The work is split by concern: ``umpire.repository`` (loading, snapshots, the cache, committing),
-``umpire.setting_up`` (games and seats), ``umpire.deciding`` (commands), ``umpire.reading`` (reading
-for players), ``umpire.readying`` (ready players on a shared side), ``umpire.replay`` (past
-maps), ``umpire.helping`` (``/help``), ``umpire.front`` (what the bot needs beside those,
+The work is split by concern: ``umpire.games.repository`` (loading, snapshots, the cache,
+committing), ``umpire.games.setting_up`` (games and seats), ``umpire.games.deciding`` (commands),
+``umpire.reads.reading`` (reading
+for players), ``umpire.games.readying`` (ready players on a shared side), ``umpire.reads.replay``
+(past
+maps), ``umpire.reads.helping`` (``/help``), ``umpire.front`` (what the bot needs beside those,
 without the seed). ``Umpire`` is the one class the rest of the program uses."""
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from pathlib import Path
 
 from storage.store import Store
 from umpire.answers import Reply, UmpireError
-from umpire.correcting import Correcting
 from umpire.front import Front
-from umpire.helping import Helping
-from umpire.maps import MapMaker
-from umpire.readying import Readying
-from umpire.replay import Replaying
-from umpire.repository import SNAPSHOT_EVERY
+from umpire.games.correcting import Correcting
+from umpire.games.readying import Readying
+from umpire.games.repository import SNAPSHOT_EVERY
+from umpire.reads.helping import Helping
+from umpire.reads.maps import MapMaker
+from umpire.reads.replay import Replaying
 
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 

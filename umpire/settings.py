@@ -19,7 +19,7 @@ class Settings(BaseSettings):
     dev_guild: int | None = Field(None, alias="VEDETTE_DEV_GUILD")
     log_level: str = Field("INFO", alias="VEDETTE_LOG_LEVEL")
     scenarios: Path | None = Field(None, alias="VEDETTE_SCENARIOS")
-    #: Seconds a process holds a game's outbox without renewing it (``umpire.outbox``).
+    #: Seconds a process holds a game's outbox without renewing it (``umpire.outbox.drain``).
     outbox_lease: float = Field(60.0, alias="VEDETTE_OUTBOX_LEASE", gt=0, le=3600)
     #: Seconds each message waits, from the command that queued it (or its audience's previous
     #: message being answered), before it goes to Discord (``bot.transport``): the moment a

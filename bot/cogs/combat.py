@@ -25,7 +25,7 @@ from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import thinking
 from rules.combat.commands import Assault, Fire, Rally
 from rules.commands import GameCommand
-from umpire.naming import Action, ranked
+from umpire.reads.naming import Action, ranked
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

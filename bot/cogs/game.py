@@ -22,12 +22,12 @@ from rules.modules.built import playable_modules
 from rules.modules.catalog import KNOWN_MODULES
 from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE
 from rules.turn.status import GameStatus
-from umpire import catalog
-from umpire.phase_clock import DEADLINE_ACTION
-from umpire.ready import READY_OPTION
-from umpire.replay import UMPIRE
-from umpire.seats import HOST_UMPIRES
-from umpire.status_post import MENTION_PLAYERS
+from umpire.clock.phase_clock import DEADLINE_ACTION
+from umpire.games import catalog
+from umpire.games.ready import READY_OPTION
+from umpire.games.seats import HOST_UMPIRES
+from umpire.reads.replay import UMPIRE
+from umpire.words.status_post import MENTION_PLAYERS
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

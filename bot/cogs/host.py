@@ -1,7 +1,7 @@
 """``/host``: the host's tools during play: pause and resume, end the phase for those who have not
 finished, set or extend the phases' deadline (``/host deadline``, announced in the game's
 channel), correct a unit by hand with a reason kept in the log (only while the game is in play;
-the unit is named as the host may name it, ``umpire.correctable``: their own side's while they
+the unit is named as the host may name it, ``umpire.words.correctable``: their own side's while they
 play, any when they umpire; the channel is told that a correction was made and by whom, and the
 end of the game lists every correction in full), and give or take seats after the start (each
 announced in the game's channel).
@@ -25,7 +25,7 @@ from bot.errors import Refused
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import answer, thinking
 from rules import commands as cmd
-from umpire import phase_deadlines
+from umpire.clock import phases as phase_deadlines
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

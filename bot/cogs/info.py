@@ -14,8 +14,8 @@ from bot.game_choice import GameArg
 from bot.paging import UnitsPageButton, clean_filter, units_message
 from bot.replies import answer, send_notice, thinking
 from bot.views import inbox_page
-from umpire.maps import MAX_RADIUS
-from umpire.units_list import MAX_FILTER
+from umpire.reads.maps import MAX_RADIUS
+from umpire.words.units import MAX_FILTER
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

@@ -35,7 +35,7 @@ from rules.surprise.commands import (
     RallyShammed,
     SetForcedMarch,
 )
-from umpire.march import PendingDetour, march_names, march_status, plan_march, save_plan
+from umpire.modules.surprise import PendingDetour, march_names, march_status, plan_march, save_plan
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

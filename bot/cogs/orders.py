@@ -16,7 +16,7 @@ from bot.game_choice import GameArg
 from bot.replies import answer, thinking
 from bot.views import confirm_view, remember_preview
 from rules import commands as cmd
-from umpire.preview import plan_move
+from umpire.reads.preview import plan_move
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -86,7 +86,7 @@ class OrdersCog(commands.Cog):
     @app_commands.describe(game=GAME_HELP)
     async def done(self, interaction: Interaction, game: GameArg | None = None) -> None:
         """On a side shared by several players this records the player ready; the side
-        finishes when the game's ``ready`` option says (``umpire.ready``)."""
+        finishes when the game's ``ready`` option says (``umpire.games.ready``)."""
         await thinking(interaction)
         record = await resolve_game(interaction, game)
         reply = await self.bot.umpire.done(record.id, interaction.user.id,

@@ -11,8 +11,8 @@ from discord.ext import commands
 
 from bot.cogs import Interaction, in_servers_and_dms
 from bot.replies import answer
-from umpire.player_settings import Preview
-from umpire.preview import LONG_ROUTE
+from umpire.reads.player_settings import Preview
+from umpire.reads.preview import LONG_ROUTE
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

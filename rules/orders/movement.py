@@ -178,7 +178,7 @@ def follow(gm: GameMap, unit: Unit, plan: OrderPlan, *,
            stop: StopHook | None = None) -> MoveResult:
     """Carry out a planned order: walk the cells its MPs pay for, and stop where they run out
     (falling back past full friendly cells as any stop does). With no enemy and no stop hook
-    this is exactly what the order's preview promises (``umpire.preview``): one function, so
+    this is exactly what the order's preview promises (``umpire.reads.preview``): one function, so
     that the preview and the move cannot disagree."""
     return walk(gm, unit, plan.path, plan.costs, enemy_at=enemy_at,
                 friendly_count=friendly_count, stop=stop, end_stop=plan.end_stop)

@@ -1,0 +1,321 @@
+"""The repository of games: loading a game (its latest snapshot plus the events after it), the
+cache of loaded games, the per-game locks, and committing a decided outcome with the deliveries
+it implies in one transaction (a snapshot every ``SNAPSHOT_EVERY`` events).
+
+Other processes may commit to the same games (several bot processes on one database). The cache
+is therefore only a copy: every command checks it against the log's last seq before using it,
+and a commit that finds the log moved on is decided again from the log (``_decided``,
+``umpire.games.retrying``).
+
+Nothing here decides a command or words a reply for a player: ``umpire.games.deciding`` decides,
+``umpire.reads.reading`` reads for players, ``umpire.games.setting_up`` sets games up;
+``umpire.service`` puts them together as the ``Umpire``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from rules import events as ev
+from rules.engine import Outcome
+from rules.reading import event_from_json
+from rules.scenario.loader import LoadedScenario
+from rules.scenario.problems import FileProblems
+from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
+from rules.view import project
+from storage.errors import ConcurrencyError
+from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent, PlayerRecord
+from storage.store import Store
+from umpire.answers import UmpireError
+from umpire.games import catalog
+from umpire.games.retrying import RETRY, RetryPolicy, Stale
+from umpire.games.routing import Message, messages_for
+from umpire.reads.drawn_maps import DrawnMaps, picture_file
+from umpire.reads.maps import MapMaker
+from umpire.verify import record
+from umpire.verify.record import LoggedEvent
+from umpire.words import after_action
+from umpire.words import replies as wording
+from umpire.words.corrections import corrections, end_of_game_text
+from umpire.words.status_post import mention_line
+
+SNAPSHOT_EVERY = 50
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the answer to a command shows the player who gave it."""
+
+    user_id: int
+    text: str
+
+
+@dataclass
+class LiveGame:
+    """A loaded game: its record, its pinned scenario and its current state."""
+
+    record: GameRecord
+    loaded: LoadedScenario
+    state: GameState
+    #: How many secret rolls each side has been told (their numbers in the roll messages), as
+    #: of ``state``: counted from the log when first needed, then kept up by this process's own
+    #: commits. A copy another process has overtaken is dropped whole, counts and all.
+    rolls_told: dict[str, int] | None = None
+    #: The game's recent map pictures (``umpire.reads.drawn_maps``): each is kept under the digest
+    #: of the view it shows, which no later commit changes, so they outlive the copy they were
+    #: drawn from.
+    pictures: DrawnMaps = field(default_factory=DrawnMaps)
+    #: The seated players, in the order they joined, as read with the record when the command
+    #: now being decided began (seats change without an event: they are read every time).
+    players: tuple[PlayerRecord, ...] = ()
+
+    def player(self, user_id: int) -> PlayerRecord | None:
+        """The user's seat, if they have one."""
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    def seated(self, side: str) -> list[int]:
+        """The users seated on ``side``, first joined first."""
+        return [p.user_id for p in self.players if p.side == side]
+
+
+class Repository:
+    """Games loaded from the store, cached, and committed back to it."""
+
+    def __init__(self, store: Store, *, scenarios: Path | None = None,
+                 maps: MapMaker | None = None, retry: RetryPolicy = RETRY) -> None:
+        self.store = store
+        self.scenarios = scenarios
+        self.maps = maps or MapMaker()
+        self.retry = retry
+        # In this process, one command per game at a time; across processes the store's seq
+        # check serializes commits (``_decided``).
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._games: dict[str, LiveGame] = {}
+
+    # -- loading ---------------------------------------------------------------------------------
+    def lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _game(self, game_id: str) -> LiveGame:
+        """The game's current state: cached, or the latest snapshot plus the events after it.
+
+        The cached copy is used only while the log's last seq is still its own: once another
+        process has committed, the game is loaded again (keeping its drawn pictures). The
+        record and the seats are read afresh with the last seq, in one query."""
+        found = await self.store.game_now(game_id)
+        if found is None:
+            raise UmpireError(wording.no_such_game(game_id))
+        record = found.record
+        cached = self._games.get(game_id)
+        if cached is not None and cached.state.seq == found.last_seq:
+            cached.record, cached.players = record, found.players
+            return cached
+        loaded = await self._loaded(record)
+        state = await self.load_state(game_id, loaded, _without(record))
+        game = LiveGame(record, loaded, state, players=found.players)
+        if cached is not None:
+            game.pictures = cached.pictures
+        self._games[game_id] = game
+        every_view(state)
+        return game
+
+    async def _decided(self, game_id: str, decide: Callable[[LiveGame], Awaitable[T]]) -> T:
+        """``decide`` the game as it stands, holding its lock: the one way a command that
+        writes to a game runs.
+
+        When the write finds the game moved on (``Stale``: another process committed this
+        game since it was loaded), the copy is dropped and ``decide`` runs again on the game
+        loaded afresh, after a short random pause (``umpire.games.retrying``). ``decide`` therefore
+        writes nothing before the write that may be stale, so running it again neither doubles
+        nor loses anything; a command the game no longer allows gets the rules' refusal."""
+        async with self.lock(game_id):
+            for failures in range(1, self.retry.tries + 1):
+                try:
+                    return await decide(await self._game(game_id))
+                except Stale:
+                    self._games.pop(game_id, None)
+                    await asyncio.sleep(self.retry.pause(failures))
+        raise UmpireError(wording.BUSY)
+
+    async def load_state(self, game_id: str, loaded: LoadedScenario,
+                         without: tuple[str, ...] = ()) -> GameState:
+        snap = await self.store.latest_snapshot(game_id)
+        state = (initial_state(loaded, without) if snap is None
+                 else from_snapshot(loaded, snap.payload, without))
+        records = await self.store.events(game_id, after_seq=state.seq)
+        return replay(state, (event_from_json(json.dumps(r.payload), r.audience)
+                              for r in records))
+
+    async def replay_all(self, game_id: str) -> GameState:
+        """The state from every event since the start, ignoring snapshots (for checks)."""
+        record = await self.store.get_game(game_id)
+        assert record is not None
+        loaded = await self._loaded(record)
+        records = await self.store.events(game_id)
+        return replay(initial_state(loaded, _without(record)),
+                      (event_from_json(json.dumps(r.payload), r.audience) for r in records))
+
+    async def state_at(self, game_id: str, seq: int) -> GameState:
+        """The state right after event ``seq``: the nearest snapshot before it and the log."""
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise UmpireError(wording.no_such_game(game_id))
+        loaded = await self._loaded(record)
+        snap = await self.store.snapshot_at_or_before(game_id, seq)
+        state = (initial_state(loaded, _without(record)) if snap is None
+                 else from_snapshot(loaded, snap.payload, _without(record)))
+        records = await self.store.events(game_id, after_seq=state.seq, limit=seq - state.seq)
+        return replay(state, (event_from_json(json.dumps(r.payload), r.audience)
+                              for r in records))
+
+    # -- committing ------------------------------------------------------------------------------
+    async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
+                      extra: Sequence[NewDelivery] = (), shown: Shown | None = None,
+                      seats: Sequence[PlayerRecord] | None = None) -> tuple[int, ...]:
+        """Store the outcome's events with their deliveries; ``extra`` are told right after the
+        first of them (the start's own post, say). ``shown``: what the answer to the command
+        shows the player who gave it (their copy of that message is not sent again).
+        ``seats``: the players the outcome was decided with, when it depends on them (the
+        start's roster); the commit is stale if they changed meanwhile.
+
+        Raises ``Stale`` when another process committed this game first: nothing is stored,
+        and this copy's roll counts are untouched (``_decided`` drops it)."""
+        before, after = game.state, outcome.state
+        if game.rolls_told is None:
+            counts = await self.store.count_events(game.record.id, "die_rolled")
+            game.rolls_told = {a.removeprefix("side:"): n for a, n in counts.items()
+                               if a.startswith("side:")}
+        messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
+        deliveries = await self._address(game, after, messages, shown)
+        deliveries[1:1] = extra
+        if status == GameStatus.ENDED:
+            deliveries += await self._end_deliveries(game, outcome)
+        snapshot = None
+        if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:
+            snapshot = to_snapshot(after)
+        new_events = [NewEvent(type=e.type, payload=json.loads(ev.event_to_json(e)),
+                               audience=e.audience) for e in outcome.events]
+        updates = GameUpdate(status=status) if status else None
+        try:
+            ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
+                                          snapshot=snapshot, game_updates=updates,
+                                          seats=None if seats is None else
+                                          [(p.user_id, p.side) for p in seats])
+        except ConcurrencyError:
+            raise Stale from None  # decided again by ``_decided``
+        game.state = after
+        every_view(after)
+        for e in outcome.events:
+            if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
+                side = e.audience.removeprefix("side:")
+                game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
+        return tuple(ids)
+
+    async def _end_deliveries(self, game: LiveGame, outcome: Outcome) -> list[NewDelivery]:
+        """The after-action report (``umpire.words.after_action``), then the game record (with the
+        events that end the game) and the list of the host's corrections: posted publicly in the
+        same transaction as the end."""
+        first = game.state.seq + 1
+        events = [LoggedEvent(e.seq, e.type, e.audience, e.payload)
+                  for e in await self.store.events(game.record.id)]
+        events += [LoggedEvent(first + n, e.type, e.audience, json.loads(ev.event_to_json(e)))
+                   for n, e in enumerate(outcome.events)]
+        log = record.build(game.record, await self.store.game_sources(game.record.id), events)
+        text = end_of_game_text(outcome.state, game.record.id, log.seed_hex,
+                                corrections(events))
+        report = after_action.report_delivery(outcome.state, game.record.id,
+                                              log.seed_hex or "", events)
+        return [report, NewDelivery("public", "", text, record.to_json(log),
+                                    record.file_name(game.record.id))]
+
+    async def _address(self, game: LiveGame, state: GameState, messages: list[Message],
+                       shown: Shown | None = None) -> list[NewDelivery]:
+        """Address each message: public to the channel, a side's to each of its players (or,
+        with none seated, to the side's inbox), the host's to the host.
+
+        A public post calling sides (``Message.mentions``) names their seated players and may
+        notify exactly them. The one side message whose words the answer to the command
+        already showed its player (``shown``: the same text, with no map) is stored as sent
+        for that player, so that /inbox still has it; side-mates get theirs as usual."""
+        players = game.players
+        if game.record.options.get("delivery") == "threads":
+            # A side's private thread posts one copy for the whole side, its first seated
+            # player's: that copy must go out even when the answer showed it to that player.
+            shown = None
+        out: list[NewDelivery] = []
+        for m in messages:
+            # A map goes with the message as the view it shows, drawn when the message is sent
+            # (``map_at``): the same picture for every player of the view.
+            view = m.map_for if self.maps.enabled else None
+            name = picture_file(m.map_for, state.turn) if view and m.map_for else None
+            if m.kind == "side":
+                seated = [p for p in players if p.side == m.target]
+                if not seated:
+                    out.append(NewDelivery("side", m.target, m.text, None, name,
+                                           list(m.buttons), image_view=view))
+                for p in seated:
+                    answered = (shown is not None and shown.user_id == p.user_id
+                                and shown.text == m.text and view is None)
+                    if answered:
+                        shown = None  # the answer showed it once
+                    out.append(NewDelivery("player", str(p.user_id), m.text, None, name,
+                                           list(m.buttons), image_view=view, sent=answered))
+            elif m.kind == "host":
+                out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
+            else:
+                called = tuple(sorted(p.user_id for p in players if p.side in m.mentions))
+                text = f"{m.text}\n{mention_line(called)}" if called else m.text
+                out.append(NewDelivery("public", "", text, None, name, image_view=view,
+                                       edit_key=m.edit_key, mentions=called))
+        return out
+
+    async def _loaded(self, record: GameRecord) -> LoadedScenario:
+        """The game's scenario from the copy stored when it was created, with the rule options
+        chosen then. Only a game created before copies were stored reads its file."""
+        sources = await self.store.game_sources(record.id)
+        try:
+            loaded = (catalog.load_sources(sources) if sources is not None
+                      else catalog.load_file(Path(record.scenario_path)))
+        except (FileProblems, ValueError) as e:
+            raise UmpireError(f"game {record.id}'s scenario cannot be loaded: {e}") from None
+        return catalog.with_options(loaded, _options(record))
+
+    # -- hosts -----------------------------------------------------------------------------------
+    @staticmethod
+    def _is_host(game: LiveGame, user_id: int, is_admin: bool) -> bool:
+        return is_admin or game.record.host_user_id == user_id
+
+    def _require_host(self, game: LiveGame, user_id: int, is_admin: bool) -> None:
+        if not self._is_host(game, user_id, is_admin):
+            raise UmpireError(wording.HOST_ONLY)
+
+
+def every_view(state: GameState) -> None:
+    """Work out every side's view of the game as it now stands (``rules.view.project`` keeps
+    them). A command works out the views of the sides it tells something; without this, a
+    side's next read (its ``/units``, its map, an autocomplete) would find its view ready after
+    a command that told it something and work it out afresh after one that told it nothing,
+    answering a little slower just after the enemy did something hidden (ruling INFO-13)."""
+    for side in state.sides:
+        project(state, side)
+
+
+def _options(record: GameRecord) -> dict[str, str | int | bool]:
+    """The rule options chosen when the game was created."""
+    rules = record.options.get("rules")
+    return {str(k): v for k, v in rules.items() if isinstance(v, str | int | bool)} \
+        if isinstance(rules, dict) else {}
+
+
+def _without(record: GameRecord) -> tuple[str, ...]:
+    """Rule modules the group chose to play without (a game option set at creation)."""
+    return tuple(str(m) for m in record.options.get("without", []))
+
+

@@ -1,0 +1,250 @@
+"""Who is told what: a batch of events routed to its audiences, each message worded from the view
+of the audience it goes to (``umpire.words.events``).
+
+A side's message is worded from that side's view after the batch, a public one from the public
+view; the words themselves are written in ``umpire.words``. The routing reads the whole state
+only to decide who is told (which sides act, whose marker moved, which model a side plays
+under) and to build the views it hands to the words.
+"""
+
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from rules import events as ev
+from rules.knowledge.public import finish_is_public
+from rules.knowledge.sighted import information_model
+from rules.scenario.markup import plain
+from rules.state import GameState, apply
+from rules.turn.idle import side_options
+from rules.turn.progress import TurnProgress, newly_acting, opens_turn, progress
+from rules.turn.status import GameStatus
+from rules.view import SideView, memory_of, own_view, project, public_view
+from storage.json_codec import JsonObject
+from umpire.games.options import core_option
+from umpire.games.ready import done_button
+from umpire.reads.drawn_maps import window_view
+from umpire.words.events import (
+    arrivals_text,
+    correction_for_host,
+    correction_text,
+    host_ended_text,
+    orders_text,
+    roll_text,
+    sighted_text,
+    started_text,
+)
+from umpire.words.markers import marker_news
+from umpire.words.status_post import MENTION_PLAYERS, call_text, status_key, status_text
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message before it is addressed: ``public``, a ``side`` (target: side id) or the
+    ``host``. ``map_for`` asks for a map to go with it: a view name (``umpire.reads.drawn_maps``),
+    the whole board or, for a call for orders, the side's fitted window. ``edit_key`` (a
+    public message) names the post it edits, or posts first (``umpire.words.status_post``).
+    ``mentions``: the sides whose players the post calls."""
+
+    kind: str
+    target: str
+    text: str
+    map_for: str | None = None
+    #: Buttons the message carries (``NewDelivery.buttons``), such as the orders' Done button.
+    buttons: tuple[JsonObject, ...] = ()
+    edit_key: str = ""
+    mentions: tuple[str, ...] = ()
+
+
+class _Views:
+    """The views a batch's words are written from, each worked out once: a side's view after
+    the batch, and the public view (no unit at all) for what everyone is told."""
+
+    def __init__(self, after: GameState) -> None:
+        self.after = after
+        self._sides: dict[str, SideView] = {}
+        self.public = public_view(after)
+
+    def of(self, side: str) -> SideView:
+        if side not in self._sides:
+            self._sides[side] = project(self.after, side)
+        return self._sides[side]
+
+    def for_audience(self, audience: str) -> SideView:
+        return self.public if audience == "public" else self.of(audience.removeprefix("side:"))
+
+
+def messages_for(before: GameState, events: list[ev.Event], after: GameState,
+                 game_id: str = "", rolls_told: Mapping[str, int] | None = None
+                 ) -> list[Message]:
+    """The messages a batch of events gives rise to, in order, each worded from the view of
+    its audience: the addressed side's view after the batch, or the public view.
+
+    A secret roll's words name the game and the roll's place among the rolls told to that side
+    (``rolls_told``: how many each side was told before this batch), so that it can be found
+    in the log when the game is over. Not its place in the whole log: that would count the
+    other side's hidden events."""
+    out: list[Message] = []
+    views = _Views(after)
+    mention = core_option(after.loaded.scenario.scenario.options, MENTION_PLAYERS) is True
+    user = next((e.user for e in events if isinstance(e, ev.CommandAccepted)), None)
+    told = dict(rolls_told or {})
+    forced = any(isinstance(e, ev.CommandAccepted) and e.kind == "force_end_phase"
+                 for e in events)
+    # The turn sequence as it stood at each event: a phase's words are those of its moment.
+    now = before
+    asking: _Asking | None = None
+    for e in events:
+        was, now = now, apply(now, e)
+        match e:
+            case ev.GameStarted(seed_sha256=sha, sources_commitment=binding):
+                out.append(Message("public", "", started_text(views.public, sha, binding)))
+            case ev.PhaseBegan(step=step):
+                if asking is not None:
+                    out[asking.at:asking.at] = asking.messages(was)
+                asking = None
+                phase = public_view(now)
+                acting = now.steps[step].acting(now.sides)
+                if now.turn > was.turn and was.status == GameStatus.ACTIVE:
+                    # The turn before is over: its post says so, and stays as its record.
+                    out.append(_status(public_view(was), progress(was, turn_over=True)))
+                if not acting:
+                    continue  # a phase nobody acts in passes without a word
+                called = newly_acting(now) if mention else ()
+                if opens_turn(now):
+                    out.append(_status(phase, progress(now), called))
+                else:
+                    out.append(_status(phase, progress(now)))
+                    if called:  # its post was posted already, and edits call nobody
+                        out.append(Message("public", "", call_text(phase, called, phase.phase),
+                                           mentions=called))
+                # Each side's call for orders waits for the step's opening events (arrivals,
+                # sighting, a pass by itself), so that it says what the side can do then.
+                asking = _Asking(len(out), phase, acting, game_id, step)
+            case ev.CommandAccepted(kind="force_end_phase") if before.status.in_play:
+                # The host's end of a phase is said as such, never as a side's finish.
+                out.append(Message("public", "", host_ended_text(public_view(before))))
+            case ev.SideDone() if was.current.side is None and not forced:
+                # Only news while other sides are still at it (otherwise the next phase says
+                # so), and only when the game asks for it: in a phase played at once, who
+                # finished first is the others' information (ruling INFO-9). Not even an
+                # edit that changes nothing: the edit's time would tell. A pass by itself
+                # reads as any other finish, never as a pass (ruling FLOW-15).
+                if finish_is_public(was) or not now.acting_sides():
+                    out.append(_status(public_view(now), progress(now)))
+            case ev.UnitsArrived(units=ids, audience=audience):
+                side = audience.removeprefix("side:")
+                out.append(Message("side", side, arrivals_text(views.of(side), ids)))
+            case ev.Sighted(side=side, seen=seen, lost=lost):
+                if information_model(after, side).shows_every_enemy:
+                    continue  # the side sees every enemy anyway: sighting is not news
+                text = sighted_text(views.of(side), seen, lost, memory_of(was, side))
+                if text:
+                    out.append(Message("side", side, text))
+            case ev.Told(text=text, audience=audience):
+                if audience == "public":
+                    out.append(Message("public", "", text))
+                elif audience.startswith("side:"):
+                    out.append(Message("side", audience.removeprefix("side:"), text))
+            case ev.DieRolled(audience=audience) if audience.startswith("side:"):
+                side = audience.removeprefix("side:")
+                told[side] = told.get(side, 0) + 1
+                out.append(Message("side", side, roll_text(e, game_id, told[side])))
+            case ev.GamePaused(paused=paused, reason=reason):
+                word = "paused" if paused else "resumed"
+                out.append(Message("public", "", f"The host has {word} the game."
+                                   + (f" {plain(reason)}" if reason else "")))
+            case ev.UnitCorrected():
+                owner = e.side or (was.units[e.unit].side if e.unit in was.units else "")
+                out.append(Message("host", "", correction_for_host(
+                    e, own_view(was, owner) if owner else public_view(was))))
+                out.append(Message("public", "", correction_text(views.public, e, user)))
+            case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerSplit() | ev.MarkerRemoved():
+                # A marker's news, to every side but its owner (whose module's report says
+                # more), worded from the public view: the same whatever is under it. A side
+                # is told where its model shows every enemy counter, or (a marker placed,
+                # moved or split) where its view shows the marker now.
+                marker = was.markers.get(e.marker)
+                owner = e.side if isinstance(e, ev.MarkerPlaced) else (
+                    marker.side if marker is not None else "")
+                named = set(e.into) if isinstance(e, ev.MarkerSplit) else {e.marker}
+                for side in after.sides if owner else ():
+                    if side != owner and (information_model(after, side).shows_every_enemy or (
+                            not isinstance(e, ev.MarkerRemoved)
+                            and any(m.id in named for m in views.of(side).markers))):
+                        out.append(Message("side", side, marker_news(views.public, e, owner)))
+            case ev.GameEvent() if e.audience != "umpire" and _has_words(e) and (
+                    text := e.report(views.for_audience(e.audience))):
+                # A rule module's event, worded by the module from its audience's view.
+                kind = "public" if e.audience == "public" else "side"
+                out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
+                                   else "", text))
+            case ev.GameEnded(seed_hex=seed, reason=reason):
+                out.append(_status(public_view(now), progress(now)))
+                out.append(Message("public", "", (
+                    "**The game is over.**" + (f" {plain(reason)}" if reason else "") +
+                    f"\nThe dice seed was `{seed}`: check every roll with `vedette verify`."),
+                    map_for="umpire"))
+    if asking is not None:
+        out[asking.at:asking.at] = asking.messages(now)
+    return _one_per_post(out)
+
+
+def _status(view: SideView, turn: TurnProgress, called: tuple[str, ...] = ()) -> Message:
+    """The turn's status post as it stands now (``called``: the sides it mentions)."""
+    return Message("public", "", status_text(view, turn), edit_key=status_key(turn.turn),
+                   mentions=called)
+
+
+def _one_per_post(messages: list[Message]) -> list[Message]:
+    """One message per edited post in a batch: its last words, where it first came (a new
+    post keeps its place among the batch's posts), calling every side any of them called."""
+    last: dict[str, Message] = {}
+    called: dict[str, tuple[str, ...]] = {}
+    for m in messages:
+        if m.edit_key:
+            last[m.edit_key] = m
+            called[m.edit_key] = tuple(dict.fromkeys(called.get(m.edit_key, ()) + m.mentions))
+    out: list[Message] = []
+    placed: set[str] = set()
+    for m in messages:
+        if not m.edit_key:
+            out.append(m)
+        elif m.edit_key not in placed:
+            placed.add(m.edit_key)
+            out.append(replace(last[m.edit_key], mentions=called[m.edit_key]))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Asking:
+    """The calls for orders of a step that has begun, to be put at ``at`` among the batch's
+    messages once the step's opening events are folded."""
+
+    at: int
+    phase: SideView
+    acting: tuple[str, ...]
+    game_id: str
+    step: int
+
+    def messages(self, opened: GameState) -> list[Message]:
+        """Each acting side's call for orders, as the step stood once opened, with its Done
+        button; none for a side that passed it by itself (its own line says so)."""
+        return [Message("side", side, orders_text(self.phase, side_options(opened, side),
+                                                  project(opened, side)),
+                        map_for=window_view(side),
+                        buttons=self._done(side))
+                for side in self.acting if side not in opened.done]
+
+    def _done(self, side: str) -> tuple[JsonObject, ...]:
+        if not self.game_id:
+            return ()
+        return (done_button(self.game_id, side, self.phase.turn, self.step),)
+
+
+def _has_words(e: ev.GameEvent) -> bool:
+    """Whether the event's class words anything at all (most core events say nothing), so that
+    no view is worked out for an event with nothing to say."""
+    return type(e).report is not ev.GameEvent.report

@@ -1,0 +1,126 @@
+"""``/help``: the commands of the phase a player's side is in and what it can do now.
+
+Written from what the player's side may know only: the public turn and phase, and the side's
+own options (``rules.turn.idle.side_options``, read from its own view). Whether an enemy side has
+finished a phase played at once is never said (ruling INFO-9): a side that has finished hears
+only that it has. Someone who plays no side in the game hears the general commands.
+"""
+
+from __future__ import annotations
+
+from rules.concealed.records import MODULE as CONCEALED_FORCES
+from rules.scenario.markup import plain
+from rules.state import GameState
+from rules.surprise.records import MODULE as SURPRISE_MOVE
+from rules.turn.idle import SideOptions, side_options
+from rules.turn.status import GameStatus
+from umpire.answers import Reply
+from umpire.games.repository import Repository
+
+#: Where the whole guide is.
+GUIDE = "The whole guide: docs/playing.md (in the Vedette repository)."
+
+#: What anyone can do, in or out of a game.
+GENERAL = ("**Vedette: commands**\n"
+           "- /game create, /game join, /game leave, /game start, /game status, /game end\n"
+           "- /map, /units, /log, /inbox: what your side knows, answered to you alone "
+           "(/map whole:true for the whole board, /map stack:<hex> for what is there)\n"
+           "- /done: your side has finished the phase\n"
+           "- /host ...: the host's tools (pause, endphase, correct, seat, unseat)\n"
+           "- /settings: your own settings for every game (preview:on|off for moves)\n"
+           "- /help: this, with your phase's commands when you play in a game")
+
+#: The commands of each action a phase may allow (the ruleset's words).
+ACTION_COMMANDS: dict[str, tuple[str, ...]] = {
+    "move": ("/move",),
+    "formation": ("/formation",),
+    "fire": ("/fire",),
+    "close_combat": ("/assault",),
+    "combat": ("/fire", "/assault"),
+    "rally": ("/rally",),
+}
+
+#: The commands a rule module adds to a phase that allows an action, by module and action.
+MODULE_COMMANDS: dict[tuple[str, str], tuple[str, ...]] = {
+    (SURPRISE_MOVE, "order"): ("/march order", "/march cancel", "/march execute",
+                                    "/march forced", "/march status"),
+    (SURPRISE_MOVE, "move"): ("/march rally", "/march status"),
+    (CONCEALED_FORCES, "move"): ("/conceal force", "/conceal breed", "/conceal reveal",
+                                      "/conceal scout", "/conceal forced", "/conceal plan"),
+}
+
+
+def phase_commands(state: GameState) -> tuple[str, ...]:
+    """The commands the current step allows under the rule modules in force, each once."""
+    step = state.current
+    out: dict[str, None] = {}
+    for action in sorted(step.actions):
+        for name in ACTION_COMMANDS.get(action, ()):
+            out.setdefault(name, None)
+        for module in state.modules:
+            for name in MODULE_COMMANDS.get((module, action), ()):
+                out.setdefault(name, None)
+    return tuple(out)
+
+
+def help_text(state: GameState, game_id: str, side: str | None) -> str:
+    """The help for a player of ``side`` in the game (``None``: plays no side in it)."""
+    if side is None:
+        return help_text_general()
+    lines = [f"**Game `{plain(game_id)}`: you command {plain(state.side_name(side))}.**"]
+    if state.status == GameStatus.SETUP:
+        lines.append("The game has not started yet: the host starts it with /game start.")
+    elif state.status == GameStatus.ENDED:
+        lines.append("The game is over: /log and /inbox keep what you were told.")
+    elif state.status == GameStatus.PAUSED:
+        lines.append(f"Turn {state.turn}: the host has paused the game; orders wait.")
+    else:
+        lines += _now(state, side, side_options(state, side))
+    lines += ["", GENERAL, "", GUIDE]
+    return "\n".join(lines)
+
+
+def _now(state: GameState, side: str, options: SideOptions) -> list[str]:
+    step = state.current
+    whose = f"{plain(state.side_name(step.side))} " if step.side else ""
+    heading = f"Turn {state.turn}: {whose}{plain(step.title)}."
+    if side not in step.acting(state.sides):
+        return [heading, "Nothing waits for you in this phase."]
+    if side in state.done:
+        return [heading, "Your side has finished this phase."]
+    out = [heading]
+    commands = phase_commands(state)
+    if commands:
+        out.append("This phase's commands: " + ", ".join(commands) + ", /done.")
+    if options.offers:
+        out.append("You can now:")
+        out += [f"- {offer.words}" + (f": {_names(offer.units)}" if offer.units else "")
+                for offer in options.offers]
+    else:
+        out.append(f"Nothing your side could do now ({options.why_idle}): /done ends it.")
+    return out
+
+
+def _names(names: tuple[str, ...], shown: int = 6) -> str:
+    more = len(names) - shown
+    return ", ".join(plain(n) for n in names[:shown]) + (f" and {more} more" if more > 0
+                                                        else "")
+
+
+class Helping(Repository):
+    """``/help`` for a player (or anyone)."""
+
+    async def help_for(self, game_id: str | None, user_id: int) -> Reply:
+        """The help for ``user_id`` in the game ``game_id`` (``None``: no game): the phase's
+        commands for their side and what it can do now, or the general commands when they
+        play no side in it."""
+        if game_id is None:
+            return Reply(help_text_general())
+        game = await self._game(game_id)
+        player = await self.store.get_player(game_id, user_id)
+        return Reply(help_text(game.state, game_id, player.side if player else None))
+
+
+def help_text_general() -> str:
+    """The help for someone in no game."""
+    return f"{GENERAL}\n\n{GUIDE}"

@@ -1,0 +1,91 @@
+"""Map pictures: drawn for whoever asks, once, and for the messages that carry them.
+
+A message with a map is queued with the view its map shows and the event it follows, not with
+the picture (ruling FLOW-60): the state right after that event, projected onto that view, is the
+picture, drawn when the message is sent and again whenever ``/inbox`` shows it. Nothing else is
+drawn: a reader only ever gets the deliveries that were addressed to them. Each game keeps its
+last few pictures of each view (``umpire.reads.drawn_maps``), so that players asking for the same
+view at the same moment share one drawing.
+
+A picture is looked up by the digest of the view it shows (``umpire.reads.map_digest``), worked out
+first, never by the seq it follows: a side asking twice with nothing new for it gets the picture
+kept, however much the enemy did meanwhile, and a queued map and a ``/map`` of the same view
+share one picture.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from rules.state import GameState
+from storage.records import DeliveryRecord
+from umpire.games.repository import LiveGame, Repository
+from umpire.reads.drawn_maps import Counts, MapKey, read_view
+
+UMPIRE_VIEW = "umpire"
+
+log = logging.getLogger("vedette.pictures")
+
+
+class Pictures(Repository):
+    """Drawing a game's maps."""
+
+    async def with_picture(self, delivery: DeliveryRecord, *, sending: bool = False
+                           ) -> DeliveryRecord:
+        """``delivery`` with its map drawn (left without one if maps are off). ``sending``: by
+        the outbox, which draws its maps one after another (``MapMaker.side_map``)."""
+        if not delivery.picture_to_draw or not self.maps.enabled:
+            return delivery
+        view, fitted = read_view(delivery.image_view or "")
+        try:
+            image = await self._map_at(delivery.game_id, delivery.seq,
+                                       None if view == UMPIRE_VIEW else view, queued=sending,
+                                       fitted=fitted)
+        except Exception:
+            # The words matter more than the picture: they go (or are shown) without it.
+            log.exception("game %s: the map of delivery %d could not be drawn",
+                          delivery.game_id, delivery.id)
+            image = None
+        return replace(delivery, image=image)
+
+    async def with_pictures(self, items: list[DeliveryRecord]) -> list[DeliveryRecord]:
+        """``items``, each with its map drawn."""
+        return [await self.with_picture(d) for d in items]
+
+    def picture_counts(self, game_id: str, side: str | None) -> Counts:
+        """How often this process found ``side``'s pictures of the game (``None``: the
+        umpire's) kept, and how often it drew them (nothing yet, for a game not loaded)."""
+        game = self._games.get(game_id)
+        return game.pictures.counts(side) if game is not None else Counts()
+
+    async def _map_now(self, game: LiveGame, side: str | None, digest: str, *,
+                       around: str | None = None, radius: int | None = None,
+                       whole: bool = False) -> bytes | None:
+        """The map of ``side`` (``None``: the umpire's) as the game stands, whose view has the
+        ``digest`` (``MapMaker.looked_at``), drawn once for everyone who asks for it
+        (``ValueError`` if ``around`` cannot be read): the window fitted to what the side
+        knows, the ``whole`` board, or a window ``around`` a cell."""
+        if not self.maps.enabled:
+            return None
+        state = game.state
+        fitted = not whole and around is None
+        return await game.pictures.picture(
+            side, MapKey(digest, around, radius, fitted=fitted),
+            lambda: self.maps.side_map(state, side, around=around, radius=radius,
+                                       fitted=fitted))
+
+    async def _map_at(self, game_id: str, seq: int, side: str | None, *, queued: bool = False,
+                      fitted: bool = False) -> bytes | None:
+        """The map that a message following event ``seq`` carries: the view of ``side`` then,
+        whole or its ``fitted`` window (``queued``: drawn for the outbox). The seq finds the
+        state; the picture is kept under the view's digest, as ``/map``'s are."""
+        if not self.maps.enabled:
+            return None
+        game = await self._game(game_id)
+        state: GameState = (game.state if game.state.seq == seq
+                            else await self.state_at(game_id, seq))
+        _view, digest = await self.maps.looked_at(state, side)
+        return await game.pictures.picture(
+            side, MapKey(digest, fitted=fitted),
+            lambda: self.maps.side_map(state, side, queued=queued, fitted=fitted))

@@ -1,0 +1,144 @@
+"""Previewing a move before it is given: each step, its cost and where the unit will end.
+
+The bot shows a player's move and asks for a confirmation before it calls ``Umpire.handle``:
+every move, or only those by road or longer than ``LONG_ROUTE`` cells, as the player chose
+(``umpire.reads.player_settings``, ruling ORD-2). The preview reads the player's own side only: it
+names the unit through the same lookup the engine uses (an enemy unit's name gets the same
+answer as a name of no unit), settles the order with the engine's own function
+(``rules.engine.order_plan``: each step priced, the route cut where the MPs run out) and says
+where the unit ends by the very function the move is made with (``MoveOrder.expected``), so that
+Confirm does what the preview said unless the enemy or a rule stops the unit sooner. It never
+changes the game; the move is validated again, in full, when it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+
+from rules.engine import Refusal, order_plan, own_unit
+from rules.forces.markers import own_marker
+from rules.ground.board import Board
+from rules.knowledge.overlay import Route
+from rules.orders.movement import OrderPlan, PlannedStep
+from rules.orders.stops import StopKind
+from rules.turn.status import GameStatus
+from umpire.reads.player_settings import Preview
+from umpire.service import Umpire, UmpireError
+
+#: Routes entering more cells than this are shown before they are given, whatever the setting.
+LONG_ROUTE = 6
+#: Cells beyond the MPs named one by one; the rest are counted.
+NOT_REACHED_NAMED = 6
+#: What no preview can know: the enemy it cannot see, and the rules' stops on the way.
+UNLESS = "unless the enemy or the rules stop it sooner"
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """What a move would do: the unit's name, the cells it would enter (labels, as far as its
+    MPs pay), whether any leg follows a road, where it ends and why, and the words and map."""
+
+    unit: str
+    start: str
+    cells: tuple[str, ...]
+    by_road: bool
+    text: str
+    image: bytes | None = None
+    end: str = ""
+    out_of_mp: bool = False
+
+
+async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route: str, *,
+                    long_route: int = LONG_ROUTE) -> MovePlan | None:
+    """The plan of a move worth confirming: by road, longer than ``long_route`` cells, or any
+    move when the player's preview setting is on; ``None`` for a move to give at once, or one
+    the umpire answers without a preview (not this side's phase, a concealment marker): give it
+    directly, and ``handle`` answers. Raises ``UmpireError`` with the engine's own words for an
+    order it would refuse on what the side knows (an unknown unit, a route that cannot be read
+    or followed)."""
+    state = await umpire.state_for(game_id)
+    side = await umpire.side_of(game_id, user_id)
+    step = state.current
+    if (state.status != GameStatus.ACTIVE or not step.allows("move")
+            or side not in step.acting(state.sides) or side in state.done):
+        return None
+    try:
+        mine = own_unit(state, side, unit)
+    except Refusal as e:
+        if own_marker(state.markers, side, unit) is not None:
+            return None  # a concealed force's marker: its module moves it and answers
+        raise UmpireError(str(e)) from None
+    if mine.cell is None:
+        return None
+    try:
+        order = order_plan(state, side, mine, route)
+    except Refusal as e:
+        raise UmpireError(str(e)) from None
+    by_road = any(leg.by_road for leg in order.route.legs)
+    every = await umpire.preview_setting(user_id) == Preview.ON
+    if not every and not by_road and len(order.plan.steps) <= long_route:
+        return None
+    gm = state.loaded.map
+    board = gm.board
+    expected = order.expected(state)
+    end = expected.cells[-1] if expected.cells else mine.cell
+    head = (f"**{mine.name}** at {board.describe(mine.cell)}, in {mine.formation}, "
+            f"{mine.mp_left:g} MP left, ordered {route.strip()!r}"
+            f"{' (by road)' if by_road else ''}:")
+    out_of_mp = expected.stop is not None and expected.stop.kind is StopKind.OUT_OF_MP
+    if expected.stop is not None:
+        words = expected.stopped.replace(f" at {board.describe(end)}", "", 1)
+        ends = (f"It stops at {board.describe(end)}: {_stop_words(words)}, with "
+                f"{mine.mp_left - expected.mp:g} MP left, {UNLESS}.")
+    else:
+        ends = (f"It ends at {board.describe(end)} with {mine.mp_left - expected.mp:g} MP left, "
+                f"{UNLESS}.")
+    text = "\n".join([head, *step_lines(board, order.plan), ends, "Confirm to give the order."])
+    path = expected.cells
+    image = None
+    if path:
+        middle = path[len(path) // 2]
+        radius = max(3, max(gm.grid.distance(middle, c) for c in (mine.cell, *path)) + 2)
+        try:
+            planned = Route((mine.cell, *path), f"{mine.name}: planned move")
+            image = await umpire.maps.side_map(state, side, around=board.label(middle),
+                                               radius=radius, routes=(planned,))
+        except ValueError:
+            image = None
+    return MovePlan(mine.name, board.label(mine.cell), tuple(board.label(c) for c in path),
+                    by_road, text, image, board.label(end), out_of_mp)
+
+
+def _stop_words(stopped: str) -> str:
+    """A stop's words as the preview says them, of a move not yet made ("its MPs run out")."""
+    return stopped.replace("its MPs ran out", "its MPs run out", 1).replace(
+        "and fell back", "and it falls back", 1)
+
+
+def step_lines(board: Board, plan: OrderPlan) -> list[str]:
+    """One line per run of alike steps (same cost, same reason), then the cells not reached:
+    "3-9. A0304 to A1004: 0.5 MP each (by road, in column), 2.5 MP left"."""
+    lines: list[str] = []
+    n = 1
+    reached = [s for s in plan.steps if s.reached]
+    for (cost, why), run in groupby(reached, key=lambda s: (s.cost, s.why)):
+        steps = list(run)
+        lines.append(_run_line(board, n, steps, cost, why))
+        n += len(steps)
+    beyond = [s for s in plan.steps if not s.reached]
+    if beyond:
+        named = ", ".join(board.label(s.cell) for s in beyond[:NOT_REACHED_NAMED])
+        more = len(beyond) - NOT_REACHED_NAMED
+        lines.append(f"Not reached (no MPs left for them): {named}"
+                     f"{f' and {more} more' if more > 0 else ''}.")
+    return lines
+
+
+def _run_line(board: Board, n: int, steps: list[PlannedStep], cost: float, why: str) -> str:
+    last = steps[-1]
+    if len(steps) == 1:
+        return (f"{n}. {board.describe(last.cell)}: {cost:g} MP ({why}), {last.left:g} MP "
+                "left")
+    return (f"{n}-{n + len(steps) - 1}. {board.label(steps[0].cell)} to "
+            f"{board.describe(last.cell)}: {cost:g} MP each ({why}), {last.left:g} MP left")
