@@ -3,16 +3,27 @@ jumping to a phase."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.client import VedetteBot
+from rules.commands import Done
 from rules.engine import Outcome, decide, start
 from rules.events import GameEvent
 from rules.forces.location import Withdrawn
+from rules.forces.units import Unit
+from rules.modules.api import RuleModule
+from rules.modules.registry import MODULES, register
 from rules.scenario.loader import LoadedScenario
 from rules.state import GameState, initial_state, with_units
+from storage.records import Recipient
+from storage.store import Store
+from tests.fakediscord import FakeUser
+from umpire.demo.main import PLAYERS
 from umpire.games import catalog
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -78,3 +89,43 @@ def run(state: GameState, side: str, command: Any, dice: Dice) -> Outcome:
 
 def of_type(events: Iterable[GameEvent], cls: type[GameEvent]) -> list[Any]:
     return [e for e in events if isinstance(e, cls)]
+
+
+SIDES = ("union", "confederate")
+
+SEED = bytes(range(32))
+
+async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side: str) -> None:
+    for _ in range(20):
+        state = await bot.umpire.state_for("g1")
+        if state.current.phase.id == phase and state.current.side == side:
+            return
+        for acting in state.acting_sides():
+            await bot.umpire.handle("g1", users[acting].id, Done())
+    raise AssertionError(f"never reached {side} {phase}")
+
+
+async def answered_texts(db: Path) -> list[str]:
+    """The messages stored as already shown in the answers to the players' orders."""
+    async with Store.open(db) as store:
+        found = await store.deliveries_for(
+            "demo", *(Recipient("player", str(uid)) for uid in PLAYERS.values()),
+            limit=100_000)
+    return [d.text for d in found if d.status == "sent" and d.attempts == 0]
+
+
+# -- shields: sham results for the surprise-move module --------------------------------------------
+class _Shield(RuleModule):
+    name = "test_shield"
+    answer: str | None = "sham"
+
+    def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
+                      distances: tuple[int, ...]) -> str | None:
+        return self.answer if target.id == "c-inf" else None
+
+@pytest.fixture
+def shield() -> Iterator[_Shield]:
+    module = _Shield()
+    register(module)
+    yield module
+    MODULES.pop(module.name, None)

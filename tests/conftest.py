@@ -11,10 +11,17 @@ import pytest
 
 from rules.scenario.loader import LoadedScenario, load
 from tests import pg_server
-from tests.botkit import TOKEN
 from tests.fakediscord import FakeDiscord
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+#: Support modules whose fixtures any test may ask for by name (a fixture is never imported).
+pytest_plugins = (
+    "tests.botkit",
+    "tests.combat_support",
+    "tests.engine_hooks",
+    "tests.hiding_module",
+)
 
 # The bot paces each message (``VEDETTE_SEND_PACE``, a quarter of a second by default) so that
 # when it arrives tells nothing; the tests wait for messages by what they say, not by when, so
@@ -39,6 +46,10 @@ def tiny() -> LoadedScenario:
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     """The local Discord stand-in, holding the bot to Discord's 3-second answer limit."""
+    # Imported here, not at the top: a plugin module imported by this file before pytest loads
+    # it as a plugin would not have its asserts rewritten.
+    from tests.botkit import TOKEN
+
     async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
         yield fake
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
-from tests.test_reliability import tiny_orders
+from tests.tiny_games import tiny_orders
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 

@@ -251,3 +251,7 @@ def differs(one: list[str], two: list[str]) -> list[tuple[str, str]]:
     if len(one) != len(two):
         out.append((f"{len(one)} items", f"{len(two)} items"))
     return out[:3]
+
+
+#: The sighting rules the comparisons are played under.
+RULES = ("los", "clear_path")

@@ -17,6 +17,10 @@ from rules.ground.grid import Cell
 from rules.scenario.loader import LoadedScenario, load
 from rules.state import GameState, initial_state, with_units
 from rules.surprise import records as rec
+from rules.surprise.commands import (
+    ExecuteSurpriseMove,
+    OrderSurpriseMove,
+)
 from rules.view import project, public_view
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -154,4 +158,57 @@ class Game:
 
 def with_state(game: Game, state: GameState) -> Game:
     game.state = state
+    return game
+
+
+def same_view(one: Game, two: Game, side: str) -> bool:
+    """Whether the side's views of two games are the same (each game loads its own copy of
+    the same board, so the board is taken from one for both)."""
+    a, b = project(one.state, side), project(two.state, side)
+    return replace(a, game_map=b.game_map) == b
+
+
+ALTERNATE = ('modules = ["surprise_move"]',
+             'modules = ["surprise_move"]\noptions = { surprise_collision = "alternate" }')
+
+def two_marches(*edits: tuple[str, str]) -> Game:
+    """Blue's division east and Grey's brigade west on the same road, both accepted; Blue sets
+    off in turn 3."""
+    game = Game(load_ground(*edits), Dice(initiative=[2]))
+    game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
+    game.do("grey", OrderSurpriseMove(force="Grey Brigade, General Ash", route="road A0705",
+                                      detour="never"))  # Ash is the army: given in person
+    game.to(3, "command")
+    assert game.march("m1", "grey")["status"] == rec.ACCUMULATING
+    game.do("blue", ExecuteSurpriseMove())
+    return game
+
+
+def accepted(dice: Dice | None = None, turn: int = 1, **more: object) -> Game:
+    """A game whose Blue force took its order by initiative in turn ``turn``."""
+    game = Game(dice=dice or Dice())
+    game.dice.queues.setdefault("initiative", [])
+    game.dice.queues["initiative"].insert(0, 2)
+    game.to(turn, "command")
+    fields: dict[str, object] = {"force": FORCE, "route": ROUTE, "by_initiative": True, **more}
+    game.do("blue", OrderSurpriseMove(**fields))  # type: ignore[arg-type]
+    assert game.march()["status"] == rec.ACCUMULATING
+    return game
+
+
+def horse_near(game: Game) -> None:
+    """Bring the Grey Horse within a ride of the Blue force's tail (by hand); it triggers by
+    moving to A0103, two hexes from the 3rd Brigade and away from the column's road east."""
+    game.place(**{"grey-cav": "A0101"})
+
+
+def combat_game(*, on_order: bool = True) -> Game:
+    """The test ground with the combat module (sample ruleset); the Blue force takes its order
+    by initiative in turn 1 (or not). Fire rolls 10 and the morale roll 6: no losses, and the
+    target is disorganized and falls back two cells."""
+    loaded = load_ground(('modules = ["surprise_move"]', 'modules = ["surprise_move", "combat"]'),
+                         ruleset=SAMPLE_RULESET)
+    game = Game(loaded, Dice(initiative=[2], fire=[10], morale=[6]))
+    if on_order:
+        game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
     return game

@@ -19,8 +19,8 @@ from rules.state import initial_state, with_units
 from rules.view import project
 from storage.records import DeliveryRecord
 from storage.store import Store
-from tests.test_combat_umpire import CONFEDERATE, UNION, new_game, reach, variant
-from tests.test_cv_raid import SAMPLE, SEED
+from tests.combat_games import CONFEDERATE, UNION, new_game, reach, variant
+from tests.cv_raid import SAMPLE, SEED
 from umpire.games import catalog
 from umpire.reads.maps import MapMaker, draw_side_map
 from umpire.service import Umpire, UmpireError

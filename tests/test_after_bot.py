@@ -8,23 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.client import VedetteBot
-from tests.test_bot import (  # noqa: F401
-    Table,
-    bot,
-    final,
-    play_until,
-    public,
-    say,
-    set_up,
-    settle,
-    table,
-    text_of,
-)
+from tests.botkit import Table, final, play_until, public, say, set_up, settle, text_of
 from umpire.reads.replay import own_side_only
 from umpire.words import verdict as verdict_words
 
 
-async def to_turn_two(table: Table, bot: VedetteBot) -> str:  # noqa: F811
+async def to_turn_two(table: Table, bot: VedetteBot) -> str:
     gid = await set_up(table, bot)
     assert "started" in await say(table, "game start", table.alice, channel=table.channel)
     await play_until(table, bot, gid, "blue")
@@ -36,7 +25,7 @@ async def to_turn_two(table: Table, bot: VedetteBot) -> str:  # noqa: F811
     return gid
 
 
-async def refusal_of_click(table: Table, message: dict[str, Any],  # noqa: F811
+async def refusal_of_click(table: Table, message: dict[str, Any],
                            custom_id: str) -> str:
     """Press a forged button: the stored message's first button made to carry ``custom_id``
     (Discord delivers presses only of buttons a message carries)."""
@@ -48,7 +37,7 @@ async def refusal_of_click(table: Table, message: dict[str, Any],  # noqa: F811
 
 
 async def test_replay_pages_through_own_turns_and_refuses_the_enemy_alike(
-        table: Table, bot: VedetteBot) -> None:  # noqa: F811
+        table: Table, bot: VedetteBot) -> None:
     fake = table.fake
     gid = await to_turn_two(table, bot)
     refused = own_side_only("blue")
@@ -77,7 +66,7 @@ async def test_replay_pages_through_own_turns_and_refuses_the_enemy_alike(
 
 
 async def test_the_end_posts_the_report_and_opens_the_whole_truth(
-        table: Table, bot: VedetteBot) -> None:  # noqa: F811
+        table: Table, bot: VedetteBot) -> None:
     gid = await to_turn_two(table, bot)
     mine = await say(table, "units", table.alice, channel=table.channel)
     assert "1st Brigade" in mine and "Grey Brigade" not in mine

@@ -11,10 +11,8 @@ import pytest
 from rules.knowledge.sighted import bits_to_cells, sight, sighting_events
 from rules.state import GameState, with_units
 from rules.view import GHOST, project
-from tests.hiding_module import hiding
-from tests.test_hidden_views import anonymous_greys, cell, everything, sighted
+from tests.hidden_views import anonymous_greys, cell, everything, sighted
 
-__all__ = ["hiding"]
 pytestmark = pytest.mark.usefixtures("hiding")
 
 

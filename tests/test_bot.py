@@ -4,14 +4,9 @@ database files, no network. Each test asserts on what Discord would have receive
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,130 +15,31 @@ from bot.dm_notice import NOTICE
 from bot.views import NOT_WAITING
 from rules.knowledge.public import announces_finished
 from storage.records import DeliveryRecord, Recipient
-from storage.store import Store
-from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN, moves_at_once
-from tests.fakediscord import (
-    FakeChannel,
-    FakeDiscord,
-    FakeGuild,
-    FakeUser,
-    InteractionHandle,
-    patched_discord,
-    run_client,
+from tests.botkit import (
+    EPHEMERAL,
+    FIXTURES,
+    JSON,
+    MAPS,
+    TINY,
+    Table,
+    final,
+    game_id,
+    play_until,
+    public,
+    running,
+    say,
+    set_up,
+    settle,
+    start_and_reach_blue_movement,
+    text_of,
 )
-from umpire.reads.maps import MapMaker
-from umpire.service import Umpire
-
-MANAGE_GUILD = 1 << 5
-JSON = dict[str, Any]
-
-
-def render_ready() -> bool:
-    """Whether map pictures can be drawn (``render.render_map`` exists)."""
-    try:
-        return hasattr(importlib.import_module("render"), "render_map")
-    except ImportError:
-        return False
-
-
-MAPS = render_ready()
-
-
-@dataclass
-class Table:
-    """A server with a game channel, a host (alice, blue), a player (bob, grey), an outsider
-    (carol) and a moderator with Manage Server (dave); and the database file."""
-
-    fake: FakeDiscord
-    guild: FakeGuild
-    channel: FakeChannel
-    alice: FakeUser
-    bob: FakeUser
-    carol: FakeUser
-    dave: FakeUser
-    db: Path
-
-
-@pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    # Discord's 3-second limit on the first answer to an interaction, enforced.
-    async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
-        guild = fake.add_guild("Wargames Club")
-        channel = fake.add_text_channel(guild, "skirmish")
-        mods = fake.add_role(guild, "moderators", MANAGE_GUILD)
-        yield Table(fake, guild, channel, fake.add_user("alice", guild=guild),
-                    fake.add_user("bob", guild=guild), fake.add_user("carol", guild=guild),
-                    fake.add_user("dave", guild=guild, roles=[mods]), tmp_path / "vedette.db")
-
-
-@asynccontextmanager
-async def running(table: Table, *, dev_guild: int | None = None,
-                  scenarios: Path = FIXTURES) -> AsyncIterator[VedetteBot]:
-    """The bot on the table's database, connected to the fake Discord, with ``scenarios`` as
-    the host's scenario folder (``VEDETTE_SCENARIOS``)."""
-    store = await Store.open(table.db)
-    try:
-        umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=MAPS))
-        await moves_at_once(umpire, table.alice, table.bob, table.carol, table.dave)
-        bot = VedetteBot(umpire, dev_guild=dev_guild, outbox_interval=0.2,
-                         guild_ready_timeout=0.05)
-        with patched_discord(table.fake.base_url):
-            async with run_client(bot, token=TOKEN):
-                yield bot
-    finally:
-        await store.close()
-
-
-@pytest.fixture
-async def bot(table: Table) -> AsyncIterator[VedetteBot]:
-    async with running(table) as bot:
-        yield bot
-
-
-# -- talking to the bot ----------------------------------------------------------------------------
-def text_of(message: JSON) -> str:
-    """What a message says: its content and its embeds' text."""
-    parts = [message.get("content") or ""]
-    parts += [e.get("description") or "" for e in message.get("embeds") or []]
-    return "\n".join(p for p in parts if p)
-
-
-async def final(handle: InteractionHandle) -> JSON:
-    """The bot's answer to an interaction, once it is no longer "thinking"."""
-    callback = await handle.response()
-    if callback.type == 5:
-        return await handle.original_message()
-    assert callback.type == 4, callback
-    assert handle.original is not None
-    return handle.original
-
-
-async def say(table: Table, command: str, user: FakeUser, options: JSON | None = None, *,
-              channel: FakeChannel | None = None) -> str:
-    """Run a slash command (in a DM unless ``channel``); the answer's text. Every answer is
-    ephemeral."""
-    handle = await table.fake.slash(command, options or {}, user=user, channel=channel)
-    message = await final(handle)
-    assert message["flags"] & EPHEMERAL, (command, message)
-    return text_of(message)
-
-
-async def settle(bot: VedetteBot) -> None:
-    """Wait until every delivery the umpire queued has been handed to Discord."""
-    await bot.outbox.idle()
-
-
-def public(table: Table) -> list[str]:
-    return [text_of(m) for m in table.fake.messages_in(table.channel)]
+from tests.fakediscord import (
+    FakeUser,
+)
 
 
 def dms(table: Table, user: FakeUser) -> list[JSON]:
     return table.fake.dms_to(user)
-
-
-async def game_id(bot: VedetteBot, table: Table) -> str:
-    games = await bot.umpire.store.list_games(channel_id=table.channel.id)
-    return games[-1].id
 
 
 def as_posted(sent: list[DeliveryRecord]) -> list[str]:
@@ -158,42 +54,6 @@ def as_posted(sent: list[DeliveryRecord]) -> list[str]:
             where[d.edit_key] = len(posts)
         posts.append(d.text)
     return posts
-
-
-async def set_up(table: Table, bot: VedetteBot) -> str:
-    """alice creates the tiny game in the channel; alice joins blue, bob grey."""
-    handle = await table.fake.slash("game create", {"scenario": TINY}, user=table.alice,
-                                    channel=table.channel)
-    assert "You host game" in text_of(await final(handle))
-    await table.fake.wait_for(lambda: len(handle.followup_ids) >= 2, what="public announcement")
-    gid = await game_id(bot, table)
-    assert "You command Blue Army" in await say(table, "game join", table.alice,
-                                                {"side": "blue"}, channel=table.channel)
-    assert "You command Grey Army" in await say(table, "game join", table.bob,
-                                                {"side": "grey"}, channel=table.channel)
-    return gid
-
-
-async def play_until(table: Table, bot: VedetteBot, gid: str, side: str) -> None:
-    """Say /done for the sides that act until ``side`` may move (whatever phases the rules in
-    force put before that)."""
-    users = {"blue": table.alice, "grey": table.bob}
-    for _ in range(20):
-        state = await bot.umpire.state_for(gid)
-        assert state.status == "active", state.status
-        if side in state.acting_sides() and state.current.allows("move"):
-            await settle(bot)
-            return
-        for acting in state.acting_sides():
-            await say(table, "done", users[acting])
-    raise AssertionError(f"{side} never got to move")
-
-
-async def start_and_reach_blue_movement(table: Table, bot: VedetteBot) -> str:
-    gid = await set_up(table, bot)
-    assert "started" in await say(table, "game start", table.alice, channel=table.channel)
-    await play_until(table, bot, gid, "blue")
-    return gid
 
 
 # -- the tests -------------------------------------------------------------------------------------

@@ -26,26 +26,24 @@ import pytest
 from storage.records import Recipient
 from storage.store import Store
 from tests.bot_process import BotProcess
-from tests.fakediscord import InteractionHandle
-from tests.test_bot import (
+from tests.botkit import (
     FIXTURES,
     JSON,
     Table,
+    accepted,
     final,
+    preview_a_move,
     public,
     running,
     set_up,
     settle,
     start_and_reach_blue_movement,
-    table,
     text_of,
 )
-from tests.test_bot_restarts import accepted, preview_a_move
+from tests.fakediscord import InteractionHandle
 from umpire.reads import pending
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
-
-__all__ = ["table"]  # the fixture: a server, its players and the database file
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 

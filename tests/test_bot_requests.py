@@ -17,17 +17,23 @@ from bot.client import VedetteBot
 from bot.cogs.march import ALREADY_CHOSEN
 from rules import commands as cmd
 from rules.surprise import records as rec
-from tests.botkit import EPHEMERAL, confirm_preview, started_game
+from tests.botkit import (
+    EPHEMERAL,
+    Table,
+    confirm_preview,
+    preview_a_move,
+    running,
+    settle,
+    start_and_reach_blue_movement,
+    started_game,
+    text_of,
+)
+from tests.combat_games import INVERTED, NIGHT, variant
+from tests.combat_support import SEED, SIDES, to_phase
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionHandle
 from tests.surprise_support import Dice, scenario_file
-from tests.test_bot import Table, running, settle, start_and_reach_blue_movement, table, text_of
-from tests.test_bot_restarts import preview_a_move
-from tests.test_combat_bot import SEED, SIDES, to_phase
-from tests.test_combat_umpire import INVERTED, NIGHT, variant
 from umpire.games import dice as umpire_dice
 from umpire.reads import pending
-
-__all__ = ["table"]  # the fixture: a server, its players and the database file
 
 ALREADY = "That order was already accepted."
 

@@ -15,37 +15,20 @@ import pytest
 from bot.transport import DiscordTransport
 from rules import commands as cmd
 from storage.records import Recipient
-from tests.test_bot import (
+from tests.botkit import (
     Table,
-    final,
+    accepted,
+    preview_a_move,
     public,
     running,
     say,
     set_up,
     settle,
     start_and_reach_blue_movement,
-    table,
     text_of,
 )
 from umpire.outbox.drain import NONCE_LENGTH, nonce
 from umpire.reads import pending
-
-__all__ = ["table"]  # the fixture: a server, its players and the database file
-
-ROUTE = {"unit": "1st Brigade", "route": "road Old Church"}
-
-
-async def preview_a_move(table: Table) -> tuple[str, dict[str, Any], str, str]:
-    """With the bot running and blue to move, alice previews a march: the game id, the preview
-    message, and its Confirm and Cancel custom ids."""
-    preview = await final(await table.fake.slash("move", ROUTE, user=table.alice))
-    confirm, cancel = (b["custom_id"] for b in preview["components"][0]["components"])
-    return confirm.split(":")[3], preview, confirm, cancel
-
-
-def accepted(events: list[Any], request: str) -> int:
-    return sum(1 for e in events if e.type == "command_accepted"
-               and e.payload["request"] == request)
 
 
 async def test_a_confirm_that_never_reached_the_umpire_is_applied_after_a_restart(

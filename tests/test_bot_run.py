@@ -11,14 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.botkit import vedette_command
 from tests.fakediscord import FakeDiscord
 
 TOKEN = "vedette-run-token"
-
-
-def vedette_command() -> list[str]:
-    script = Path(sys.executable).with_name("vedette")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "bot.cli"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")

@@ -6,23 +6,11 @@ from __future__ import annotations
 
 from bot.threads import MEMBERS_OPTION, THREADS_OPTION, record_sync, record_thread
 from storage.store import Store
+from tests.botkit import Table, final, game_id, play_until, running, say, set_up, settle, text_of
 from tests.fakediscord.state import PRIVATE_THREAD
-from tests.test_bot import (
-    Table,
-    final,
-    game_id,
-    play_until,
-    running,
-    say,
-    set_up,
-    settle,
-    table,
-    text_of,
-)
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
-__all__ = ["table"]  # the fixture: a server, its players and the database file
 
 async def test_a_sync_keeps_what_another_process_recorded_meanwhile(table: Table) -> None:
     fake = table.fake

@@ -12,17 +12,8 @@ from rules.turn.idle import side_options
 from rules.view import IDENTIFIED, project
 from storage.store import Store
 from tests.botkit import private_answer, started_game, text_of
+from tests.combat_games import CONFEDERATE, HOST, NIGHT, SEED, UNION, new_game, reach, variant
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.test_combat_umpire import (
-    CONFEDERATE,
-    HOST,
-    NIGHT,
-    SEED,
-    UNION,
-    new_game,
-    reach,
-    variant,
-)
 from umpire.service import Umpire
 
 SIDES = ("union", "confederate")

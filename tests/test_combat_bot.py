@@ -8,16 +8,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.client import VedetteBot
 from bot.cogs.combat import unit_list
-from rules.commands import Done
 from tests.botkit import private_answer, started_game, text_of
+from tests.combat_games import INVERTED, NIGHT, variant
+from tests.combat_support import SEED, SIDES, to_phase
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.test_combat_umpire import INVERTED, NIGHT, variant
 from umpire.reads.naming import Named, complete_list
-
-SIDES = ("union", "confederate")
-SEED = bytes(range(32))
 
 
 async def say(fake: FakeDiscord, command: str, user: FakeUser, options: dict[str, Any]) -> str:
@@ -28,16 +24,6 @@ async def offered(fake: FakeDiscord, command: str, options: dict[str, Any], focu
                   user: FakeUser) -> list[str]:
     handle = await fake.autocomplete(command, options, focused=focused, user=user)
     return [c["value"] for c in (await handle.response()).choices]
-
-
-async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side: str) -> None:
-    for _ in range(20):
-        state = await bot.umpire.state_for("g1")
-        if state.current.phase.id == phase and state.current.side == side:
-            return
-        for acting in state.acting_sides():
-            await bot.umpire.handle("g1", users[acting].id, Done())
-    raise AssertionError(f"never reached {side} {phase}")
 
 
 async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path) -> None:

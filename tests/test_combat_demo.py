@@ -5,19 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from storage.records import Recipient
-from storage.store import Store
-from umpire.demo.main import PLAYERS, run_demo
+from tests.combat_support import answered_texts
+from umpire.demo.main import run_demo
 from umpire.verify.check import verify
-
-
-async def answered_texts(db: Path) -> list[str]:
-    """The messages stored as already shown in the answers to the players' orders."""
-    async with Store.open(db) as store:
-        found = await store.deliveries_for(
-            "demo", *(Recipient("player", str(uid)) for uid in PLAYERS.values()),
-            limit=100_000)
-    return [d.text for d in found if d.status == "sent" and d.attempts == 0]
 
 
 def test_the_demo_fights(tmp_path: Path, capsys: object) -> None:

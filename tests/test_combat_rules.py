@@ -21,7 +21,17 @@ from rules.modules.api import RuleModule
 from rules.modules.registry import MODULES, register
 from rules.state import GameState
 from rules.view import project
-from tests.combat_support import Dice, at_step, change, clear_field, field, of_type, place, run
+from tests.combat_support import (
+    Dice,
+    _Shield,
+    at_step,
+    change,
+    clear_field,
+    field,
+    of_type,
+    place,
+    run,
+)
 
 
 @pytest.fixture
@@ -298,24 +308,6 @@ def test_an_attacker_cannot_move_after_its_assault(assault_ready: GameState) -> 
     after, _ = assault(assault_ready, 3)  # EX: both hold
     with pytest.raises(Refusal, match="assaulted in this phase"):
         decide(after, "confederate", Move(unit="Rebel Brigade", route="A0601"), Dice())
-
-
-# -- shields: sham results for the surprise-move module --------------------------------------------
-class _Shield(RuleModule):
-    name = "test_shield"
-    answer: str | None = "sham"
-
-    def combat_shield(self, state: GameState, target: Unit, attackers: tuple[Unit, ...],
-                      distances: tuple[int, ...]) -> str | None:
-        return self.answer if target.id == "c-inf" else None
-
-
-@pytest.fixture
-def shield() -> Iterator[_Shield]:
-    module = _Shield()
-    register(module)
-    yield module
-    MODULES.pop(module.name, None)
 
 
 def test_sham_result_looks_ordinary_to_the_firer(fire_ready: GameState, shield: _Shield) -> None:

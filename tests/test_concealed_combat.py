@@ -17,8 +17,8 @@ import pytest
 from rules.combat.commands import Assault, Fire
 from rules.commands import Command
 from rules.refusal import Refusal
+from tests.concealed_support import GREY_AT, bred, conceal, concealed_ground, real_under
 from tests.surprise_support import Game
-from tests.test_concealed_surprise import GREY_AT, bred, conceal, concealed_ground, real_under
 
 #: The words every aim at the marker gets.
 AT_MARKER = (f"Your troops see only an enemy marker at {GREY_AT}: nothing under a marker can "

@@ -13,8 +13,8 @@ from rules.concealed.commands import BreedDecoy, ConcealForce, ReleaseScouts
 from rules.forces.location import InMarker, OnMap
 from rules.view import ANONYMOUS, IDENTIFIED, project
 from tests.concealed_scouts_support import HOME, concealed, field, refused
+from tests.hidden_views import everything
 from tests.surprise_support import Game
-from tests.test_hidden_views import everything
 
 
 def _grey_knows(g: Game, since: int = 0) -> str:

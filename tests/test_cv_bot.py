@@ -3,8 +3,7 @@ options, announced in the game's channel and refused for a scenario that does no
 its maps (face-down counters, face-up sighted ones, fog; ghosts under the raid) and its
 end-of-game post."""
 
-# The fixtures `table` and `bot` come from tests.test_bot, and tests name them as arguments.
-# ruff: noqa: F811
+# The fixtures `table` and `bot` come from tests.botkit (a plugin of tests/conftest.py).
 
 from __future__ import annotations
 
@@ -18,19 +17,8 @@ from bot.client import VedetteBot
 from rules.chancellorsville.spec import RAID_VICTORY
 from rules.modules.registry import MODULES
 from rules.view import GHOST, IDENTIFIED, MARKER, SideView, project
+from tests.botkit import MAPS, Table, final, game_id, public, say, settle, text_of
 from tests.fakediscord import FakeUser
-from tests.test_bot import (  # noqa: F401
-    MAPS,
-    Table,
-    bot,
-    final,
-    game_id,
-    public,
-    say,
-    settle,
-    table,
-    text_of,
-)
 from umpire.demo import chancellorsville as story
 from umpire.reads.maps import draw_side_map
 

@@ -13,6 +13,7 @@ from rules.combat.commands import Assault
 from storage.store import Store
 from tests.cv_play import (
     HOST,
+    RULES,
     SAMPLE,
     SEED,
     UNION,
@@ -23,7 +24,6 @@ from tests.cv_play import (
     scenario_file,
     side_output,
 )
-from tests.test_cv_noninterference import RULES
 from umpire.games.catalog import load_file
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire

@@ -28,10 +28,7 @@ from rules.chancellorsville.raid_module import settings
 from rules.chancellorsville.victory import holders
 from rules.combat.commands import Assault
 from rules.state import GameState
-from tests.cv_play import Play, Timeline, arriving, differs, mentions, placed, side_output
-
-#: The sighting rules the comparisons are played under.
-RULES = ("los", "clear_path")
+from tests.cv_play import RULES, Play, Timeline, arriving, differs, mentions, placed, side_output
 
 DEVIN = "Pleasonton's division: Devin's brigade"
 MORRIS = "Morris' regiment"

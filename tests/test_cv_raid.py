@@ -22,43 +22,19 @@ from rules.knowledge.levels import GHOST, IDENTIFIED
 from rules.knowledge.sighted import information_model
 from rules.scenario.loader import LoadedScenario, load
 from rules.scenario.problems import FileProblems
-from rules.state import GameState, initial_state
+from rules.state import initial_state
 from rules.view import project
 from storage.store import Store
-from umpire.games.catalog import with_options
+from tests.cv_raid import RULESET, SAMPLE, SEED, dice, raided, sample, started
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "scenarios" / "chancellorsville-hidden.toml"
-RULESET = ROOT / "scenarios" / "classic-1961.ruleset.toml"
 HOST, UNION, CONFEDERATE = 1, 101, 201
-SEED = bytes(range(32))
 SETTINGS = '[settings.raid_victory]\nfederal = "union"\nconfederate = "confederate"\n'
-
-
-def dice(seq: int, purpose: str, spec: str) -> int:
-    return int(hashlib.sha256(f"{seq}:{purpose}:{spec}".encode()).hexdigest(), 16) % 6 + 1
-
-
-def sample(*edits: tuple[str, str]) -> LoadedScenario:
-    text = SAMPLE.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    return load(text, "cv.toml", RULESET.read_text(encoding="utf-8"), "classic.toml")
-
-
-def raided(loaded: LoadedScenario | None = None) -> LoadedScenario:
-    return with_options(loaded or sample(), {"raid": True})
 
 
 def tagged(loaded: LoadedScenario) -> set[str]:
     return {u.id for u in loaded.scenario.units if "raid" in u.tags}
-
-
-def started(loaded: LoadedScenario) -> GameState:
-    return start(initial_state(loaded), hashlib.sha256(SEED).hexdigest(), dice).state
 
 
 def problems(*edits: tuple[str, str]) -> list[str]:

@@ -8,9 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import shutil
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -29,7 +27,8 @@ from rules.state import GameState, initial_state, with_units
 from rules.turn.reaction import Question, open_questions
 from rules.view import project
 from storage.store import Store
-from tests.conftest import FIXTURES, load_tiny
+from tests.conftest import load_tiny
+from tests.engine_hooks import BLUE, GREY, HOST, _question_asked, probe_scenario
 from tests.probe_module import NAME, TRIPWIRE, Probe, notes, registered, score
 from umpire.clock.questions import time_out_all, time_out_questions
 from umpire.reads.maps import MapMaker
@@ -37,18 +36,11 @@ from umpire.service import Umpire, UmpireError
 from umpire.verify.check import verify
 
 SEED = bytes(range(32))
-HOST, BLUE, GREY = 1, 10, 20
 
 
 def dice(seq: int, purpose: str, spec: str) -> int:
     """Dice that depend on the log position and purpose, as the seeded dice do."""
     return int(hashlib.sha256(f"{seq}:{purpose}:{spec}".encode()).hexdigest(), 16) % 6 + 1
-
-
-@pytest.fixture
-def probe() -> Iterator[Probe]:
-    with registered() as module:
-        yield module
 
 
 def started(probe: Probe) -> GameState:
@@ -248,16 +240,6 @@ def test_a_default_must_be_one_of_the_choices() -> None:
                  default="a")
 
 
-# -- vedette verify re-derives the end hook's roll -------------------------------------------------
-def probe_scenario(tmp_path: Path) -> str:
-    text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
-    text = text.replace('information = "open"\n', 'information = "open"\nmodules = ["probe"]\n')
-    shutil.copy(FIXTURES / "tiny.ruleset.toml", tmp_path / "tiny.ruleset.toml")
-    path = tmp_path / "probe.toml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 async def play_and_end(db: Path, scenario: str) -> None:
     async with Store.open(db) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
@@ -289,17 +271,6 @@ def test_verify_rederives_the_end_hooks_roll(probe: Probe, tmp_path: Path,
         conn.execute("DELETE FROM snapshots")
     assert asyncio.run(verify(db, None)) != 0
     assert "probe victory" in capsys.readouterr().out
-
-
-# -- the umpire's clock ----------------------------------------------------------------------------
-async def _question_asked(umpire: Umpire, probe: Probe, tmp_path: Path, game_id: str) -> None:
-    """A game in which Blue's move has just put Grey a question with a 60-second clock."""
-    await umpire.create_game(probe_scenario(tmp_path), HOST, game_id=game_id, channel_id=None)
-    await umpire.join(game_id, BLUE, "blue")
-    await umpire.join(game_id, GREY, "grey")
-    await umpire.start(game_id, HOST)
-    probe.alarm = (await umpire.state_for(game_id)).loaded.board.parse("A0304")
-    await umpire.handle(game_id, BLUE, cmd.Move(unit="1st Brigade", route="A0304"))
 
 
 async def test_the_umpire_applies_the_default_when_the_time_is_up(

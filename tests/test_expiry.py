@@ -16,20 +16,16 @@ from storage.clock import utc_now
 from storage.db import connect
 from storage.migrations import MIGRATIONS, migrate
 from storage.store import Store
-from tests.test_bot import (
+from tests.botkit import (
     EPHEMERAL,
     Table,
-    bot,
     final,
     say,
     settle,
     start_and_reach_blue_movement,
-    table,
     text_of,
 )
 from umpire.reads import pending
-
-__all__ = ["bot", "table"]  # the fixtures: a server, its players, the bot on a database file
 
 
 async def preview(table: Table) -> tuple[dict[str, Any], str, str]:

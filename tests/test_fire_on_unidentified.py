@@ -9,11 +9,8 @@ import pytest
 from rules.combat import events as cev
 from rules.combat.commands import Fire
 from rules.view import ANONYMOUS, project
-from tests.combat_support import Dice, at_step, field, of_type, place, run
-from tests.hiding_module import hiding, in_force
-from tests.test_combat_rules import _Shield, shield
-
-__all__ = ["hiding", "shield"]
+from tests.combat_support import Dice, _Shield, at_step, field, of_type, place, run
+from tests.hiding_module import in_force
 
 
 @pytest.mark.usefixtures("hiding")

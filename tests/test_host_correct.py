@@ -10,7 +10,7 @@ import pytest
 
 from bot.client import VedetteBot
 from storage.store import Store
-from tests.test_bot import Table, bot, say, set_up, table  # noqa: F401
+from tests.botkit import Table, say, set_up
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 from umpire.words import correctable
@@ -168,8 +168,8 @@ async def test_a_correction_outside_play_is_refused_before_any_name(tmp_path: Pa
 
 
 # -- through the fake Discord -------------------------------------------------------------------
-async def test_host_correct_by_name_through_discord(table: Table,  # noqa: F811
-                                                   bot: VedetteBot) -> None:  # noqa: F811
+async def test_host_correct_by_name_through_discord(table: Table,
+                                                   bot: VedetteBot) -> None:
     gid = await set_up(table, bot)  # alice hosts and plays blue, bob plays grey
     await say(table, "game start", table.alice, channel=table.channel)
 

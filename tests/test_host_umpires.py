@@ -12,7 +12,7 @@ from bot.client import VedetteBot
 from rules import commands as cmd
 from rules.view import project
 from storage.store import Store
-from tests.test_bot import Table, bot, final, say, settle, table, text_of  # noqa: F401
+from tests.botkit import Table, final, say, settle, text_of
 from umpire.games import seats
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
@@ -163,7 +163,7 @@ async def test_a_player_reads_the_same_whether_the_host_umpires_or_not(tmp_path:
 
 # -- through the fake Discord -------------------------------------------------------------------
 async def test_game_create_host_umpires_through_discord(
-        table: Table, bot: VedetteBot) -> None:  # noqa: F811
+        table: Table, bot: VedetteBot) -> None:
     handle = await table.fake.slash("game create", {"scenario": "tiny", "host_umpires": True},
                                     user=table.alice, channel=table.channel)
     assert "You host game" in text_of(await final(handle))

@@ -17,7 +17,8 @@ from rules.state import GameState
 from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE, auto_passes, side_options
 from rules.view import project
 from storage.store import Store
-from tests.combat_support import FIELD, Dice, at_step, field, place
+from tests.combat_support import Dice, at_step, field, place
+from tests.idle_games import FIRE_PASSED, apart_file, field_file
 from umpire.games import catalog
 from umpire.games.routing import messages_for
 from umpire.reads.maps import MapMaker
@@ -25,22 +26,10 @@ from umpire.service import Umpire
 from umpire.verify.check import verify
 
 HOST, UNION, REBEL = 1, 10, 20
-FIRE_PASSED = "Fire Phase passed: none of your units has a target in sight."
 
 #: Every unit of the field off the map but these (id: label).
 ALONE = {"u-inf": None, "u-inf2": None, "u-bat": None, "u-cav": None, "u-gen": None,
          "c-inf": None, "c-inf2": None, "c-bat": None, "c-cav": None, "c-gen": None}
-
-
-def field_file(tmp_path: Path, information: str = "open", options: str = "") -> Path:
-    """The combat field under ``information``, with ``options`` in its header."""
-    text = FIELD.read_text(encoding="utf-8").replace(
-        'ruleset = "../../scenarios/', f'ruleset = "{FIELD.parent.parent.parent}/scenarios/')
-    text = text.replace('information = "open"', f'information = "{information}"'
-                        + (f"\noptions = {{ {options} }}" if options else ""))
-    path = tmp_path / f"field-{information}.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def loaded(tmp_path: Path, information: str = "open", auto: bool | None = True,
@@ -170,23 +159,6 @@ def test_a_hidden_enemy_in_range_neither_keeps_nor_closes_the_fire_phase(tmp_pat
         side_options(at_step(away, "fire", "union"), "union")
     assert any(FIRE_PASSED in t for t in told_near)
     assert told_near == told_away
-
-
-# -- through the umpire --------------------------------------------------------------------------
-def apart_file(tmp_path: Path, options: str = "") -> Path:
-    """The field with the two sides' units far apart (nobody has a target), ``options`` in its
-    header."""
-    text = field_file(tmp_path, options=options).read_text(encoding="utf-8")
-    for uid, cell in (("u-inf2", "A0102"), ("u-bat", "A0201"), ("u-cav", "A0202"),
-                      ("c-inf", "A1208"), ("c-inf2", "A1207"), ("c-bat", "A1107"),
-                      ("c-cav", "A1206")):
-        block = text.split(f'id = "{uid}"', 1)
-        head, tail = block[1].split('at = "', 1)
-        text = block[0] + f'id = "{uid}"' + head + f'at = "{cell}' + tail[5:]
-    text = text.replace('at = "A0504"', 'at = "A0101"')
-    path = tmp_path / "apart.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 async def play_apart(tmp_path: Path, options: dict[str, str | int | bool] | None = None

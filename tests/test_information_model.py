@@ -16,7 +16,7 @@ from rules.modules.api import RuleModule
 from rules.modules.registry import MODULES, register
 from rules.state import GameState, apply, with_units
 from rules.view import IDENTIFIED, project
-from tests.test_hidden_views import tiny
+from tests.hidden_views import tiny
 from umpire.games.routing import messages_for
 
 NAME = "face_up"

@@ -12,40 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.boards import bench_ruleset, random_map
-from rules.ground.board import Board
+from bench.boards import random_map
 from rules.ground.gamemap import GameMap
-from rules.ground.grid import Cell, HexGrid, SquareGrid, make_grid
+from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.sighting.geometry import sight_line
 from rules.sighting.height import clear_line
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sees
 from rules.sighting.registry import SIGHTING_RULES
 from rules.sighting.rule import SightingRule
-
-LEGEND = {".": "clear", "w": "woods", "t": "town"}
-
-
-def hand_map(
-    terrain: list[str],
-    elevation: list[str] | None = None,
-    *,
-    kind: Literal["hex", "square"] = "hex",
-    orientation: Literal["flat", "pointy"] = "flat",
-    parity: Literal["odd", "even"] = "odd",
-    neighbours: Literal[4, 8] = 4,
-) -> GameMap:
-    """A one-sheet map from rows of terrain ('.' clear, 'w' woods, 't' town) and of elevation
-    digits (all 0 when not given)."""
-    height, width = len(terrain), len(terrain[0])
-    grid = make_grid(kind, width, height, orientation, parity, neighbours)
-    board = Board.build(grid, [("A", 0, 0)], width, height)
-    rows = elevation or ["0" * width] * height
-    return GameMap(
-        board, bench_ruleset(),
-        [LEGEND[ch] for row in terrain for ch in row],
-        [int(ch) for row in rows for ch in row],
-    )
+from tests.hand_maps import FLAT5, hand_map
 
 
 def sees(gm: GameMap, a: Cell, b: Cell, visibility: int = 20) -> bool:
@@ -64,9 +40,6 @@ def with_terrain(rows: list[str], cell: Cell, ch: str) -> list[str]:
     out = list(rows)
     out[cell.row] = out[cell.row][: cell.col] + ch + out[cell.row][cell.col + 1:]
     return out
-
-
-FLAT5 = ["....."] * 5
 
 
 # -- the rule on hand-built boards --------------------------------------------------------------

@@ -26,9 +26,8 @@ from rules.knowledge.overlay import Route
 from rules.knowledge.sighted import sight
 from rules.state import GameState
 from storage.store import Store
-from tests.botkit import FIXTURES
-from tests.test_bot import MAPS
-from tests.test_noninterference import BLUE, GREY, HOST, SEED, Variant, scenario
+from tests.botkit import FIXTURES, MAPS
+from tests.hearing import BLUE, GREY, HOST, SEED, Variant, scenario
 from umpire.reads.drawn_maps import KEEP
 from umpire.reads.map_digest import drawn_part, view_digest
 from umpire.reads.maps import MapMaker

@@ -11,9 +11,7 @@ from rules.engine import Outcome
 from rules.state import apply, with_units
 from rules.view import project
 from tests.combat_support import Dice, change, field, of_type, place
-from tests.hiding_module import hiding, in_force, under
-
-__all__ = ["hiding"]
+from tests.hiding_module import in_force, under
 
 
 @pytest.mark.usefixtures("hiding")

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,25 +28,12 @@ from rules import commands as cmd
 from rules.knowledge.information import InformationModel
 from rules.knowledge.sighted import sight
 from storage.store import Store
-from tests.botkit import FIXTURES, TOKEN, private_answer, started_game, text_of
+from tests.botkit import TOKEN, private_answer, started_game, text_of
 from tests.commitments import masked
 from tests.fakediscord import FakeDiscord
+from tests.hearing import BLUE, GREY, HOST, SEED, Variant, scenario
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
-
-HOST, BLUE, GREY = 1, 10, 20
-SEED = bytes(range(32))
-
-#: A Grey cavalry picket in plain sight of General Azure: what Blue's troops do see of Grey.
-SCOUTS = """
-[[units]]
-id = "grey-scouts"
-side = "grey"
-name = "Grey Scouts"
-kind = "cavalry"
-strength = 3
-at = "A0604"
-"""
 
 #: A Grey reserve brigade, far out of every Blue observer's sight.
 RESERVE = """
@@ -72,30 +58,6 @@ BLUE_ORDERS: tuple[cmd.Command, ...] = (
     cmd.SetFormation(unit="Grey Brigade", formation="line"),
     cmd.SetFormation(unit="1st Brigade", formation="line"),
 )
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One game: the scenario's text edited by ``edits`` (old, new), and Grey's orders in its
-    first movement phase."""
-
-    edits: tuple[tuple[str, str], ...] = ()
-    grey_orders: tuple[cmd.Command, ...] = ()
-    extra: str = ""
-    unseen: tuple[str, ...] = ()  # Grey units that must stay out of Blue's sight throughout
-
-
-def scenario(tmp_path: Path, name: str, model: InformationModel, variant: Variant) -> Path:
-    text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
-    text = text.replace('ruleset = "tiny.ruleset.toml"',
-                        f'ruleset = "{FIXTURES / "tiny.ruleset.toml"}"')
-    text = text.replace('information = "open"', f'information = "{model}"')
-    for old, new in variant.edits:
-        assert old in text, old
-        text = text.replace(old, new)
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text + SCOUTS + variant.extra, encoding="utf-8")
-    return path
 
 
 async def blue_output(tmp_path: Path, name: str, model: InformationModel,

@@ -26,7 +26,7 @@ from bot.threads import (
 )
 from storage.errors import NotFoundError
 from storage.store import Store
-from tests.test_reliability import BLUE, GREY, HOST, TINY
+from tests.tiny_games import BLUE, GREY, HOST, TINY
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 

@@ -30,7 +30,7 @@ from rules.sighting.registry import rule_named
 from rules.sighting.sighting_pass import Presence, Sighting, full_pass
 from rules.state import initial_state
 from rules.turn.sequence import visibility as turn_visibility
-from tests.test_samples import load_sample
+from tests.hand_maps import load_sample
 
 _COST = {"foot": 1.0, "horse": 1.0, "wheeled": 1.0, "leader": 1.0}
 

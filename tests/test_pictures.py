@@ -27,7 +27,7 @@ from storage.errors import StorageError
 from storage.migrations import MIGRATIONS, migrate
 from storage.records import GameRecord, NewDelivery, NewEvent, Recipient
 from storage.store import Store
-from tests.test_bot import MAPS
+from tests.botkit import MAPS
 from umpire.demo.main import Order, reachable_route
 from umpire.outbox.drain import DeliveryRejected
 from umpire.reads.maps import MapMaker, draw_side_map

@@ -3,25 +3,13 @@ most three messages a turn in the channel (counted as Discord received them: new
 edits), the turn's status post is edited in place (after a restart too, and posted again if it
 was deleted), and its first words notify exactly the players it calls."""
 
-# The fixtures `table` and `bot` come from tests.test_bot, and tests name them as arguments.
-# ruff: noqa: F811
+# The fixtures `table` and `bot` come from tests.botkit (a plugin of tests/conftest.py).
 
 from __future__ import annotations
 
 from bot.client import VedetteBot
+from tests.botkit import Table, final, game_id, public, running, say, settle, text_of
 from tests.fakediscord import FakeUser
-from tests.test_bot import (  # noqa: F401
-    Table,
-    bot,
-    final,
-    game_id,
-    public,
-    running,
-    say,
-    settle,
-    table,
-    text_of,
-)
 
 MAX_POSTS_PER_TURN = 3
 TURNS = 4

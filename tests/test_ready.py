@@ -4,24 +4,20 @@ end of a phase, seats given up while the others wait, and the Done button's chec
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from rules import commands as cmd
-from rules import events as ev
-from rules.reading import event_from_json
 from storage.store import Store
 from tests.commitments import masked
+from tests.tiny_games import C1, C2, FLANK, U1, U2, done_commands
 from umpire.games import ready
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 from umpire.verify.check import verify
 
-FLANK = str(Path(__file__).parent.parent / "scenarios" / "flank-march.toml")
 HOST = 1
-U1, U2, C1, C2 = 11, 12, 21, 22  # two Union players, two Confederate ones
 SEED = bytes(range(32))
 
 
@@ -46,12 +42,6 @@ async def sent_since(store: Store, mark: int, gid: str = "g1") -> list[tuple[str
 
 async def last_id(store: Store, gid: str = "g1") -> int:
     return max((d.id for d in await store.pending_deliveries(gid)), default=0)
-
-
-async def done_commands(store: Store, gid: str = "g1") -> list[ev.CommandAccepted]:
-    accepted = [event_from_json(json.dumps(r.payload), r.audience)
-                for r in await store.events(gid) if r.type == "command_accepted"]
-    return [e for e in accepted if isinstance(e, ev.CommandAccepted) and e.kind == "done"]
 
 
 async def test_a_shared_side_finishes_when_all_its_players_are_done(tmp_path: Path) -> None:

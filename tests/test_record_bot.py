@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from bot.client import VedetteBot
-from tests.test_bot import Table, bot, public, say, set_up, settle, table  # noqa: F401
+from tests.botkit import Table, public, say, set_up, settle
 from umpire.verify.check import verify_record
 from umpire.verify.record import file_name
 
 
 async def test_corrections_are_public_and_the_record_is_posted_at_the_end(
-        table: Table, bot: VedetteBot, tmp_path: Path,  # noqa: F811
+        table: Table, bot: VedetteBot, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     gid = await set_up(table, bot)
     # alice hosts and plays blue: she corrects her own side's units (ruling ORD-40).

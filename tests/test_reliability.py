@@ -33,15 +33,13 @@ from rules.state import to_snapshot
 from storage.store import Store
 from tests import crash_driver
 from tests.commitments import masked
+from tests.tiny_games import BLUE, GREY, HOST, STRANGER, TINY, tiny_orders
 from umpire.demo import main as demo
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).parent / "fixtures"
 SCENARIOS = ROOT / "scenarios"
-TINY = str(FIXTURES / "tiny.toml")
-HOST, BLUE, GREY, STRANGER = 1, 10, 20, 999
 
 
 async def new_tiny_game(store: Store, gid: str, seed: bytes | None = None,
@@ -398,26 +396,6 @@ async def test_a_long_request_id_is_not_applied_twice(tmp_path: Path) -> None:
 
 # -- many games at once --------------------------------------------------------------------------
 GAMES = 20
-
-
-def tiny_orders(n: int) -> list[list[tuple[int, cmd.Command]]]:
-    """Game ``n``'s commands, in rounds: the commands of a round are sent all at once."""
-    rng = random.Random(n)
-    rounds: list[list[tuple[int, cmd.Command]]] = []
-    labels = [f"{s}{c:02d}{r:02d}" for s in "AB" for c in range(1, 9) for r in range(1, 7)]
-    near = {"blue": ["A0204", "A0304", "A0203", "A0303", "A0404", "A0403", "A0105", "A0205"],
-            "grey": ["B0604", "B0603", "B0605", "B0504", "B0503", "B0703", "B0803", "B0802"]}
-    units = {"blue": ["blue-gen", "blue-1", "blue-2", "blue-cav"], "grey": ["grey-1", "grey-bat"]}
-    for _turn in range(3):
-        for side, user in (("blue", BLUE), ("grey", GREY)):
-            moves: list[tuple[int, cmd.Command]] = []
-            for unit in rng.sample(units[side], k=len(units[side])):
-                for _ in range(rng.randint(1, 3)):
-                    dest = rng.choice(near[side] + [rng.choice(labels)])
-                    moves.append((user, cmd.Move(unit=unit, route=dest)))
-            rounds.append(moves)
-            rounds.append([(user, cmd.Done())])
-    return rounds
 
 
 async def test_twenty_games_interleaved_on_one_file(tmp_path: Path) -> None:

@@ -5,30 +5,17 @@ of battle, the raid tags, and the tables the rule texts print."""
 from __future__ import annotations
 
 import itertools
-import tomllib
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from rules.forces.words import COMBAT_KINDS
 from rules.ground.gamemap import Road
 from rules.ground.grid import Cell
-from rules.scenario.loader import LoadedScenario, load, parse_model
+from rules.scenario.loader import LoadedScenario, parse_model
 from rules.scenario.models import UnitSpec
 from rules.scenario.ruleset import Ruleset
-
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ROOT / "scenarios"
-
-
-def load_sample(name: str) -> LoadedScenario:
-    """Load ``scenarios/<name>.toml`` with the ruleset its header names (relative to the file)."""
-    path = SCENARIOS / f"{name}.toml"
-    text = path.read_text(encoding="utf-8")
-    ruleset_path = path.parent / tomllib.loads(text)["scenario"]["ruleset"]
-    return load(text, str(path.relative_to(ROOT)),
-                ruleset_path.read_text(encoding="utf-8"), str(ruleset_path.relative_to(ROOT)))
+from tests.hand_maps import SCENARIOS, load_sample
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,7 @@ from rules.state import GameState, with_units
 from rules.surprise import records as rec
 from rules.surprise.commands import CancelSurpriseMove
 from rules.view import project
-from tests.surprise_support import Game
-from tests.test_surprise_shams import combat_game
+from tests.surprise_support import Game, combat_game
 from umpire.games.routing import messages_for
 
 Seen = tuple[Any, ...]

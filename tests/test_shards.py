@@ -19,7 +19,7 @@ import pytest
 
 from bot.shards import ShardError, ShardPlan, format_ids, plan
 from tests.bot_process import BotProcess
-from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN, text_of
+from tests.botkit import EPHEMERAL, FIXTURES, TINY, TOKEN, text_of, vedette_command
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -30,7 +30,6 @@ from tests.fakediscord import (
     run_client,
 )
 from tests.fakediscord.gateway import IDENTIFY, RESUME
-from tests.test_bot_run import vedette_command
 
 JSON = dict[str, Any]
 APPLICATION_COMMAND = 2

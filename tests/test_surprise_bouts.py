@@ -25,8 +25,7 @@ from rules.state import with_units
 from rules.surprise import records as rec
 from rules.surprise.collision import heads_within
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
-from rules.view import project
-from tests.surprise_support import FORCE, Dice, Game, load_ground
+from tests.surprise_support import FORCE, Dice, Game, load_ground, same_view
 
 WIDTH = 48
 EAST_END = f"road A{WIDTH:02d}05"
@@ -115,13 +114,6 @@ def bouts(game: Game, since: int) -> list[tuple[str, str, float]]:
                 head = game.board.label(rec.cell_of(run["trail"][-1]))
                 out.append((march, head, float(run["spent"])))
     return out
-
-
-def same_view(one: Game, two: Game, side: str) -> bool:
-    """Whether the side's views of two games are the same (each game loads its own copy of
-    the same board, so the board is taken from one for both)."""
-    a, b = project(one.state, side), project(two.state, side)
-    return replace(a, game_map=b.game_map) == b
 
 
 def collisions(game: Game, since: int) -> list[GameEvent]:

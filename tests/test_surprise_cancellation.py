@@ -9,8 +9,7 @@ from rules import commands as cmd
 from rules.refusal import Refusal
 from rules.surprise import records as rec
 from rules.surprise.commands import CancelSurpriseMove, ExecuteSurpriseMove, OrderSurpriseMove
-from tests.surprise_support import FORCE, ROUTE, Dice, Game
-from tests.test_surprise_execution import accepted
+from tests.surprise_support import FORCE, ROUTE, Dice, Game, accepted
 
 
 def test_the_articles_example_twenty_mps_away_and_twelve_saved_is_four_turns() -> None:

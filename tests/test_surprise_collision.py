@@ -6,23 +6,7 @@ from __future__ import annotations
 from rules.surprise import records as rec
 from rules.surprise.collision import heads_within
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
-from tests.surprise_support import FORCE, ROUTE, Dice, Game, load_ground
-
-ALTERNATE = ('modules = ["surprise_move"]',
-             'modules = ["surprise_move"]\noptions = { surprise_collision = "alternate" }')
-
-
-def two_marches(*edits: tuple[str, str]) -> Game:
-    """Blue's division east and Grey's brigade west on the same road, both accepted; Blue sets
-    off in turn 3."""
-    game = Game(load_ground(*edits), Dice(initiative=[2]))
-    game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
-    game.do("grey", OrderSurpriseMove(force="Grey Brigade, General Ash", route="road A0705",
-                                      detour="never"))  # Ash is the army: given in person
-    game.to(3, "command")
-    assert game.march("m1", "grey")["status"] == rec.ACCUMULATING
-    game.do("blue", ExecuteSurpriseMove())
-    return game
+from tests.surprise_support import ALTERNATE, FORCE, ROUTE, Dice, Game, two_marches
 
 
 def test_the_first_started_completes_and_the_other_is_cancelled() -> None:

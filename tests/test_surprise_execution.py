@@ -13,19 +13,7 @@ from rules.refusal import Refusal
 from rules.surprise import records as rec
 from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurpriseMove
 from rules.turn.reaction import open_questions
-from tests.surprise_support import FORCE, ROUTE, Dice, Game
-
-
-def accepted(dice: Dice | None = None, turn: int = 1, **more: object) -> Game:
-    """A game whose Blue force took its order by initiative in turn ``turn``."""
-    game = Game(dice=dice or Dice())
-    game.dice.queues.setdefault("initiative", [])
-    game.dice.queues["initiative"].insert(0, 2)
-    game.to(turn, "command")
-    fields: dict[str, object] = {"force": FORCE, "route": ROUTE, "by_initiative": True, **more}
-    game.do("blue", OrderSurpriseMove(**fields))  # type: ignore[arg-type]
-    assert game.march()["status"] == rec.ACCUMULATING
-    return game
+from tests.surprise_support import FORCE, Dice, Game, accepted
 
 
 def run_of(game: Game) -> dict[str, object]:

@@ -13,8 +13,16 @@ from rules.state import with_module_data
 from rules.surprise import records as rec
 from rules.surprise.commands import CancelSurpriseMove, OrderSurpriseMove
 from rules.view import project
-from tests.surprise_support import FORCE, ROUTE, SAMPLE_RULESET, Dice, Game, load_ground
-from tests.test_surprise_execution import accepted
+from tests.surprise_support import (
+    FORCE,
+    ROUTE,
+    SAMPLE_RULESET,
+    Dice,
+    Game,
+    accepted,
+    horse_near,
+    load_ground,
+)
 
 
 def with_combat() -> Game:
@@ -22,12 +30,6 @@ def with_combat() -> Game:
     loaded = load_ground(('modules = ["surprise_move"]', 'modules = ["surprise_move", "combat"]'),
                          ruleset=SAMPLE_RULESET)
     return Game(loaded, Dice(initiative=[2], fire=[12, 12]))
-
-
-def horse_near(game: Game) -> None:
-    """Bring the Grey Horse within a ride of the Blue force's tail (by hand); it triggers by
-    moving to A0103, two hexes from the 3rd Brigade and away from the column's road east."""
-    game.place(**{"grey-cav": "A0101"})
 
 
 def triggered_at_night(accepted_turn: int, **more: object) -> tuple[Game, int]:

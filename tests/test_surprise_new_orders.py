@@ -27,9 +27,7 @@ from rules.surprise.commands import (
 from rules.view import SideView, project
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord
-from tests.surprise_support import FORCE, ROUTE, Dice, Game, scenario_file
-from tests.test_surprise_execution import accepted
-from tests.test_surprise_interference import horse_near
+from tests.surprise_support import FORCE, ROUTE, Dice, Game, accepted, horse_near, scenario_file
 
 COMBAT_UNITS = ("blue-1", "blue-2", "blue-3", "blue-cav")
 

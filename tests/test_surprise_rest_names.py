@@ -1,7 +1,7 @@
 """A force that rests is named as its side named the march, never by its internal key."""
 from __future__ import annotations
 
-from tests.test_surprise_collision import ALTERNATE, two_marches
+from tests.surprise_support import ALTERNATE, two_marches
 
 
 def test_force_rested_names_the_march_as_its_side_called_it() -> None:

@@ -36,24 +36,12 @@ from tests.surprise_support import (
     SCENARIO,
     Dice,
     Game,
-    load_ground,
+    combat_game,
 )
 from umpire.games import dice as umpire_dice
 from umpire.games.routing import messages_for
 
 HOME = "A0405"  # where the 1st Brigade stands, five hexes from a battery at A0905
-
-
-def combat_game(*, on_order: bool = True) -> Game:
-    """The test ground with the combat module (sample ruleset); the Blue force takes its order
-    by initiative in turn 1 (or not). Fire rolls 10 and the morale roll 6: no losses, and the
-    target is disorganized and falls back two cells."""
-    loaded = load_ground(('modules = ["surprise_move"]', 'modules = ["surprise_move", "combat"]'),
-                         ruleset=SAMPLE_RULESET)
-    game = Game(loaded, Dice(initiative=[2], fire=[10], morale=[6]))
-    if on_order:
-        game.do("blue", OrderSurpriseMove(force=FORCE, route=ROUTE, by_initiative=True))
-    return game
 
 
 def in_line(game: Game, unit_id: str, at: str) -> None:

@@ -20,8 +20,7 @@ from rules.state import with_units
 from rules.surprise import records as rec
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
 from rules.view import project
-from tests.surprise_support import FORCE, ROUTE, Dice, Game, load_ground
-from tests.test_surprise_execution import accepted
+from tests.surprise_support import FORCE, ROUTE, Dice, Game, accepted, load_ground
 
 FORCE_UNITS = ("blue-gen", "blue-1", "blue-2", "blue-3", "blue-cav")
 #: Two hexes from the Blue Dragoons and the 3rd Brigade; five or more from every unit of the
@@ -213,7 +212,7 @@ def test_a_unit_that_only_rallies_near_the_force_does_not_trigger_it() -> None:
     """Rallying spends a unit's movement for the phase, but the unit does not move: it has not
     "ended its movement" anywhere new, so a shaken brigade that stood two hexes from a waiting
     force before the order was accepted may rally there without setting the march off."""
-    from tests.test_surprise_shams import combat_game
+    from tests.surprise_support import combat_game
 
     game = combat_game()
     assert game.march()["status"] == rec.ACCUMULATING

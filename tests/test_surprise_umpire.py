@@ -17,8 +17,8 @@ from rules.surprise.offers import ORDER_WORDS
 from rules.view import project
 from storage.records import Recipient
 from storage.store import Store
+from tests.combat_support import answered_texts
 from tests.surprise_support import Dice, scenario_file
-from tests.test_combat_demo import answered_texts
 from umpire.games import dice as umpire_dice
 from umpire.modules.surprise import march_names, march_status
 from umpire.reads.maps import MapMaker, draw_side_map

@@ -197,8 +197,6 @@ async def test_twenty_games_at_once(tmp_path: Path) -> None:
 async def test_side_deliveries_do_not_depend_on_hidden_enemy_state(tmp_path: Path) -> None:
     """Two games that differ only in where an unseen enemy unit stands give Blue byte-identical
     deliveries (hidden model)."""
-    from tests.conftest import load_tiny  # noqa: F401  (documents the fixture used)
-
     texts: list[list[str]] = []
     for where in ("B0801", "B0701"):  # both out of Blue's sight from B0204
         scenario = tmp_path / f"hidden-{where}.toml"

@@ -25,8 +25,8 @@ from rules.state import GameState
 from rules.turn.sequence import visibility
 from rules.view import IDENTIFIED, project
 from tests import combat_support as cs
+from tests.hand_maps import FLAT5, hand_map
 from tests.surprise_support import RULESET, SCENARIO, Game, load_ground
-from tests.test_los import FLAT5, hand_map
 from umpire.cli.main import main
 
 #: The test ground with its belt of woods cut down: flat and clear from end to end, so that
