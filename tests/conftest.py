@@ -19,7 +19,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 pytest_plugins = (
     "tests.botkit",
     "tests.combat_support",
-    "tests.engine_hooks",
+    "tests.probe_module",
     "tests.hiding_module",
 )
 

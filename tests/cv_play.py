@@ -9,10 +9,14 @@ say), the game options chosen at creation, and the orders each side gives in its
 its ``SideView`` at each of its reads, its answers and refusals, its reads (status, units, log,
 inbox), its autocomplete choices, its maps (PNG bytes, in hex) and every delivery addressed to it
 or to everyone.
+
+The Chancellorsville sample as the raid tests play it: the scenario, its raid variant, a
+started state and dice that answer by purpose.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -20,21 +24,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules import commands as cmd
+from rules.engine import start
 from rules.knowledge.sighted import sight
-from rules.state import GameState
+from rules.scenario.loader import LoadedScenario, load
+from rules.state import GameState, initial_state
 from rules.view import project
 from storage.store import Store
 from tests.commitments import masked
 from tests.lockstep import LockstepTransport, heard_by, run_in_lockstep
 from tests.naming_reads import naming_choices
+from umpire.games.catalog import with_options
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
+
+
 SAMPLE = SCENARIOS / "chancellorsville-hidden.toml"
+
+
 HOST, UNION, CONFEDERATE = 1, 10, 20
+
+
 USERS = {"union": UNION, "confederate": CONFEDERATE}
+
+
 SEED = bytes(range(32))
+
 
 #: A TOML value as the sample writes it (a string, a number, a list of strings).
 Value = str | int | list[str]
@@ -255,3 +271,29 @@ def differs(one: list[str], two: list[str]) -> list[tuple[str, str]]:
 
 #: The sighting rules the comparisons are played under.
 RULES = ("los", "clear_path")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+RULESET = ROOT / "scenarios" / "classic-1961.ruleset.toml"
+
+
+def dice(seq: int, purpose: str, spec: str) -> int:
+    return int(hashlib.sha256(f"{seq}:{purpose}:{spec}".encode()).hexdigest(), 16) % 6 + 1
+
+
+def sample(*edits: tuple[str, str]) -> LoadedScenario:
+    text = SAMPLE.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return load(text, "cv.toml", RULESET.read_text(encoding="utf-8"), "classic.toml")
+
+
+def raided(loaded: LoadedScenario | None = None) -> LoadedScenario:
+    return with_options(loaded or sample(), {"raid": True})
+
+
+def started(loaded: LoadedScenario) -> GameState:
+    return start(initial_state(loaded), hashlib.sha256(SEED).hexdigest(), dice).state

@@ -11,15 +11,23 @@ writes down what it saw, so that tests can check when and with what each hook is
   ``seconds`` to answer; the answer is noted.
 
 Register it with the ``probe`` fixture of the tests that use it (``registered()``).
+
+The probe module's fixture and scenario: a rule module that records every hook the engine
+calls, and the way to a question it asks.
 """
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Literal
 
+import pytest
+
+from rules import commands as cmd
 from rules.events import GameEvent
 from rules.forces.location import Withdrawn
 from rules.forces.units import Unit
@@ -31,8 +39,11 @@ from rules.orders.stops import Stop, StopKind
 from rules.outcome import Outcome
 from rules.state import GameState, with_units
 from rules.turn.reaction import Question, ask
+from tests.conftest import FIXTURES
+from umpire.service import Umpire
 
 NAME = "probe"
+
 
 #: The probe's own kind of stop: a module's new reason is a ``Stop`` like any other.
 TRIPWIRE = Stop(StopKind.RULE, "it tripped the probe's wire")
@@ -129,3 +140,33 @@ def registered() -> Iterator[Probe]:
         yield probe
     finally:
         MODULES.pop(NAME, None)
+
+
+HOST, BLUE, GREY = 1, 10, 20
+
+
+@pytest.fixture
+def probe() -> Iterator[Probe]:
+    with registered() as module:
+        yield module
+
+
+# -- vedette verify re-derives the end hook's roll -------------------------------------------------
+def probe_scenario(tmp_path: Path) -> str:
+    text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
+    text = text.replace('information = "open"\n', 'information = "open"\nmodules = ["probe"]\n')
+    shutil.copy(FIXTURES / "tiny.ruleset.toml", tmp_path / "tiny.ruleset.toml")
+    path = tmp_path / "probe.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# -- the umpire's clock ----------------------------------------------------------------------------
+async def _question_asked(umpire: Umpire, probe: Probe, tmp_path: Path, game_id: str) -> None:
+    """A game in which Blue's move has just put Grey a question with a 60-second clock."""
+    await umpire.create_game(probe_scenario(tmp_path), HOST, game_id=game_id, channel_id=None)
+    await umpire.join(game_id, BLUE, "blue")
+    await umpire.join(game_id, GREY, "grey")
+    await umpire.start(game_id, HOST)
+    probe.alarm = (await umpire.state_for(game_id)).loaded.board.parse("A0304")
+    await umpire.handle(game_id, BLUE, cmd.Move(unit="1st Brigade", route="A0304"))

@@ -20,7 +20,7 @@ from rules.view import project
 from storage.records import DeliveryRecord
 from storage.store import Store
 from tests.combat_games import CONFEDERATE, UNION, new_game, reach, variant
-from tests.cv_raid import SAMPLE, SEED
+from tests.cv_play import SAMPLE, SEED
 from umpire.games import catalog
 from umpire.reads.maps import MapMaker, draw_side_map
 from umpire.service import Umpire, UmpireError

@@ -29,8 +29,21 @@ from rules.state import to_snapshot
 from rules.surprise.commands import OrderSurpriseMove
 from storage.store import Store
 from tests import pg_server
-from tests.deadline_games import TO_BLUE, TO_GREY, Clock, reminders
-from tests.tiny_games import BLUE, FLANK, GREY, HOST, TINY, U1, U2, done_commands, tiny_orders
+from tests.tiny_games import (
+    BLUE,
+    FLANK,
+    GREY,
+    HOST,
+    TINY,
+    TO_BLUE,
+    TO_GREY,
+    U1,
+    U2,
+    Clock,
+    done_commands,
+    reminders,
+    tiny_orders,
+)
 from umpire.clock.phases import check_all, extend, set_length
 from umpire.demo import main as demo
 from umpire.games import seats

@@ -25,7 +25,7 @@ from rules.scenario.problems import FileProblems
 from rules.state import initial_state
 from rules.view import project
 from storage.store import Store
-from tests.cv_raid import RULESET, SAMPLE, SEED, dice, raided, sample, started
+from tests.cv_play import RULESET, SAMPLE, SEED, dice, raided, sample, started
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 

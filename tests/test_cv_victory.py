@@ -22,7 +22,7 @@ from rules.forces.location import Eliminated
 from rules.state import GameState, initial_state, with_units
 from rules.view import project
 from storage.store import Store
-from tests.cv_raid import SAMPLE, SEED, dice, raided, sample, started
+from tests.cv_play import SAMPLE, SEED, dice, raided, sample, started
 from umpire.answers import UmpireError
 from umpire.games.catalog import with_options
 from umpire.reads.maps import MapMaker

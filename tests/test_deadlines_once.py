@@ -17,10 +17,9 @@ from rules import commands as cmd
 from rules.modules import catalog as rule_modules
 from storage.sql import Backend
 from storage.store import Store
-from tests.deadline_games import HOST, PUBLIC, TO_BLUE, TO_HOST, Clock, new_game, reminders, texts
-from tests.engine_hooks import BLUE as PROBE_BLUE
-from tests.engine_hooks import _question_asked
-from tests.probe_module import NAME, notes, registered
+from tests.probe_module import BLUE as PROBE_BLUE
+from tests.probe_module import NAME, _question_asked, notes, registered
+from tests.tiny_games import HOST, PUBLIC, TO_BLUE, TO_HOST, Clock, new_game, reminders, texts
 from umpire.clock.phases import HOST_PINGED, MARKED_DONE, REMINDED, check_all, set_length
 from umpire.clock.questions import time_out_all
 from umpire.reads.maps import MapMaker

@@ -28,8 +28,19 @@ from rules.turn.reaction import Question, open_questions
 from rules.view import project
 from storage.store import Store
 from tests.conftest import load_tiny
-from tests.engine_hooks import BLUE, GREY, HOST, _question_asked, probe_scenario
-from tests.probe_module import NAME, TRIPWIRE, Probe, notes, registered, score
+from tests.probe_module import (
+    BLUE,
+    GREY,
+    HOST,
+    NAME,
+    TRIPWIRE,
+    Probe,
+    _question_asked,
+    notes,
+    probe_scenario,
+    registered,
+    score,
+)
 from umpire.clock.questions import time_out_all, time_out_questions
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError

@@ -18,7 +18,7 @@ from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE, auto_passes, side_option
 from rules.view import project
 from storage.store import Store
 from tests.combat_support import Dice, at_step, field, place
-from tests.idle_games import FIRE_PASSED, apart_file, field_file
+from tests.hand_maps import FIRE_PASSED, apart_file, field_file
 from umpire.games import catalog
 from umpire.games.routing import messages_for
 from umpire.reads.maps import MapMaker

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.botkit import private_answer, started_game, text_of
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.idle_games import FIRE_PASSED, apart_file
+from tests.hand_maps import FIRE_PASSED, apart_file
 
 SIDES = ("union", "confederate")
 SEED = bytes(range(32))

@@ -14,7 +14,7 @@ import pytest
 from rules import commands as cmd
 from storage.records import Recipient
 from storage.store import Store
-from tests.deadline_games import (
+from tests.tiny_games import (
     BLUE,
     FIXTURES,
     GREY,
