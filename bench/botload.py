@@ -43,8 +43,8 @@ from typing import Any
 from rules.ground.grid import Cell
 from rules.state import GameState
 from storage.store import Store
-from tests.botkit import TOKEN
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, InteractionHandle
+from tests.support.botkit import TOKEN
 from umpire.demo.main import Order, reachable_route
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire

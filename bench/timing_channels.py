@@ -56,8 +56,8 @@ from typing import Any
 from bench.botload import ANSWER_TIMEOUT, DEFERRED, GAME_ID, outbox_empty, start_bot, stop_bot
 from bench.umpire import Steal
 from storage.store import Store
-from tests.botkit import TOKEN, text_of
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, RecordedRequest
+from tests.support.botkit import TOKEN, text_of
 from umpire.demo.main import MARCH_ROUTE, jackson_force
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire

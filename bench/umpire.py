@@ -15,7 +15,8 @@ Targets: a move <= 20 ms (median), >= 200 commands a second. It prints readable 
 its last line, one JSON object with ``move_ms_median`` and ``commands_per_s``.
 
 ``--postgres`` adds, in the same run, the same 20 games on PostgreSQL (a throwaway server that
-syncs its commits to disk, started with ``tests/pg_server.py``, or ``VEDETTE_TEST_POSTGRES``):
+syncs its commits to disk, started with ``tests/support/pg_server.py``, or
+``VEDETTE_TEST_POSTGRES``):
 all in one process, then split between this process and a second OS process (half the games
 each, as two bot processes with their shards), started together and timed from the first start
 to the last end. Both processes are warm when the clock starts, as bot processes that have been
@@ -309,7 +310,7 @@ async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
                            missed: list[str]) -> dict[str, float | int]:
     """The same 20 games on PostgreSQL, in one process and then split between two; each
     figure beside SQLite's, measured in this run."""
-    from tests import pg_server
+    from tests.support import pg_server
 
     outside = os.environ.get(pg_server.ENV_URL, "").strip()
     # A server that syncs its commits to disk, as SQLite's file does (synchronous=FULL).

@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from rules.scenario.loader import LoadedScenario, load
-from tests import pg_server
 from tests.fakediscord import FakeDiscord
+from tests.support import pg_server
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 #: Support modules whose fixtures any test may ask for by name (a fixture is never imported).
 pytest_plugins = (
-    "tests.botkit",
-    "tests.combat_support",
-    "tests.probe_module",
-    "tests.hiding_module",
+    "tests.support.botkit",
+    "tests.support.combat",
+    "tests.support.probe_module",
+    "tests.support.hiding_module",
 )
 
 # The bot paces each message (``VEDETTE_SEND_PACE``, a quarter of a second by default) so that
@@ -48,13 +48,14 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     """The local Discord stand-in, holding the bot to Discord's 3-second answer limit."""
     # Imported here, not at the top: a plugin module imported by this file before pytest loads
     # it as a plugin would not have its asserts rewritten.
-    from tests.botkit import TOKEN
+    from tests.support.botkit import TOKEN
 
     async with FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake:
         yield fake
 
 
-# -- PostgreSQL (tests/pg_server.py) ---------------------------------------------------------
+# -- PostgreSQL (tests/support/pg_server.py)
+# ---------------------------------------------------------
 # Tests that use ``pg_url`` or ``pg_target`` are marked ``postgres`` (``pytest -m postgres``
 # selects them). Without a server they skip, saying what is missing; with
 # VEDETTE_REQUIRE_POSTGRES=1 (CI) a missing server fails them, and a run in which no PostgreSQL
@@ -66,7 +67,7 @@ _postgres_passed = 0
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "postgres: needs a PostgreSQL server (see tests/pg_server.py)")
+        "markers", "postgres: needs a PostgreSQL server (see tests/support/pg_server.py)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,0 +1,3 @@
+"""The Chancellorsville hidden-units variant: the sample scenario, its raid, cavalry, combat and
+victory, and its secrecy.
+"""

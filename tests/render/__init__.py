@@ -1,0 +1,2 @@
+"""The renderer: maps drawn per side, and their readability.
+"""
