@@ -21,8 +21,8 @@ from pathlib import Path
 from rules import engine
 from rules import events as ev
 from rules.concealed import records as rec
-from rules.concealed.revealing import found_marker
-from rules.concealed.spacing import KEEP_AWAY, cell_in_enemy_sight, nearest_enemy
+from rules.concealed.reveal.revealing import found_marker
+from rules.concealed.reveal.spacing import KEEP_AWAY, cell_in_enemy_sight, nearest_enemy
 from rules.ground.grid import Cell
 from rules.knowledge.sighted import _BY_UNITS, _PASSES, sight
 from rules.orders.positions import positions_changed

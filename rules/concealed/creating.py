@@ -24,7 +24,7 @@ from rules.concealed import events as cev
 from rules.concealed.commands import ConcealForce
 from rules.concealed.pool import is_independent_cavalry
 from rules.concealed.records import MODULE, ForceKind, is_detached
-from rules.concealed.spacing import KEEP_AWAY, nearest_enemy, seen_by_enemy
+from rules.concealed.reveal.spacing import KEEP_AWAY, nearest_enemy, seen_by_enemy
 from rules.concealed.timing import require_phase_start
 from rules.forces.chain_of_command import command_range, in_command
 from rules.forces.lookup import own_unit, own_unit_list

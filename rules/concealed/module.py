@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.commands import GameCommand
 from rules.concealed import events as cev
-from rules.concealed import marching, opportunity, pickets, plans, revealing, scouts
+from rules.concealed import marching, pickets, scouts
 from rules.concealed import records as rec
 from rules.concealed.breeding import decide_breed
 from rules.concealed.commands import (
@@ -25,6 +25,7 @@ from rules.concealed.detaching import decide_detach
 from rules.concealed.moving import decide_marker_move
 from rules.concealed.notes import note_for
 from rules.concealed.offers import concealed_offers
+from rules.concealed.reveal import opportunity, plans, revealing
 from rules.concealed.spec import SPEC
 from rules.events import GameEvent
 from rules.forces.location import InMarker

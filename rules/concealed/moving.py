@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rules import events as ev
 from rules.concealed import events as cev
 from rules.concealed.records import ForceKind, force, forced_mp, kind_of, spent
-from rules.concealed.spacing import KEEP_AWAY, cell_in_enemy_sight, enemy_cells
+from rules.concealed.reveal.spacing import KEEP_AWAY, cell_in_enemy_sight, enemy_cells
 from rules.forces.markers import Marker
 from rules.forces.words import STACKING_KINDS, Formation, MovementClass, UnitKind
 from rules.ground.board import LabelError

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 from rules.events import side_audience
 from rules.ground.grid import Cell
 from rules.state import GameState
-from rules.surprise import column
 from rules.surprise import events as sev
-from rules.surprise import execution as exe
 from rules.surprise import force as frc
 from rules.surprise import records as rec
-from rules.surprise.paths import mp_distance
+from rules.surprise.march import column
+from rules.surprise.march import execution as exe
+from rules.surprise.march.paths import mp_distance
 from rules.surprise.spec import COLLISION_OPTION, SPEC
 
 if TYPE_CHECKING:

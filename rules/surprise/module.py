@@ -18,15 +18,7 @@ from rules.modules.api import RuleModule
 from rules.modules.registry import register
 from rules.refusal import Refusal
 from rules.state import GameState, with_module_data, with_units
-from rules.surprise import (
-    accumulation,
-    cancellation,
-    execution,
-    interference,
-    notes,
-    orders,
-    rally,
-)
+from rules.surprise import cancellation, interference, notes, orders, rally
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import (
@@ -37,7 +29,8 @@ from rules.surprise.commands import (
     RallyShammed,
     SetForcedMarch,
 )
-from rules.surprise.forced import decide_forced
+from rules.surprise.march import accumulation, execution
+from rules.surprise.march.forced import decide_forced
 from rules.surprise.offers import surprise_offers
 from rules.surprise.spec import SPEC
 from rules.turn import reaction

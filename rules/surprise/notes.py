@@ -20,7 +20,7 @@ from rules.knowledge.notes import ModuleNote
 from rules.knowledge.overlay import Ground, Overlay, Route
 from rules.state import GameState
 from rules.surprise import records as rec
-from rules.surprise.column import route_path
+from rules.surprise.march.column import route_path
 from rules.surprise.records import MarchState
 
 

@@ -30,9 +30,9 @@ from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import records as rec
 from rules.surprise import rolls
-from rules.surprise.column import lead_element
 from rules.surprise.commands import OrderSurpriseMove
-from rules.surprise.paths import mp_distance
+from rules.surprise.march.column import lead_element
+from rules.surprise.march.paths import mp_distance
 from rules.turn.sequence import is_night
 
 if TYPE_CHECKING:

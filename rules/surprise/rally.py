@@ -36,7 +36,7 @@ from rules.surprise import cancellation
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import RallyShammed
-from rules.surprise.paths import cheapest_path
+from rules.surprise.march.paths import cheapest_path
 from rules.turn import reaction
 
 if TYPE_CHECKING:

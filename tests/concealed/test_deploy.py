@@ -227,7 +227,7 @@ def test_the_enemy_receives_the_same_whatever_the_plan_until_the_units_are_place
 
 
 def test_directions_on_a_square_board_are_its_neighbours() -> None:
-    from rules.concealed.plans import directions, toward
+    from rules.concealed.reveal.plans import directions, toward
     from rules.ground.grid import SquareGrid
 
     assert directions(SquareGrid(6, 6, 4)) == ("N", "E", "S", "W")

@@ -24,7 +24,7 @@ from rules import commands as cmd
 from rules.concealed import records as rec
 from rules.concealed.commands import BreedDecoy, ConcealForce, Unconceal
 from rules.concealed.pool import decoy_pool
-from rules.concealed.revealing import found_marker
+from rules.concealed.reveal.revealing import found_marker
 from rules.engine import Refusal
 from rules.forces.location import Arriving, Eliminated, InMarker, OnMap, Withdrawn
 from rules.state import GameState, with_units

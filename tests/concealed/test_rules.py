@@ -17,8 +17,8 @@ from rules.concealed.commands import (
     MarkDetached,
     Unconceal,
 )
-from rules.concealed.plans import directions, toward
 from rules.concealed.pool import decoy_pool, decoys_available
+from rules.concealed.reveal.plans import directions, toward
 from rules.engine import Refusal
 from rules.forces.location import InMarker, OnMap
 from rules.ground.grid import Cell
@@ -535,7 +535,7 @@ def test_a_detached_cavalry_brigade_may_conceal_alone() -> None:
 def test_an_enemy_finds_a_marker_within_two_hexes_in_every_direction_and_not_at_three() -> None:
     """The reveal check measures only the enemy units near a marker: it must still find every
     one within two hexes, whatever the column's parity, and none farther off."""
-    from rules.concealed.revealing import found_marker
+    from rules.concealed.reveal.revealing import found_marker
 
     g = game()
     mid = conceal(g, "blue-gen2")

@@ -17,14 +17,14 @@ import pytest
 from rules import commands as cmd
 from rules.concealed.commands import ConcealForce
 from rules.concealed.pickets import blocked_by_markers
-from rules.concealed.revealing import DECOY_FOUND, FORCE_REVEALED
+from rules.concealed.reveal.revealing import DECOY_FOUND, FORCE_REVEALED
 from rules.events import GameEvent
 from rules.ground.grid import Cell
 from rules.knowledge.sighted import bits_to_cells, sight
 from rules.refusal import Refusal
 from rules.surprise import records as rec
 from rules.surprise.commands import ExecuteSurpriseMove, OrderSurpriseMove
-from rules.surprise.execution import blocked_bits
+from rules.surprise.march.execution import blocked_bits
 from rules.view import project
 from tests.support.concealed import (
     GREY_AT,

@@ -137,15 +137,6 @@ def test_no_wording_function_takes_the_state() -> None:
     assert len(takes_view) >= 12
 
 
-def test_nothing_in_the_words_folder_imports_the_store() -> None:
-    for module in word_modules():
-        tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
-        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
-                     for a in n.names}
-        assert not any(m and m.startswith("storage.store") for m in imported), module.__name__
-
-
 # -- by construction -----------------------------------------------------------------------------
 def test_a_view_type_holds_no_game_state() -> None:
     for kind in (SideView, UnitView, OffMapUnit):

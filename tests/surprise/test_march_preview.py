@@ -13,7 +13,7 @@ from rules.state import initial_state
 from rules.surprise import force as frc
 from rules.surprise import records as rec
 from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
-from rules.surprise.detached import detached
+from rules.surprise.march.detached import detached
 from storage.store import Store
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.interactions import InteractionHandle

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from rules.engine import Outcome
-from rules.surprise import accumulation, rolls
 from rules.surprise import records as rec
+from rules.surprise import rolls
 from rules.surprise.commands import OrderSurpriseMove
-from rules.surprise.execution import budget_for
+from rules.surprise.march import accumulation
+from rules.surprise.march.execution import budget_for
 from rules.surprise.orders import delay_turns
 from tests.support.surprise import FORCE, ROUTE, Dice, Game
 from umpire.games import catalog

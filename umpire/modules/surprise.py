@@ -17,8 +17,8 @@ from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import records as rec
 from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
-from rules.surprise.detached import Detached, detached
 from rules.surprise.force import resolve
+from rules.surprise.march.detached import Detached, detached
 from rules.surprise.notes import MarchNote, SurpriseNote
 from rules.surprise.orders import lead_and_path, require_command_phase
 from rules.surprise.records import MarchState

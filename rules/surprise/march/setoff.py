@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rules.surprise import records as rec
 from rules.surprise.collision import begin_with_collisions
-from rules.surprise.straggling import forced_march_stragglers
+from rules.surprise.march.straggling import forced_march_stragglers
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome

@@ -29,8 +29,9 @@ from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import records as rec
-from rules.surprise import rolls, setoff
-from rules.surprise.straggling import forced_march_stragglers
+from rules.surprise import rolls
+from rules.surprise.march import setoff
+from rules.surprise.march.straggling import forced_march_stragglers
 from rules.turn.sequence import is_night
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The road column of a surprise move: its formation, its lead element, the route it follows.
 
 Read when the order is given (to check its route from the lead element) and when it is carried
-out (``rules.surprise.execution``).
+out (``rules.surprise.march.execution``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Deploying from a concealed force (Cf 2.3): by its owner's plan where that is legal
-(``rules.concealed.plans``, ruling CF-8), else by the rule.
+(``rules.concealed.reveal.plans``, ruling CF-8), else by the rule.
 
 The marker is lifted and the commander stays in its hex; his units set up in that hex and the
 hexes next to it, never across impassable terrain nor into an enemy's hex, within the stacking
@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from rules.concealed import plans
+from rules.concealed.reveal import plans
 from rules.events import CellRef
 from rules.forces.markers import Marker
 from rules.forces.units import Unit

@@ -11,7 +11,7 @@ SE, SW, NW with eight neighbours).
 The plan is the owner's secret: it is filed with an event for his side only, and nothing the
 enemy receives depends on it until the units are on the map. The divisional commander stays
 in the marker's hex whatever the plan (Cf 2.3), so he has none. When the force deploys,
-``rules.concealed.deploying`` keeps each planned place and formation that is legal and places
+``rules.concealed.reveal.deploying`` keeps each planned place and formation that is legal and places
 the rest by the rule.
 
 The plan lives in the force's record (``records``) as ``"plan": {unit id: [place,

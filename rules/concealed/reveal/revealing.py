@@ -2,13 +2,13 @@
 
 A unit on the map (not inside a marker) that comes into the line of sight of an enemy concealed
 force, or within two hexes of it, stops there, and the force is revealed: a real one deploys
-(``rules.concealed.deploying``), a decoy is taken off and is back in the pool next turn. The
+(``rules.concealed.reveal.deploying``), a decoy is taken off and is back in the pool next turn. The
 same holds however the unit got there: a move, an arrival, a retreat or advance, a surprise
 column, another force deploying, or a new turn's longer sight (ruling CF-10). Markers never
 reveal markers: their troops are off the map.
 
 A real force found by a unit's move may at once fire at or charge that unit
-(``rules.concealed.opportunity``, ruling CF-11).
+(``rules.concealed.reveal.opportunity``, ruling CF-11).
 
 A player may also unconceal a force of his own at the start of his movement phase, before any
 of his units has moved: it deploys by the same rule.
@@ -20,11 +20,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from rules import events as ev
-from rules.concealed import deploying, marching, opportunity
 from rules.concealed import events as cev
+from rules.concealed import marching
 from rules.concealed.commands import Unconceal
 from rules.concealed.records import force, forces, own_marker
-from rules.concealed.spacing import REVEAL_RANGE
+from rules.concealed.reveal import deploying, opportunity
+from rules.concealed.reveal.spacing import REVEAL_RANGE
 from rules.concealed.timing import require_phase_start
 from rules.forces.markers import Marker
 from rules.forces.units import Unit

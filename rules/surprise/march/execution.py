@@ -53,8 +53,8 @@ from rules.surprise import events as sev
 from rules.surprise import force as frc
 from rules.surprise import interference, orders
 from rules.surprise import records as rec
-from rules.surprise.column import march_formation, route_path
-from rules.surprise.paths import cheapest_path
+from rules.surprise.march.column import march_formation, route_path
+from rules.surprise.march.paths import cheapest_path
 from rules.turn import reaction
 
 if TYPE_CHECKING:
