@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 __all__ = ["Interaction", "give_order", "in_game_server", "in_servers_and_dms", "is_admin",
-           "require_host", "resolve_game"]
+           "require_host", "resolve_game", "unit_list"]
 
 T = TypeVar("T")
 
@@ -55,6 +55,11 @@ async def in_game_server(interaction: Interaction, game: GameRef) -> bool:
         raise Refused("I could not check that you are a member of the game's server; try "
                       "again from one of its channels") from None
     return True
+
+
+def unit_list(text: str) -> tuple[str, ...]:
+    """The units named in a comma-separated list."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def in_servers_and_dms(command: T) -> T:

@@ -261,3 +261,8 @@ class GameCog(commands.GroupCog, group_name="game",
         frame = await replay_frame(interaction, record.id, side, turn)
         await answer(interaction, frame.text, image=frame.image, image_name=IMAGE_NAME,
                      view=frame_view(frame))
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(GameCog(bot))
