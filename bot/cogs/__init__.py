@@ -1,4 +1,7 @@
-"""The slash commands, one cog per concern: setting up games, giving orders, reading."""
+"""The slash commands, one cog per concern: setting up games, giving orders, reading; and one
+per rule module with commands, named as its package under ``rules/`` (``surprise.py`` for
+``rules/surprise/``). Each file is an extension (``bot.client.EXTENSIONS``): its ``setup`` adds
+its cog, and its cog adds its own persistent buttons. This file holds what they share."""
 
 from __future__ import annotations
 
