@@ -91,6 +91,18 @@ async def units(interaction: Interaction, current: str) -> Choices:
     return (found + matching(names, current))[:MAX_CHOICES]
 
 
+async def own_units(interaction: Interaction, current: str) -> Choices:
+    """A list of the asking player's own units, any of them (never an enemy's)."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    try:
+        known = await _bot(interaction).umpire.own_unit_choices(game_id, interaction.user.id)
+    except Exception:
+        return []
+    return unit_list_choices(current, known, known)
+
+
 async def unit_names(interaction: Interaction, current: str) -> Choices:
     """The asking player's own units only (no markers)."""
     game_id = await game_for_autocomplete(interaction)

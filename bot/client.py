@@ -1,13 +1,15 @@
 """``VedetteBot``: the Discord client holding the umpire.
 
-At start-up (``setup_hook``, once per login, never on a reconnect) it adds the cogs and the
-buttons that survive restarts, pushes the slash commands to Discord if they changed since the
-last push (a hash of the command tree is kept in the database), and starts the outbox loop.
-With a shard plan (``bot.shards``) it connects only those shards; then only the process holding
-shard 0 pushes the commands (one bot has one command tree, and two pushes would race), while
-every process runs the outbox and the deadlines' clock. It needs no privileged intent: only
-``guilds``, to know its channels. Its messages mention no one by default
-(``allowed_mentions``): a mention in a text is shown, never pinged.
+At start-up (``setup_hook``, once per login, never on a reconnect) it loads the cogs as
+extensions (``EXTENSIONS``: discord.py's ``load_extension``, each module's ``setup`` adding its
+cog, each cog its own buttons) and adds the core's buttons that survive restarts, pushes the
+slash commands to Discord if they changed since the last push (a hash of the command tree is
+kept in the database), and starts the outbox loop. With a shard plan (``bot.shards``) it
+connects only those shards; then only the process holding shard 0 pushes the commands (one bot
+has one command tree, and two pushes would race), while every process runs the outbox and the
+deadlines' clock. It needs no privileged intent: only ``guilds``, to know its channels. Its
+messages mention no one by default (``allowed_mentions``): a mention in a text is shown, never
+pinged.
 """
 
 from __future__ import annotations
@@ -21,15 +23,6 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.cogs.combat import CombatCog
-from bot.cogs.conceal import ConcealCog
-from bot.cogs.game import GameCog
-from bot.cogs.help import HelpCog
-from bot.cogs.host import HostCog
-from bot.cogs.info import InfoCog
-from bot.cogs.march import MarchCog
-from bot.cogs.orders import OrdersCog
-from bot.cogs.settings import SettingsCog
 from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
 from bot.replay_view import ReplayButton
@@ -39,6 +32,22 @@ from rules.turn.status import GameStatus
 from umpire.service import Umpire
 
 log = logging.getLogger("vedette.bot")
+
+#: The cogs, each an extension (a module of ``bot/cogs/`` whose ``setup`` adds its cog and whose
+#: cog adds its own buttons), loaded in this order at start-up: the core's, then one per rule
+#: module with commands (named as its package under ``rules/``), then the help and settings.
+#: The order is the order of the commands Discord is sent.
+EXTENSIONS: tuple[str, ...] = (
+    "bot.cogs.game",
+    "bot.cogs.orders",
+    "bot.cogs.info",
+    "bot.cogs.host",
+    "bot.cogs.combat",
+    "bot.cogs.surprise",
+    "bot.cogs.concealed",
+    "bot.cogs.help",
+    "bot.cogs.settings",
+)
 
 
 class VedetteBot(commands.AutoShardedBot):
@@ -73,15 +82,9 @@ class VedetteBot(commands.AutoShardedBot):
 
     # -- start-up --------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        await self.add_cog(GameCog(self))
-        await self.add_cog(OrdersCog(self))
-        await self.add_cog(InfoCog(self))
-        await self.add_cog(HostCog(self))
-        await self.add_cog(CombatCog(self))
-        await self.add_cog(MarchCog(self))
-        await self.add_cog(ConcealCog(self))
-        await self.add_cog(HelpCog(self))
-        await self.add_cog(SettingsCog(self))
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        # The core's buttons; a cog adds its own when it is loaded (``cog_load``).
         self.add_dynamic_items(MoveButton, InboxButton, DoneButton, ReplayButton)
         if self._sync_on_start:
             if self.holds_first_shard:

@@ -2,8 +2,6 @@
 pending order's id, a page), and the bot registers them as dynamic items at start-up.
 
 - Confirm / Cancel under a move's preview: ``vedette:move:ok|no:<game>:<pending id>``.
-- Confirm / Cancel / Leave out under a surprise-move order's preview:
-  ``vedette:order:ok|no|all:<game>:<pending id>``, ``vedette:order:out:<game>:<pending id>:<n>``.
 
 A preview's buttons work only in the phase it was shown in (ruling ORD-22); when the phase ends
 the bot edits the preview to say it expired (``expire_previews``). A click on a button of no
@@ -27,7 +25,6 @@ from bot.messages import build, image_file
 from bot.replies import answer, send_notice, thinking
 from rules import commands as cmd
 from umpire.games import ready
-from umpire.modules.surprise import MAX_LEAVE_OUT, MarchPlan, plan_without, save_plan
 from umpire.reads import pending
 from umpire.service import UmpireError
 
@@ -84,7 +81,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot = _bot(interaction)
         async with bot.lock(f"pending:{self.pending_id}"):
             move = await bot.umpire.pending_move(self.pending_id)
-            committed = await _still_open(bot, interaction, move, self.game_id)
+            committed = await still_open(bot, interaction, move, self.game_id)
             if committed is None or move is None:
                 return
             if self.action == "ok" and not committed:
@@ -108,7 +105,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await send_notice(interaction)
 
 
-async def _still_open(bot: VedetteBot, interaction: Interaction,
+async def still_open(bot: VedetteBot, interaction: Interaction,
                       order: pending.Pending | None, game_id: str) -> bool | None:
     """The checks a click on any preview's button makes first: refused for no order of the
     clicker's in this game (one answer for a forged id, another player's and another game's,
@@ -210,116 +207,6 @@ def confirm_view(game_id: str, pending_id: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(MoveButton("ok", game_id, pending_id))
     view.add_item(MoveButton("no", game_id, pending_id))
-    return view
-
-
-# -- surprise-move orders ------------------------------------------------------------------------
-class MarchOrderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                       template=re.compile(rf"vedette:order:(?P<action>ok|no|out|all):"
-                                           rf"(?P<game>{GAME_ID}):(?P<pid>[0-9a-f]{{12}})"
-                                           r"(?::(?P<n>\d{1,2}))?")):
-    """Confirm, Cancel, or leave warned units out of a previewed surprise-move order (ruling
-    ORD-20)."""
-
-    def __init__(self, action: str, game_id: str, pending_id: str, n: int = 0,
-                 label: str = "") -> None:
-        styles = {"ok": discord.ButtonStyle.success, "no": discord.ButtonStyle.secondary}
-        suffix = f":{n}" if action == "out" else ""
-        super().__init__(discord.ui.Button(
-            label=(label or {"ok": "Confirm", "no": "Cancel", "out": "Leave out",
-                             "all": "Leave out all warned"}[action])[:80],
-            style=styles.get(action, discord.ButtonStyle.primary),
-            custom_id=f"vedette:order:{action}:{game_id}:{pending_id}{suffix}"))
-        self.action = action
-        self.game_id = game_id
-        self.pending_id = pending_id
-        self.n = n
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MarchOrderButton:
-        return cls(match["action"], match["game"], match["pid"], int(match["n"] or 0))
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        try:
-            await self._decide(interaction)
-        except Exception as e:
-            await report(interaction, e)
-
-    async def _decide(self, interaction: Interaction) -> None:
-        bot = _bot(interaction)
-        async with bot.lock(f"pending:{self.pending_id}"):
-            march = await bot.umpire.pending_march(self.pending_id)
-            committed = await _still_open(bot, interaction, march, self.game_id)
-            if committed is None or march is None:
-                return
-            if not committed:
-                if self.action == "no":
-                    await bot.umpire.settle_pending_move(march, pending.CANCELLED)
-                    await interaction.response.edit_message(
-                        content=f"Cancelled: surprise move {march.name} was not sent.",
-                        embeds=[], attachments=[], view=None)
-                    return
-                if self.action in ("out", "all"):
-                    await self._leave_out(interaction, bot, march)
-                    return
-            await interaction.response.defer()
-            text = await _send_march(bot, march)
-        await interaction.edit_original_response(content=text[:2000], embeds=[], attachments=[],
-                                                 view=None)
-        await send_notice(interaction)
-
-    async def _leave_out(self, interaction: Interaction, bot: VedetteBot,
-                         march: pending.PendingMarch) -> None:
-        """The preview again without the unit (or all the warned units): a new pending order
-        replaces this one, so the old buttons stop working."""
-        if self.action == "out":
-            if self.n >= len(march.warned):
-                raise Refused(NOT_WAITING)
-            left: tuple[str, ...] = (march.warned[self.n],)
-        else:
-            left = march.warned
-        plan = await plan_without(bot.umpire, march, left)
-        if plan is None:
-            raise Refused(await bot.umpire.pending_expiry(march) or EXPIRED)
-        saved = await save_plan(bot.umpire, plan)
-        await bot.umpire.settle_pending_move(march, REVISED)
-        await bot.umpire.pending_shown(saved.id, march.shown)
-        parts = build(plan.text, plan.image, "march.png")
-        await interaction.response.edit_message(content=parts.content, embeds=parts.embeds,
-                                                attachments=parts.files,
-                                                view=march_view(saved.game_id, plan))
-
-
-#: A pending march replaced by its preview without some units.
-REVISED = "revised"
-
-
-async def _send_march(bot: VedetteBot, march: pending.PendingMarch) -> str:
-    """Give the previewed order, then settle its pending order (see ``umpire.reads.pending``)."""
-    try:
-        reply = await bot.umpire.handle(march.game_id, march.user_id, march.order(),
-                                        request_id=pending.request_id(march))
-    except UmpireError as e:
-        await bot.umpire.settle_pending_move(march, pending.REFUSED)
-        return f"Not sent: {e}"
-    await bot.umpire.settle_pending_move(march, pending.CONFIRMED)
-    bot.outbox.kick(march.game_id)
-    return reply.text
-
-
-def march_view(game_id: str, plan: MarchPlan) -> discord.ui.View:
-    """Confirm and Cancel, and a button to leave out each warned unit (and all of them)."""
-    view = discord.ui.View(timeout=None)
-    pid = plan.order.id
-    view.add_item(MarchOrderButton("ok", game_id, pid))
-    view.add_item(MarchOrderButton("no", game_id, pid))
-    for n, (_, name) in enumerate(plan.warned[:MAX_LEAVE_OUT]):
-        view.add_item(MarchOrderButton("out", game_id, pid, n, f"Leave out {name}"))
-    if len(plan.warned) > 1:
-        view.add_item(MarchOrderButton("all", game_id, pid,
-                                       label=f"Leave out all {len(plan.warned)} warned"))
     return view
 
 

@@ -1,4 +1,7 @@
-"""The slash commands, one cog per concern: setting up games, giving orders, reading."""
+"""The slash commands, one cog per concern: setting up games, giving orders, reading; and one
+per rule module with commands, named as its package under ``rules/`` (``surprise.py`` for
+``rules/surprise/``). Each file is an extension (``bot.client.EXTENSIONS``): its ``setup`` adds
+its cog, and its cog adds its own persistent buttons. This file holds what they share."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 __all__ = ["Interaction", "give_order", "in_game_server", "in_servers_and_dms", "is_admin",
-           "require_host", "resolve_game"]
+           "require_host", "resolve_game", "unit_list"]
 
 T = TypeVar("T")
 
@@ -55,6 +58,11 @@ async def in_game_server(interaction: Interaction, game: GameRef) -> bool:
         raise Refused("I could not check that you are a member of the game's server; try "
                       "again from one of its channels") from None
     return True
+
+
+def unit_list(text: str) -> tuple[str, ...]:
+    """The units named in a comma-separated list."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def in_servers_and_dms(command: T) -> T:

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import MAX_CHOICES, MAX_VALUE, unit_list_choices, unit_names
-from bot.cogs import Interaction, give_order, in_servers_and_dms
+from bot.cogs import Interaction, give_order, in_servers_and_dms, unit_list
 from bot.errors import Refused
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import thinking
@@ -43,11 +43,6 @@ TARGET_HELP = ("An enemy unit your troops see, by name; or the map label of a co
 def _bot(interaction: Interaction) -> VedetteBot:
     bot: VedetteBot = interaction.client
     return bot
-
-
-def unit_list(text: str) -> tuple[str, ...]:
-    """The units named in a comma-separated list."""
-    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def combat_order(kind: type[GameCommand], **fields: Any) -> GameCommand:
@@ -91,18 +86,6 @@ def _targets(action: Action, units_field: str) -> Completer:
         return [app_commands.Choice(name=found[i][1][:MAX_VALUE], value=found[i][0][:MAX_VALUE])
                 for i in ranked([words for _, words in found], current)][:MAX_CHOICES]
     return complete
-
-
-async def own_units(interaction: Interaction, current: str) -> Choices:
-    """A list of the asking player's own units, any of them (never an enemy's)."""
-    game_id = await game_for_autocomplete(interaction)
-    if game_id is None:
-        return []
-    try:
-        known = await _bot(interaction).umpire.own_unit_choices(game_id, interaction.user.id)
-    except Exception:
-        return []
-    return unit_list_choices(current, known, known)
 
 
 fire_units = _fighters("fire")
@@ -153,3 +136,8 @@ class CombatCog(commands.Cog):
                     game: GameArg | None = None) -> None:
         await thinking(interaction)
         await self._give(interaction, game, combat_order(Rally, unit=unit))
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(CombatCog(bot))

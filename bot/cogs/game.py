@@ -3,7 +3,9 @@ start it, see where it stands, end it; after the end, check it and replay its ma
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, Optional, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -16,10 +18,10 @@ from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replay_view import IMAGE_NAME, frame_view, replay_frame
 from bot.replies import answer, thinking
-from rules.chancellorsville.spec import RAID_OPTION, VICTORY_OPTION
 from rules.knowledge.public import ANNOUNCE_FINISHED
 from rules.modules.built import playable_modules
-from rules.modules.catalog import KNOWN_MODULES
+from rules.modules.catalog import KNOWN_MODULES, SPECS
+from rules.modules.spec import CreateFlag
 from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE
 from rules.turn.status import GameStatus
 from umpire.clock.phase_clock import DEADLINE_ACTION
@@ -42,6 +44,56 @@ THREADS_WARNING = (
     "keep DMs (`/game options delivery:dms`).")
 DMS_CHOSEN = ("Each player's private messages will come as DMs from the bot. Players who do not "
               "accept DMs from this server find them in /inbox.")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The options ``/game create`` offers that are the core's, by parameter.
+CORE_FLAGS: dict[str, str] = {"announce_finished": ANNOUNCE_FINISHED,
+                              "mention_players": MENTION_PLAYERS, "auto_pass": AUTO_PASS,
+                              "auto_pass_alone": AUTO_PASS_ALONE,
+                              "deadline_action": DEADLINE_ACTION, "ready": READY_OPTION,
+                              "host_umpires": HOST_UMPIRES}
+
+#: The rule modules' options ``/game create`` offers (``ModuleSpec.create_flags``).
+MODULE_FLAGS: tuple[tuple[CreateFlag, type], ...] = tuple(
+    (flag, type(spec.options[flag.option])) for spec in SPECS for flag in spec.create_flags)
+
+#: Every option ``/game create`` offers, by parameter, in the order Discord shows them (filled
+#: by ``with_module_flags``).
+CREATE_FLAGS: dict[str, str] = {}
+
+
+def _flag_annotation(flag: CreateFlag, kind: type) -> Any:
+    """A module option's parameter type, as discord.py reads it: optional (left out, the
+    scenario's value), of its default's kind, one of its words when it has some."""
+    if flag.choices:
+        return Optional[cast(Any, Literal)[flag.choices]]  # noqa: UP045  (built at run time)
+    return Optional[kind]  # noqa: UP045
+
+
+def with_module_flags(func: F) -> F:
+    """Give ``/game create``'s callback one parameter per rule module option its spec offers
+    (``ModuleSpec.create_flags``), each after the parameter it names and described by its spec.
+
+    A slash command's parameters are read from its callback's signature when the command is
+    made (discord.py's ``inspect.signature``, which follows ``__signature__``); the callback
+    takes the modules' parameters as keyword arguments (``**flags``)."""
+    signature = inspect.signature(func)
+    params = [p for p in signature.parameters.values()
+              if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    for flag, kind in MODULE_FLAGS:
+        at = next((i for i, p in enumerate(params) if p.name == flag.after), None)
+        if at is None:
+            raise ValueError(f"/game create has no parameter {flag.after!r} for the option "
+                             f"{flag.option!r} to come after")
+        at += 1
+        params.insert(at, inspect.Parameter(flag.parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                            default=None, annotation=_flag_annotation(flag, kind)))
+    func.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    options = CORE_FLAGS | {flag.parameter: flag.option for flag, _ in MODULE_FLAGS}
+    CREATE_FLAGS.update({p.name: options[p.name] for p in params if p.name in options})
+    return app_commands.describe(**{flag.parameter: flag.description
+                                    for flag, _ in MODULE_FLAGS})(func)
 
 
 def switched_off(bot: VedetteBot, scenario: str) -> tuple[str, ...]:
@@ -75,8 +127,6 @@ class GameCog(commands.GroupCog, group_name="game",
                           description="Create a game in this channel; you will be its host")
     @app_commands.describe(scenario="A scenario shipped with Vedette or installed by the bot's "
                                     "owner",
-                           collision="Surprise move: when two hidden marches meet, the first "
-                                     "started completes (default), or they alternate 6 MPs",
                            announce_finished="Announce in the channel each side that finishes a "
                                              "phase played at once (default: only the phase's "
                                              "end)",
@@ -86,10 +136,6 @@ class GameCog(commands.GroupCog, group_name="game",
                                      "passes it by itself (default: yes)",
                            auto_pass_alone="A side with nothing it can do passes its own phases "
                                            "too; the enemy sees it at once (default: no)",
-                           raid="Chancellorsville: the Federal cavalry rides off on its raid "
-                                "before the first turn (default: the scenario's choice)",
-                           victory_roll="Chancellorsville: read the victory chart at the end, "
-                                        "after the raid's die roll (default: yes)",
                            deadline_action="At a phase's deadline (/host deadline): mark the "
                                            "sides still at it done (default), or ping the host",
                            ready="A side shared by several players finishes a phase when all "
@@ -97,18 +143,19 @@ class GameCog(commands.GroupCog, group_name="game",
                            host_umpires="You umpire: you take no side, and /map, /units and /log "
                                         "show you every side (default: no)")
     @app_commands.autocomplete(scenario=ac.scenarios)
+    @with_module_flags
     async def create(self, interaction: Interaction,
                      scenario: app_commands.Range[str, 1, 200],
-                     collision: Literal["first", "alternate"] | None = None,
                      announce_finished: bool | None = None,
                      mention_players: bool | None = None,
                      auto_pass: bool | None = None,
                      auto_pass_alone: bool | None = None,
-                     raid: bool | None = None,
-                     victory_roll: bool | None = None,
                      deadline_action: Literal["done", "ping"] | None = None,
                      ready: Literal["all", "any"] | None = None,
-                     host_umpires: bool | None = None) -> None:
+                     host_umpires: bool | None = None, *_: Any, **flags: Any) -> None:
+        # ``flags``: the rule modules' options (``with_module_flags``), by parameter. (``*_``
+        # takes nothing: discord.py passes every parameter by name; mypy matches a callback
+        # with ``**flags`` to ``app_commands.command`` only beside it.)
         channel = interaction.channel
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             raise Refused("create a game in a text channel of your server: that channel becomes "
@@ -117,12 +164,13 @@ class GameCog(commands.GroupCog, group_name="game",
         without = switched_off(self.bot, scenario)
         # Only what the host chose; the umpire refuses an option of a module the scenario does
         # not play (the raid's, say).
-        given: dict[str, str | bool | None] = {
-            "surprise_collision": collision, ANNOUNCE_FINISHED: announce_finished,
-            MENTION_PLAYERS: mention_players, AUTO_PASS: auto_pass,
-            AUTO_PASS_ALONE: auto_pass_alone, RAID_OPTION: raid, VICTORY_OPTION: victory_roll,
-            DEADLINE_ACTION: deadline_action, READY_OPTION: ready, HOST_UMPIRES: host_umpires}
-        chosen: dict[str, str | int | bool] = {k: v for k, v in given.items() if v is not None}
+        values = {"announce_finished": announce_finished, "mention_players": mention_players,
+                  "auto_pass": auto_pass, "auto_pass_alone": auto_pass_alone,
+                  "deadline_action": deadline_action, "ready": ready,
+                  "host_umpires": host_umpires, **flags}
+        chosen: dict[str, str | int | bool] = {
+            option: value for parameter, option in CREATE_FLAGS.items()
+            if (value := values.get(parameter)) is not None}
         options = chosen or None
         reply = await self.bot.umpire.create_game(
             scenario, interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
@@ -261,3 +309,8 @@ class GameCog(commands.GroupCog, group_name="game",
         frame = await replay_frame(interaction, record.id, side, turn)
         await answer(interaction, frame.text, image=frame.image, image_name=IMAGE_NAME,
                      view=frame_view(frame))
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(GameCog(bot))

@@ -38,3 +38,8 @@ class HelpCog(commands.Cog):
             found = record.id
         reply = await self.bot.umpire.help_for(found, interaction.user.id)
         await answer(interaction, reply.text)
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(HelpCog(bot))

@@ -174,3 +174,8 @@ class HostCog(commands.GroupCog, group_name="host",
         if player is not None:
             await threads.sync_side(self.bot, record, player.side)
         await answer(interaction, reply.text)
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(HostCog(bot))

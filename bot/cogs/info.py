@@ -98,3 +98,8 @@ class InfoCog(commands.Cog):
             kwargs["view"] = view
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
         await send_notice(interaction)
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(InfoCog(bot))

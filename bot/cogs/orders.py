@@ -93,3 +93,8 @@ class OrdersCog(commands.Cog):
                                            request_id=str(interaction.id))
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(OrdersCog(bot))

@@ -59,3 +59,8 @@ class SettingsCog(commands.Cog):
             return
         now = await umpire.set_preview_setting(user, wanted)
         await answer(interaction, f"Saved, for all your games. {described(now)}")
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(SettingsCog(bot))

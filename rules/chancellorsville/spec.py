@@ -4,7 +4,7 @@ from rules.chancellorsville.cavalry_notice import CAVALRY_EVENTS
 from rules.chancellorsville.events import EVENTS
 from rules.chancellorsville.settings import RaidSettings
 from rules.knowledge.information import InformationModel
-from rules.modules.spec import ModuleSpec
+from rules.modules.spec import CreateFlag, ModuleSpec
 
 HIDDEN_UNITS = "chancellorsville"
 RAID_VICTORY = "raid_victory"
@@ -33,4 +33,28 @@ RAID_SPEC: ModuleSpec = ModuleSpec(
     tables=("victory", "raid_outcome"),
     options={RAID_OPTION: False, VICTORY_OPTION: True},
     settings=RaidSettings,
+    option_words={
+        RAID_OPTION: {
+            True: "the raid option is played: the Federal cavalry rides off on its raid before "
+                  "the first turn, the Confederates see every Federal unit face up, and the "
+                  "Union sees Confederate units only while they are sighted",
+            False: "no raid: the Federal cavalry stays, and both sides' counters stand face "
+                   "down until sighted",
+        },
+        VICTORY_OPTION: {
+            True: "the victory chart is read at the end of the game (after the raid's die "
+                  "roll, if the raid went)",
+            False: "no victory chart at the end of the game",
+        },
+    },
+    # Whether the Federal cavalry rode off changes what both sides see (ruling CV-31).
+    announce_options=True,
+    create_flags=(
+        CreateFlag(option=RAID_OPTION, parameter="raid", after="auto_pass_alone",
+                   description="Chancellorsville: the Federal cavalry rides off on its raid "
+                               "before the first turn (default: the scenario's choice)"),
+        CreateFlag(option=VICTORY_OPTION, parameter="victory_roll", after="raid",
+                   description="Chancellorsville: read the victory chart at the end, after the "
+                               "raid's die roll (default: yes)"),
+    ),
 )

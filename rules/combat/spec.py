@@ -12,4 +12,10 @@ SPEC: ModuleSpec = ModuleSpec(
     actions=frozenset({"fire", "close_combat", "combat", "rally"}),
     # Fire, morale and stragglers are optional: without them combat is close combat alone.
     tables=("close_combat",),
+    phase_commands={
+        "fire": ("/fire",),
+        "close_combat": ("/assault",),
+        "combat": ("/fire", "/assault"),
+        "rally": ("/rally",),
+    },
 )

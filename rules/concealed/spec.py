@@ -27,4 +27,8 @@ SPEC: ModuleSpec = ModuleSpec(
     tables=("straggler",),
     options={MARCH_OPTION: "each_turn", OPPORTUNITY_OPTION: True,
              REACTION_SECONDS_OPTION: 300},
+    phase_commands={
+        "move": ("/conceal force", "/conceal breed", "/conceal reveal", "/conceal scout",
+                 "/conceal forced", "/conceal plan"),
+    },
 )

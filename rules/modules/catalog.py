@@ -6,7 +6,8 @@ imports those that are built. A module declared here but not built makes the ump
 start a game with a clear message naming the rule, rather than play it wrongly.
 
 Adding a module: its package, its spec's line in ``SPECS``, its implementation's line in
-``rules.modules.built``.
+``rules.modules.built``; with reads of its own, ``umpire/modules/<name>.py``; with commands, its
+cog ``bot/cogs/<name>.py`` and that extension's line in ``bot.client.EXTENSIONS``.
 """
 
 from __future__ import annotations

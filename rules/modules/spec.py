@@ -3,10 +3,12 @@
 Its name (as a scenario writes it in ``modules``), the rule text it comes from, the commands it
 decides and the events it folds, the actions it lets players take in a ruleset's phases, the
 ruleset tables it needs, its options with their defaults, and the information models it may be
-played under. ``rules.modules.catalog`` lists every module's spec; a module's ``RuleModule`` carries
-the same spec. A spec is plain data and imports nothing but the command and event classes and the
-information models, so that the scenario loader, the turn sequence and the log reader can all
-read it without importing the rules engine.
+played under; and the words its front end needs from the core (the slash commands of its
+actions for ``/help``, its options' words for the create post, its options as parameters of
+``/game create``). ``rules.modules.catalog`` lists every module's spec; a module's
+``RuleModule`` carries the same spec. A spec is plain data and imports nothing but the command
+and event classes and the information models, so that the scenario loader, the turn sequence
+and the log reader can all read it without importing the rules engine.
 """
 
 from __future__ import annotations
@@ -22,6 +24,25 @@ from rules.modules.settings import ModuleSettings
 
 #: A module option's value, as a scenario's ``options`` holds it.
 OptionValue = str | int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class CreateFlag:
+    """One of a module's options offered as a parameter of ``/game create``: the host chooses
+    it there (left out: the scenario's value). Its type is its default's (``ModuleSpec.options``):
+    true or false, a whole number, or one of ``choices``."""
+
+    #: The option, as ``ModuleSpec.options`` names it.
+    option: str
+    #: The parameter's name in ``/game create``.
+    parameter: str
+    #: What Discord shows under the parameter.
+    description: str
+    #: The ``/game create`` parameter it comes right after (Discord shows them in this order).
+    after: str
+    #: The words a word option may take, in the order Discord offers them (empty: any, or not
+    #: a word option).
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +75,19 @@ class ModuleSpec:
     #: The shape of the module's ``[settings.<name>]`` section in a scenario (``None``: the
     #: module takes no settings, and a scenario giving it some is refused when it is loaded).
     settings: type[ModuleSettings] | None = None
+    #: The slash commands that perform each of its actions (or that it adds to a core action,
+    #: ``move``), as ``/help`` lists them in a phase allowing that action, in this order.
+    phase_commands: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    #: What each of its options means, by value, in the players' words: the create post says
+    #: it (an option or value without words is said as ``name: value``).
+    option_words: Mapping[str, Mapping[OptionValue, str]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    #: Whether the create post announces its options even when left at the scenario's values
+    #: (an option that changes what both sides see, as the raid's: ruling CV-31).
+    announce_options: bool = False
+    #: Its options that ``/game create`` offers as parameters (the others only a scenario sets).
+    create_flags: tuple[CreateFlag, ...] = ()
 
     def option(self, options: Mapping[str, OptionValue], key: str) -> OptionValue:
         """The value of one of this module's options in a scenario's ``options``."""

@@ -1,6 +1,6 @@
 """The Surprise Move module's declaration (see ``rules.modules.spec``)."""
 
-from rules.modules.spec import ModuleSpec
+from rules.modules.spec import CreateFlag, ModuleSpec
 from rules.surprise.commands import COMMANDS
 from rules.surprise.events import EVENTS
 from rules.surprise.records import MODULE
@@ -17,4 +17,21 @@ SPEC: ModuleSpec = ModuleSpec(
     actions=frozenset({"order"}),
     tables=("mp_accumulation", "straggler", "initiative", "order_acceptance"),
     options={COLLISION_OPTION: "first"},
+    phase_commands={
+        "order": ("/march order", "/march cancel", "/march execute", "/march forced",
+                  "/march status"),
+        "move": ("/march rally", "/march status"),
+    },
+    option_words={
+        COLLISION_OPTION: {
+            "first": "two surprise moves that meet: the first started completes",
+            "alternate": "two surprise moves that meet alternate 6 MPs",
+        },
+    },
+    create_flags=(
+        CreateFlag(option=COLLISION_OPTION, parameter="collision", after="scenario",
+                   choices=("first", "alternate"),
+                   description="Surprise move: when two hidden marches meet, the first started "
+                               "completes (default), or they alternate 6 MPs"),
+    ),
 )

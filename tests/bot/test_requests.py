@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.client import VedetteBot
-from bot.cogs.march import ALREADY_CHOSEN
+from bot.cogs.surprise import ALREADY_CHOSEN
 from rules import commands as cmd
 from rules.surprise import records as rec
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionHandle

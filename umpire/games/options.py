@@ -6,21 +6,21 @@ change nothing, and saying nothing about it would let a group believe it plays t
 CV-30). A chosen value has the kind of the option's default, as in a scenario file. Options no
 module declares must be the core's (``announce_finished``); any other is refused.
 
-Everything chosen at creation is announced in the game's channel, and so are the options of
-the Chancellorsville raid module even when left at the scenario's values: whether the Federal
-cavalry rode off changes what both sides see, so both are told (ruling CV-31).
+Everything chosen at creation is announced in the game's channel, in the words of the option's
+module (``ModuleSpec.option_words``) or the core's (``OPTION_WORDS``); so are the options of a
+module whose spec says so (``announce_options``) even when left at the scenario's values: whether
+the Federal cavalry rode off on the Chancellorsville raid changes what both sides see, so both
+are told (ruling CV-31).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rules.chancellorsville.spec import RAID_OPTION, RAID_VICTORY, VICTORY_OPTION
 from rules.knowledge.public import ANNOUNCE_FINISHED
 from rules.modules.catalog import SPEC_BY_NAME
 from rules.modules.spec import OptionValue
 from rules.scenario.loader import LoadedScenario
-from rules.surprise.spec import COLLISION_OPTION
 from rules.turn.idle import AUTO_PASS, AUTO_PASS_ALONE
 from umpire.answers import UmpireError
 from umpire.clock.phase_clock import DEADLINE_ACTION, DEADLINE_ACTIONS, DONE, PING
@@ -28,24 +28,9 @@ from umpire.games.ready import READY_CHOICES, READY_DEFAULT, READY_OPTION, READY
 from umpire.games.seats import HOST_UMPIRES
 from umpire.words.status_post import MENTION_PLAYERS
 
-#: What each announced option means, by its value, in the players' words.
+#: What each announced core option means, by its value, in the players' words (a rule module's
+#: options: its spec's ``option_words``).
 OPTION_WORDS: dict[str, dict[OptionValue, str]] = {
-    RAID_OPTION: {
-        True: "the raid option is played: the Federal cavalry rides off on its raid before "
-              "the first turn, the Confederates see every Federal unit face up, and the Union "
-              "sees Confederate units only while they are sighted",
-        False: "no raid: the Federal cavalry stays, and both sides' counters stand face down "
-               "until sighted",
-    },
-    VICTORY_OPTION: {
-        True: "the victory chart is read at the end of the game (after the raid's die roll, "
-              "if the raid went)",
-        False: "no victory chart at the end of the game",
-    },
-    COLLISION_OPTION: {
-        "first": "two surprise moves that meet: the first started completes",
-        "alternate": "two surprise moves that meet alternate 6 MPs",
-    },
     ANNOUNCE_FINISHED: {
         True: "each side's finish of a phase played at once is announced",
         False: "only a phase's end is announced",
@@ -92,8 +77,9 @@ CORE_CHOICES: Mapping[str, tuple[str, ...]] = {DEADLINE_ACTION: DEADLINE_ACTIONS
 
 _KIND = {bool: "true or false", int: "a whole number", str: "a word"}
 
-#: Modules whose options are announced whether chosen or not.
-ALWAYS_ANNOUNCED: tuple[str, ...] = (RAID_VICTORY,)
+#: Modules whose options are announced whether chosen or not (``ModuleSpec.announce_options``).
+ALWAYS_ANNOUNCED: tuple[str, ...] = tuple(name for name, spec in SPEC_BY_NAME.items()
+                                          if spec.announce_options)
 
 
 def owner(key: str) -> str | None:
@@ -148,10 +134,17 @@ def announcement(loaded: LoadedScenario, without: Sequence[str],
     parts = []
     for key in keys:
         value = _value(loaded, key, chosen)
-        words = OPTION_WORDS.get(key, {}).get(value, f"{key.replace('_', ' ')}: "
-                                              f"{_value_words(value)}")
+        words = _words(key).get(value, f"{key.replace('_', ' ')}: {_value_words(value)}")
         parts.append(f"{words} ({'chosen by the host' if key in chosen else 'the scenario'})")
     return "Rule options: " + "; ".join(parts) + "."
+
+
+def _words(key: str) -> Mapping[OptionValue, str]:
+    """What the option ``key`` means by value: its module's words, or the core's."""
+    module = owner(key)
+    if module is not None:
+        return SPEC_BY_NAME[module].option_words.get(key, {})
+    return OPTION_WORDS.get(key, {})
 
 
 def _value_words(value: OptionValue) -> str:

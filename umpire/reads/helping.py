@@ -8,10 +8,9 @@ only that it has. Someone who plays no side in the game hears the general comman
 
 from __future__ import annotations
 
-from rules.concealed.records import MODULE as CONCEALED_FORCES
+from rules.modules.catalog import SPEC_BY_NAME
 from rules.scenario.markup import plain
 from rules.state import GameState
-from rules.surprise.records import MODULE as SURPRISE_MOVE
 from rules.turn.idle import SideOptions, side_options
 from rules.turn.status import GameStatus
 from umpire.answers import Reply
@@ -30,23 +29,11 @@ GENERAL = ("**Vedette: commands**\n"
            "- /settings: your own settings for every game (preview:on|off for moves)\n"
            "- /help: this, with your phase's commands when you play in a game")
 
-#: The commands of each action a phase may allow (the ruleset's words).
+#: The commands of each core action a phase may allow (the ruleset's words); a rule module's
+#: are in its spec (``ModuleSpec.phase_commands``).
 ACTION_COMMANDS: dict[str, tuple[str, ...]] = {
     "move": ("/move",),
     "formation": ("/formation",),
-    "fire": ("/fire",),
-    "close_combat": ("/assault",),
-    "combat": ("/fire", "/assault"),
-    "rally": ("/rally",),
-}
-
-#: The commands a rule module adds to a phase that allows an action, by module and action.
-MODULE_COMMANDS: dict[tuple[str, str], tuple[str, ...]] = {
-    (SURPRISE_MOVE, "order"): ("/march order", "/march cancel", "/march execute",
-                                    "/march forced", "/march status"),
-    (SURPRISE_MOVE, "move"): ("/march rally", "/march status"),
-    (CONCEALED_FORCES, "move"): ("/conceal force", "/conceal breed", "/conceal reveal",
-                                      "/conceal scout", "/conceal forced", "/conceal plan"),
 }
 
 
@@ -58,7 +45,8 @@ def phase_commands(state: GameState) -> tuple[str, ...]:
         for name in ACTION_COMMANDS.get(action, ()):
             out.setdefault(name, None)
         for module in state.modules:
-            for name in MODULE_COMMANDS.get((module, action), ()):
+            spec = SPEC_BY_NAME.get(module)
+            for name in spec.phase_commands.get(action, ()) if spec is not None else ():
                 out.setdefault(name, None)
     return tuple(out)
 

@@ -5,8 +5,14 @@ marches, with the route drawn on your map, and the detour buttons when the colum
 blocked hex).
 
 Thin commands: each turns the interaction into a ``rules.surprise.commands`` record and calls
-``Umpire.handle``; every answer goes to the asking player alone. The detour buttons are persistent
-(their custom id carries the game and the march), so they work after a restart.
+``Umpire.handle``; every answer goes to the asking player alone. The buttons are persistent (their
+custom id carries all they need), so they work after a restart:
+
+- Confirm / Cancel / Leave out under an order's preview (ruling ORD-20):
+  ``vedette:order:ok|no|all:<game>:<pending id>``, ``vedette:order:out:<game>:<pending id>:<n>``.
+- The detour choice under ``/march status``: ``vedette:march:try|go:<game>:<march>``.
+
+The cog is an extension (``setup``); it registers its buttons when it is loaded.
 """
 
 from __future__ import annotations
@@ -24,8 +30,9 @@ from bot.autocomplete import matching
 from bot.cogs import Interaction, give_order, resolve_game
 from bot.errors import Refused, report
 from bot.game_choice import GameArg, game_for_autocomplete
+from bot.messages import build
 from bot.replies import answer, send_notice, thinking
-from bot.views import GAME_ID, MarchOrderButton, march_view, remember_preview
+from bot.views import EXPIRED, GAME_ID, NOT_WAITING, remember_preview, still_open
 from rules.commands import GameCommand
 from rules.surprise.commands import (
     CancelSurpriseMove,
@@ -35,7 +42,18 @@ from rules.surprise.commands import (
     RallyShammed,
     SetForcedMarch,
 )
-from umpire.modules.surprise import PendingDetour, march_names, march_status, plan_march, save_plan
+from umpire.modules.surprise import (
+    MAX_LEAVE_OUT,
+    MarchPlan,
+    PendingDetour,
+    march_names,
+    march_status,
+    plan_march,
+    plan_without,
+    save_plan,
+)
+from umpire.reads import pending
+from umpire.service import UmpireError
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -85,6 +103,116 @@ async def marches(interaction: Interaction, current: str) -> list[app_commands.C
     except Exception:
         return []
     return matching(names, current)
+
+
+# -- surprise-move orders ------------------------------------------------------------------------
+class MarchOrderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=re.compile(rf"vedette:order:(?P<action>ok|no|out|all):"
+                                           rf"(?P<game>{GAME_ID}):(?P<pid>[0-9a-f]{{12}})"
+                                           r"(?::(?P<n>\d{1,2}))?")):
+    """Confirm, Cancel, or leave warned units out of a previewed surprise-move order (ruling
+    ORD-20)."""
+
+    def __init__(self, action: str, game_id: str, pending_id: str, n: int = 0,
+                 label: str = "") -> None:
+        styles = {"ok": discord.ButtonStyle.success, "no": discord.ButtonStyle.secondary}
+        suffix = f":{n}" if action == "out" else ""
+        super().__init__(discord.ui.Button(
+            label=(label or {"ok": "Confirm", "no": "Cancel", "out": "Leave out",
+                             "all": "Leave out all warned"}[action])[:80],
+            style=styles.get(action, discord.ButtonStyle.primary),
+            custom_id=f"vedette:order:{action}:{game_id}:{pending_id}{suffix}"))
+        self.action = action
+        self.game_id = game_id
+        self.pending_id = pending_id
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MarchOrderButton:
+        return cls(match["action"], match["game"], match["pid"], int(match["n"] or 0))
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        try:
+            await self._decide(interaction)
+        except Exception as e:
+            await report(interaction, e)
+
+    async def _decide(self, interaction: Interaction) -> None:
+        bot = _bot(interaction)
+        async with bot.lock(f"pending:{self.pending_id}"):
+            march = await bot.umpire.pending_march(self.pending_id)
+            committed = await still_open(bot, interaction, march, self.game_id)
+            if committed is None or march is None:
+                return
+            if not committed:
+                if self.action == "no":
+                    await bot.umpire.settle_pending_move(march, pending.CANCELLED)
+                    await interaction.response.edit_message(
+                        content=f"Cancelled: surprise move {march.name} was not sent.",
+                        embeds=[], attachments=[], view=None)
+                    return
+                if self.action in ("out", "all"):
+                    await self._leave_out(interaction, bot, march)
+                    return
+            await interaction.response.defer()
+            text = await _send_march(bot, march)
+        await interaction.edit_original_response(content=text[:2000], embeds=[], attachments=[],
+                                                 view=None)
+        await send_notice(interaction)
+
+    async def _leave_out(self, interaction: Interaction, bot: VedetteBot,
+                         march: pending.PendingMarch) -> None:
+        """The preview again without the unit (or all the warned units): a new pending order
+        replaces this one, so the old buttons stop working."""
+        if self.action == "out":
+            if self.n >= len(march.warned):
+                raise Refused(NOT_WAITING)
+            left: tuple[str, ...] = (march.warned[self.n],)
+        else:
+            left = march.warned
+        plan = await plan_without(bot.umpire, march, left)
+        if plan is None:
+            raise Refused(await bot.umpire.pending_expiry(march) or EXPIRED)
+        saved = await save_plan(bot.umpire, plan)
+        await bot.umpire.settle_pending_move(march, REVISED)
+        await bot.umpire.pending_shown(saved.id, march.shown)
+        parts = build(plan.text, plan.image, "march.png")
+        await interaction.response.edit_message(content=parts.content, embeds=parts.embeds,
+                                                attachments=parts.files,
+                                                view=march_view(saved.game_id, plan))
+
+
+#: A pending march replaced by its preview without some units.
+REVISED = "revised"
+
+
+async def _send_march(bot: VedetteBot, march: pending.PendingMarch) -> str:
+    """Give the previewed order, then settle its pending order (see ``umpire.reads.pending``)."""
+    try:
+        reply = await bot.umpire.handle(march.game_id, march.user_id, march.order(),
+                                        request_id=pending.request_id(march))
+    except UmpireError as e:
+        await bot.umpire.settle_pending_move(march, pending.REFUSED)
+        return f"Not sent: {e}"
+    await bot.umpire.settle_pending_move(march, pending.CONFIRMED)
+    bot.outbox.kick(march.game_id)
+    return reply.text
+
+
+def march_view(game_id: str, plan: MarchPlan) -> discord.ui.View:
+    """Confirm and Cancel, and a button to leave out each warned unit (and all of them)."""
+    view = discord.ui.View(timeout=None)
+    pid = plan.order.id
+    view.add_item(MarchOrderButton("ok", game_id, pid))
+    view.add_item(MarchOrderButton("no", game_id, pid))
+    for n, (_, name) in enumerate(plan.warned[:MAX_LEAVE_OUT]):
+        view.add_item(MarchOrderButton("out", game_id, pid, n, f"Leave out {name}"))
+    if len(plan.warned) > 1:
+        view.add_item(MarchOrderButton("all", game_id, pid,
+                                       label=f"Leave out all {len(plan.warned)} warned"))
+    return view
 
 
 # -- the detour buttons ---------------------------------------------------------------------------
@@ -152,7 +280,7 @@ def detour_view(game_id: str, pending: tuple[PendingDetour, ...]) -> discord.ui.
 # -- the commands ---------------------------------------------------------------------------------
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
-class MarchCog(commands.GroupCog, group_name="march",
+class SurpriseCog(commands.GroupCog, group_name="march",
                group_description="Surprise moves: hidden marches that save their MPs"):
     def __init__(self, bot: VedetteBot) -> None:
         self.bot = bot
@@ -256,3 +384,8 @@ class MarchCog(commands.GroupCog, group_name="march",
         found = await march_status(self.bot.umpire, game_record.id, interaction.user.id, march)
         await answer(interaction, found.text, image=found.image, image_name="march.png",
                      view=detour_view(game_record.id, found.pending))
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(SurpriseCog(bot))

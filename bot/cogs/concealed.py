@@ -23,8 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete as ac
-from bot.cogs import Interaction, give_order
-from bot.cogs.combat import own_units, unit_list
+from bot.cogs import Interaction, give_order, unit_list
 from bot.errors import Refused
 from bot.game_choice import GameArg
 from bot.replies import thinking
@@ -74,7 +73,7 @@ def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
-class ConcealCog(commands.GroupCog, group_name="conceal",
+class ConcealedCog(commands.GroupCog, group_name="conceal",
                  group_description="Concealed forces: markers that hide a division or a decoy"):
     def __init__(self, bot: VedetteBot) -> None:
         self.bot = bot
@@ -89,7 +88,7 @@ class ConcealCog(commands.GroupCog, group_name="conceal",
                                                     "division (or a lone cavalry brigade) under "
                                                     "a concealment marker")
     @app_commands.describe(leader=LEADER_HELP, join=JOIN_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(leader=ac.unit_names, join=own_units)
+    @app_commands.autocomplete(leader=ac.unit_names, join=ac.own_units)
     async def force(self, interaction: Interaction, leader: app_commands.Range[str, 1, 100],
                     join: app_commands.Range[str, 1, 1000] | None = None,
                     game: GameArg | None = None) -> None:
@@ -123,7 +122,7 @@ class ConcealCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="scout", description="Start of your movement phase: a concealed "
                                                     "division releases scouts")
     @app_commands.describe(marker=MARKER_HELP, units=SCOUTS_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers, units=own_units)
+    @app_commands.autocomplete(marker=ac.markers, units=ac.own_units)
     async def scout(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     units: app_commands.Range[str, 1, 1000], game: GameArg | None = None) -> None:
         await self._give(interaction, game, record(ReleaseScouts, marker=marker,
@@ -168,3 +167,8 @@ class ConcealCog(commands.GroupCog, group_name="conceal",
                     choice: app_commands.Choice[str], game: GameArg | None = None) -> None:
         await self._give(interaction, game, record(Answer, question=question,
                                                    choice=choice.value))
+
+
+async def setup(bot: VedetteBot) -> None:
+    """The extension's entry point (``VedetteBot.load_extension``)."""
+    await bot.add_cog(ConcealedCog(bot))
