@@ -5,7 +5,7 @@ every move, or only those by road or longer than ``LONG_ROUTE`` cells, as the pl
 (``umpire.reads.player_settings``, ruling ORD-2). The preview reads the player's own side only: it
 names the unit through the same lookup the engine uses (an enemy unit's name gets the same
 answer as a name of no unit), settles the order with the engine's own function
-(``rules.engine.order_plan``: each step priced, the route cut where the MPs run out) and says
+(``rules.orders.core.order_plan``: each step priced, the route cut where the MPs run out) and says
 where the unit ends by the very function the move is made with (``MoveOrder.expected``), so that
 Confirm does what the preview said unless the enemy or a rule stops the unit sooner. It never
 changes the game; the move is validated again, in full, when it is given.
@@ -16,10 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 
-from rules.engine import Refusal, order_plan, own_unit
+from rules.engine import Refusal
+from rules.forces.lookup import own_unit
 from rules.forces.markers import own_marker
 from rules.ground.board import Board
 from rules.knowledge.overlay import Route
+from rules.orders.core import order_plan
 from rules.orders.movement import OrderPlan, PlannedStep
 from rules.orders.stops import StopKind
 from rules.turn.status import GameStatus
