@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.samples import as_enemy, sample_map, sample_units, sample_view
 from render import clear_cache, render_map
-from render.samples import as_enemy, sample_map, sample_units, sample_view
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.view import GHOST, IDENTIFIED, SideView

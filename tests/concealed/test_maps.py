@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bench.samples import sample_map, sample_view
 from render import render_map
 from render.counters import OWN_MARKER, look_of, marker_counters, under_label
-from render.samples import sample_map, sample_view
 from rules import commands as cmd
 from rules.concealed.commands import BreedDecoy, ConcealForce
 from rules.ground.grid import Cell

@@ -13,9 +13,9 @@ from types import MappingProxyType
 import pytest
 from PIL import Image
 
+from bench.samples import sample_map, sample_view
 from render.draw import draw_picture, encode, render_map, view_labels
 from render.fit import FIT_WIDTH, LABEL_PX
-from render.samples import sample_map, sample_view
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route
 from rules.state import GameState, initial_state

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+from bench.samples import as_enemy, sample_map, sample_units, sample_view
 from render import clear_cache, render_image, render_map
 from render.counters import abbreviate
 from render.draw import map_box, window_scale
-from render.samples import as_enemy, sample_map, sample_units, sample_view
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from render.samples import sample_map, sample_units, sample_view
+from bench.samples import sample_map, sample_units, sample_view
 from rules import commands as cmd
 from rules.ground.grid import Cell
 from rules.knowledge.information import InformationModel
