@@ -32,7 +32,7 @@ async def offered(fake: FakeDiscord, command: str, options: dict[str, Any], focu
 
 async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side: str) -> None:
     for _ in range(20):
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         if state.current.phase.id == phase and state.current.side == side:
             return
         for acting in state.acting_sides():
@@ -88,7 +88,7 @@ async def test_assault_and_unseen_targets(fake: FakeDiscord, tmp_path: Path) -> 
         text = await say(fake, "assault", bob, {"units": "Rebel Brigade",
                                                 "target": "Union Brigade", "advance": False})
         assert text.startswith("**Assault** on A0504")
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert state.units["c-inf"].cell != state.loaded.board.parse("A0504")  # no advance
 
 

@@ -298,7 +298,7 @@ async def _question_asked(umpire: Umpire, probe: Probe, tmp_path: Path, game_id:
     await umpire.join(game_id, BLUE, "blue")
     await umpire.join(game_id, GREY, "grey")
     await umpire.start(game_id, HOST)
-    probe.alarm = (await umpire.state_for(game_id)).loaded.board.parse("A0304")
+    probe.alarm = (await umpire.repository.state_for(game_id)).loaded.board.parse("A0304")
     await umpire.handle(game_id, BLUE, cmd.Move(unit="1st Brigade", route="A0304"))
 
 
@@ -317,7 +317,7 @@ async def test_the_umpire_applies_the_default_when_the_time_is_up(
         late = asked.created_at + timedelta(seconds=60)
         assert await time_out_questions(umpire, "g1", late) == ["grey:q1"]
         assert await time_out_questions(umpire, "g1", late) == []  # applied once
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert notes(state)[-1] == ("grey:q1 hold by default", ("blue-1",))
         await umpire.handle("g1", BLUE, cmd.Done())  # Blue's movement goes on
 
