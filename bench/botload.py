@@ -215,7 +215,7 @@ async def play(players: Players, reader: Umpire, table: Table, turns: int, seed:
         await players.say(command, user, options)
 
     for _ in range(turns * 40):  # a guard against a script that no longer advances
-        state = await reader.state_for(table.game_id)
+        state = await reader.repository.state_for(table.game_id)
         if state.status != "active" or state.turn > turns:
             return
         for side in [s for s in state.acting_sides() if s not in state.done]:

@@ -133,7 +133,7 @@ async def set_up(fake: FakeDiscord, table: Table) -> None:
 async def give_order(fake: FakeDiscord, reader: Umpire, table: Table) -> None:
     """The Confederates' secret order: Jackson's corps on its surprise move (previewed, then
     confirmed, as the bot asks)."""
-    state = await reader.state_for(table.game_id)
+    state = await reader.repository.state_for(table.game_id)
     preview, _ = await command(fake, "march order", table.confederate, {
         "force": jackson_force(state), "route": MARCH_ROUTE, "detour": "ask",
         "name": "Jackson's flank march"})
@@ -152,7 +152,7 @@ async def play_to(fake: FakeDiscord, reader: Umpire, table: Table, turn: int) ->
     """Every acting side says ``/done`` until turn ``turn``'s Command Phase."""
     players = {"union": table.union, "confederate": table.confederate}
     for _ in range(turn * 20):  # a guard against a game that no longer advances
-        state = await reader.state_for(table.game_id)
+        state = await reader.repository.state_for(table.game_id)
         if state.turn >= turn and state.current.phase.id == "command":
             return
         for side in [s for s in state.acting_sides() if s not in state.done]:

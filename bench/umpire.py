@@ -96,9 +96,9 @@ async def scripted_game(db: Path) -> tuple[list[float], list[Step], int]:
     async with Store.open(db) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
         await new_game(umpire, "bench")
-        board = (await umpire.state_for("bench")).loaded.board
+        board = (await umpire.repository.state_for("bench")).loaded.board
         while True:
-            state = await umpire.state_for("bench")
+            state = await umpire.repository.state_for("bench")
             if state.status != "active":
                 break
             side = state.acting_sides()[0]
@@ -123,7 +123,7 @@ async def scripted_game(db: Path) -> tuple[list[float], list[Step], int]:
                         continue
                     times.append(time.perf_counter() - start)
                     steps.append((user, move))
-                    state = await umpire.state_for("bench")
+                    state = await umpire.repository.state_for("bench")
                     break
             await umpire.handle("bench", user, cmd.Done())
             steps.append((user, cmd.Done()))
@@ -167,7 +167,7 @@ async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
         await asyncio.gather(*(play(gid) for gid in gids))
         end, cpu = time.time(), time.process_time() - cpu
         for gid in gids:
-            assert (await umpire.state_for(gid)).status == "ended", gid
+            assert (await umpire.repository.state_for(gid)).status == "ended", gid
     return start, end, refused, cpu
 
 

@@ -98,7 +98,7 @@ class VedetteBot(commands.AutoShardedBot):
         for status in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.SETUP):
             for game in await self.umpire.games(status=status):
                 try:
-                    await self.umpire.state_for(game.id)
+                    await self.umpire.warm(game.id)
                 except Exception:
                     log.exception("game %s could not be loaded", game.id)
 

@@ -16,6 +16,7 @@ from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
 from storage.store import Store
 from umpire.answers import UmpireError
+from umpire.base import UmpireBase
 from umpire.gameref import GameRef, ref_of
 from umpire.outbox import dm_notice
 from umpire.outbox import drain as outbox
@@ -23,14 +24,13 @@ from umpire.outbox import holder as outbox_holder
 from umpire.outbox.drain import DEFAULT_LEASE, Transport
 from umpire.reads import pending, player_settings
 from umpire.reads.pending import Pending, PendingMarch, PendingMove
-from umpire.reads.pictures import Pictures
 from umpire.reads.player_settings import Preview
 from umpire.words import replies as wording
 
 __all__ = ["DatabaseError", "Front", "backup_database"]
 
 
-class Front(Pictures):
+class Front(UmpireBase):
     """The front end's door into the umpire."""
 
     # -- games -----------------------------------------------------------------------------------
@@ -72,7 +72,12 @@ class Front(Pictures):
         """Whether the umpire has accepted a command with this request id in this game."""
         from rules.engine import request_key
 
-        return request_key(request_id) in (await self._game(game_id)).state.requests
+        return request_key(request_id) in (await self.repository.get(game_id)).state.requests
+
+    async def warm(self, game_id: str) -> None:
+        """Load the game into this process's memory (as any read would), so that the next
+        read, autocomplete say, finds it ready; nothing is returned."""
+        await self.repository.get(game_id)
 
     # -- direct messages -------------------------------------------------------------------------
     async def dm_failed(self, user_id: int) -> None:
@@ -91,7 +96,7 @@ class Front(Pictures):
                                 ) -> PendingMove:
         """Keep a previewed move for its Confirm, stamped with the current turn and step and
         with how the unit stands now (``pending.standing``)."""
-        state = (await self._game(game_id)).state
+        state = (await self.repository.get(game_id)).state
         return await pending.save(self.store, game_id, user_id, unit, route, turn=state.turn,
                                   step=state.step,
                                   previewed=await self._standing(game_id, user_id, unit))
@@ -107,7 +112,7 @@ class Front(Pictures):
     async def _standing(self, game_id: str, user_id: int, unit: str) -> str:
         """How the player's own unit ``unit`` stands now; empty for none (nothing of another
         side is looked at)."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None:
             return ""
@@ -129,7 +134,7 @@ class Front(Pictures):
     async def pending_expiry(self, move: Pending) -> str | None:
         """``None`` while the order's phase lasts; once it is over, the order is expired (if it
         was open) and this is what to tell its player."""
-        state = (await self._game(move.game_id)).state
+        state = (await self.repository.get(move.game_id)).state
         if pending.in_its_phase(state, move.turn, move.step):
             return None
         await pending.settle_open(self.store, move, pending.EXPIRED)
@@ -144,7 +149,7 @@ class Front(Pictures):
         say. Cheap when none is open."""
         if not await self.store.open_pending_orders(game_id):
             return []
-        state = (await self._game(game_id)).state
+        state = (await self.repository.get(game_id)).state
         return [(p, pending.expired_words(state, p.turn, p.step))
                 for p in await pending.expire_past(self.store, state, game_id)]
 

@@ -6,13 +6,26 @@ imply in one transaction. Only then does it answer, so an accepted command is du
 player hears that it was accepted. Deliveries wait in the outbox until a transport (the bot, or
 the demo) sends them and marks them sent.
 
-The work is split by concern: ``umpire.games.repository`` (loading, snapshots, the cache,
-committing), ``umpire.games.setting_up`` (games and seats), ``umpire.games.deciding`` (commands),
-``umpire.reads.reading`` (reading
-for players), ``umpire.games.readying`` (ready players on a shared side), ``umpire.reads.replay``
-(past
-maps), ``umpire.reads.helping`` (``/help``), ``umpire.front`` (what the bot needs beside those,
-without the seed). ``Umpire`` is the one class the rest of the program uses."""
+The ``Umpire`` is flat: it inherits its parts side by side, and no part inherits another. Each
+part inherits only ``umpire.base.UmpireBase``, which declares what they share: the store, the
+map maker, the scenarios folder, the repository and the few steps one part takes that another
+owns. The parts each hold the repository via ``self.repository`` (not by inheriting it):
+
+- ``umpire.games.repository``: ``Repository``, held as ``self.repository``: loading, snapshots,
+  the cache, the locks, committing; and the whole state of a game (``state_for``, ``state_at``,
+  ``replay_all``, ``load_state``) for the umpire's own tools, never a method of the ``Umpire``;
+- ``umpire.games.deciding``: ``Deciding``, commands (the start, a command, the end);
+- ``umpire.games.setting_up``: ``SettingUp``, games and seats;
+- ``umpire.games.readying``: ``Readying``, ready players on a shared side, and so the umpire's
+  ``handle``, ``leave`` and ``unseat``, which call the deciding and seat steps by name;
+- ``umpire.games.correcting``: ``Correcting``, the host's corrections by unit name;
+- ``umpire.reads.reading``: ``Reading``, reading for players;
+- ``umpire.reads.replay``: ``Replaying``, past maps;
+- ``umpire.reads.helping``: ``Helping``, ``/help``;
+- ``umpire.reads.pictures``: ``Pictures``, drawing the maps;
+- ``umpire.front``: ``Front``, what the bot needs beside those, without the seed.
+
+``Umpire`` is the one class the rest of the program uses."""
 
 from __future__ import annotations
 
@@ -25,18 +38,31 @@ from storage.store import Store
 from umpire.answers import Reply, UmpireError
 from umpire.front import Front
 from umpire.games.correcting import Correcting
+from umpire.games.deciding import Deciding
 from umpire.games.readying import Readying
-from umpire.games.repository import SNAPSHOT_EVERY
+from umpire.games.repository import SNAPSHOT_EVERY, Repository
+from umpire.games.retrying import RETRY, RetryPolicy
+from umpire.games.setting_up import SettingUp
 from umpire.reads.helping import Helping
 from umpire.reads.maps import MapMaker
+from umpire.reads.pictures import Pictures
+from umpire.reads.reading import Reading
 from umpire.reads.replay import Replaying
 
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 
 
-class Umpire(Readying, Correcting, Replaying, Helping, Front):
+class Umpire(Deciding, SettingUp, Readying, Correcting, Reading, Replaying, Helping, Pictures,
+             Front):
     """The umpire of every game in one store: set up, decide (with ready players), read and
     replay, help (see the modules above), and the front end's door (``umpire.front``)."""
+
+    def __init__(self, store: Store, *, scenarios: Path | None = None,
+                 maps: MapMaker | None = None, retry: RetryPolicy = RETRY) -> None:
+        self.store = store
+        self.scenarios = scenarios
+        self.maps = maps or MapMaker()
+        self.repository = Repository(store, maps=self.maps, retry=retry)
 
     @classmethod
     @asynccontextmanager

@@ -1,23 +1,30 @@
 """The bot's door into the umpire: it never holds the game's secret seed, and never the store.
 
-By type: no method of the ``Umpire`` returns a stored game record (which carries the seed), and
-no record type the bot receives has a seed field. By construction: every game reference and
+By type: no method of the ``Umpire`` returns a stored game record (which carries the seed), nor a
+whole game state (``GameState``: every side's secrets), and no record type the bot receives has
+a seed field. By structure: the ``Umpire``'s parts sit side by side, each on ``UmpireBase``
+alone, none on another part or on the repository. By construction: every game reference and
 record the bot's calls return, for a game with a known seed, holds neither the seed's bytes nor
 its hex. By source: no module of ``bot/`` reads the store or a seed."""
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import inspect
 import re
-from collections.abc import Iterator, Mapping
+import typing
+from collections.abc import Awaitable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from rules.state import GameState
 from storage.store import Store
 from tests.support.botkit import FIXTURES
 from umpire.answers import Reply
+from umpire.base import UmpireBase
 from umpire.gameref import DeliveryRecord, GameRef, PlayerRecord, SeatRequest
+from umpire.games.repository import Repository
 from umpire.modules.surprise import MarchStatus, PendingDetour
 from umpire.reads import pending
 from umpire.reads.maps import MapMaker
@@ -42,6 +49,70 @@ def test_no_umpire_method_hands_out_a_stored_game_record() -> None:
                               str(inspect.signature(method).return_annotation))]
     assert offending == []
     assert {"game", "games", "games_of", "set_game_options"} <= dict(public_methods()).keys()
+
+
+def holds_state(hint: object, seen: set[object] | None = None) -> bool:
+    """Whether the type ``hint`` is a ``GameState`` or may hold one: inside an ``Awaitable``,
+    a ``Coroutine``, a container, a union, or a field of a dataclass."""
+    seen = set() if seen is None else seen
+    if hint is GameState:
+        return True
+    if hint in seen or isinstance(hint, str):
+        return False
+    seen.add(hint)
+    if any(holds_state(arg, seen) for arg in typing.get_args(hint)):
+        return True
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return any(holds_state(h, seen) for h in typing.get_type_hints(hint).values())
+    return False
+
+
+def state_returning(cls: type) -> list[str]:
+    """The public callables of ``cls`` (methods, class and static methods, properties) whose
+    return type is or holds a ``GameState``."""
+    found = []
+    for name, member in inspect.getmembers(cls):
+        if name.startswith("_"):
+            continue
+        function = getattr(member, "func", None) or getattr(member, "fget", None) or member
+        if callable(function) and not isinstance(function, type) \
+                and holds_state(typing.get_type_hints(function).get("return")):
+            found.append(name)
+    return found
+
+
+def test_no_umpire_method_returns_a_whole_game_state() -> None:
+    assert state_returning(Umpire) == []
+    assert {"handle", "games", "warm", "replay"} <= dict(inspect.getmembers(Umpire)).keys()
+
+
+@dataclasses.dataclass
+class _Holding:
+    states: dict[str, GameState]
+
+
+class _Leaky(Umpire):
+    """An umpire with doors the check must find."""
+
+    async def bare(self) -> GameState: ...
+    def waiting(self) -> Awaitable[list[GameState] | None]: ...
+    async def held(self) -> tuple[_Holding, int]: ...
+
+
+def test_the_state_checker_finds_a_state_however_wrapped() -> None:
+    assert state_returning(_Leaky) == ["bare", "held", "waiting"]
+    assert state_returning(Repository)  # the repository is where a whole state is read
+
+
+def test_the_umpire_parts_sit_side_by_side_on_one_base() -> None:
+    outside = {Umpire, UmpireBase, object, abc.ABC, typing.Generic}
+    parts = [c for c in Umpire.__mro__ if c not in outside]
+    assert len(parts) == len(Umpire.__bases__) >= 9
+    for part in parts:
+        assert part.__bases__ == (UmpireBase,), part
+        assert "super()" not in inspect.getsource(part), part
+    assert Repository not in Umpire.__mro__
+    assert UmpireBase.__bases__ == (abc.ABC,)
 
 
 def test_no_record_the_bot_receives_has_a_seed_field() -> None:

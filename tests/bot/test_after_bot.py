@@ -21,7 +21,7 @@ async def to_turn_two(table: Table, bot: VedetteBot) -> str:
     await play_until(table, bot, gid, "grey")
     await say(table, "done", table.bob)
     await play_until(table, bot, gid, "blue")
-    assert (await bot.umpire.state_for(gid)).turn == 2
+    assert (await bot.umpire.repository.state_for(gid)).turn == 2
     return gid
 
 

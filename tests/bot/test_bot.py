@@ -266,7 +266,7 @@ async def test_a_restart_sends_what_waited_and_keeps_buttons_working(table: Tabl
         assert (confirm["label"], cancel["label"]) == ("Confirm", "Cancel")
         assert confirm["custom_id"].startswith(f"vedette:move:ok:{gid}:")
         assert len(confirm["custom_id"]) <= 100
-        state = await bot.umpire.state_for(gid)
+        state = await bot.umpire.repository.state_for(gid)
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")  # not yet
     fake.faults.clear()
     assert public(table)[1:] == []
@@ -284,7 +284,7 @@ async def test_a_restart_sends_what_waited_and_keeps_buttons_working(table: Tabl
         shown = fake.world.messages[int(preview["id"])]
         assert "1st Brigade moved 2 cell(s) to A0304 (Old Church)" in text_of(shown)
         assert shown["components"] == []
-        state = await bot.umpire.state_for(gid)
+        state = await bot.umpire.repository.state_for(gid)
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0304")
         assert await bot.umpire.store.pending_deliveries(gid) == []
 
@@ -303,7 +303,7 @@ async def test_cancel_leaves_the_unit_where_it_is(table: Table, bot: VedetteBot)
     click = await fake.click(preview, cancel, user=table.alice)
     await click.response()
     assert text_of(fake.world.messages[int(preview["id"])]).startswith("Cancelled")
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
 
 
@@ -571,15 +571,15 @@ async def test_host_tools_pause_end_the_phase_and_correct(table: Table, bot: Ved
     assert any("paused" in t and "tea" in t for t in public(table))
     assert "paused" in await say(table, "done", table.alice)
     await say(table, "host resume", table.alice, channel=table.channel)
-    phase_before = (await bot.umpire.state_for(gid)).current
+    phase_before = (await bot.umpire.repository.state_for(gid)).current
     await say(table, "host endphase", table.alice, channel=table.channel)
-    assert (await bot.umpire.state_for(gid)).current != phase_before
+    assert (await bot.umpire.repository.state_for(gid)).current != phase_before
     # A host who plays corrects their own side's units (ruling ORD-40).
     answer_text = await say(table, "host correct", table.alice,
                             {"unit": "blue-1", "field": "strength", "value": "4",
                              "reason": "misread counter"}, channel=table.channel)
     assert "Done" in answer_text
-    assert (await bot.umpire.state_for(gid)).units["blue-1"].strength == 4
+    assert (await bot.umpire.repository.state_for(gid)).units["blue-1"].strength == 4
     assert "whole number" in await say(table, "host correct", table.alice,
                                        {"unit": "blue-1", "field": "strength", "value": "x",
                                         "reason": "oops"}, channel=table.channel)
@@ -643,7 +643,7 @@ async def test_create_takes_the_collision_option(table: Table, bot: VedetteBot) 
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
     # The game's auto_pass is stored with it, chosen or not (ruling FLOW-13).
     assert game.options["rules"] == {"surprise_collision": "alternate", "auto_pass": True}
-    state = await bot.umpire.state_for(game.id)
+    state = await bot.umpire.repository.state_for(game.id)
     assert state.loaded.scenario.scenario.options["surprise_collision"] == "alternate"
 
 
@@ -656,7 +656,7 @@ async def test_create_takes_the_announce_finished_option(table: Table, bot: Vede
     assert "You host game" in text_of(await final(handle))
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
     assert game.options["rules"] == {"announce_finished": True, "auto_pass": True}
-    state = await bot.umpire.state_for(game.id)
+    state = await bot.umpire.repository.state_for(game.id)
     assert announces_finished(state.loaded.scenario.scenario.options)
 
 

@@ -132,11 +132,11 @@ async def test_the_host_sets_a_deadline_and_the_bot_reminds_then_ends_the_phase(
         await fake.wait_for(lambda: len(reminders(table, table.alice)) == 2,
                             what="the extended phase's reminder")
         assert "ends in 30 min" in reminders(table, table.alice)[1]
-        assert (await bot.umpire.state_for("g1")).current.side == "blue"
+        assert (await bot.umpire.repository.state_for("g1")).current.side == "blue"
         table.clock.at(hours=5)
         await fake.wait_for(lambda: any("has passed" in t for t in public(table)),
                             what="the deadline's post")
-        assert (await bot.umpire.state_for("g1")).current.side == "grey"
+        assert (await bot.umpire.repository.state_for("g1")).current.side == "grey"
 
     async with running(table) as bot:  # restarted: nothing is done again
         await asyncio.sleep(PASSES)

@@ -102,7 +102,7 @@ def texts(s: Shared, user: FakeUser) -> list[str]:
 
 async def test_the_done_button_on_a_shared_side(shared: Shared) -> None:
     s = shared
-    state = await s.bot.umpire.state_for(GID)
+    state = await s.bot.umpire.repository.state_for(GID)
     assert state.acting_sides() == ("blue",) and state.current.allows("move")
     orders = orders_dm(s, s.alice)
     custom_id = done_id(orders)
@@ -120,21 +120,21 @@ async def test_the_done_button_on_a_shared_side(shared: Shared) -> None:
     assert not any("Ready to end" in t for t in texts(s, s.alice))
     assert texts(s, s.bob) == bob_before
     assert not any("Ready" in text_of(m) for m in s.fake.messages_in(s.channel))
-    assert "blue" not in (await s.bot.umpire.state_for(GID)).done
+    assert "blue" not in (await s.bot.umpire.repository.state_for(GID)).done
 
     # A second press is harmless; bob pressing Blue's button (a forged press) changes nothing.
     assert "already ready" in await press(s, orders, custom_id, s.alice)
     assert await press(s, orders, custom_id, s.bob) == ready.NOT_YOUR_SIDE
-    after = await s.bot.umpire.state_for(GID)
+    after = await s.bot.umpire.repository.state_for(GID)
     assert (after.turn, after.step, after.done) == (state.turn, state.step, state.done)
 
     # carol's /done is the last: the side's Done, and Grey's phase follows.
     assert "finished" in await slash(s, "done", s.carol)
-    later = await s.bot.umpire.state_for(GID)
+    later = await s.bot.umpire.repository.state_for(GID)
     assert (later.turn, later.step) != (state.turn, state.step)
     # The old button now says the phase is over, and changes nothing.
     assert await press(s, orders, custom_id, s.carol) == ready.PHASE_OVER
-    assert (await s.bot.umpire.state_for(GID)).seq == later.seq
+    assert (await s.bot.umpire.repository.state_for(GID)).seq == later.seq
 
 
 async def test_typed_done_on_a_shared_side_waits_for_the_other(shared: Shared) -> None:

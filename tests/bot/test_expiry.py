@@ -55,7 +55,7 @@ async def test_a_preview_expires_when_its_phase_ends(table: Table, bot: VedetteB
     gid = await start_and_reach_blue_movement(table, bot)
     message, confirm, _ = await preview(table)
     shown = list(message["components"])
-    before = (await bot.umpire.state_for(gid)).units["blue-1"].cell
+    before = (await bot.umpire.repository.state_for(gid)).units["blue-1"].cell
     await say(table, "done", table.alice)  # blue's Movement Phase ends
     await settle(bot)
     stored = table.fake.world.messages[int(message["id"])]
@@ -66,7 +66,7 @@ async def test_a_preview_expires_when_its_phase_ends(table: Table, bot: VedetteB
     # A Confirm from a copy of the old message: refused, nothing moves.
     said = await click_answer(table, message, confirm, shown)
     assert "This preview has expired" in said
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.units["blue-1"].cell == before
 
 
@@ -82,11 +82,11 @@ async def test_a_confirm_after_the_phase_is_refused_even_unedited(table: Table,
     await say(table, "done", table.alice)
     await settle(bot)
     assert table.fake.world.messages[int(message["id"])]["components"] == shown  # unedited
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     before = state.units["blue-1"].cell
     said = await click_answer(table, message, confirm, shown)
     assert "This preview has expired" in said and "Movement Phase" in said
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.units["blue-1"].cell == before
     assert not await bot.umpire.accepted(gid, f"pending-move:{confirm.split(':')[-1]}")
 
@@ -108,7 +108,7 @@ async def test_forged_and_foreign_ids_learn_nothing(table: Table, bot: VedetteBo
     handle = await table.fake.click(message, confirm, user=table.bob)
     answers.append((await handle.response()).content or "")
     assert answers == [NOT_WAITING] * 3
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
     move = await pending.load(bot.umpire.store, real)
     assert move is not None and move.status == pending.OPEN  # still alice's to confirm
@@ -149,18 +149,18 @@ async def test_a_confirm_after_the_unit_moved_is_refused(table: Table, bot: Vede
     gid = await start_and_reach_blue_movement(table, bot)
     first, first_ok, _ = await preview(table)
     second, second_ok, _ = await preview(table)
-    start = (await bot.umpire.state_for(gid)).units["blue-1"].cell
+    start = (await bot.umpire.repository.state_for(gid)).units["blue-1"].cell
     await click_answer(table, first, first_ok, list(first["components"]))
     confirmed = table.fake.world.messages[int(first["id"])]
     await table.fake.wait_for(lambda: text_of(confirmed).startswith("Ordered"))
-    moved = (await bot.umpire.state_for(gid)).units["blue-1"]
+    moved = (await bot.umpire.repository.state_for(gid)).units["blue-1"]
     assert moved.cell != start
     await click_answer(table, second, second_ok, list(second["components"]))
     stale_message = table.fake.world.messages[int(second["id"])]
     await table.fake.wait_for(lambda: "out of date" in text_of(stale_message))
     assert "1st Brigade has moved" in text_of(stale_message)
     assert stale_message["components"] == []
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.units["blue-1"] == moved
     stale = await pending.load(bot.umpire.store, second_ok.split(":")[-1])
     assert stale is not None and stale.status == pending.REFUSED

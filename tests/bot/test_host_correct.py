@@ -81,11 +81,11 @@ async def test_a_playing_host_corrects_their_own_unit_by_name(tmp_path: Path) ->
         umpire = await game(store, scenario(tmp_path, "a"))
         said = await umpire.correct("g1", HOST, "1st brigade", {"strength": 5}, "misread")
         assert said.text.startswith("Done: 1st Brigade's strength 8 → 5.")
-        assert (await umpire.state_for("g1")).units["blue-1"].strength == 5
+        assert (await umpire.repository.state_for("g1")).units["blue-1"].strength == 5
         moved = await umpire.correct("g1", HOST, "2 bde", {"cell": "A0206"}, "misplaced")
         assert "2nd Brigade's cell A0105 → A0206" in moved.text
-        assert (await umpire.state_for("g1")).units["blue-2"].cell == \
-            (await umpire.state_for("g1")).loaded.board.parse("A0206")
+        assert (await umpire.repository.state_for("g1")).units["blue-2"].cell == \
+            (await umpire.repository.state_for("g1")).loaded.board.parse("A0206")
         same = await umpire.correct("g1", HOST, "blue-1", {"strength": 5}, "again")
         assert "nothing changed" in same.text
         # A word of the name is enough when only one unit has it.
@@ -121,7 +121,7 @@ async def test_a_playing_host_learns_nothing_of_the_enemy(tmp_path: Path) -> Non
             last = await store.last_seq("g1")
             answers = [await refusal(umpire, p) for p in probes]
             assert await store.last_seq("g1") == last  # nothing changed
-            assert (await umpire.state_for("g1")).units[grey_id].strength == 7
+            assert (await umpire.repository.state_for("g1")).units[grey_id].strength == 7
             seen.append((answers, await umpire.correctable_units("g1", HOST)))
     assert seen[0] == seen[1]
     answers, offered = seen[0]
@@ -135,7 +135,7 @@ async def test_the_umpire_corrects_any_unit_by_name(tmp_path: Path) -> None:
         umpire = await game(store, scenario(tmp_path, "a"), umpires=True)
         said = await umpire.correct("g1", HOST, "Grey Brigade", {"strength": 5}, "misread")
         assert said.text.startswith("Done: Grey Brigade's strength 7 → 5.")
-        assert (await umpire.state_for("g1")).units["grey-1"].strength == 5
+        assert (await umpire.repository.state_for("g1")).units["grey-1"].strength == 5
         offered = dict(await umpire.correctable_units("g1", HOST))
         assert offered["grey-bat"] == "Grey Battery (artillery, Grey Army)"
         assert offered["blue-1"] == "1st Brigade (infantry, Blue Army)"
@@ -192,5 +192,5 @@ async def test_host_correct_by_name_through_discord(table: Table,
                       {"unit": "Grey Brigade", "field": "strength", "value": "1",
                        "reason": "a probe"}, channel=table.channel)
     assert "none of your units is called 'Grey Brigade'" in enemy
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.units["grey-1"].strength == 7 and state.units["blue-1"].strength == 4

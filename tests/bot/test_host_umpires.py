@@ -56,8 +56,8 @@ async def test_the_option_is_off_by_default_and_announced_when_chosen(tmp_path: 
         assert "the host umpires: the host takes no side" in said.text
         plain = await umpire.create_game(str(tiny_hidden(tmp_path, "b")), HOST, game_id="g2")
         assert "umpires" not in plain.text
-        assert not whole_truth.host_umpires(await umpire.state_for("g2"))
-        assert whole_truth.host_umpires(await umpire.state_for("g1"))
+        assert not whole_truth.host_umpires(await umpire.repository.state_for("g2"))
+        assert whole_truth.host_umpires(await umpire.repository.state_for("g1"))
         with pytest.raises(UmpireError, match="true or false"):
             await umpire.create_game(str(tiny_hidden(tmp_path, "c")), HOST, game_id="g3",
                                      options={"host_umpires": "yes"})
@@ -88,7 +88,7 @@ async def test_the_umpiring_host_takes_no_side(tmp_path: Path) -> None:
 async def test_the_umpiring_host_reads_every_side_during_play(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await playing(store, tiny_hidden(tmp_path, "a"))
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert project(state, "blue").unit("grey-1") is None  # hidden from blue
         units = (await umpire.units_page("g1", HOST)).text
         assert "Grey Brigade" in units and "1st Brigade" in units
@@ -125,7 +125,7 @@ async def test_nobody_else_reads_the_whole_truth(tmp_path: Path) -> None:
         with pytest.raises(UmpireError, match="neither play a side"):
             await umpire.correct("g1", SECOND, "grey-1", {"strength": 1}, "peek",
                                  is_admin=True)
-        assert (await umpire.state_for("g1")).units["grey-1"].strength == 7
+        assert (await umpire.repository.state_for("g1")).units["grey-1"].strength == 7
         blue_units = (await umpire.units_page("g1", BLUE)).text
         assert "Grey" not in blue_units
 

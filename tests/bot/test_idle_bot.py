@@ -23,13 +23,13 @@ async def test_a_fire_phase_with_no_target_waits_for_done_by_default(
     async with started_game(fake, tmp_path, apart_file(tmp_path), SIDES,
                             seed=SEED) as (bot, alice, bob):
         # Nothing to order in the Command Phase: it passed for both, the Union moves.
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert (state.turn, state.current.phase.id, state.current.side) == (1, "movement",
                                                                             "union")
         await private_answer(fake, "done", alice, {})
         await private_answer(fake, "done", bob, {})
         await bot.outbox.idle()
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert (state.current.phase.id, state.current.side) == ("fire", "union")
         [call] = [t for t in dms(fake, alice)
                   if t.startswith("Your orders, please: Union Fire Phase")]
@@ -44,7 +44,7 @@ async def test_under_auto_pass_alone_the_fire_phases_pass_by_themselves(
         await private_answer(fake, "done", alice, {})
         await private_answer(fake, "done", bob, {})
         await bot.outbox.idle()
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         # Both Fire Phases, the End of Turn and the next Command Phase passed: the Union moves.
         assert (state.turn, state.current.phase.id, state.current.side) == (2, "movement",
                                                                             "union")

@@ -28,7 +28,7 @@ async def test_a_long_move_is_previewed_and_confirm_stops_where_it_said(
         assert "It stops at B0504: its MPs run out" in said
         confirm, _cancel = buttons(preview)
         assert confirm["label"] == "Confirm"
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")  # not yet
         click = await fake.click(preview, confirm["custom_id"], user=alice)
         await click.response()
@@ -36,7 +36,7 @@ async def test_a_long_move_is_previewed_and_confirm_stops_where_it_said(
         shown = text_of(fake.world.messages[int(preview["id"])])
         assert ("1st Brigade moved 12 cell(s) to B0504, spending 6 MP (0 left). It stopped: its "
                 "MPs ran out at B0504.") in shown
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert state.units["blue-1"].cell == state.loaded.board.parse("B0504")
 
 
@@ -52,7 +52,7 @@ async def test_settings_preview_is_set_shown_and_obeyed(fake: FakeDiscord, tmp_p
                                                            "route": "A0106"})
         assert "1. A0106: 1 MP (clear), 5 MP left" in text_of(short)
         assert [b["label"] for b in buttons(short)] == ["Confirm", "Cancel"]
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert state.units["blue-2"].cell == state.loaded.board.parse("A0105")  # not yet
 
         off = text_of(await private_answer(fake, "settings", alice, {"preview": "off"}))

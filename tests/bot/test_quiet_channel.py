@@ -41,9 +41,9 @@ async def start(table: Table) -> None:
 async def play_turn(table: Table, gid: str, bot: VedetteBot) -> None:
     """Every acting side says /done until the next turn begins."""
     users: dict[str, FakeUser] = {"union": table.alice, "confederate": table.bob}
-    turn = (await bot.umpire.state_for(gid)).turn
+    turn = (await bot.umpire.repository.state_for(gid)).turn
     for _ in range(30):
-        state = await bot.umpire.state_for(gid)
+        state = await bot.umpire.repository.state_for(gid)
         if state.turn != turn or state.status != "active":
             await settle(bot)
             return
@@ -115,7 +115,7 @@ async def test_the_post_is_edited_after_a_restart_and_posted_again_if_deleted(
     async with running(table) as bot:
         # The Command Phase ends: the same message now shows the Union's movement.
         posts = channel_posts(table)
-        for side in (await bot.umpire.state_for(gid)).acting_sides():
+        for side in (await bot.umpire.repository.state_for(gid)).acting_sides():
             await say(table, "done", users[side])
         await settle(bot)
         assert channel_posts(table) == posts
@@ -125,7 +125,7 @@ async def test_the_post_is_edited_after_a_restart_and_posted_again_if_deleted(
         # Someone deletes it: the next change posts it again, and later ones edit the new one.
         table.fake.world.delete_message(edited)
         for _ in range(2):
-            for side in (await bot.umpire.state_for(gid)).acting_sides():
+            for side in (await bot.umpire.repository.state_for(gid)).acting_sides():
                 await say(table, "done", users[side])
             await settle(bot)
         [again] = status_posts(table)

@@ -43,4 +43,4 @@ async def test_corrections_are_public_and_the_record_is_posted_at_the_end(
     after = await say(table, "host correct", table.alice, {**correction, "game": gid},
                       channel=table.channel)
     assert "in play" in after or "not in a game" in after
-    assert (await bot.umpire.state_for(gid)).units["blue-1"].strength == 4
+    assert (await bot.umpire.repository.state_for(gid)).units["blue-1"].strength == 4

@@ -122,7 +122,7 @@ async def test_a_march_order_delivered_twice_is_ordered_once(fake: FakeDiscord,
         twice = await fake.resend(click)  # the Confirm delivered again
         assert "already confirmed" in ((await twice.response()).content or "")
         assert len(await bot.umpire.store.events("g1")) > logged
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert len(rec.side_marches(state, "blue", rec.OPEN)) == 1
 
 
@@ -160,8 +160,8 @@ async def test_detour_buttons_clicked_twice_choose_once(fake: FakeDiscord, tmp_p
             "detour": "ask"}, user=alice)
         await answer_to(ordering)
         await confirm_preview(fake, await ordering.original_message(), alice)
-        while (await umpire.state_for("g1")).turn < 7:
-            state = await umpire.state_for("g1")
+        while (await umpire.repository.state_for("g1")).turn < 7:
+            state = await umpire.repository.state_for("g1")
             for side in state.acting_sides():
                 await umpire.handle("g1", alice.id if side == "blue" else bob.id, cmd.Done())
         await answer_to(await fake.slash("march execute", {}, user=alice))
@@ -187,5 +187,5 @@ async def test_detour_buttons_clicked_twice_choose_once(fake: FakeDiscord, tmp_p
         await bot.outbox.idle()
         assert "goes round" in text_of(fake.world.messages[shown])
         assert len(await accepted(bot, "surprise_detour")) == 1
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert rec.march(state, "blue:m1")["status"] == rec.EXECUTED

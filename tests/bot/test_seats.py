@@ -134,7 +134,7 @@ async def play_until(clubs: Clubs, bot: VedetteBot, gid: str, side: str,
                      users: dict[str, FakeUser]) -> None:
     """Each acting side says /done until the next phase in which ``side`` may move."""
     for _ in range(20):
-        state = await bot.umpire.state_for(gid)
+        state = await bot.umpire.repository.state_for(gid)
         assert state.status == "active", state.status
         if side in state.acting_sides() and state.current.allows("move"):
             await bot.outbox.idle()
@@ -401,7 +401,7 @@ async def test_a_host_command_from_someone_not_playing_names_the_host(
         clubs: Clubs, bot: VedetteBot) -> None:
     gid = await create(clubs, bot)
     await start(clubs, bot, gid)
-    phase = (await bot.umpire.state_for(gid)).current
+    phase = (await bot.umpire.repository.state_for(gid)).current
     assert await say(clubs, "host pause", clubs.carol, {"reason": "mine now"},
                      channel=clubs.channel) == ONLY_HOST
     assert await say(clubs, "host endphase", clubs.eve, {"game": gid}) == ONLY_HOST
@@ -409,7 +409,7 @@ async def test_a_host_command_from_someone_not_playing_names_the_host(
                      {"unit": "grey-1", "field": "strength", "value": "1", "reason": "why not",
                       "game": gid}) == ONLY_HOST
     assert await say(clubs, "host pause", clubs.bob, channel=clubs.channel) == ONLY_HOST
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.status == "active" and state.current == phase
     assert state.units["grey-1"].strength != 1
 

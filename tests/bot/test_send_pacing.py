@@ -49,7 +49,7 @@ async def test_each_message_waits_its_pace_from_the_command_and_from_the_one_bef
         players = {"blue": alice, "grey": bob}
         before = len(fake.requests)
         done_at = time.monotonic()
-        for side in (await bot.umpire.state_for("g1")).acting_sides():
+        for side in (await bot.umpire.repository.state_for("g1")).acting_sides():
             await bot.umpire.handle("g1", players[side].id, cmd.Done())
         bot.outbox.kick("g1")
         await bot.outbox.idle()

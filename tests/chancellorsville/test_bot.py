@@ -61,7 +61,7 @@ async def test_create_with_the_raid_and_no_victory_roll_announces_both(
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
     # The game's auto_pass is stored with it, chosen or not (ruling FLOW-13).
     assert game.options["rules"] == {"raid": True, "victory_roll": False, "auto_pass": True}
-    options = (await bot.umpire.state_for(game.id)).loaded.scenario.scenario.options
+    options = (await bot.umpire.repository.state_for(game.id)).loaded.scenario.scenario.options
     assert options["raid"] is True and options["victory_roll"] is False
 
 
@@ -134,7 +134,7 @@ def players(table: Table) -> dict[str, int]:
 
 async def play_story(table: Table, bot: VedetteBot, gid: str, turns: int) -> None:
     """The demo's story (``umpire.demo.chancellorsville``) for the first ``turns`` turns."""
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     for turn in range(state.turn, turns + 1):
         assert await story.play_turn(bot.umpire, gid, players(table), turn, story.Notes()) == 0
     await settle(bot)
@@ -150,7 +150,7 @@ async def map_on_discord(table: Table, user: FakeUser, around: str) -> tuple[str
 
 
 async def view_of(bot: VedetteBot, gid: str, side: str) -> SideView:
-    return project(await bot.umpire.state_for(gid), side)
+    return project(await bot.umpire.repository.state_for(gid), side)
 
 
 @pytest.mark.skipif(not MAPS, reason="map pictures need render.render_map")
@@ -161,7 +161,7 @@ async def test_the_union_map_shows_face_down_counters_until_sighted(
     assert start.fog
     # Before the story, Fitz Lee's brigade at its start is a face-down counter to the Union:
     # where it stands, nothing of what it is.
-    fitz = (await bot.umpire.state_for(gid)).units[story.STUART]
+    fitz = (await bot.umpire.repository.state_for(gid)).units[story.STUART]
     assert fitz.cell is not None
     [counter] = [u for u in start.at(fitz.cell) if u.side == "confederate"]
     assert counter.level == MARKER and counter.name == "" and counter.strength is None
@@ -201,7 +201,7 @@ async def test_a_unit_in_the_woods_goes_face_down_until_an_enemy_is_next_to_it(
     assert png == draw_side_map(view, story.IN_THE_WOODS, RADIUS)
     # Turn 3: Devin rides up next to the woods and sees him, face up.
     [ride] = [b for b in story.STORY if b.turn == 3 and b.side == "union"]
-    assert (await bot.umpire.state_for(gid)).acting_sides() == ("union",)
+    assert (await bot.umpire.repository.state_for(gid)).acting_sides() == ("union",)
     await bot.umpire.handle(gid, table.alice.id, ride.command)
     await settle(bot)
     seen = await view_of(bot, gid, "union")
@@ -215,7 +215,7 @@ async def test_a_unit_in_the_woods_goes_face_down_until_an_enemy_is_next_to_it(
 async def test_under_the_raid_the_union_keeps_ghosts_and_the_confederates_see_everything(
         table: Table, bot: VedetteBot) -> None:
     gid = await started(table, bot, {"raid": True})
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     # The Confederates see every Federal unit on the map face up, without fog.
     theirs = project(state, "confederate")
     federal = sorted(u.name for u in state.units.values()
@@ -267,7 +267,7 @@ async def test_the_end_of_game_post_gives_the_raid_roll_the_column_and_the_resul
     assert (roll <= 2) == (verdict == "succeeded") == (column == "Successful Raid")
     # The roll is the game's logged die, and the post comes before the game-over post, which
     # shows the whole map.
-    state = await bot.umpire.state_for(gid)
+    state = await bot.umpire.repository.state_for(gid)
     assert state.status == "ended"
     over = next(i for i, t in enumerate(texts) if t.startswith("**The game is over.**"))
     assert texts.index(victory) < over

@@ -535,7 +535,7 @@ async def test_assaults_on_the_sample_through_the_umpire(tmp_path: Path,
     scenario = _sample_with(tmp_path, {"fitz-lee": woods, "pleasonton-devin": beside})
     async with Store.open(tmp_path / "cv.db") as store:
         umpire = await _new_game(store, scenario)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.current.phase.id == "player_turn" and state.current.side == "union"
         assert state.loaded.scenario.scenario.information == "inverted"
         union_sees = await umpire.visible_enemy_names("g1", UNION)

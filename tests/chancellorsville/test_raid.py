@@ -200,7 +200,7 @@ async def test_a_raided_game_never_shows_a_raider_to_anyone(tmp_path: Path) -> N
         await umpire.join("g1", CONFEDERATE, "confederate")
         await umpire.start("g1", HOST)
         for _ in range(4):
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             for side in state.acting_sides():
                 await umpire.handle("g1", UNION if side == "union" else CONFEDERATE, cmd.Done())
         texts = [d.text for d in await store.pending_deliveries("g1")]
@@ -211,7 +211,7 @@ async def test_a_raided_game_never_shows_a_raider_to_anyone(tmp_path: Path) -> N
             texts += await umpire.visible_enemy_names("g1", user)
         leaked = [(w, t) for t in texts for w in words if w in t]
         assert leaked == []
-        assert not gone & set((await umpire.state_for("g1")).units)
+        assert not gone & set((await umpire.repository.state_for("g1")).units)
 
 
 # -- the scenario's settings ---------------------------------------------------------------------

@@ -155,7 +155,7 @@ async def _played_and_ended(db: Path) -> list[str]:
         await umpire.join("g1", UNION, "union")
         await umpire.join("g1", CONFEDERATE, "confederate")
         await umpire.start("g1", HOST)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         for side in state.acting_sides():
             await umpire.handle("g1", UNION if side == "union" else CONFEDERATE, cmd.Done())
         await umpire.end_game("g1", HOST)

@@ -50,14 +50,14 @@ async def test_only_units_that_may_fire_now_are_offered(fake: FakeDiscord,
     scenario = variant(tmp_path, "open")
     async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert not state.current.allows("fire")
         # not a phase for fire: nothing is offered
         assert await choices(fake, "fire", {"unit": "", "target": "x"}, "unit", alice) == []
         while not (state.current.phase.id == "fire" and state.current.side == "union"):
             for acting in state.acting_sides():
                 await bot.umpire.handle("g1", users[acting].id, Done())
-            state = await bot.umpire.state_for("g1")
+            state = await bot.umpire.repository.state_for("g1")
         found = await choices(fake, "fire", {"unit": "", "target": "x"}, "unit", alice)
         # the rules' own offer: units with an enemy in range and in sight, able to fire
         assert [v for v, _ in found] == offered_refs(state, "union", "fire")
@@ -84,11 +84,11 @@ async def test_only_units_next_to_an_enemy_are_offered_to_assault(fake: FakeDisc
     scenario = variant(tmp_path, "next", NEXT_TO)
     async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         while not (state.current.phase.id == "movement" and state.current.side == "union"):
             for acting in state.acting_sides():
                 await bot.umpire.handle("g1", users[acting].id, Done())
-            state = await bot.umpire.state_for("g1")
+            state = await bot.umpire.repository.state_for("g1")
         found = await choices(fake, "assault", {"units": "", "target": "x"}, "units", alice)
         refs = offered_refs(state, "union", "close_combat")
         assert [v for v, _ in found] == refs and "u-inf" in refs
@@ -105,11 +105,11 @@ async def test_a_list_completes_the_last_unit_by_id(fake: FakeDiscord, tmp_path:
     scenario = variant(tmp_path, "open")
     async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         while not (state.current.phase.id == "fire" and state.current.side == "union"):
             for acting in state.acting_sides():
                 await bot.umpire.handle("g1", users[acting].id, Done())
-            state = await bot.umpire.state_for("g1")
+            state = await bot.umpire.repository.state_for("g1")
         # what came before is read by name or id; the list never offers a unit twice
         for typed in ("Union Brigade, ", "u-inf,", "union brigade , Union B"):
             assert await choices(fake, "fire", {"unit": typed, "target": "x"}, "unit",
@@ -155,7 +155,7 @@ async def test_choices_do_not_depend_on_what_the_side_cannot_see(tmp_path: Path)
         await umpire.start("g2", HOST)
         first = await union_choices(umpire, "g1")
         second = await union_choices(umpire, "g2")
-        one, two = await umpire.state_for("g1"), await umpire.state_for("g2")
+        one, two = await umpire.repository.state_for("g1"), await umpire.repository.state_for("g2")
         assert one.units["c-bat"].cell != two.units["c-bat"].cell  # the games do differ
         assert project(one, "union").units == project(two, "union").units
         assert first == second

@@ -74,7 +74,7 @@ async def test_assault_and_unseen_targets(fake: FakeDiscord, tmp_path: Path) -> 
         text = await say(fake, "assault", bob, {"units": "Rebel Brigade",
                                                 "target": "Union Brigade", "advance": False})
         assert text.startswith("**Assault** on A0504")
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert state.units["c-inf"].cell != state.loaded.board.parse("A0504")  # no advance
 
 

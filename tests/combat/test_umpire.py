@@ -50,7 +50,7 @@ async def fire_at_a_marker(tmp_path: Path, name: str, strength: str) -> tuple[li
         assert refusals[0] == refusals[1]
         reply = await umpire.handle("g1", UNION, Fire(units=("Union Battery",), target="A0602"))
         await reach(umpire, "g1", "fire", "confederate")
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.units["c-inf"].strength + state.units["c-inf"].stragglers <= int(strength)
         deliveries = await store.pending_deliveries("g1")
         assert any(t.startswith("**Under fire**: Rebel Brigade")
@@ -128,7 +128,7 @@ async def test_visible_enemy_names_are_what_the_side_sees(tmp_path: Path) -> Non
                        ('at = "A0704"\ntags', 'at = "A0604"\ntags'))
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await new_game(store, scenario)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         from rules.knowledge.sighted import sight
 
         seen = sight(state)["union"].seen_units

@@ -52,7 +52,7 @@ async def to_movement(bot: VedetteBot, users: dict[str, FakeUser], turn: int,
                       side: str = "confederate") -> None:
     """Every acting side says done until ``side``'s movement phase of ``turn``."""
     for _ in range(60):
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         if (state.turn == turn and state.current.allows("move")
                 and side in state.acting_sides()):
             return
@@ -62,7 +62,7 @@ async def to_movement(bot: VedetteBot, users: dict[str, FakeUser], turn: int,
 
 
 async def markers(bot: VedetteBot) -> list[str]:
-    return sorted((await bot.umpire.state_for("g1")).markers)
+    return sorted((await bot.umpire.repository.state_for("g1")).markers)
 
 
 def dm_texts(fake: FakeDiscord, user: FakeUser) -> list[str]:
@@ -98,7 +98,7 @@ async def test_conceal_breed_and_move_a_marker(fake: FakeDiscord, tmp_path: Path
             (f"marker {decoy}: decoy", f"marker {decoy}")]
         moved = await say(fake, "move", alice, {"unit": f"marker {decoy}", "route": NEXT_DOOR})
         assert moved.startswith(f"Marker {decoy} (decoy) moved to {NEXT_DOOR}")
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert state.loaded.board.label(state.markers[decoy].cell) == NEXT_DOOR
         # The enemy is offered none of it, and told only what the markers did.
         assert not [c for c in await offered(fake, "move", {"unit": "", "route": "x"}, "unit",

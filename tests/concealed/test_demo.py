@@ -85,7 +85,7 @@ def channel_in_play(demo: Path) -> str:
 
 async def final_state(db: Path) -> GameState:
     async with Store.open(db) as store:
-        return await Umpire(store).state_for("demo")
+        return await Umpire(store).repository.state_for("demo")
 
 
 def in_order(text: str, *parts: str) -> bool:
@@ -257,7 +257,7 @@ def test_an_answer_before_its_question_is_refused(eve: Path) -> None:
     async def attempt() -> tuple[str, int, int]:
         async with Store.open(eve) as store:
             umpire = Umpire(store)
-            state = await umpire.state_for("demo")
+            state = await umpire.repository.state_for("demo")
             command = Roles().resolve(state, CONFEDERATE,
                                       cmd.Answer(question=question(FORCE), choice="fire"))
             before = len(await store.events("demo"))

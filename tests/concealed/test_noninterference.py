@@ -98,7 +98,7 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant,
             timeline.append(grey)
 
     async def read(umpire: Umpire) -> None:
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         heard.append(repr(project(state, "grey")))
         heard.append((await umpire.status("g1", GREY)).text)
         heard.append((await umpire.units_text("g1", GREY)).text)
@@ -123,7 +123,7 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant,
 
     async def probe(umpire: Umpire) -> None:
         """Grey's orders that name each Blue marker or aim at its hex: all refused."""
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         for mid in blue_markers(state):
             label = state.loaded.board.label(state.markers[mid].cell)
             for command in (cmd.Move(unit=mid, route="A2005"),
@@ -158,18 +158,18 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant,
         await blue(umpire, ConcealForce(leader=first))
         await blue(umpire, ConcealForce(leader=second))
         await read(umpire)
-        while (state := await umpire.state_for("g1")).turn < 4:
+        while (state := await umpire.repository.state_for("g1")).turn < 4:
             for side in state.acting_sides():
                 if side == "blue" and state.current.allows("move"):
                     if state.turn == 2:
                         [parent] = [m.id for m in state.markers.values()
                                     if state.loaded.board.label(m.cell) == "A0505"]
                         await blue(umpire, BreedDecoy(marker=parent))
-                        pair = sorted(set(blue_markers(await umpire.state_for("g1")))
+                        pair = sorted(set(blue_markers(await umpire.repository.state_for("g1")))
                                       - set(blue_markers(state)))
                         await blue(umpire, cmd.Move(unit=pair[0], route="A0807"))
                     if state.turn == 3:
-                        now = await umpire.state_for("g1")
+                        now = await umpire.repository.state_for("g1")
                         [other] = [m.id for m in now.markers.values()
                                    if now.loaded.board.label(m.cell) == "A0505"]
                         await blue(umpire, cmd.Move(unit=other, route=variant.second_move))
@@ -180,7 +180,7 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant,
                 if user == GREY:
                     heard.append(answer)
             await read(umpire)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         for mid, record in rec.forces(state).items():
             under[mid] = str(record["commander"] or record["kind"])
         for d in (await store.pending_deliveries("g1", limit=10_000))[already:]:

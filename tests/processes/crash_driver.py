@@ -249,12 +249,12 @@ async def play(db: Path, report: Callable[[str], None] = print, seed: bytes | No
         for side, user in PLAYERS.items():
             if await umpire.player(gid, user) is None:
                 await umpire.join(gid, user, side)
-        if (await umpire.state_for(gid)).status == "setup":
+        if (await umpire.repository.state_for(gid)).status == "setup":
             await umpire.start(gid, HOST)
         report("started")
         for i, (user, command) in enumerate(script.steps[:until]):
             request = f"step-{i}"
-            known = request in (await umpire.state_for(gid)).requests
+            known = request in (await umpire.repository.state_for(gid)).requests
             try:
                 reply = await umpire.handle(gid, user, command, request_id=request)
             except UmpireError:

@@ -55,7 +55,8 @@ async def main(target: str, folder: Path, me: int, gids: list[str]) -> None:
 
         await asyncio.gather(*(play(n, gid) for n, gid in enumerate(gids)))
         await barrier(folder, "finished", me)
-        states = {gid: json.dumps(to_snapshot(await umpire.state_for(gid)), sort_keys=True)
+        states = {gid: json.dumps(to_snapshot(await umpire.repository.state_for(gid)),
+                                  sort_keys=True)
                   for gid in gids}
     (folder / f"report-{me}.json").write_text(json.dumps(
         {"accepted": accepted, "refusals": refusals, "states": states}))

@@ -166,7 +166,7 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
         await asyncio.gather(*(play(gid, steps) for gid, steps in games.items()))
         playing = False
         await delivering
-        states = {gid: to_snapshot(await umpire.state_for(gid)) for gid in games}
+        states = {gid: to_snapshot(await umpire.repository.state_for(gid)) for gid in games}
     (out / f"{name}.states.json").write_text(json.dumps(states, sort_keys=True),
                                              encoding="utf-8")
     for lines in (accepted, answers, sent):

@@ -40,8 +40,8 @@ async def read_back(db: Path, request: str) -> list[dict[str, Any]]:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
         for record in await store.list_games():
             gid = record.id
-            state = await umpire.state_for(gid)
-            replayed = await umpire.replay_all(gid)
+            state = await umpire.repository.state_for(gid)
+            replayed = await umpire.repository.replay_all(gid)
             await umpire.status(gid, record.host_user_id)
             for player in await store.players(gid):
                 await umpire.units_text(gid, player.user_id)

@@ -69,7 +69,7 @@ def bot_process(table: Table, tmp_path: Path, name: str) -> BotProcess:
 async def stands_at(table: Table, gid: str, cell: str) -> bool:
     """Whether blue-1 stands at ``cell``, as the database file says (read with no bot on it)."""
     async with Store.open(table.db) as store:
-        state = await Umpire(store, maps=MapMaker(enabled=False)).state_for(gid)
+        state = await Umpire(store, maps=MapMaker(enabled=False)).repository.state_for(gid)
         return state.units["blue-1"].cell == state.loaded.board.parse(cell)
 
 

@@ -41,13 +41,13 @@ async def test_a_confirm_that_never_reached_the_umpire_is_applied_after_a_restar
         move = await pending.load(bot.umpire.store, confirm.split(":")[-1])
         assert move is not None and move.status == pending.OPEN
     async with running(table) as bot:
-        state = await bot.umpire.state_for(gid)
+        state = await bot.umpire.repository.state_for(gid)
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")  # not moved yet
         click = await table.fake.click(preview, confirm, user=table.alice)
         await click.response()
         await table.fake.wait_for(
             lambda: "Ordered" in text_of(table.fake.world.messages[int(preview["id"])]))
-        state = await bot.umpire.state_for(gid)
+        state = await bot.umpire.repository.state_for(gid)
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0304")
         assert accepted(await bot.umpire.store.events(gid), pending.request_id(move)) == 1
         settled = await pending.load(bot.umpire.store, move.id)
@@ -74,7 +74,7 @@ async def test_a_confirm_committed_just_before_a_crash_is_not_applied_twice(
     async with running(table) as bot:
         still = await pending.load(bot.umpire.store, move.id)
         assert still is not None and still.status == pending.OPEN  # the crash left it open
-        before = await bot.umpire.state_for(gid)
+        before = await bot.umpire.repository.state_for(gid)
         assert before.units["blue-1"].cell == before.loaded.board.parse("A0304")
         events = len(await bot.umpire.store.events(gid))
 
@@ -84,7 +84,7 @@ async def test_a_confirm_committed_just_before_a_crash_is_not_applied_twice(
         await table.fake.wait_for(
             lambda: "Already ordered" in text_of(table.fake.world.messages[int(preview["id"])]))
         assert "applied once" in text_of(table.fake.world.messages[int(preview["id"])])
-        after = await bot.umpire.state_for(gid)
+        after = await bot.umpire.repository.state_for(gid)
         assert after.units["blue-1"] == before.units["blue-1"]  # same cell, same MPs left
         assert len(await bot.umpire.store.events(gid)) == events  # nothing new in the log
         assert accepted(await bot.umpire.store.events(gid), pending.request_id(move)) == 1

@@ -96,9 +96,9 @@ async def same_everywhere(gid: str, every: Sequence[Umpire]) -> None:
     """Every umpire reports the state the whole log replays to; the log has no gap."""
     events = await every[0].store.events(gid)
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
-    truth = to_snapshot(await every[0].replay_all(gid))
+    truth = to_snapshot(await every[0].repository.replay_all(gid))
     for umpire in every:
-        assert to_snapshot(await umpire.state_for(gid)) == truth
+        assert to_snapshot(await umpire.repository.state_for(gid)) == truth
 
 
 def roll_numbers(texts: Sequence[str]) -> list[int]:
@@ -142,7 +142,7 @@ async def test_commands_for_the_same_games_race_between_two_umpires(target: str)
             logged = [e.payload["request"] for e in await a.store.events(gid)
                       if e.type == "command_accepted" and e.payload["request"]]
             assert Counter(logged) == Counter(accepted[gid])
-            assert (await a.state_for(gid)).status == "ended"
+            assert (await a.repository.state_for(gid)).status == "ended"
             await same_everywhere(gid, (a, b))
 
 
@@ -159,13 +159,13 @@ async def test_secret_rolls_are_numbered_in_order_whichever_umpire_tells_them(
         await a.join("rolls", union, "union")
         await a.join("rolls", confederate, "confederate")
         await a.start("rolls", HOST)
-        state = await b.state_for("rolls")
+        state = await b.repository.state_for("rolls")
         await b.handle("rolls", confederate, OrderSurpriseMove(
             force=demo.jackson_force(state), route=demo.MARCH_ROUTE, detour="ask",
             name="Jackson's flank march"))
         player = {"union": union, "confederate": confederate}
         for n in range(80):
-            state = await (a, b)[n % 2].state_for("rolls")
+            state = await (a, b)[n % 2].repository.state_for("rolls")
             if state.turn > 5:
                 break
             # Each acting side's Done through another umpire, at once.
@@ -189,10 +189,10 @@ async def test_a_stale_commit_is_decided_again(target: str) -> None:
         lost = 0
         for n in range(4):
             for pair in ((a, b), (once_a, once_b)):
-                gid = f"stale{n}-{pair[0].retry.tries}"
+                gid = f"stale{n}-{pair[0].repository.retry.tries}"
                 await tiny_game(a, gid, bytes([n + 7]) * 32)
                 for umpire in pair:
-                    await umpire.state_for(gid)  # both copies at the same seq
+                    await umpire.repository.state_for(gid)  # both copies at the same seq
                 both = await asyncio.gather(
                     pair[0].handle(gid, BLUE, cmd.Move(unit="blue-1", route="A0204"),
                                    request_id="m1"),
@@ -218,7 +218,7 @@ async def test_a_command_the_other_umpire_made_invalid_gets_the_rules_refusal(
         for n, later in enumerate((0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.3)):
             gid = f"late{n}"
             await tiny_game(a, gid, bytes([n + 30]) * 32)
-            await b.state_for(gid)
+            await b.repository.state_for(gid)
             async def move_later(gid: str = gid, later: float = later) -> Any:
                 await asyncio.sleep(later)
                 return await b.handle(gid, BLUE, move, request_id="move")
@@ -254,9 +254,9 @@ async def test_side_mates_ready_at_once_on_two_umpires_finish_their_side(
                                (22, "confederate")):
                 await a.join(gid, user, side)
             await a.start(gid, HOST)
-            await b.state_for(gid)
+            await b.repository.state_for(gid)
             await asyncio.gather(a.done(gid, U1), b.done(gid, U2))
-            assert "union" in (await a.state_for(gid)).done
+            assert "union" in (await a.repository.state_for(gid)).done
             [done] = await done_commands(a.store, gid)
             assert done.side == "union"
             await same_everywhere(gid, (a, b))
@@ -268,7 +268,7 @@ async def test_joins_racing_on_two_umpires_seat_the_player_once(target: str) -> 
     seat is one of those asked for."""
     async with umpires(target) as (a, b):
         await a.create_game(TINY, HOST, game_id="seats", seed=bytes([3]) * 32)
-        await b.state_for("seats")
+        await b.repository.state_for("seats")
         answers = await asyncio.gather(a.join("seats", BLUE, "blue"),
                                        b.join("seats", BLUE, "blue"),
                                        a.join("seats", GREY, "grey"),
@@ -408,13 +408,13 @@ async def test_a_done_decided_in_a_phase_the_other_umpire_ended_is_decided_again
                            (22, "confederate")):
             await a.join(gid, user, side)
         await a.start(gid, HOST)
-        before = await a.state_for(gid)
+        before = await a.repository.state_for(gid)
         assert "union" in before.acting_sides()
         store.pause_once("game_now")  # U1's seat, read with the game
         reply = await meanwhile(store, a.done(gid, U1),
                                 b.handle(gid, HOST, cmd.ForceEndPhase(), is_admin=True))
         assert not isinstance(reply, BaseException), reply
-        now = await a.state_for(gid)
+        now = await a.repository.state_for(gid)
         assert (now.turn, now.step) != (before.turn, before.step)
         assert U1 not in await store.ready_players(gid, before.turn, before.step)
         assert U1 in await store.ready_players(gid, now.turn, now.step)
@@ -461,12 +461,12 @@ async def test_an_extension_decided_in_a_phase_the_other_umpire_ended_is_decided
         gid = "extend-late"
         await tiny_game(a, gid, bytes([12]) * 32)
         await set_length(a, gid, HOST, "4h")
-        blue = await a.state_for(gid)
+        blue = await a.repository.state_for(gid)
         store.pause_once(read)
         reply = await meanwhile(store, extend(a, gid, HOST, "2h"),
                                 b.handle(gid, HOST, cmd.ForceEndPhase(), is_admin=True))
         assert not isinstance(reply, BaseException), reply
-        now = await a.state_for(gid)
+        now = await a.repository.state_for(gid)
         assert now.current.side == "grey" != blue.current.side
         extended = await store.step_deadline(gid, now.turn, now.step)
         assert extended.extra_seconds == 2 * 3600
@@ -500,7 +500,7 @@ async def test_a_seat_decided_in_play_is_not_written_after_the_other_umpire_ende
         # A seat lost is read once before it is decided (``Readying.leave``/``unseat``).
         store.pause_once("get_player", skip=0 if change == "seat" else 1)
         got = await meanwhile(store, doing, b.end_game(gid, HOST, reason="over"))
-        assert (await a.state_for(gid)).status == "ended"
+        assert (await a.repository.state_for(gid)).status == "ended"
         assert not [t for t in await texts_to(b, gid, ("public", ""))
                     if t.startswith("**Seat:**")]
         assert THIRD not in {p.user_id for p in await store.players(gid)}
@@ -590,9 +590,9 @@ async def test_two_processes_race_for_the_same_games(target: str, tmp_path: Path
                       if e.type == "command_accepted" and e.payload["request"]]
             accepted = [r for rep in reports for r in rep["accepted"][gid]]
             assert accepted and Counter(logged) == Counter(accepted)
-            assert (await check.state_for(gid)).status == "ended"
+            assert (await check.repository.state_for(gid)).status == "ended"
             await same_everywhere(gid, (check,))
-            truth = json.dumps(to_snapshot(await check.replay_all(gid)), sort_keys=True)
+            truth = json.dumps(to_snapshot(await check.repository.replay_all(gid)), sort_keys=True)
             assert [rep["states"][gid] for rep in reports] == [truth, truth]
 
 

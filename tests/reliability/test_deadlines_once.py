@@ -83,7 +83,7 @@ async def test_two_umpires_remind_once_and_end_the_phase_once(db_target: str) ->
             assert await both(first, second) == [(gid, MARKED_DONE)]
             assert await both(first, second) == []
             for umpire in (first, second):
-                state = await umpire.state_for(gid)
+                state = await umpire.repository.state_for(gid)
                 assert state.current.side == "grey"  # ended once: Grey's phase, not past it
             events = await first.store.events(gid)
             assert [e.payload["side"] for e in events if e.type == "side_done"] == ["blue"]
@@ -110,7 +110,8 @@ async def test_two_umpires_ping_the_host_once(db_target: str) -> None:
             assert "has passed; waiting for Blue Army" in ping
             told = [t for t in await texts(first, PUBLIC, gid=gid) if "host has been told" in t]
             assert len(told) == 1
-            assert (await second.state_for(gid)).current.side == "blue"  # the phase waits
+            # the phase waits
+            assert (await second.repository.state_for(gid)).current.side == "blue"
             assert len(reminders(await texts(first, TO_BLUE, gid=gid))) == 1
 
 
@@ -128,7 +129,7 @@ async def test_two_umpires_apply_a_questions_default_once(
             assert sorted(done[0] + done[1]) == [("q1", "grey:q1"), ("q2", "grey:q1")]
             assert await time_out_all(second, late) == []
             for gid in ("q1", "q2"):
-                state = await second.state_for(gid)
+                state = await second.repository.state_for(gid)
                 defaults = [n for n in notes(state) if n[0] == "grey:q1 hold by default"]
                 assert len(defaults) == 1
                 await second.handle(gid, PROBE_BLUE, cmd.Done())  # Blue's movement goes on

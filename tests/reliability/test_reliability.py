@@ -67,8 +67,8 @@ async def dump(db: Path, gid: str) -> dict[str, Any]:
             "rolls": [(e.seq, e.payload) for e in events if e.type == "die_rolled"],
             "deliveries": [(d.seq, d.kind, d.target, d.text, d.image, d.image_name)
                            for d in deliveries],
-            "state": to_snapshot(await umpire.state_for(gid)),
-            "replayed": to_snapshot(await umpire.replay_all(gid)),
+            "state": to_snapshot(await umpire.repository.state_for(gid)),
+            "replayed": to_snapshot(await umpire.repository.replay_all(gid)),
             "snapshot": None if snapshot is None else (snapshot.seq, snapshot.payload),
             "status": game.status,
         }
@@ -366,7 +366,7 @@ async def test_crash_while_the_last_command_ends_the_game(tmp_path: Path) -> Non
         step = 0
         with pytest.raises(Crash):
             while True:
-                state = await umpire.state_for("g1")
+                state = await umpire.repository.state_for("g1")
                 side = state.acting_sides()[0]
                 await umpire.handle("g1", BLUE if side == "blue" else GREY, cmd.Done(),
                                     request_id=f"step-{step}")
@@ -377,7 +377,7 @@ async def test_crash_while_the_last_command_ends_the_game(tmp_path: Path) -> Non
         fresh = Umpire(store, maps=MapMaker(enabled=False))
         await fresh.handle("g1", GREY, cmd.Done(), request_id=f"step-{step}")
         await fresh.handle("g1", GREY, cmd.Done(), request_id=f"step-{step}")  # and once more
-        state = await fresh.state_for("g1")
+        state = await fresh.repository.state_for("g1")
         ended = [e for e in await store.events("g1") if e.type == "game_ended"]
         assert state.status == "ended" and len(ended) == 1
         assert (await store.get_game("g1")).status == "ended"  # type: ignore[union-attr]
@@ -441,7 +441,7 @@ async def test_twenty_games_interleaved_on_one_file(tmp_path: Path) -> None:
                         if e.type == "command_accepted" and e.payload["request"]]
             assert requests == [r for r, _, _ in accepted[gid]]
             logs[gid] = [(e.type, e.payload, e.audience) for e in events]
-            assert (await umpire.state_for(gid)).status == "ended"
+            assert (await umpire.repository.state_for(gid)).status == "ended"
         counts = {gid: (len(logs[gid]), len(await store.pending_deliveries(gid, limit=100_000)))
                   for gid in gids}
     with sqlite3.connect(db) as conn:
@@ -543,13 +543,13 @@ def test_malformed_commands_are_refused_and_change_nothing(tmp_path: Path) -> No
         umpire = loop.run_until_complete(new_tiny_game(store, "g1"))
 
         async def baseline() -> tuple[int, int, str]:
-            state = to_snapshot(await umpire.state_for("g1"))
+            state = to_snapshot(await umpire.repository.state_for("g1"))
             return (await store.last_seq("g1"),
                     len(await store.pending_deliveries("g1", limit=100_000)),
                     json.dumps(state, sort_keys=True))
 
         before = loop.run_until_complete(baseline())
-        state = loop.run_until_complete(umpire.state_for("g1"))
+        state = loop.run_until_complete(umpire.repository.state_for("g1"))
         assert state.current.phase.id == "movement" and state.current.side == "blue"
         seen = {"built": 0, "invalid": 0}
 
@@ -632,7 +632,7 @@ async def test_union_output_does_not_depend_on_an_unseen_confederate_unit(
                     text = f"refused: {e}"
                 if user == crash_driver.UNION:
                     replies.append(text)
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             assert state.turn >= 5
             assert HIDDEN_UNIT not in state.memory["union"], "the varied unit was sighted"
             assert state.units[HIDDEN_UNIT].cell is not None

@@ -236,7 +236,7 @@ async def check_games(target: str, reference: Reference,
                                if kind == "command_accepted")
             assert max(requests.values()) == 1, (gid, requests.most_common(3))
             assert log == reference.logs[gid], f"{gid}'s log differs from one process alone"
-            replayed = to_snapshot(await umpire.replay_all(gid))
+            replayed = to_snapshot(await umpire.repository.replay_all(gid))
             for worker in reporting:
                 assert worker.states()[gid] == replayed, (worker.name, gid)
             deliveries[gid] = await every_delivery(store, gid)

@@ -218,7 +218,7 @@ async def test_map_windows_whole_board_and_stacks_through_the_umpire(tmp_path: P
         assert fitted.image is not None and whole.image is not None
         assert fitted.image == drawn.image  # /map shows the window the DM carried
         assert Image.open(io.BytesIO(whole.image)).width > 3 * FIT_WIDTH
-        view = project((await umpire._game("g")).state, "union")
+        view = project((await umpire.repository.get("g")).state, "union")
         at = view.board.label(view.own_units()[0].cell)
         listed = await umpire.my_map("g", 1, stack=at)
         assert view.own_units()[0].name in listed.text
@@ -235,7 +235,7 @@ async def test_map_whole_and_stack_through_the_bot(fake: FakeDiscord, tmp_path: 
             [w] = window["attachments"]
             [b] = whole["attachments"]
             assert w["width"] <= FIT_WIDTH < b["width"]
-            state = (await bot.umpire._game("g1")).state
+            state = (await bot.umpire.repository.get("g1")).state
             view: SideView = project(state, "union")
             unit = view.own_units()[0]
             listed = await private_answer(fake, "map", alice,

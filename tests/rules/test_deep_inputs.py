@@ -259,7 +259,7 @@ async def small_game(db: Path) -> None:
         await umpire.join("g1", 10, "blue")
         await umpire.join("g1", 20, "grey")
         await umpire.start("g1", 1)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         await store.add_pending_order(PendingRow(
             "p-1", "g1", 10, "move", {"unit": "b1", "route": "0102"}, state.turn, state.step,
             "open", {}, datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)))

@@ -299,7 +299,7 @@ async def test_the_umpire_applies_the_default_when_the_time_is_up(
         late = asked.created_at + timedelta(seconds=60)
         assert await time_out_questions(umpire, "g1", late) == ["grey:q1"]
         assert await time_out_questions(umpire, "g1", late) == []  # applied once
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert notes(state)[-1] == ("grey:q1 hold by default", ("blue-1",))
         await umpire.handle("g1", BLUE, cmd.Done())  # Blue's movement goes on
 

@@ -176,7 +176,7 @@ async def play_apart(tmp_path: Path, options: dict[str, str | int | bool] | None
         await umpire.start("g1", HOST)
         await umpire.handle("g1", UNION, cmd.Done())
         await umpire.handle("g1", REBEL, cmd.Done())
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         sent = [d.text for d in await store.pending_deliveries("g1")
                 if d.kind == "player" and d.target == str(UNION)]
         await umpire.end_game("g1", HOST, reason="test")

@@ -59,7 +59,7 @@ async def blue_answer(tmp_path: Path, name: str, grey_at: str, route: str) -> li
         await umpire.join("g1", BLUE, "blue")
         await umpire.join("g1", GREY, "grey")
         await umpire.start("g1", HOST)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.current.phase.id == "movement" and state.current.side == "blue"
         try:
             answer = (await umpire.handle("g1", BLUE, cmd.Move(unit="Supply Train",
@@ -112,7 +112,7 @@ async def blue_moves(tmp_path: Path, name: str, grey_at: str, routes: list[str]
                     unit="Supply Train", route=route))).text)
             except UmpireError as e:
                 answers.append(f"refused: {e}")
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         board = state.loaded.board
         assert state.units["grey-1"].id not in sight(state)["blue"].seen_units
         where = {u.id: (board.label(u.cell) if u.cell else "-", u.mp_left)
@@ -226,7 +226,7 @@ async def blue_with_grey_orders(tmp_path: Path, name: str, grey_orders: bool) ->
         await blue(OrderSurpriseMove(force="1st Division", route="road A1005"))
         await blue(ExecuteSurpriseMove())  # which one? The refusal lists them by id
         await blue(ExecuteSurpriseMove(march="m1"))
-        while (state := await umpire.state_for("g1")).turn < 3:
+        while (state := await umpire.repository.state_for("g1")).turn < 3:
             for side in state.acting_sides():
                 await umpire.handle("g1", BLUE if side == "blue" else GREY, cmd.Done())
         status = await march_status(umpire, "g1", BLUE)
@@ -237,7 +237,8 @@ async def blue_with_grey_orders(tmp_path: Path, name: str, grey_orders: bool) ->
                 heard.append(f"{d.kind} {d.target} {d.text} {d.image_name}"
                              + (d.image or b"").hex())
         if grey_orders:
-            marches = (await umpire.state_for("g1")).module_data["surprise_move"]["marches"]
+            marches = (await umpire.repository.state_for("g1")
+                       ).module_data["surprise_move"]["marches"]
             assert any(m["side"] == "grey" for m in marches.values())
     return heard
 

@@ -90,7 +90,7 @@ async def blue_maps(tmp_path: Path, name: str, busy: bool) -> list[tuple[str, by
     async with Store.open(tmp_path / f"{name}.db") as store:
         umpire = Umpire(store, maps=MapMaker(enabled=True))
         await new_game(umpire, tmp_path, name)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert set(state.acting_sides()) == {"blue", "grey"}  # a phase both play
         assert await blue_map(umpire, heard) == "draw"
         assert await blue_map(umpire, heard) == "hit"
@@ -100,14 +100,14 @@ async def blue_maps(tmp_path: Path, name: str, busy: bool) -> list[tuple[str, by
         # Whatever Grey did out of sight, nothing Blue's picture shows has changed.
         assert await blue_map(umpire, heard) == "hit"
         await umpire.handle("g1", GREY, cmd.Done())
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.acting_sides() == ("blue",)  # the phase goes on: Blue is still to act
         assert await blue_map(umpire, heard) == "hit"
         # Blue's own move is news to its map (the control).
         await umpire.handle("g1", BLUE, cmd.Move(unit="2nd Brigade", route="A0106"))
         assert await blue_map(umpire, heard) == "draw"
         assert await blue_map(umpire, heard) == "hit"
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert not sight(state)["blue"].seen_units & set(UNSEEN)
         battery = state.units["grey-bat"].cell
         assert (battery == state.loaded.board.parse("B0603")) is busy

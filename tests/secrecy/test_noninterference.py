@@ -98,7 +98,7 @@ async def blue_output(tmp_path: Path, name: str, model: InformationModel,
         for command in BLUE_ORDERS:
             heard.append(await order(umpire, BLUE, command))
         grey_moved = False
-        while (state := await umpire.state_for("g1")).turn < 3:
+        while (state := await umpire.repository.state_for("g1")).turn < 3:
             for side in state.acting_sides():
                 if side == "grey" and not grey_moved:
                     grey_moved = True
@@ -108,7 +108,7 @@ async def blue_output(tmp_path: Path, name: str, model: InformationModel,
                 answer = await order(umpire, user, cmd.Done())
                 if user == BLUE:
                     heard.append(answer)
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             seen = sight(state)["blue"].seen_units
             assert not seen & set(variant.unseen), (state.turn, seen)
             if state.current.side == "blue" or state.turn == 3:
@@ -278,7 +278,7 @@ async def blue_on_discord(tmp_path: Path, name: str, variant: Variant) -> list[s
         for command in variant.grey_orders:
             with contextlib.suppress(UmpireError):
                 await umpire.handle("g1", bob.id, command)
-        while (state := await umpire.state_for("g1")).turn < 3:
+        while (state := await umpire.repository.state_for("g1")).turn < 3:
             for side in state.acting_sides():
                 if side == "blue":
                     await ask("done", {})
@@ -287,7 +287,8 @@ async def blue_on_discord(tmp_path: Path, name: str, variant: Variant) -> list[s
         await reads()
         await bot.outbox.idle()
         heard += [f"DM {shown(m)}" for m in fake.dms_to(alice)]
-        assert not sight(await umpire.state_for("g1"))["blue"].seen_units & set(variant.unseen)
+        assert not (sight(await umpire.repository.state_for("g1"))["blue"].seen_units
+                    & set(variant.unseen))
     return heard
 
 

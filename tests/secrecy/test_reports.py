@@ -256,7 +256,7 @@ async def new_game(store: Store, path: Path, **options: str | int | bool) -> Ump
     await umpire.join("g1", BLUE, "blue")
     await umpire.join("g1", GREY, "grey")
     await umpire.start("g1", HOST)
-    state = await umpire.state_for("g1")
+    state = await umpire.repository.state_for("g1")
     # Both sides give their orders at once in the Command Phase.
     assert state.current.phase.id == "command" and state.acting_sides() == ("blue", "grey")
     return umpire

@@ -104,7 +104,7 @@ async def play(table: Table, script: Script, *, blue_done_in_command: bool = Tru
     Grey never, and the host ends the phase (as a deadline would)."""
     blue, grey = table.users["blue"], table.users["grey"]
     while True:
-        state = await table.umpire.state_for("g1")
+        state = await table.umpire.repository.state_for("g1")
         if state.turn > TURNS or not state.status.in_play:
             return
         command_phase = state.current.allows("order")
@@ -148,7 +148,7 @@ async def played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, scr
         table = Table(store, umpire, {"blue": BLUE, "grey": GREY}, HOST)
         table.drains.append(await table.drain())
         await play(table, script, **options)
-        assert (await umpire.state_for("g1")).turn == TURNS + 1
+        assert (await umpire.repository.state_for("g1")).turn == TURNS + 1
     return table
 
 
@@ -237,7 +237,7 @@ async def bot_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str,
         table = BotTable(bot, fake, {"blue": alice.id, "grey": bob.id})
         await bot.outbox.idle()  # the start's messages, sent before the turn begins
         await play(table, script)
-        assert (await table.umpire.state_for("g1")).turn == TURNS + 1
+        assert (await table.umpire.repository.state_for("g1")).turn == TURNS + 1
         return table
 
 
@@ -293,7 +293,7 @@ async def test_after_any_command_every_sides_view_is_ready_for_its_next_read(
     async with Store.open(tmp_path / "ready.db") as store:
         umpire = await started(store, tmp_path)
         await umpire.handle("g1", BLUE, MARCH)  # tells Grey nothing
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         kept = {side for (state_id, side, _), (kept, _) in list(view_module._VIEWS.items())
                 if state_id == id(state) and kept is state}
         assert kept >= {"blue", "grey"}

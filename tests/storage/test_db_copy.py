@@ -78,7 +78,7 @@ async def add_small_game(db: Path) -> None:
         await store.unseat_player("small", LEAVER, remember=True)
         told = SeatNotice(str(HOST), lambda _waiting, _asking: "a seat is asked for")
         await store.request_seat("small", ASKER, "blue", told)
-        state = await umpire.state_for("small")
+        state = await umpire.repository.state_for("small")
         await store.mark_ready("small", BLUE, state.turn, state.step)
         await store.set_deadline_length("small", 3600)
         await store.mark_step_deadline("small", state.turn, state.step, "reminded")

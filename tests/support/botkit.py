@@ -208,7 +208,7 @@ async def play_until(table: Table, bot: VedetteBot, gid: str, side: str) -> None
     force put before that)."""
     users = {"blue": table.alice, "grey": table.bob}
     for _ in range(20):
-        state = await bot.umpire.state_for(gid)
+        state = await bot.umpire.repository.state_for(gid)
         assert state.status == "active", state.status
         if side in state.acting_sides() and state.current.allows("move"):
             await settle(bot)

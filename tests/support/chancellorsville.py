@@ -151,7 +151,7 @@ async def answer(umpire: Umpire, user: int, command: cmd.Command) -> str:
 async def reads(umpire: Umpire, user: int, side: str, around: tuple[str, ...]) -> list[str]:
     """Everything the side's player may read now: its view, status, units, log, inbox, its
     autocomplete choices, the public lists, and its maps (whole, and around some cells)."""
-    state = await umpire.state_for("g1")
+    state = await umpire.repository.state_for("g1")
     heard = [repr(project(state, side)),
              (await umpire.status("g1", user)).text,
              (await umpire.units_text("g1", user)).text,
@@ -208,7 +208,7 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
         await drained(umpire)
         heard += await reads(umpire, user, observer, around)
         ordered: set[str] = set()
-        while (state := await umpire.state_for("g1")).turn <= turns:
+        while (state := await umpire.repository.state_for("g1")).turn <= turns:
             for side in state.acting_sides():
                 if side not in ordered:
                     ordered.add(side)
@@ -219,12 +219,12 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
                             heard.append(said)
                         elif not play.may_refuse:
                             assert not said.startswith("refused: "), (command, said)
-                        check_unseen(await umpire.state_for("g1"), observer, play)
+                        check_unseen(await umpire.repository.state_for("g1"), observer, play)
                 said = await answer(umpire, USERS[side], cmd.Done())
                 await drained(umpire)
                 if side == observer:
                     heard.append(said)
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             check_unseen(state, observer, play)
             if observer in state.acting_sides():
                 heard += await reads(umpire, user, observer, around)
@@ -232,7 +232,7 @@ async def side_output(tmp_path: Path, name: str, play: Play, observer: str, *,
             heard.append((await umpire.end_game("g1", HOST)).text)
             await drained(umpire)
         if last is not None:
-            last.append(await umpire.state_for("g1"))
+            last.append(await umpire.repository.state_for("g1"))
         for d in await store.pending_deliveries("g1", limit=100_000):
             if d.kind == "public" or d.target in (str(user), observer):
                 d = await umpire.with_picture(d)  # drawn as it is sent

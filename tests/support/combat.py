@@ -97,7 +97,7 @@ SEED = bytes(range(32))
 
 async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side: str) -> None:
     for _ in range(20):
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         if state.current.phase.id == phase and state.current.side == side:
             return
         for acting in state.acting_sides():

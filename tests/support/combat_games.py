@@ -40,7 +40,7 @@ async def reach(umpire: Umpire, gid: str, phase: str, side: str) -> None:
     """Say done for every acting side until ``side``'s ``phase``."""
     users = {"union": UNION, "confederate": CONFEDERATE}
     for _ in range(30):
-        state = await umpire.state_for(gid)
+        state = await umpire.repository.state_for(gid)
         if state.current.phase.id == phase and state.current.side == side:
             return
         for acting in state.acting_sides():

@@ -168,5 +168,5 @@ async def _question_asked(umpire: Umpire, probe: Probe, tmp_path: Path, game_id:
     await umpire.join(game_id, BLUE, "blue")
     await umpire.join(game_id, GREY, "grey")
     await umpire.start(game_id, HOST)
-    probe.alarm = (await umpire.state_for(game_id)).loaded.board.parse("A0304")
+    probe.alarm = (await umpire.repository.state_for(game_id)).loaded.board.parse("A0304")
     await umpire.handle(game_id, BLUE, cmd.Move(unit="1st Brigade", route="A0304"))

@@ -55,15 +55,15 @@ async def test_order_status_and_detour_buttons(fake: FakeDiscord, tmp_path: Path
         umpire = bot.umpire
         await umpire.handle("g1", alice.id, cmd.Correct(unit="grey-cav", changes={
             "cell": "A0707"}, reason="test set-up"), is_admin=True)
-        while (await umpire.state_for("g1")).turn < 7:
-            state = await umpire.state_for("g1")
+        while (await umpire.repository.state_for("g1")).turn < 7:
+            state = await umpire.repository.state_for("g1")
             for side in state.acting_sides():
                 await umpire.handle("g1", alice.id if side == "blue" else bob.id, cmd.Done())
         executed = await private_answer(fake, "march execute", alice, {})
         assert "set off at the start of your next movement phase" in text_of(executed)
         await umpire.handle("g1", alice.id, cmd.Done())
         await umpire.handle("g1", bob.id, cmd.Done())
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert rec.march(state, "blue:m1")["run"]["pending"] is not None
         waiting = await private_answer(fake, "march status", alice, {})
         assert "**Waiting for you**" in text_of(waiting)
@@ -75,7 +75,7 @@ async def test_order_status_and_detour_buttons(fake: FakeDiscord, tmp_path: Path
         shown = int(waiting["id"])
         await fake.wait_for(lambda shown=shown: "goes round" in  # type: ignore[misc]
                             text_of(fake.world.messages[shown]))
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert rec.march(state, "blue:m1")["status"] == rec.EXECUTED
         assert fake.world.messages[shown]["components"] == []
 

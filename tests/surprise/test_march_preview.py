@@ -74,7 +74,7 @@ async def test_the_preview_warns_of_the_rear_guard_and_sends_nothing(
         labels = [b["label"] for b in buttons(shown)]
         assert labels[:2] == ["Confirm", "Cancel"]
         assert labels[2].startswith("Leave out 23rd Georgia")
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert rec.side_marches(state, "confederate", rec.OPEN) == []  # nothing sent yet
 
 
@@ -83,19 +83,19 @@ async def test_confirm_sends_exactly_the_previewed_order(fake: FakeDiscord,
     async with started_game(fake, tmp_path, FLANK, ("union", "confederate"),
                             maps=False) as (bot, _, bob):
         shown = await preview(fake, bob, RODES)
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         previewed, _ = frc.resolve(state, "confederate", RODES)
         confirm = buttons(shown)[0]["custom_id"]
         done, first = await click(fake, shown, confirm, bob)
         assert "Rodes' Division" in text_of(done) and done["components"] == []
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         [march] = rec.side_marches(state, "confederate", rec.OPEN)
         assert march["units"] == [u.id for u in previewed]
         assert march["name"] == RODES and march["route"] == ROUTE
         # The click delivered again (a replay) changes nothing.
         again = await fake.resend(first)
         assert "already confirmed" in ((await again.response()).content or "")
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert len(rec.side_marches(state, "confederate", rec.OPEN)) == 1
 
 
@@ -114,11 +114,11 @@ async def test_leaving_the_rear_guard_out(fake: FakeDiscord, tmp_path: Path) -> 
         fake.world.messages[int(shown["id"])]["components"] = old["components"]  # a stale copy
         stale = await fake.click(shown, old_confirm, user=bob)
         assert "already revised" in ((await stale.response()).content or "")
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert rec.side_marches(state, "confederate", rec.OPEN) == []
         fake.world.messages[int(shown["id"])]["components"] = revised_buttons
         await click(fake, shown, revised_buttons[0]["components"][0]["custom_id"], bob)
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         [march] = rec.side_marches(state, "confederate", rec.OPEN)
         assert "23rd-ga" not in march["units"] and "rodes" in march["units"]
         assert state.units["23rd-ga"].cell == state.loaded.board.parse("B1320")
@@ -143,7 +143,7 @@ async def test_a_force_too_long_for_one_order_is_refused_in_words(tmp_path: Path
         await umpire.join("g1", 10, "blue")
         await umpire.join("g1", 20, "grey")
         await umpire.start("g1", 1)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         force, _ = frc.resolve(state, "blue", "1st Division")
         assert len(",".join(u.id for u in force)) > TEXT_LIMIT
         try:
@@ -153,4 +153,4 @@ async def test_a_force_too_long_for_one_order_is_refused_in_words(tmp_path: Path
             assert "too large for one order" in str(e)
         else:
             raise AssertionError("a force too long for one order was previewed")
-        assert rec.side_marches(await umpire.state_for("g1"), "blue", rec.OPEN) == []
+        assert rec.side_marches(await umpire.repository.state_for("g1"), "blue", rec.OPEN) == []

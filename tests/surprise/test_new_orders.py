@@ -316,11 +316,11 @@ async def test_march_forced_through_the_bot(fake: FakeDiscord, tmp_path: Path) -
         assert len((await offered.response()).choices) == 1  # its own march, under way
         told = await private_answer(fake, "march forced", alice, {"mp": 3})
         assert "+3 MP" in text_of(told)
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert rec.march(state, "blue:m1")["forced"] == 3
         refused = await private_answer(fake, "march forced", alice, {"mp": 9})
         assert "at most 4 MPs" in text_of(refused)
         theirs = await private_answer(fake, "march forced", bob, {"mp": 1, "march": "m1"})
         assert "no surprise move under way" in text_of(theirs)
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         assert rec.march(state, "blue:m1")["forced"] == 3

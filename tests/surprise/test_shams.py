@@ -331,7 +331,7 @@ async def test_march_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path,
 
         async def play_to(turn: int, phase: str, side: str) -> None:
             while True:
-                state = await umpire.state_for("g1")
+                state = await umpire.repository.state_for("g1")
                 cur = state.current
                 if (state.turn, cur.phase.id, cur.side) == (turn, phase, side):
                     return
@@ -340,7 +340,7 @@ async def test_march_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path,
 
         await play_to(1, "fire", "grey")
         await umpire.handle("g1", bob.id, Fire(units=("Grey Battery",), target="1st Brigade"))
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.units["blue-1"].cell != state.loaded.board.parse(HOME)
         await play_to(2, "movement", "blue")
         offered = await fake.autocomplete("march rally", {"units": "1st"}, focused="units",
@@ -356,8 +356,8 @@ async def test_march_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path,
         await play_to(4, "movement", "blue")
         rallied = await private_answer(fake, "march rally", alice, {"units": "1st Brigade"})
         assert "back at its proper place" in text_of(rallied) and HOME in text_of(rallied)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.units["blue-1"].cell == state.loaded.board.parse(HOME)
         again = await private_answer(fake, "march rally", alice, {})
         assert "carries a sham result" in text_of(again)
-        assert (await umpire.state_for("g1")).units == state.units
+        assert (await umpire.repository.state_for("g1")).units == state.units

@@ -66,7 +66,7 @@ async def new_game(store: Store, scenario: Path, maps: bool = False) -> Umpire:
 async def play(umpire: Umpire, script: Script) -> None:
     """Both sides play ``TURNS`` turns: Blue gives its secret orders, Grey patrols far away."""
     while True:
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         if state.turn > TURNS or state.status != "active":
             return
         for side in state.acting_sides():
@@ -90,7 +90,7 @@ async def test_grey_receives_the_same_bytes_whatever_blue_plans(
         async with Store.open(tmp_path / f"{len(outputs)}.db") as store:
             umpire = await new_game(store, scenario, maps=True)
             await play(umpire, script)
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             assert state.turn == TURNS + 1
             if name != "no march":
                 assert state.module_data["surprise_move"]["marches"]
@@ -127,7 +127,7 @@ async def test_status_autocomplete_and_the_route_on_the_owners_map_only(
             "You have no surprise move under way."
         await umpire.handle("g1", BLUE, OrderSurpriseMove(
             force="1st Division, Blue Horse", route="road A2005", name="The Blue hook"))
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         names = [n.name for n in await umpire.force_choices("g1", BLUE)]
         assert "1st Division" in names and "1st Brigade" in names
         assert not [n for n in names if "Grey" in n]
@@ -142,7 +142,7 @@ async def test_status_autocomplete_and_the_route_on_the_owners_map_only(
         plain = draw_side_map(project(state, "grey"))
         blue_map = draw_side_map(project(state, "blue"))
         async with Store.open(tmp_path / "w.db") as other:
-            bare = await (await new_game(other, scenario_file(tmp_path))).state_for("g1")
+            bare = await (await new_game(other, scenario_file(tmp_path))).repository.state_for("g1")
         assert draw_side_map(project(bare, "grey")) == plain
         assert draw_side_map(project(bare, "blue")) != blue_map
 
@@ -184,9 +184,9 @@ async def test_the_collision_option_is_chosen_when_the_game_is_created(tmp_path:
         await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g1",
                                  options={"surprise_collision": "alternate"})
         await umpire.create_game(str(scenario_file(tmp_path)), HOST, game_id="g2")
-        assert option(await umpire.state_for("g1")) == ALTERNATE
-        assert option(await umpire.state_for("g2")) == FIRST
+        assert option(await umpire.repository.state_for("g1")) == ALTERNATE
+        assert option(await umpire.repository.state_for("g2")) == FIRST
     async with Store.open(db) as store:
         fresh = Umpire(store, maps=MapMaker(enabled=False))
-        assert option(await fresh.state_for("g1")) == ALTERNATE
-        assert option(await fresh.replay_all("g1")) == ALTERNATE
+        assert option(await fresh.repository.state_for("g1")) == ALTERNATE
+        assert option(await fresh.repository.replay_all("g1")) == ALTERNATE

@@ -75,13 +75,14 @@ async def test_the_report_gives_each_sides_losses_and_every_secret_roll(tmp_path
     scenario = variant(tmp_path, "contact", *CONTACT)
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await new_game(store, scenario)
-        start = {u.id: u.strength for u in (await umpire.state_for("g1")).loaded.scenario.units}
+        start = {u.id: u.strength
+                 for u in (await umpire.repository.state_for("g1")).loaded.scenario.units}
         await reach(umpire, "g1", "movement", "confederate")
         await umpire.handle("g1", CONFEDERATE, Assault(units=("Rebel Brigade",),
                                                        target="Union Brigade"))
         assert not [d for d in await public(store) if "After-action" in d.text]  # not yet
         await umpire.end_game("g1", HOST)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         report = the_report(await public(store))
         rolls = [e for e in await store.events("g1")
                  if e.type == "die_rolled" and e.audience != "public"]
@@ -123,7 +124,7 @@ def test_many_rolls_go_in_an_attached_file() -> None:
 async def test_the_last_turn_posts_the_report_before_the_record(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await tiny_game(store)
-        while (await umpire.state_for("g1")).status != "ended":
+        while (await umpire.repository.state_for("g1")).status != "ended":
             await umpire.handle("g1", HOST, cmd.ForceEndPhase())
         posted = await public(store)
         report = the_report(posted)
@@ -200,7 +201,7 @@ async def test_a_finished_games_reads_show_the_whole_truth_and_not_before(tmp_pa
         before_page = await umpire.units_page("g1", BLUE)
         assert "Grey Brigade" not in before_page.text and before_page.side_name != "every side"
         before_map = await umpire.my_map("g1", BLUE)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert before_map.image == draw_side_map(project(state, "blue"), fitted=True)
         assert whole_truth.MAP_NOTE not in before_map.text
         grey_said = [d.text for d in await store.pending_deliveries("g1", limit=1000)
@@ -210,7 +211,7 @@ async def test_a_finished_games_reads_show_the_whole_truth_and_not_before(tmp_pa
         assert "[Grey Army]" not in before_log
 
         await umpire.end_game("g1", HOST)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         after_units = (await umpire.units_text("g1", BLUE)).text
         assert "**Grey Army**" in after_units and "Grey Brigade (infantry, 5 SP" in after_units
         assert "1st Brigade" in after_units

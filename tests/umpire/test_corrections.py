@@ -50,7 +50,7 @@ async def test_a_correction_needs_a_game_in_play(tmp_path: Path) -> None:
             await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"strength": 7},
                                                         reason="undo the loss"))
         assert await store.last_seq("g1") == last  # nothing changed
-        assert (await umpire.state_for("g1")).units["grey-1"].strength == 3
+        assert (await umpire.repository.state_for("g1")).units["grey-1"].strength == 3
 
 
 async def test_a_morale_correction_takes_only_a_state_the_ruleset_has(tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ async def test_a_morale_correction_takes_only_a_state_the_ruleset_has(tmp_path: 
         assert await store.last_seq("g1") == last  # nothing changed
         await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"morale": "shaken"},
                                                     reason="missed a morale check"))
-        assert (await umpire.state_for("g1")).units["grey-1"].morale == "shaken"
+        assert (await umpire.repository.state_for("g1")).units["grey-1"].morale == "shaken"
 
 
 async def test_a_correction_is_announced_and_listed_at_the_end(
@@ -125,7 +125,7 @@ async def test_the_last_turn_posts_the_record_too(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await seated(store)
         await umpire.start("g1", HOST)
-        while (await umpire.state_for("g1")).status != "ended":
+        while (await umpire.repository.state_for("g1")).status != "ended":
             await umpire.handle("g1", HOST, cmd.ForceEndPhase())
         [closing] = [d for d in await store.pending_deliveries("g1", limit=1000)
                      if d.image_name == file_name("g1")]

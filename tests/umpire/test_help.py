@@ -82,7 +82,7 @@ async def test_help_depends_only_on_what_the_side_may_know(tmp_path: Path) -> No
             await umpire.join("g1", UNION, "union")
             await umpire.join("g1", REBEL, "confederate")
             await umpire.start("g1", HOST)
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             assert "c-inf" not in {u.ref for u in project(state, "union").units}
             texts.append((await umpire.help_for("g1", UNION)).text)
     assert texts[0] == texts[1]

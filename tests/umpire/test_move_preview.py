@@ -37,7 +37,7 @@ async def test_a_route_longer_than_the_mps_stops_where_they_run_out(tmp_path: Pa
         reply = await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="road B0804"))
         assert reply.text == ("1st Brigade moved 12 cell(s) to B0504, spending 6 MP (0 left). "
                               "It stopped: its MPs ran out at B0504.")
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         unit = state.units["blue-1"]
         assert unit.cell is not None and state.loaded.board.label(unit.cell) == "B0504"
         assert unit.mp_left == 0
@@ -88,7 +88,7 @@ async def test_confirm_does_exactly_what_the_preview_said(tmp_path: Path, unit: 
         plan = await plan_move(umpire, "g1", BLUE, unit, route)
         assert plan is not None
         await umpire.handle("g1", BLUE, cmd.Move(unit=unit, route=route))
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         moved = next(u for u in state.units_of("blue") if u.name == unit)
         assert moved.cell is not None and state.loaded.board.label(moved.cell) == plan.end
         left = plan.text.splitlines()[-2].split(" with ")[1].split(" MP left")[0]

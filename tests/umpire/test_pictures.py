@@ -215,11 +215,11 @@ async def play_turns(umpire: Umpire, transport: Recorder, turns: int, gid: str =
     first player giving the orders, sending the outbox after every command as the bot does;
     the turn reached."""
     rng = random.Random(1)
-    movers = {side: [u.id for u in (await umpire.state_for(gid)).units.values()
+    movers = {side: [u.id for u in (await umpire.repository.state_for(gid)).units.values()
                      if u.side == side] for side in PLAYERS}
     await umpire.drain(gid, transport)
     while True:
-        state = await umpire.state_for(gid)
+        state = await umpire.repository.state_for(gid)
         if state.status != "active" or state.turn > turns:
             return state.turn
         for side in state.acting_sides():
@@ -241,7 +241,7 @@ async def play_turns(umpire: Umpire, transport: Recorder, turns: int, gid: str =
                     except UmpireError:
                         continue
                     await umpire.drain(gid, transport)
-                    state = await umpire.state_for(gid)
+                    state = await umpire.repository.state_for(gid)
             # A shared side finishes when each of its players is done (ruling FLOW-1).
             for player in PLAYERS[side]:
                 await umpire.handle(gid, player, cmd.Done())
@@ -306,7 +306,7 @@ async def test_side_mates_asking_for_a_map_at_once_share_one_drawing_and_no_one_
         one, two = await asyncio.gather(umpire.my_map("g", 101), umpire.my_map("g", 102))
         assert maps.drawn == 1 and one.image is not None and one.image == two.image
         rebel = await umpire.my_map("g", 201)
-        state = await umpire.state_for("g")
+        state = await umpire.repository.state_for("g")
         assert maps.drawn == 2
         assert rebel.image == draw_side_map(project(state, "confederate"),
                                             fitted=True) != one.image
@@ -358,7 +358,7 @@ async def test_a_map_left_unsent_is_drawn_by_the_next_process_as_it_was_queued(
         transport = Recorder()
         await umpire.drain("g", transport)
         sent = [image for _, target, _, image in transport.sent if target == "101" and image]
-        drawn = [draw_side_map(project(await umpire.state_at("g", d.seq), "union"),
+        drawn = [draw_side_map(project(await umpire.repository.state_at("g", d.seq), "union"),
                                fitted=True)
                  for d in queued]
         assert sent == drawn and drawn[0] != drawn[1]

@@ -98,11 +98,11 @@ async def test_editing_moving_and_deleting_the_files_never_changes_the_game(
             change()
             fresh = Umpire(store, scenarios=folder, maps=MapMaker(enabled=False))
             await fresh.handle("g1", user, command)
-            state = await fresh.state_for("g1")
+            state = await fresh.repository.state_for("g1")
             assert "grey-1" in state.units
         assert await log(store) == expected
         assert await store.game_sources("g1") == sources
-        replayed = await Umpire(store, maps=MapMaker(enabled=False)).replay_all("g1")
+        replayed = await Umpire(store, maps=MapMaker(enabled=False)).repository.replay_all("g1")
         assert replayed.seq == len(expected)
 
 

@@ -29,7 +29,7 @@ async def shared_game(store: Store, *, options: dict[str, str | int | bool] | No
     for user, side in ((U1, "union"), (U2, "union"), (C1, "confederate"), (C2, "confederate")):
         await umpire.join(gid, user, side)
     await umpire.start(gid, HOST)
-    state = await umpire.state_for(gid)
+    state = await umpire.repository.state_for(gid)
     assert state.current.phase.id == "command" and state.acting_sides() == ("union",
                                                                            "confederate")
     return umpire
@@ -50,7 +50,7 @@ async def test_a_shared_side_finishes_when_all_its_players_are_done(tmp_path: Pa
         mark = await last_id(store)
         first = await umpire.done("g1", U1)
         assert first.text.startswith("You are ready; still giving orders: <@12>")
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert "union" not in state.done  # the rules have not heard of it
         assert await done_commands(store) == []
         # Only the side-mate is told; not the player, not the channel, not the enemy.
@@ -65,7 +65,7 @@ async def test_a_shared_side_finishes_when_all_its_players_are_done(tmp_path: Pa
         # The last one's /done is the side's Done, exactly once in the log.
         last = await umpire.done("g1", U2)
         assert "finished" in last.text
-        assert "union" in (await umpire.state_for("g1")).done
+        assert "union" in (await umpire.repository.state_for("g1")).done
         [done] = await done_commands(store)
         assert (done.side, done.user) == ("union", U2)
         with pytest.raises(UmpireError, match="already finished"):
@@ -76,7 +76,7 @@ async def test_with_ready_any_the_first_done_ends_the_sides_step(tmp_path: Path)
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await shared_game(store, options={ready.READY_OPTION: "any"})
         assert "finished" in (await umpire.done("g1", U1)).text
-        assert "union" in (await umpire.state_for("g1")).done
+        assert "union" in (await umpire.repository.state_for("g1")).done
         with pytest.raises(UmpireError, match="already finished"):
             await umpire.done("g1", U2)
 
@@ -100,7 +100,7 @@ async def test_a_seat_given_up_lets_the_ready_players_finish(tmp_path: Path, how
             await umpire.leave("g1", U2)
         else:
             await umpire.unseat("g1", HOST, U2, "gone on holiday")
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert "union" in state.done  # everyone left was ready
         [done] = await done_commands(store)
         assert (done.side, done.user) == ("union", U1)
@@ -110,7 +110,7 @@ async def test_a_seat_given_up_with_nobody_ready_leaves_the_side_waiting(tmp_pat
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await shared_game(store)
         await umpire.leave("g1", U2)
-        assert "union" not in (await umpire.state_for("g1")).done
+        assert "union" not in (await umpire.repository.state_for("g1")).done
         assert await done_commands(store) == []
         assert "finished" in (await umpire.done("g1", U1)).text  # now alone on the side
 
@@ -121,7 +121,7 @@ async def test_the_host_ending_the_phase_tells_those_cut_short(tmp_path: Path) -
         await umpire.done("g1", U1)
         mark = await last_id(store)
         await umpire.handle("g1", HOST, cmd.ForceEndPhase())
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert (state.turn, state.step) != (1, 0)
         sent = await sent_since(store, mark)
         cut = [target for kind, target, text in sent
@@ -166,7 +166,7 @@ async def test_a_game_played_with_shared_sides_verifies(tmp_path: Path,
     async with Store.open(db) as store:
         umpire = await shared_game(store)
         for _ in range(12):  # a few phases, each side's two players done in turn
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             if state.status != "active":
                 break
             for side in state.acting_sides():

@@ -38,7 +38,7 @@ async def tiny_game(store: Store) -> Umpire:
 async def until_moving(umpire: Umpire, side: str, turn: int) -> None:
     """Say done for the acting sides until ``side`` may move in ``turn``."""
     for _ in range(40):
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         if state.turn == turn and side in state.acting_sides() and state.current.allows("move"):
             return
         for acting in state.acting_sides():
@@ -68,7 +68,7 @@ async def two_turns(db: Path, *, grey_moves: bool) -> tuple[Umpire, Store]:
 async def test_a_past_turn_is_the_log_folded_to_that_turns_end(tmp_path: Path) -> None:
     umpire, store = await two_turns(tmp_path / "v.db", grey_moves=True)
     try:
-        now = await umpire.state_for("g1")
+        now = await umpire.repository.state_for("g1")
         board = now.loaded.board
         assert board.label(now.units["blue-2"].cell) == "A0206"
         events = [event_from_json(json.dumps(r.payload), r.audience)

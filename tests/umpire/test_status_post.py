@@ -53,7 +53,8 @@ async def public(store: Store) -> list[DeliveryRecord]:
 async def play_turns(umpire: Umpire, turns: int) -> None:
     # Blue is shared: its step ends when both its players are done (ruling FLOW-1).
     users = {"blue": (BLUE, BLUE_2), "grey": (GREY,)}
-    while (state := await umpire.state_for("g1")).turn <= turns and state.status == "active":
+    while ((state := await umpire.repository.state_for("g1")).turn <= turns
+           and state.status == "active"):
         for side in state.acting_sides():
             for user in users[side]:
                 await umpire.handle("g1", user, cmd.Done())

@@ -32,14 +32,14 @@ async def new_game(store: Store, gid: str = "g1", scenario: str = TINY) -> Umpir
 async def play_to_blue_movement(umpire: Umpire, gid: str = "g1") -> None:
     """The command phase passes by itself while no module gives it an action (written orders
     come with the surprise-move module): play opens with Blue's movement phase."""
-    state = await umpire.state_for(gid)
+    state = await umpire.repository.state_for(gid)
     assert state.current.phase.id == "movement" and state.current.side == "blue"
 
 
 async def test_setup_start_and_phases(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await new_game(store)
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.status == "active" and state.turn == 1
         assert state.current.phase.id == "movement"
         assert state.acting_sides() == ("blue",)
@@ -60,12 +60,12 @@ async def test_move_is_durable_and_reloads(tmp_path: Path) -> None:
         await play_to_blue_movement(umpire)
         reply = await umpire.handle("g1", BLUE, cmd.Move(unit="1st brigade", route="A0304"))
         assert "1st Brigade moved 2 cell(s) to A0304 (Old Church)" in reply.text
-        before = to_snapshot(await umpire.state_for("g1"))
+        before = to_snapshot(await umpire.repository.state_for("g1"))
     async with Store.open(db) as store:
         fresh = Umpire(store, maps=MapMaker(enabled=False))
-        after = to_snapshot(await fresh.state_for("g1"))
+        after = to_snapshot(await fresh.repository.state_for("g1"))
         assert after == before
-        assert to_snapshot(await fresh.replay_all("g1")) == before
+        assert to_snapshot(await fresh.repository.replay_all("g1")) == before
 
 
 async def test_refused_commands_change_nothing(tmp_path: Path) -> None:
@@ -112,11 +112,11 @@ async def test_host_tools(tmp_path: Path) -> None:
             await umpire.handle("g1", BLUE, cmd.Done())
         await umpire.handle("g1", HOST, cmd.Pause(paused=False))
         await umpire.handle("g1", HOST, cmd.ForceEndPhase())
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.current.phase.id == "movement" and state.current.side == "grey"
         await umpire.handle("g1", HOST, cmd.Correct(unit="grey-1", changes={"strength": 5},
                                                     reason="misprint"))
-        assert (await umpire.state_for("g1")).units["grey-1"].strength == 5
+        assert (await umpire.repository.state_for("g1")).units["grey-1"].strength == 5
         host_notes = [d for d in await store.pending_deliveries("g1") if d.kind == "host"]
         assert host_notes and "misprint" in host_notes[-1].text
 
@@ -142,11 +142,11 @@ async def test_last_turn_ends_the_game(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await new_game(store)
         for _ in range(3 * 3):
-            state = await umpire.state_for("g1")
+            state = await umpire.repository.state_for("g1")
             if state.status == "ended":
                 break
             await umpire.handle("g1", HOST, cmd.ForceEndPhase())
-        assert (await umpire.state_for("g1")).status == "ended"
+        assert (await umpire.repository.state_for("g1")).status == "ended"
         assert (await store.get_game("g1")).status == "ended"  # type: ignore[union-attr]
 
 
@@ -166,8 +166,8 @@ async def test_snapshots_equal_full_replay(tmp_path: Path) -> None:
                 break
         assert await store.latest_snapshot("g1") is not None
         fresh = Umpire(store, maps=MapMaker(enabled=False))
-        assert to_snapshot(await fresh.state_for("g1")) == \
-            to_snapshot(await fresh.replay_all("g1"))
+        assert to_snapshot(await fresh.repository.state_for("g1")) == \
+            to_snapshot(await fresh.repository.replay_all("g1"))
 
 
 async def test_twenty_games_at_once(tmp_path: Path) -> None:
@@ -229,7 +229,7 @@ async def test_contact_at_the_first_step_halts_the_unit(tmp_path: Path) -> None:
                                                     reason="a patrol"))
         reply = await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="A0204"))
         assert "ran into the enemy at its first step and halts" in reply.text
-        state = await umpire.state_for("g1")
+        state = await umpire.repository.state_for("g1")
         assert state.units["blue-1"].cell == state.loaded.board.parse("A0104")
         assert state.units["blue-1"].mp_left == 0
         with pytest.raises(UmpireError, match=r"1st Brigade has no MP left this phase: its first "

@@ -94,7 +94,7 @@ async def say(fake: FakeDiscord, command: str, user: FakeUser, options: dict[str
 async def to_step(bot: VedetteBot, users: dict[str, FakeUser], phase: str, side: str | None
                   ) -> GameState:
     for _ in range(20):
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         if state.current.phase.id == phase and state.current.side == side:
             return state
         for acting in state.acting_sides():
@@ -115,7 +115,7 @@ async def test_every_unit_is_named_in_every_order_through_the_bot(
     answer may refuse the order, but never for want of a unit by that name."""
     async with started_game(fake, tmp_path, SAMPLES[sample], SIDES) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         fighting = [s.phase.id for s in state.steps if s.side == "union"]
         if "surprise_move" in state.modules:
             await to_step(bot, users, "command", None)
@@ -149,7 +149,7 @@ async def test_an_enemy_id_in_an_order_is_answered_as_nonsense(fake: FakeDiscord
     word for word, the answer a made-up id of the same length gets."""
     async with started_game(fake, tmp_path, SAMPLES["flank-march"], SIDES) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         enemy = state.units_of("confederate")[0]
         nonsense = "z" * len(enemy.id)
         for step, command, field, more in (
@@ -203,7 +203,7 @@ async def test_autocomplete_on_the_sample(fake: FakeDiscord, tmp_path: Path) -> 
     """On flank-march: word starts first, the formations a unit can take, place names of
     several words, and a force of commands whose names hold commas, completed by id."""
     async with started_game(fake, tmp_path, SAMPLES["flank-march"], SIDES) as (bot, alice, bob):
-        state = await bot.umpire.state_for("g1")
+        state = await bot.umpire.repository.state_for("g1")
         union = [c.id for c in state.commands.values() if c.side == "union"]
         force = await offered(fake, "march order", {"force": "1st Division, XI", "route": "x"},
                               "force", alice)

@@ -233,7 +233,7 @@ async def _compare(before: Repository, after: Repository, game_id: str) -> str:
         return f"cannot be replayed in the source: {e}"
     try:
         replayed = to_snapshot(await after.replay_all(game_id))
-        loaded = to_snapshot((await after._game(game_id)).state)
+        loaded = to_snapshot((await after.get(game_id)).state)
     except (UmpireError, AssertionError) as e:
         return f"cannot be replayed in the destination: {e or 'no such game'}"
     if replayed != source_state:

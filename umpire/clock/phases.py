@@ -64,9 +64,9 @@ async def set_length(umpire: Umpire, game_id: str, user_id: int, length: str, *,
                      is_admin: bool = False) -> Reply:
     """Set (or, with ``none``, take away) the deadline of every phase; announced in the game's
     channel. Bad words or a finished game: refused, nothing changes."""
-    async with umpire.lock(game_id):
+    async with umpire.repository.lock(game_id):
         record = await _hosted(umpire, game_id, user_id, is_admin)
-        state = await umpire.state_for(game_id)
+        state = await umpire.repository.state_for(game_id)
         if state.status == GameStatus.ENDED:
             raise UmpireError("the game is over")
         chosen = parse_length(length)
@@ -121,14 +121,14 @@ async def extend(umpire: Umpire, game_id: str, user_id: int, by: str, *,
                 at_seq=state.seq)
         return Reply(f"Done: {text}")
 
-    return await umpire._decided(game_id, decide)
+    return await umpire.repository.decided(game_id, decide)
 
 
 async def describe(umpire: Umpire, game_id: str, user_id: int, *,
                    is_admin: bool = False) -> Reply:
     """The game's phase deadline and the current phase's, in words, for the host."""
     await _hosted(umpire, game_id, user_id, is_admin)
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     setting = await umpire.store.deadline_setting(game_id)
     seconds = None if setting is None else setting.length_seconds
     now = umpire.store.now()
@@ -147,9 +147,9 @@ async def check_game(umpire: Umpire, game_id: str, now: datetime | None = None) 
     setting = await umpire.store.deadline_setting(game_id)
     if setting is None or setting.length_seconds is None:
         return did  # most games: no deadline, and no need to wait for the game's lock
-    async with umpire.lock(game_id):
+    async with umpire.repository.lock(game_id):
         now = now or umpire.store.now()
-        state = await umpire.state_for(game_id)
+        state = await umpire.repository.state_for(game_id)
         if state.status != GameStatus.ACTIVE:
             return did  # a paused game's clock stands still; a finished one has none
         clock = await _clock(umpire, game_id, state, now)

@@ -28,7 +28,7 @@ async def time_out_questions(umpire: Umpire, game_id: str, now: datetime | None 
     """Apply the default of every open question of the game whose time has run out; returns
     their ids."""
     now = now or utc_now()
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     timed = {q.id: q for q in open_questions(state) if q.seconds is not None}
     if not timed or state.status != GameStatus.ACTIVE:
         return []

@@ -125,7 +125,7 @@ async def play_turn(umpire: Umpire, game_id: str, players: dict[str, int], turn:
     done. Returns the number of beats the umpire refused."""
     refusals = 0
     while True:
-        state = await umpire.state_for(game_id)
+        state = await umpire.repository.state_for(game_id)
         if state.turn != turn or state.status != GameStatus.ACTIVE:
             return refusals
         for side in state.acting_sides():
@@ -145,7 +145,7 @@ async def _give(umpire: Umpire, game_id: str, user: int, beat: Beat, notes: Note
     notes.replies[beat.side].append(f"Turn {beat.turn}: {reply.text}")
     line = f"Turn {beat.turn}, {beat.side}: {beat.says}."
     if beat.watch:
-        state = await umpire.state_for(game_id)
+        state = await umpire.repository.state_for(game_id)
         watcher = enemy_of(state, state.units[beat.watch].side)
         line += f" The {watcher} side's map shows: {seen_as(state, watcher, beat.watch)}."
     notes.lines.append(line)

@@ -40,7 +40,7 @@ async def fight(umpire: Umpire, game_id: str, side: str, user: int, turn: int) -
     """The side's combat orders for the current step, if any."""
     if turn < FROM_TURN:
         return
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     step = state.current
     if step.allows("close_combat"):
         await _deploy(umpire, game_id, side, user)
@@ -67,7 +67,7 @@ async def _give(umpire: Umpire, game_id: str, user: int, command: cmd.Command) -
 
 
 async def _deploy(umpire: Umpire, game_id: str, side: str, user: int) -> None:
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     grid = state.loaded.board.grid
     enemies = _enemy_troops(state, side)
     rules = state.loaded.ruleset.combat
@@ -83,7 +83,7 @@ async def _deploy(umpire: Umpire, game_id: str, side: str, user: int) -> None:
 
 
 async def _assault(umpire: Umpire, game_id: str, side: str, user: int) -> None:
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     grid = state.loaded.board.grid
     mine = [u for u in _mine(state, side) if u.kind in (UnitKind.INFANTRY, UnitKind.CAVALRY)]
     best: tuple[int, str, tuple[str, ...]] | None = None
@@ -98,11 +98,11 @@ async def _assault(umpire: Umpire, game_id: str, side: str, user: int) -> None:
 
 
 async def _fire(umpire: Umpire, game_id: str, side: str, user: int) -> None:
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     gm = state.loaded.map
     rules = state.loaded.ruleset.combat
     for unit in _mine(state, side):
-        state = await umpire.state_for(game_id)
+        state = await umpire.repository.state_for(game_id)
         unit = state.units[unit.id]
         if unit.cell is None:
             continue

@@ -196,7 +196,7 @@ async def play_turn(umpire: Umpire, game_id: str, players: dict[str, int], turn:
     side is done. Returns the number of beats the umpire refused."""
     refusals = 0
     while True:
-        state = await umpire.state_for(game_id)
+        state = await umpire.repository.state_for(game_id)
         if state.turn != turn or state.status != GameStatus.ACTIVE:
             return refusals
         acting = state.acting_sides()
@@ -211,7 +211,7 @@ async def play_turn(umpire: Umpire, game_id: str, players: dict[str, int], turn:
 
 
 async def _give(umpire: Umpire, game_id: str, user: int, beat: Beat, roles: Roles) -> int:
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     command = roles.resolve(state, beat.side, beat.command)
     try:
         reply = await umpire.handle(game_id, user, command)
@@ -219,7 +219,7 @@ async def _give(umpire: Umpire, game_id: str, user: int, beat: Beat, roles: Role
         print(f"  turn {beat.turn}: {beat.says}: refused ({e})")
         return 1
     roles.replies[beat.side].append(f"Turn {beat.turn}, {beat.phase}: {reply.text}")
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     roles.note(state, beat.side)
     if beat.names:
         roles.name_new_decoy(state, beat.side, beat.names)

@@ -192,7 +192,7 @@ async def _demo(out: Path, variant: str | None = None, *, scenario: str = SCENAR
         refusals = 0
         for turn in range(1, turns + 1):
             # Each side's map as the turn begins, then the turn itself.
-            state = await umpire.state_for("demo")
+            state = await umpire.repository.state_for("demo")
             await asyncio.to_thread(_draw_turn, state, out, turn)
             if chancellorsville:
                 refusals += await cv.play_turn(umpire, "demo", PLAYERS, turn, notes)
@@ -201,8 +201,9 @@ async def _demo(out: Path, variant: str | None = None, *, scenario: str = SCENAR
             else:
                 refusals += await _play_turn(umpire, turn, variant)
             await umpire.drain("demo", transport)
-        await asyncio.to_thread(_draw_turn, await umpire.state_for("demo"), out, turns + 1)
-        state = await umpire.state_for("demo")
+        await asyncio.to_thread(_draw_turn, await umpire.repository.state_for("demo"), out,
+                                turns + 1)
+        state = await umpire.repository.state_for("demo")
         summary = (cv.summary(state) if chancellorsville else concealed.summary(state) if story
                    else await _march_summary(umpire))
         replies = notes.replies if chancellorsville else roles.replies
@@ -236,7 +237,7 @@ async def _play_turn(umpire: Umpire, turn: int, variant: str = "success") -> int
     refusals = 0
     orders = SCRIPT.get(turn, []) + (DISCOVERY.get(turn, []) if variant == "discovery" else [])
     while True:
-        state = await umpire.state_for("demo")
+        state = await umpire.repository.state_for("demo")
         if state.turn != turn or state.status != GameStatus.ACTIVE:
             return refusals
         for side in state.acting_sides():
@@ -260,7 +261,7 @@ def jackson_force(state: GameState) -> str:
 async def _jackson(umpire: Umpire, turn: int, variant: str) -> int:
     """The Confederate Command Phase: Lee's order on turn 1; in the success variant, Jackson
     sets the march off once it has saved enough MPs."""
-    state = await umpire.state_for("demo")
+    state = await umpire.repository.state_for("demo")
     player = PLAYERS["confederate"]
     try:
         if turn == 1:
@@ -280,7 +281,7 @@ async def _jackson(umpire: Umpire, turn: int, variant: str) -> int:
 
 async def _answer_detours(umpire: Umpire, side: str) -> None:
     """A column waiting before a blocked hex: its owner tries the detour."""
-    state = await umpire.state_for("demo")
+    state = await umpire.repository.state_for("demo")
     for record in rec.side_marches(state, side, {rec.RUNNING}):
         if record["run"] and record["run"].get("pending"):
             await umpire.handle("demo", PLAYERS[side], ChooseDetour(march=str(record["id"]),
@@ -288,7 +289,7 @@ async def _answer_detours(umpire: Umpire, side: str) -> None:
 
 
 async def _march_summary(umpire: Umpire) -> str:
-    state = await umpire.state_for("demo")
+    state = await umpire.repository.state_for("demo")
     words = [f"{m['name']}: {rec.STATUS_WORDS.get(str(m['status']), m['status'])}, "
              f"{float(m['accumulated_mp']):g} MP saved over {m['attempts']} turn(s)"
              for m in rec.marches(state)]
@@ -296,7 +297,7 @@ async def _march_summary(umpire: Umpire) -> str:
 
 
 async def _march(umpire: Umpire, order: Order) -> int:
-    state = await umpire.state_for("demo")
+    state = await umpire.repository.state_for("demo")
     route = reachable_route(state, order)
     if route is None:
         return 0

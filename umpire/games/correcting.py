@@ -15,7 +15,7 @@ import pydantic
 from rules import commands as cmd
 from rules.forces.units import Unit
 from umpire.answers import Reply, UmpireError
-from umpire.games.deciding import Deciding
+from umpire.base import UmpireBase
 from umpire.games.repository import LiveGame
 from umpire.words import correctable, whole_truth
 from umpire.words import replies as wording
@@ -23,15 +23,15 @@ from umpire.words import replies as wording
 NOT_IN_PLAY = "corrections can only be made while the game is in play"
 
 
-class Correcting(Deciding):
+class Correcting(UmpireBase):
     """Corrections by the host, by unit name."""
 
     async def correctable_units(self, game_id: str, user_id: int, *,
                                 is_admin: bool = False) -> list[tuple[str, str]]:
         """The units the host may correct now, for autocomplete: (id, label) pairs; none for
         anyone who is not the host, or while the game is not in play."""
-        game = await self._game(game_id)
-        if not self._is_host(game, user_id, is_admin) or not game.state.status.in_play:
+        game = await self.repository.get(game_id)
+        if not self.repository.is_host(game, user_id, is_admin) or not game.state.status.in_play:
             return []
         umpire, units = await self._nameable(game, user_id)
         return correctable.choices(game.state, units, umpire=umpire)
@@ -43,7 +43,7 @@ class Correcting(Deciding):
         changed ("Geary's strength 6 → 5"); the channel and the end of the game hear of it as
         of every correction (ruling CORE-9)."""
         async def decide(game: LiveGame) -> Reply:
-            if not self._is_host(game, user_id, is_admin):
+            if not self.repository.is_host(game, user_id, is_admin):
                 raise UmpireError(wording.HOST_ONLY)
             if not game.state.status.in_play:
                 raise UmpireError(NOT_IN_PLAY)
@@ -65,7 +65,7 @@ class Correcting(Deciding):
                          "correction (not what), and the end of the game lists it in full.",
                          delivery_ids=reply.delivery_ids)
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)
 
     async def _nameable(self, game: LiveGame, user_id: int) -> tuple[bool, list[Unit]]:
         """Whether the user umpires, and the units they may name (``umpire.words.correctable``)."""

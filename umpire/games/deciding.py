@@ -1,8 +1,10 @@
 """Deciding commands: the start, a player's or the host's command, the host's end of the
 game. Each takes the game's lock, asks the rules engine (off the event loop) and commits the
 outcome before it answers, so an accepted command is durable before the player hears of it.
-Each runs through ``Repository._decided``: decided again from the log when another process
-committed the game first, so nothing here writes before its commit."""
+Each runs through ``Repository.decided``: decided again from the log when another process
+committed the game first, so nothing here writes before its commit. A player's command reaches
+``_decide_command`` through ``Umpire.handle`` (``umpire.games.readying``), which counts a
+``Done`` as readiness first."""
 
 from __future__ import annotations
 
@@ -15,18 +17,19 @@ from rules.engine import Refusal, decide, request_key, start
 from rules.view import own_view, project
 from storage.records import GameStatus, NewDelivery
 from umpire.answers import Reply, UmpireError
+from umpire.base import UmpireBase
 from umpire.games import dice, seats
-from umpire.games.repository import LiveGame, Repository, Shown
+from umpire.games.repository import LiveGame, Shown
 from umpire.words import replies as wording
 
 
-class Deciding(Repository):
+class Deciding(UmpireBase):
     """Commands decided by the rules engine and committed."""
 
     # -- playing ---------------------------------------------------------------------------------
     async def start(self, game_id: str, user_id: int, *, is_admin: bool = False) -> Reply:
         async def decide(game: LiveGame) -> Reply:
-            self._require_host(game, user_id, is_admin)
+            self.repository.require_host(game, user_id, is_admin)
             players = game.players
             sides = {p.side for p in players}
             missing = [s for s in game.state.sides if s not in sides]
@@ -45,32 +48,33 @@ class Deciding(Repository):
             roster = seats.roster_announcement([
                 (game.state.side_name(side), sorted(p.user_id for p in players if p.side == side))
                 for side in game.state.sides])
-            ids = await self._commit(game, outcome, status=GameStatus.ACTIVE,
+            ids = await self.repository.commit(game, outcome, status=GameStatus.ACTIVE,
                                      extra=[NewDelivery("public", "", roster)], seats=players)
             return Reply("The game has started.", delivery_ids=ids)
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)
 
-    async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
-                     is_admin: bool = False, request_id: str | None = None) -> Reply:
+    async def _decide_command(self, game_id: str, user_id: int, command: cmd.Command, *,
+                              is_admin: bool = False, request_id: str | None = None) -> Reply:
         """Decide one command from a player (or the host) and store what follows.
 
         ``request_id`` (a Discord interaction id, a script's step) makes the command idempotent:
         a request already accepted is answered without being applied again."""
-        return await self._decided(game_id, lambda game: self._handle(
+        return await self.repository.decided(game_id, lambda game: self._handle(
             game, user_id, command, is_admin=is_admin, request_id=request_id))
 
     async def _handle(self, game: LiveGame, user_id: int, command: cmd.Command, *,
                       is_admin: bool = False, request_id: str | None = None,
                       extra: Sequence[NewDelivery] = (), answered: bool = True) -> Reply:
-        """``handle`` inside ``_decided`` (the game's lock held and the game loaded); ``extra``
-        deliveries are committed with the command's. ``answered``: the reply is shown to the
-        user, so that their copy of the message it repeats is not sent (``False`` for a
-        command the umpire gives on a player's behalf, whose reply nobody reads)."""
+        """``_decide_command`` inside ``Repository.decided`` (the game's lock held and the game
+        loaded); ``extra`` deliveries are committed with the command's. ``answered``: the reply
+        is shown to the user, so that their copy of the message it repeats is not sent
+        (``False`` for a command the umpire gives on a player's behalf, whose reply nobody
+        reads)."""
         game_id = game.record.id
         if request_id is not None and request_key(request_id) in game.state.requests:
             return Reply(wording.ALREADY_ACCEPTED, repeated=True)
-        host = self._is_host(game, user_id, is_admin)
+        host = self.repository.is_host(game, user_id, is_admin)
         if command.host_only and not host:
             raise UmpireError(wording.HOST_ONLY)
         player = game.player(user_id)
@@ -92,17 +96,17 @@ class Deciding(Repository):
         after = outcome.state
         own = own_view(after, side) if side else project(after, None)
         # The answer is worded before the commit so that the report it shows is not also sent
-        # to the same player (``Repository._address``).
+        # to the same player (``Repository.commit``).
         text = wording.acknowledgement(own, command, outcome.events,
                                        lambda: project(after, side or None))
-        ids = await self._commit(game, outcome, status=status, extra=extra,
+        ids = await self.repository.commit(game, outcome, status=status, extra=extra,
                                  shown=Shown(user_id, text) if side and answered else None)
         return Reply(text, delivery_ids=ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:
         async def decide(game: LiveGame) -> Reply:
-            self._require_host(game, user_id, is_admin)
+            self.repository.require_host(game, user_id, is_admin)
             try:
                 outcome = engine.end(game.state, game.record.seed.hex(),
                                      reason or "The host has ended the game.",
@@ -110,9 +114,9 @@ class Deciding(Repository):
                                      user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self._commit(game, outcome, status=GameStatus.ENDED)
+            ids = await self.repository.commit(game, outcome, status=GameStatus.ENDED)
             return Reply("The game is over; the after-action report, the seed and the full map "
                          "are posted.",
                          delivery_ids=ids)
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)

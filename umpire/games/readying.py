@@ -22,37 +22,44 @@ from rules.turn.reaction import require_not_held
 from rules.turn.status import GameStatus
 from storage.records import NewDelivery, PlayerRecord
 from umpire.answers import Reply, UmpireError
+from umpire.base import UmpireBase
 from umpire.games import ready
-from umpire.games.deciding import Deciding
 from umpire.games.options import core_option
 from umpire.games.repository import LiveGame
 from umpire.games.retrying import stale_write
-from umpire.games.setting_up import SettingUp
 from umpire.words import replies as wording
 
 #: The front end's delivery option for a private thread per side (``bot.threads``).
 THREADS = "threads"
 
 
-class Readying(SettingUp, Deciding):
-    """Ready players, on top of setting up (seats) and deciding (commands)."""
+class Readying(UmpireBase):
+    """Ready players: the umpire's ``handle``, ``leave`` and ``unseat``, each the step of
+    deciding (``_decide_command``) or of seats (``_leave_seat``, ``_unseat_player``) with the
+    side's readiness around it."""
 
     async def handle(self, game_id: str, user_id: int, command: cmd.Command, *,
                      is_admin: bool = False, request_id: str | None = None) -> Reply:
-        """A player's ``Done`` counts their readiness first (``done``); the host's end of a
-        phase tells those it cut short; any other command is decided as it comes."""
+        """Decide one command from a player (or the host) and store what follows.
+
+        ``request_id`` (a Discord interaction id, a script's step) makes the command idempotent:
+        a request already accepted is answered without being applied again.
+
+        A player's ``Done`` counts their readiness first (``done``); the host's end of a
+        phase tells those it cut short; any other command is decided as it comes
+        (``_decide_command``)."""
         if isinstance(command, cmd.Done):
             return await self.done(game_id, user_id, request_id=request_id)
         if isinstance(command, cmd.ForceEndPhase):
             async def force(game: LiveGame) -> Reply:
-                told = await self._cut_short(game) if self._is_host(
+                told = await self._cut_short(game) if self.repository.is_host(
                     game, user_id, is_admin) else []
                 return await self._handle(game, user_id, command, is_admin=is_admin,
                                           request_id=request_id, extra=told)
 
-            return await self._decided(game_id, force)
-        return await super().handle(game_id, user_id, command, is_admin=is_admin,
-                                    request_id=request_id)
+            return await self.repository.decided(game_id, force)
+        return await self._decide_command(game_id, user_id, command, is_admin=is_admin,
+                                          request_id=request_id)
 
     async def done(self, game_id: str, user_id: int, *, request_id: str | None = None,
                    side: str | None = None, turn: int | None = None,
@@ -110,7 +117,7 @@ class Readying(SettingUp, Deciding):
             marked = (player.side, state.turn, state.step)
             return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
 
-        reply = await self._decided(game_id, decide)
+        reply = await self.repository.decided(game_id, decide)
         if marked is None:
             return reply
         # A side-mate may have been marked ready meanwhile by another process, each of the
@@ -120,14 +127,21 @@ class Readying(SettingUp, Deciding):
 
     # -- seats given up while the others wait ------------------------------------------------------
     async def leave(self, game_id: str, user_id: int) -> Reply:
+        """Leave the game (or withdraw a request to join): ``_leave_seat``. Leaving a started
+        game is announced in its channel, and the player may only ever come back to the side
+        they held. The side may then have finished (``_after_seat_lost``)."""
         side = await self._side_of(game_id, user_id)
-        reply = await super().leave(game_id, user_id)
+        reply = await self._leave_seat(game_id, user_id)
         return await self._after_seat_lost(game_id, side, reply)
 
     async def unseat(self, game_id: str, actor_id: int, user_id: int, reason: str = "", *,
                      is_admin: bool = False) -> Reply:
+        """The host takes a player's seat away (announced in the game's channel), or refuses a
+        request to join: ``_unseat_player``. After the start, the player may only come back to
+        the same side. The side may then have finished (``_after_seat_lost``)."""
         side = await self._side_of(game_id, user_id)
-        reply = await super().unseat(game_id, actor_id, user_id, reason, is_admin=is_admin)
+        reply = await self._unseat_player(game_id, actor_id, user_id, reason,
+                                          is_admin=is_admin)
         return await self._after_seat_lost(game_id, side, reply)
 
     async def _after_seat_lost(self, game_id: str, side: str | None, reply: Reply) -> Reply:
@@ -168,7 +182,7 @@ class Readying(SettingUp, Deciding):
                 return None
             return None if reply.repeated else reply
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)
 
     # -- the host's end of a phase -------------------------------------------------------------
     async def _cut_short(self, game: LiveGame) -> list[NewDelivery]:

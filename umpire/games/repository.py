@@ -4,12 +4,14 @@ it implies in one transaction (a snapshot every ``SNAPSHOT_EVERY`` events).
 
 Other processes may commit to the same games (several bot processes on one database). The cache
 is therefore only a copy: every command checks it against the log's last seq before using it,
-and a commit that finds the log moved on is decided again from the log (``_decided``,
+and a commit that finds the log moved on is decided again from the log (``decided``,
 ``umpire.games.retrying``).
 
 Nothing here decides a command or words a reply for a player: ``umpire.games.deciding`` decides,
-``umpire.reads.reading`` reads for players, ``umpire.games.setting_up`` sets games up;
-``umpire.service`` puts them together as the ``Umpire``.
+``umpire.reads.reading`` reads for players, ``umpire.games.setting_up`` sets games up. The
+``Umpire`` (``umpire.service``) holds one repository, ``self.repository``, which each of its
+parts uses. A whole ``GameState`` is read here only (``state_for``, ``state_at``, ...), never
+through a method of the ``Umpire``: it is for the umpire's own tools and tests.
 """
 
 from __future__ import annotations
@@ -88,14 +90,13 @@ class LiveGame:
 class Repository:
     """Games loaded from the store, cached, and committed back to it."""
 
-    def __init__(self, store: Store, *, scenarios: Path | None = None,
-                 maps: MapMaker | None = None, retry: RetryPolicy = RETRY) -> None:
+    def __init__(self, store: Store, *, maps: MapMaker | None = None,
+                 retry: RetryPolicy = RETRY) -> None:
         self.store = store
-        self.scenarios = scenarios
         self.maps = maps or MapMaker()
         self.retry = retry
         # In this process, one command per game at a time; across processes the store's seq
-        # check serializes commits (``_decided``).
+        # check serializes commits (``decided``).
         self._locks: dict[str, asyncio.Lock] = {}
         self._games: dict[str, LiveGame] = {}
 
@@ -103,7 +104,7 @@ class Repository:
     def lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def _game(self, game_id: str) -> LiveGame:
+    async def get(self, game_id: str) -> LiveGame:
         """The game's current state: cached, or the latest snapshot plus the events after it.
 
         The cached copy is used only while the log's last seq is still its own: once another
@@ -126,7 +127,11 @@ class Repository:
         every_view(state)
         return game
 
-    async def _decided(self, game_id: str, decide: Callable[[LiveGame], Awaitable[T]]) -> T:
+    def cached(self, game_id: str) -> LiveGame | None:
+        """The game as this process last loaded it, if it has (nothing is read)."""
+        return self._games.get(game_id)
+
+    async def decided(self, game_id: str, decide: Callable[[LiveGame], Awaitable[T]]) -> T:
         """``decide`` the game as it stands, holding its lock: the one way a command that
         writes to a game runs.
 
@@ -138,11 +143,15 @@ class Repository:
         async with self.lock(game_id):
             for failures in range(1, self.retry.tries + 1):
                 try:
-                    return await decide(await self._game(game_id))
+                    return await decide(await self.get(game_id))
                 except Stale:
                     self._games.pop(game_id, None)
                     await asyncio.sleep(self.retry.pause(failures))
         raise UmpireError(wording.BUSY)
+
+    async def state_for(self, game_id: str) -> GameState:
+        """The current state, for the umpire's own tools (never shown to a player as is)."""
+        return (await self.get(game_id)).state
 
     async def load_state(self, game_id: str, loaded: LoadedScenario,
                          without: tuple[str, ...] = ()) -> GameState:
@@ -176,7 +185,7 @@ class Repository:
                               for r in records))
 
     # -- committing ------------------------------------------------------------------------------
-    async def _commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
+    async def commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
                       extra: Sequence[NewDelivery] = (), shown: Shown | None = None,
                       seats: Sequence[PlayerRecord] | None = None) -> tuple[int, ...]:
         """Store the outcome's events with their deliveries; ``extra`` are told right after the
@@ -186,7 +195,7 @@ class Repository:
         start's roster); the commit is stale if they changed meanwhile.
 
         Raises ``Stale`` when another process committed this game first: nothing is stored,
-        and this copy's roll counts are untouched (``_decided`` drops it)."""
+        and this copy's roll counts are untouched (``decided`` drops it)."""
         before, after = game.state, outcome.state
         if game.rolls_told is None:
             counts = await self.store.count_events(game.record.id, "die_rolled")
@@ -209,7 +218,7 @@ class Repository:
                                           seats=None if seats is None else
                                           [(p.user_id, p.side) for p in seats])
         except ConcurrencyError:
-            raise Stale from None  # decided again by ``_decided``
+            raise Stale from None  # decided again by ``decided``
         game.state = after
         every_view(after)
         for e in outcome.events:
@@ -289,11 +298,11 @@ class Repository:
 
     # -- hosts -----------------------------------------------------------------------------------
     @staticmethod
-    def _is_host(game: LiveGame, user_id: int, is_admin: bool) -> bool:
+    def is_host(game: LiveGame, user_id: int, is_admin: bool) -> bool:
         return is_admin or game.record.host_user_id == user_id
 
-    def _require_host(self, game: LiveGame, user_id: int, is_admin: bool) -> None:
-        if not self._is_host(game, user_id, is_admin):
+    def require_host(self, game: LiveGame, user_id: int, is_admin: bool) -> None:
+        if not self.is_host(game, user_id, is_admin):
             raise UmpireError(wording.HOST_ONLY)
 
 

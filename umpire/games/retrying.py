@@ -10,7 +10,7 @@ own refusal; a valid one is committed. Nothing is written before the commit, so 
 neither doubles nor loses anything.
 
 This module holds the rule (when to try again, and how long to wait first); the repository
-applies it around each command (``Repository._decided``).
+applies it around each command (``Repository.decided``).
 """
 
 from __future__ import annotations

@@ -20,16 +20,17 @@ from storage.errors import AlreadyExistsError
 from storage.records import GameRecord, NewDelivery, PlayerRecord, SeatRequest
 from storage.seat_notices import SeatNotice
 from umpire.answers import Reply, UmpireError
+from umpire.base import UmpireBase
 from umpire.games import catalog, dice, seat_notice, seats
 from umpire.games import ids as game_ids
 from umpire.games import options as game_options
-from umpire.games.repository import LiveGame, Repository
+from umpire.games.repository import LiveGame
 from umpire.games.retrying import seats_raced
 from umpire.words import replies as wording
 from umpire.words import whole_truth
 
 
-class SettingUp(Repository):
+class SettingUp(UmpireBase):
     """Creating games and managing their seats."""
 
     # -- setting up ------------------------------------------------------------------------------
@@ -68,8 +69,8 @@ class SettingUp(Repository):
         seed = seed or dice.new_seed()
         # One numbering at a time in this process, so that games created at once for the same
         # scenario never race for a number; another process's race is met by counting again.
-        async with self.lock(f"numbering:{game_ids.stem(loaded.id)}"):
-            for failures in range(1, self.retry.tries + 1):
+        async with self.repository.lock(f"numbering:{game_ids.stem(loaded.id)}"):
+            for failures in range(1, self.repository.retry.tries + 1):
                 gid = game_id or game_ids.next_game_id(
                     loaded.id, guild_id,
                     await self.store.games_named_like(game_ids.stem(loaded.id)))
@@ -86,7 +87,7 @@ class SettingUp(Repository):
                     if game_id:
                         raise UmpireError(f"there is already a game {game_id[:40]!r}") from None
                     # Another process's game took the number meanwhile: count again.
-                    await asyncio.sleep(self.retry.pause(failures))
+                    await asyncio.sleep(self.repository.retry.pause(failures))
             else:
                 raise UmpireError(wording.BUSY)
         sides = ", ".join(f"{s.id} ({plain(s.name)})" for s in loaded.scenario.sides)
@@ -128,14 +129,14 @@ class SettingUp(Repository):
                     await self.store.set_side(game_id, user_id, side, at_seq=state.seq)
             return Reply(f"You command {name} in game `{game_id}`.")
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)
 
     async def _request_seat(self, game: LiveGame, user_id: int, side: str, *, in_server: bool,
                             former: bool) -> Reply:
-        """Ask the host to seat the user on ``side`` of the started game (inside ``_decided``):
-        one open request per user, at most ``seats.MOST_OPEN_REQUESTS`` per game, and the host
-        told in one notice while it waits (``umpire.games.seat_notice``). A request refused writes
-        nothing."""
+        """Ask the host to seat the user on ``side`` of the started game (inside
+        ``Repository.decided``): one open request per user, at most
+        ``seats.MOST_OPEN_REQUESTS`` per game, and the host told in one notice while it waits
+        (``umpire.games.seat_notice``). A request refused writes nothing."""
         game_id, state = game.record.id, game.state
         name = state.side_name(side)
         line = seats.request_to_host(game_id, user_id, side, name, in_server=in_server,
@@ -160,9 +161,10 @@ class SettingUp(Repository):
                      "seated, it is announced in the game's channel.",
                      delivery_ids=asked.delivery_ids)
 
-    async def leave(self, game_id: str, user_id: int) -> Reply:
+    async def _leave_seat(self, game_id: str, user_id: int) -> Reply:
         """Leave the game (or withdraw a request to join). Leaving a started game is announced
-        in its channel, and the player may only ever come back to the side they held."""
+        in its channel, and the player may only ever come back to the side they held. (The
+        umpire's ``leave``, in ``umpire.games.readying``, then looks at the side's readiness.)"""
         async def decide(game: LiveGame) -> Reply:
             state = game.state
             player = await self.store.get_player(game_id, user_id)
@@ -187,14 +189,14 @@ class SettingUp(Repository):
                          f"You may come back only to {state.side_name(player.side)}, if the "
                          "host seats you again.", delivery_ids=tuple(ids))
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)
 
     async def seat(self, game_id: str, actor_id: int, user_id: int, side: str, *,
                    is_admin: bool = False) -> Reply:
         """The host accepts a user's request to join the started game on ``side``; the seat is
         announced in the game's channel."""
         async def decide(game: LiveGame) -> Reply:
-            self._require_host(game, actor_id, is_admin)
+            self.repository.require_host(game, actor_id, is_admin)
             state = game.state
             if not seats.started(state.status):
                 raise UmpireError(seats.OVER if state.status == GameStatus.ENDED else
@@ -223,14 +225,16 @@ class SettingUp(Repository):
             return Reply(f"{seats.mention(user_id)} now commands {name}; it is announced in "
                          "the game's channel.", delivery_ids=tuple(ids))
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)
 
-    async def unseat(self, game_id: str, actor_id: int, user_id: int, reason: str = "", *,
-                     is_admin: bool = False) -> Reply:
+    async def _unseat_player(self, game_id: str, actor_id: int, user_id: int, reason: str = "",
+                             *, is_admin: bool = False) -> Reply:
         """The host takes a player's seat away (announced in the game's channel), or refuses a
-        request to join. After the start, the player may only come back to the same side."""
+        request to join. After the start, the player may only come back to the same side. (The
+        umpire's ``unseat``, in ``umpire.games.readying``, then looks at the side's
+        readiness.)"""
         async def decide(game: LiveGame) -> Reply:
-            self._require_host(game, actor_id, is_admin)
+            self.repository.require_host(game, actor_id, is_admin)
             state = game.state
             if state.status == GameStatus.ENDED:
                 raise UmpireError(seats.OVER)
@@ -251,7 +255,7 @@ class SettingUp(Repository):
             return Reply(f"{seats.mention(user_id)} no longer commands {name}; it is announced "
                          "in the game's channel.", delivery_ids=tuple(ids))
 
-        return await self._decided(game_id, decide)
+        return await self.repository.decided(game_id, decide)
 
     async def seat_requests(self, game_id: str) -> list[SeatRequest]:
         return await self.store.seat_requests(game_id)

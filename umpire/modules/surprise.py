@@ -85,7 +85,7 @@ def describe(m: MarchNote) -> str:
 async def march_status(umpire: Umpire, game_id: str, user_id: int, march: str | None = None
                        ) -> MarchStatus:
     """The side's own surprise moves, with its map showing the route of one of them."""
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     side = await umpire.side_of(game_id, user_id)
     view, note = await asyncio.to_thread(_own_view, state, side)
     marches = list(note.find(march)) if note else []
@@ -116,7 +116,7 @@ async def march_status(umpire: Umpire, game_id: str, user_id: int, march: str | 
 
 async def march_names(umpire: Umpire, game_id: str, user_id: int) -> list[str]:
     """The player's own surprise moves under way, for the ``march:`` autocomplete."""
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     player = await umpire.player(game_id, user_id)
     if player is None or "surprise_move" not in state.modules:
         return []
@@ -169,7 +169,7 @@ async def plan_march(umpire: Umpire, game_id: str, user_id: int, command: OrderS
     Command Phase (then the order is given directly and the umpire answers). Raises
     ``UmpireError`` with the rules' own words for a force or route they refuse. Everything shown
     comes from the side's own units, the public map and the side's view (the picture)."""
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     side = await umpire.side_of(game_id, user_id)
     if "surprise_move" not in state.modules or state.status != GameStatus.ACTIVE:
         return None

@@ -14,7 +14,7 @@ from rules.state import GameState
 from rules.turn.idle import SideOptions, side_options
 from rules.turn.status import GameStatus
 from umpire.answers import Reply
-from umpire.games.repository import Repository
+from umpire.base import UmpireBase
 
 #: Where the whole guide is.
 GUIDE = "The whole guide: docs/playing.md (in the Vedette repository)."
@@ -95,7 +95,7 @@ def _names(names: tuple[str, ...], shown: int = 6) -> str:
                                                         else "")
 
 
-class Helping(Repository):
+class Helping(UmpireBase):
     """``/help`` for a player (or anyone)."""
 
     async def help_for(self, game_id: str | None, user_id: int) -> Reply:
@@ -104,7 +104,7 @@ class Helping(Repository):
         play no side in it."""
         if game_id is None:
             return Reply(help_text_general())
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         return Reply(help_text(game.state, game_id, player.side if player else None))
 

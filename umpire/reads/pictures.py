@@ -20,7 +20,8 @@ from dataclasses import replace
 
 from rules.state import GameState
 from storage.records import DeliveryRecord
-from umpire.games.repository import LiveGame, Repository
+from umpire.base import UmpireBase
+from umpire.games.repository import LiveGame
 from umpire.reads.drawn_maps import Counts, MapKey, read_view
 
 UMPIRE_VIEW = "umpire"
@@ -28,7 +29,7 @@ UMPIRE_VIEW = "umpire"
 log = logging.getLogger("vedette.pictures")
 
 
-class Pictures(Repository):
+class Pictures(UmpireBase):
     """Drawing a game's maps."""
 
     async def with_picture(self, delivery: DeliveryRecord, *, sending: bool = False
@@ -56,7 +57,7 @@ class Pictures(Repository):
     def picture_counts(self, game_id: str, side: str | None) -> Counts:
         """How often this process found ``side``'s pictures of the game (``None``: the
         umpire's) kept, and how often it drew them (nothing yet, for a game not loaded)."""
-        game = self._games.get(game_id)
+        game = self.repository.cached(game_id)
         return game.pictures.counts(side) if game is not None else Counts()
 
     async def _map_now(self, game: LiveGame, side: str | None, digest: str, *,
@@ -82,9 +83,9 @@ class Pictures(Repository):
         state; the picture is kept under the view's digest, as ``/map``'s are."""
         if not self.maps.enabled:
             return None
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         state: GameState = (game.state if game.state.seq == seq
-                            else await self.state_at(game_id, seq))
+                            else await self.repository.state_at(game_id, seq))
         _view, digest = await self.maps.looked_at(state, side)
         return await game.pictures.picture(
             side, MapKey(digest, fitted=fitted),

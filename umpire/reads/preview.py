@@ -59,7 +59,7 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     directly, and ``handle`` answers. Raises ``UmpireError`` with the engine's own words for an
     order it would refuse on what the side knows (an unknown unit, a route that cannot be read
     or followed)."""
-    state = await umpire.state_for(game_id)
+    state = await umpire.repository.state_for(game_id)
     side = await umpire.side_of(game_id, user_id)
     step = state.current
     if (state.status != GameStatus.ACTIVE or not step.allows("move")

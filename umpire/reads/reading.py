@@ -12,12 +12,12 @@ from rules.turn.status import GameStatus
 from rules.view import own_view, project, public_view
 from storage.records import DeliveryRecord, PlayerRecord, Recipient
 from umpire.answers import Reply, UmpireError
+from umpire.base import UmpireBase
 from umpire.gameref import GameRef, ref_of
 from umpire.games import seats
 from umpire.games.repository import LiveGame
 from umpire.reads import naming
 from umpire.reads.naming import Action, Named
-from umpire.reads.pictures import Pictures
 from umpire.verify import check as verify
 from umpire.verify import record
 from umpire.words import markers as marker_words
@@ -29,14 +29,10 @@ from umpire.words.stack import stack_text
 from umpire.words.units import UnitsPage
 
 
-class Reading(Pictures):
+class Reading(UmpireBase):
     """What players (and the umpire's own tools) read of a game."""
 
     # -- reading ---------------------------------------------------------------------------------
-    async def state_for(self, game_id: str) -> GameState:
-        """The current state, for the umpire's own tools (never shown to a player as is)."""
-        return (await self._game(game_id)).state
-
     async def side_of(self, game_id: str, user_id: int) -> str:
         player = await self.store.get_player(game_id, user_id)
         if player is None:
@@ -48,7 +44,7 @@ class Reading(Pictures):
                      stack: str | None = None) -> Reply:
         """The player's map: the window fitted to what their side knows, the ``whole`` board,
         or a window ``around`` a cell; with ``stack``, the list of what is in that cell."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         side = await self._reader_side(game, user_id)
         # Worked out off the event loop, with the digest its picture is kept under.
         view, digest = await self.maps.looked_at(game.state, side)
@@ -82,7 +78,7 @@ class Reading(Pictures):
         """The game's status: scenario, turn, phase, who is still to act, players, requests to
         join. Told to its players and host, and to members of its server (``in_server``, which
         the bot checks); a game made outside Discord has no server."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         state = game.state
         players = await self.store.players(game_id)
         self._require_onlooker(game, user_id, players, in_server=in_server, is_admin=is_admin)
@@ -94,7 +90,7 @@ class Reading(Pictures):
     async def units_text(self, game_id: str, user_id: int) -> Reply:
         """The player's own units: where they are, formation, strength (and stragglers), morale
         when not normal, and MPs left (every page of ``units_page``)."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         side = await self._reader_side(game, user_id)
         if side is None:
             return Reply(whole_truth.units_text(game.state))
@@ -105,7 +101,7 @@ class Reading(Pictures):
         """One page of the player's own units as ``/units`` shows them
         (``umpire.words.units``), from their side's view; the page is brought within the
         list."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         side = await self._reader_side(game, user_id)
         if side is None:
             return units_list.sides_page([own_view(game.state, s) for s in game.state.sides],
@@ -114,7 +110,7 @@ class Reading(Pictures):
 
     async def unit_names(self, game_id: str, user_id: int) -> list[str]:
         """Names of the player's own units, for autocomplete (never an enemy's)."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None:
             return []
@@ -123,7 +119,7 @@ class Reading(Pictures):
     async def marker_choices(self, game_id: str, user_id: int) -> list[tuple[str, str]]:
         """The player's own markers for autocomplete, each as the value an order reads and a
         label saying what is under it (``umpire.words.markers``); never an enemy marker."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None or not game.state.markers:
             return []
@@ -134,7 +130,7 @@ class Reading(Pictures):
         """Names of the enemy units (``troops_only``: combat units) the player's side sees
         identified now, for autocomplete; read through ``rules.view.project``, so never a unit
         the side does not see."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None or not game.state.status.in_play:
             return []
@@ -145,7 +141,7 @@ class Reading(Pictures):
                            ) -> tuple[GameState, str] | None:
         """The game's state and the asking player's side, for autocomplete (``None`` when he
         plays no side in it, or, with ``in_play``, when the game is not under way)."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None or (in_play and not game.state.status.in_play):
             return None
@@ -184,12 +180,12 @@ class Reading(Pictures):
     async def sides(self, game_id: str) -> list[tuple[str, str]]:
         """The game's sides, each as its id and its name (public: every player may join one),
         from the scenario the game was pinned to."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         return [(s, game.state.side_name(s)) for s in game.state.sides]
 
     async def place_names(self, game_id: str) -> list[str]:
         """The scenario's named places: public, printed on every map."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         return sorted(p.name for p in game.loaded.board.places)
 
     async def inbox(self, game_id: str, user_id: int, page: int = 0, per_page: int = 5
@@ -210,7 +206,7 @@ class Reading(Pictures):
         """The recent public announcements and this side's own reports, oldest first; once
         the game is over (or to the host who umpires it), every side's reports
         (``umpire.words.whole_truth``)."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         side = await self._reader_side(game, user_id)
         if side is None:
             return Reply(wording.log_text(await self._whole_log(game_id, game.state, last)))
@@ -242,7 +238,7 @@ class Reading(Pictures):
         a game made outside Discord has no server. Anyone else gets ``refusal``, which says
         what they can do instead for the reading they asked for."""
         if (game.record.guild_id is not None and not in_server
-                and not self._is_host(game, user_id, is_admin)
+                and not self.repository.is_host(game, user_id, is_admin)
                 and all(p.user_id != user_id for p in players)):
             raise UmpireError(refusal)
 
@@ -251,7 +247,7 @@ class Reading(Pictures):
         """Check a finished game as ``vedette verify`` does: every roll derived again from the
         published seed, every command decided again (off the event loop). Refused while the
         game is not over, since its seed is still secret."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         self._require_onlooker(game, user_id, await self.store.players(game_id),
                                in_server=in_server, is_admin=is_admin,
                                refusal=seats.NOT_SEEN_VERIFY)

@@ -25,8 +25,8 @@ from rules.state import GameState, apply, initial_state
 from rules.view import SideView, project
 from storage.records import GameRecord
 from umpire.answers import UmpireError
+from umpire.base import UmpireBase
 from umpire.games import seats
-from umpire.reads.reading import Reading
 from umpire.verify import record
 from umpire.words import replies as wording
 from umpire.words import whole_truth
@@ -80,7 +80,7 @@ def frame_text(view: SideView, game_id: str, turn: int, now: bool) -> str:
         wording.map_caption(view)
 
 
-class Replaying(Reading):
+class Replaying(UmpireBase):
     """Replaying a game's past maps for its players (and, after the end, anyone who may read
     it)."""
 
@@ -89,7 +89,7 @@ class Replaying(Reading):
                      is_admin: bool = False) -> ReplayFrame:
         """The map of ``side`` (``None``: the asker's own; ``umpire``: everything) at the end
         of ``turn`` (``None``: the latest)."""
-        game = await self._game(game_id)
+        game = await self.repository.get(game_id)
         state = game.state
         player = await self.store.get_player(game_id, user_id)
         if not whole_truth.over(state):
