@@ -95,8 +95,9 @@ class DriverRun:
         self.lines: list[str] = []
         self.log = log
         self.killed = False
-        # A watchdog: no run may hang the test suite.
-        self.watchdog = threading.Timer(60, self.proc.kill)
+        # A watchdog: no run may hang the test suite (a ceiling far above any run's time, so
+        # that a slow machine never trips it).
+        self.watchdog = threading.Timer(600, self.proc.kill)
         self.watchdog.start()
 
     def read_until_step(self, target: int) -> bool:
@@ -118,7 +119,7 @@ class DriverRun:
             self.killed = True
 
     def finish(self) -> int:
-        out, _ = self.proc.communicate(timeout=90)
+        out, _ = self.proc.communicate(timeout=900)
         self.watchdog.cancel()
         self.stderr.close()
         self.lines += [x.strip() for x in out.splitlines() if x.strip()]
