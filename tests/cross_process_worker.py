@@ -13,12 +13,18 @@ import json
 import sys
 from pathlib import Path
 
+import storage.db
 from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
 from tests.test_reliability import tiny_orders
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
+
+#: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
+#: a writer waits for the other's write lock however long that takes, rather than failing after
+#: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
+storage.db.BUSY_TIMEOUT_MS = 600_000
 
 
 async def barrier(folder: Path, name: str, me: int) -> None:

@@ -21,10 +21,16 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import storage.db
 from storage.json_codec import JsonObject
 from storage.store import Store
 from umpire.outbox import drain
 from umpire.outbox_holder import new_holder
+
+#: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
+#: a writer waits for the other's write lock however long that takes, rather than failing after
+#: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
+storage.db.BUSY_TIMEOUT_MS = 600_000
 
 
 class FileTransport:

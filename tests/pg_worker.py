@@ -45,6 +45,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
+import storage.db
 from rules.commands import COMMAND_TYPES, Command
 from rules.state import to_snapshot
 from storage.clock import utc_now
@@ -54,6 +55,11 @@ from umpire.maps import MapMaker
 from umpire.outbox import drain
 from umpire.outbox_holder import new_holder
 from umpire.service import Umpire, UmpireError
+
+#: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
+#: a writer waits for the other's write lock however long that takes, rather than failing after
+#: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
+storage.db.BUSY_TIMEOUT_MS = 600_000
 
 #: How long a drain loop waits between two rounds when nothing was sent.
 IDLE_PAUSE = 0.05

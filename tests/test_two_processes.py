@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+import storage.db
 from rules.commands import Command
 from rules.state import to_snapshot
 from storage.records import DeliveryRecord
@@ -188,6 +189,13 @@ class Worker:
             self.proc.kill()
             self.proc.wait(timeout=30)
         self.stderr.close()
+
+
+@pytest.fixture(autouse=True)
+def patient_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's own store waits for the workers' write lock as long as they do
+    (``tests.pg_worker``), not the store's 5 s."""
+    monkeypatch.setattr(storage.db, "BUSY_TIMEOUT_MS", 600_000)
 
 
 @pytest.fixture
