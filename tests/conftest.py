@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import shutil
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -34,6 +37,41 @@ def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
 @pytest.fixture
 def tiny() -> LoadedScenario:
     return load_tiny()
+
+
+class Demos:
+    """The sample games ``vedette demo`` plays (``umpire.demo.run_demo``), each played once per
+    session (per process, under pytest-xdist) and copied for each test that asks: every test
+    still has a folder of its own, as if the demo had been played there."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._played: dict[tuple[str | None, str | None, bool], tuple[Path, str]] = {}
+
+    def play(self, out: Path, variant: str | None = None, *, scenario: str | None = None,
+             raid: bool = False) -> str:
+        """Put the demo's folder at ``out`` (``run_demo(out, variant, ...)`` that returned 0);
+        what it printed, naming ``out``."""
+        from umpire.demo import run_demo
+
+        key = (variant, scenario, raid)
+        if key not in self._played:
+            folder = self.root / f"demo-{len(self._played)}"
+            printed = io.StringIO()
+            options = {} if scenario is None else {"scenario": scenario}
+            with contextlib.redirect_stdout(printed):
+                assert run_demo(folder, variant, raid=raid, **options) == 0
+            self._played[key] = (folder, printed.getvalue())
+        folder, printed = self._played[key]
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(folder, out)
+        return printed.replace(str(folder), str(out))
+
+
+@pytest.fixture(scope="session")
+def demos(tmp_path_factory: pytest.TempPathFactory) -> Demos:
+    return Demos(tmp_path_factory.mktemp("demos"))
 
 
 @pytest.fixture

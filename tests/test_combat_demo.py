@@ -7,7 +7,8 @@ from pathlib import Path
 
 from storage.records import Recipient
 from storage.store import Store
-from umpire.demo import PLAYERS, run_demo
+from tests.conftest import Demos
+from umpire.demo import PLAYERS
 from umpire.verify import verify
 
 
@@ -20,9 +21,9 @@ async def answered_texts(db: Path) -> list[str]:
     return [d.text for d in found if d.status == "sent" and d.attempts == 0]
 
 
-def test_the_demo_fights(tmp_path: Path, capsys: object) -> None:
+def test_the_demo_fights(tmp_path: Path, demos: Demos) -> None:
     out = tmp_path / "demo"
-    assert run_demo(out) == 0
+    demos.play(out)
     inboxes = {side: (out / side / "inbox.md").read_text(encoding="utf-8")
                for side in ("union", "confederate")}
     # A report the answer to an order showed its player is not DMed again (ruling FLOW-33): it

@@ -6,8 +6,6 @@ cavalry scout is until one of their units sees it."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,8 @@ from rules.location import InMarker
 from rules.state import GameState
 from rules.view import ANONYMOUS, project
 from storage.store import Store
-from umpire.demo import HOST, PLAYERS, SCENARIO, run_demo
+from tests.conftest import Demos
+from umpire.demo import HOST, PLAYERS, SCENARIO
 from umpire.demo_concealed import (
     CONFEDERATE,
     FINDER,
@@ -53,13 +52,10 @@ SCOUT_NAMES = ("8th Pennsylvania", FINDER)
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def played(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> tuple[Path, str]:
     """The demo's folder and what it printed."""
     out = tmp_path_factory.mktemp("concealed") / "demo"
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(out, "concealed") == 0
-    return out, printed.getvalue()
+    return out, demos.play(out, "concealed")
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from rules import commands as cmd
+from tests.conftest import Demos
 from umpire import catalog
 from umpire.cli import build_parser
-from umpire.demo import run_demo
 from umpire.demo_chancellorsville import (
     BESIDE_THE_WOODS,
     IN_THE_WOODS,
@@ -31,23 +31,20 @@ from umpire.verify import verify
 FITZ_LEE = "Fitz Lee's cavalry brigade"
 
 
-def play(out: Path, *, raid: bool) -> tuple[Path, str]:
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(out, scenario="chancellorsville-hidden", raid=raid) == 0
-    return out, printed.getvalue()
+def play(demos: Demos, out: Path, *, raid: bool) -> tuple[Path, str]:
+    return out, demos.play(out, scenario="chancellorsville-hidden", raid=raid)
 
 
 @pytest.fixture(scope="module")
-def plain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def plain(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> tuple[Path, str]:
     """The demo without the raid: its folder and what it printed."""
-    return play(tmp_path_factory.mktemp("cv") / "demo", raid=False)
+    return play(demos, tmp_path_factory.mktemp("cv") / "demo", raid=False)
 
 
 @pytest.fixture(scope="module")
-def raided(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def raided(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> tuple[Path, str]:
     """The demo with the raid: its folder and what it printed."""
-    return play(tmp_path_factory.mktemp("cv-raid") / "demo", raid=True)
+    return play(demos, tmp_path_factory.mktemp("cv-raid") / "demo", raid=True)
 
 
 def read(demo: Path, name: str) -> str:

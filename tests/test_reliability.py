@@ -33,6 +33,7 @@ from rules.state import to_snapshot
 from storage.store import Store
 from tests import crash_driver
 from tests.commitments import masked
+from tests.conftest import Demos
 from umpire import demo
 from umpire.maps import MapMaker
 from umpire.service import Umpire, UmpireError
@@ -275,12 +276,12 @@ def module_events_after_snapshot(db: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+def restart_dbs(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> list[Path]:
     """The demo's variants' databases, and two games of the combat script still in play."""
     tmp_path = tmp_path_factory.mktemp("restart")
     dbs: list[Path] = []
     for variant in demo.VARIANTS:
-        assert demo.run_demo(tmp_path / variant, variant) == 0
+        demos.play(tmp_path / variant, variant)
         dbs.append(tmp_path / variant / "game.db")
     for until in IN_PLAY_UNTIL:
         db = tmp_path / f"in-play-{until}.db"

@@ -20,9 +20,9 @@ from rules.implementations import load_all
 from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
+from tests.conftest import Demos
 from umpire import catalog
 from umpire.cli import main
-from umpire.demo import run_demo
 from umpire.dice import SeededDice, sources_commitment
 from umpire.record import GameLog, LoggedEvent, file_name, from_json, from_store, to_json
 from umpire.verify import verify, verify_record
@@ -31,10 +31,10 @@ Row = tuple[int, str, dict[str, Any], str]
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def demo_db(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> Path:
     """The demo's database: a real game with orders, marches, fire, assaults and their rolls."""
     out = tmp_path_factory.mktemp("demo") / "demo"
-    assert run_demo(out) == 0
+    demos.play(out)
     return out / "game.db"
 
 
