@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from rules.loader import LoadedScenario, load
 from tests import pg_server
@@ -23,6 +24,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # when it arrives tells nothing; the tests wait for messages by what they say, not by when, so
 # they send at once unless they test the pacing itself (bots started as processes inherit it).
 os.environ.setdefault("VEDETTE_SEND_PACE", "0")
+
+# Hypothesis holds each example to 200 ms by default, and fails a test whose data took long to
+# make: limits a loaded machine can break. The properties are what the tests check, not speed.
+settings.register_profile("vedette", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("vedette")
 
 
 def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
