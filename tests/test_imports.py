@@ -175,6 +175,7 @@ print(json.dumps(failed))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="forks a child per module")
 def test_each_rules_module_imports_alone() -> None:
     """Each module imported first, in an interpreter where no rules module is loaded yet (a

@@ -214,6 +214,7 @@ def crash_and_compare(tmp_path: Path, name: str, targets: list[int], rng: random
     return reference, crashed
 
 
+@pytest.mark.slow
 def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
     """The scripted flank-march game (160+ commands), killed with SIGKILL at random points and
     restarted each time, ends exactly as the same game played without a crash: same events (with
@@ -233,6 +234,7 @@ COMBAT_KEY_KINDS = ("surprise_order", "surprise_execute", "surprise_detour", "as
 COMBAT_RANDOM_KILLS = 3
 
 
+@pytest.mark.slow
 def test_crash_with_combat_and_a_surprise_march_loses_nothing_and_repeats_nothing(
         tmp_path: Path) -> None:
     """The same for flank-march with the Surprise Move and combat rules in force: Jackson's
@@ -301,6 +303,7 @@ def restart_dbs(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> list[
     return dbs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("as_bot", [False, True], ids=["command-line", "bot"])
 def test_a_restarted_process_reads_back_every_modules_events(
         restart_dbs: list[Path], as_bot: bool) -> None:
@@ -422,6 +425,7 @@ def tiny_orders(n: int) -> list[list[tuple[int, cmd.Command]]]:
     return rounds
 
 
+@pytest.mark.slow
 async def test_twenty_games_interleaved_on_one_file(tmp_path: Path) -> None:
     """Twenty games, each with many commands in flight at once, all interleaved on one database
     file: each game's log holds exactly its own events, in the order its commands were accepted,

@@ -45,6 +45,9 @@ from umpire.maps import MapMaker
 from umpire.outbox import lane_of
 from umpire.service import Umpire, UmpireError
 
+#: Real processes playing 20 games each: slow (``pytest -m "not slow"`` leaves them out).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 20
 STEPS = 30
