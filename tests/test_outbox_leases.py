@@ -311,8 +311,12 @@ async def test_two_processes_draining_one_database_send_each_delivery_once(
         db_target: str, tmp_path: Path) -> None:
     async with Store.open(db_target) as store:
         keys = await seed_games(store, 8, 10)
-    sent_file, go = tmp_path / "sent.txt", tmp_path / "go"
-    workers = [_worker(db_target, sent_file, "--lease", "5", "--delay", "0.01", "--go", str(go))
+    sent_file, go, together = tmp_path / "sent.txt", tmp_path / "go", tmp_path / "together"
+    together.mkdir()
+    # Long leases: both are alive, and neither may take over what the other holds (however
+    # slow the machine); each waits at its first send until the other has one too.
+    workers = [_worker(db_target, sent_file, "--lease", "600", "--delay", "0.01", "--go", str(go),
+                       "--together", str(together), "2")
                for _ in range(2)]
     try:
         for worker in workers:
