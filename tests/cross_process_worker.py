@@ -24,7 +24,8 @@ from umpire.service import Umpire, UmpireError
 #: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
 #: a writer waits for the other's write lock however long that takes, rather than failing after
 #: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
-storage.db.BUSY_TIMEOUT_MS = 600_000
+#: Set when the worker runs, not when a test imports this module.
+PATIENT_BUSY_TIMEOUT_MS = 600_000
 
 
 async def barrier(folder: Path, name: str, me: int) -> None:
@@ -68,4 +69,5 @@ async def main(target: str, folder: Path, me: int, gids: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    storage.db.BUSY_TIMEOUT_MS = PATIENT_BUSY_TIMEOUT_MS
     asyncio.run(main(sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]))

@@ -32,7 +32,8 @@ from umpire.outbox_holder import new_holder
 #: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
 #: a writer waits for the other's write lock however long that takes, rather than failing after
 #: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
-storage.db.BUSY_TIMEOUT_MS = 600_000
+#: Set when the worker runs, not when a test imports this module.
+PATIENT_BUSY_TIMEOUT_MS = 600_000
 
 
 class FileTransport:
@@ -76,6 +77,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--go", type=Path, default=None)
     parser.add_argument("--together", nargs=2, default=None)
     args = parser.parse_args(argv)
+    storage.db.BUSY_TIMEOUT_MS = PATIENT_BUSY_TIMEOUT_MS
     holder = new_holder()
     together = None if args.together is None else (Path(args.together[0]),
                                                    int(args.together[1]))

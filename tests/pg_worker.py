@@ -59,7 +59,8 @@ from umpire.service import Umpire, UmpireError
 #: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
 #: a writer waits for the other's write lock however long that takes, rather than failing after
 #: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
-storage.db.BUSY_TIMEOUT_MS = 600_000
+#: Set when the worker runs, not when a test imports this module.
+PATIENT_BUSY_TIMEOUT_MS = 600_000
 
 #: How long a drain loop waits between two rounds when nothing was sent.
 IDLE_PAUSE = 0.05
@@ -75,12 +76,16 @@ class Step:
 
 
 def write_script(path: Path, games: dict[str, Sequence[tuple[int, str, Command]]], *,
-                 lease_seconds: float = 2.0, send_delay: float = 0.0) -> None:
+                 lease_seconds: float = 2.0, send_delay: float = 0.0,
+                 meet: Sequence[str] = ()) -> None:
     """Write a worker's script: ``games`` maps a game id to its ``(user, request, command)``
-    steps in order."""
+    steps in order. ``meet``: the names of other workers; once this one has a command accepted
+    it gives no other until each of them has had one accepted too (so that every one of them
+    surely plays a share, however the machine schedules them)."""
     data = {
         "lease_seconds": lease_seconds,
         "send_delay": send_delay,
+        "meet": list(meet),
         "games": {gid: [[user, request, json.loads(command.model_dump_json())]
                         for user, request, command in steps]
                   for gid, steps in games.items()},
@@ -166,6 +171,15 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
         while not (out / "go").exists():
             await asyncio.sleep(0.01)
         playing = True
+        peers = [out / f"{peer}.accepted" for peer in data.get("meet", [])]
+        met = asyncio.Event()
+
+        async def meet() -> None:
+            while not met.is_set():
+                if all(p.exists() and p.stat().st_size for p in peers):
+                    met.set()
+                else:
+                    await asyncio.sleep(0.01)
 
         async def play(gid: str, steps: list[Step]) -> None:
             for step in steps:
@@ -180,6 +194,7 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
                 else:
                     accepted.write(f"{gid} {step.request}")
                     answers.write(f"{gid} {step.request} accepted")
+                    await meet()
 
         async def deliver() -> None:
             while True:
@@ -209,6 +224,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m tests.pg_worker TARGET SCRIPT OUT_DIR NAME", file=sys.stderr)
         return 2
     target, script, out, name = argv
+    storage.db.BUSY_TIMEOUT_MS = PATIENT_BUSY_TIMEOUT_MS
     asyncio.run(run(target, Path(script), Path(out), name))
     return 0
 

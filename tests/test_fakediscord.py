@@ -40,7 +40,7 @@ PNG = make_png()
 
 class ConfirmView(discord.ui.View):
     def __init__(self, bot: UmpireBot) -> None:
-        super().__init__(timeout=30)
+        super().__init__(timeout=None)  # no expiry: a slow machine may take its time
         self.bot = bot
 
     @discord.ui.button(label="Confirm", custom_id="confirm", style=discord.ButtonStyle.success)
@@ -79,6 +79,7 @@ class UmpireBot(discord.Client):
         self.seen_messages: list[discord.Message] = []
         self.reports: list[str] = []
         self.fetched: list[discord.InteractionMessage] = []
+        self.views_shown = 0  # answers with a view that discord.py has stored (clickable)
         self._add_commands()
 
     async def on_message(self, message: discord.Message) -> None:
@@ -135,6 +136,7 @@ class UmpireBot(discord.Client):
             await interaction.response.send_message(
                 "Turn 3: awaiting orders", view=ConfirmView(bot)
             )
+            bot.views_shown += 1  # discord.py stores the view once the answer returns
 
         self.tree.add_command(ping)
         self.tree.add_command(poke)
@@ -361,6 +363,8 @@ async def test_button_click_reaches_the_view(
 ) -> None:
     status = await fake.slash("game status", user=scene.alice, channel=scene.channel)
     await status.response()
+    # Discord has the answer; the client listens for the click once its request returned.
+    await fake.wait_for(lambda: bot.views_shown == 1, what="the view stored")
     message = status.original
     assert message is not None
     [row] = message["components"]

@@ -134,17 +134,20 @@ class Worker:
     """One ``tests.pg_worker`` process and what it wrote."""
 
     def __init__(self, name: str, target: str, out: Path, send_delay: float = 0.0, *,
-                 last_game_first: bool = False) -> None:
+                 last_game_first: bool = False, meet: tuple[str, ...] = ()) -> None:
         """``last_game_first``: start the games in the other order. The process that commits
         a game's first command stays ahead on that game (the other loads it again after each
         race it loses), so two processes starting the same games in the same order may see
-        one of them win every race, by the few milliseconds it saw the go first."""
+        one of them win every race, by the few milliseconds it saw the go first. ``meet``:
+        the other workers that must each have a command accepted before this one has a second
+        (``tests.pg_worker``): on a loaded machine one process may otherwise get no turn at all
+        before the other has played everything."""
         self.name = name
         self.out = out
         path = out / f"{name}.script.json"
         order = game_ids()[::-1] if last_game_first else game_ids()
         write_script(path, {gid: script() for gid in order},
-                     lease_seconds=LEASE_SECONDS, send_delay=send_delay)
+                     lease_seconds=LEASE_SECONDS, send_delay=send_delay, meet=meet)
         self.stderr = (out / f"{name}.stderr").open("wb")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "VEDETTE_OUTBOX_LEASE": str(LEASE_SECONDS)}
         self.proc = subprocess.Popen(
@@ -280,8 +283,8 @@ def no_changed_meanwhile(worker: Worker) -> None:
 async def test_two_processes_play_the_same_games_at_once(
         target: str, reference: Reference, workers: list[Worker], tmp_path: Path) -> None:
     await set_up(target)
-    workers += [Worker("a", target, tmp_path),
-                Worker("b", target, tmp_path, last_game_first=True)]
+    workers += [Worker("a", target, tmp_path, meet=("b",)),
+                Worker("b", target, tmp_path, last_game_first=True, meet=("a",))]
     start_together(workers, tmp_path)
     for worker in workers:
         worker.wait()
