@@ -107,6 +107,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _PG_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)
+    if hasattr(config, "workerinput"):
+        # Under pytest-xdist the tests marked slow go first (in their order), so that the run
+        # ends with short tests that the workers share out, not with one long test while the
+        # other workers have nothing left to do.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
