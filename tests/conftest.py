@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import shutil
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from rules.scenario.loader import LoadedScenario, load
 from tests.fakediscord import FakeDiscord
@@ -28,6 +32,12 @@ pytest_plugins = (
 # they send at once unless they test the pacing itself (bots started as processes inherit it).
 os.environ.setdefault("VEDETTE_SEND_PACE", "0")
 
+# Hypothesis holds each example to 200 ms by default, and fails a test whose data took long to
+# make: limits a loaded machine can break. The properties are what the tests check, not speed.
+settings.register_profile("vedette", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("vedette")
+
 
 def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
     text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
@@ -41,6 +51,41 @@ def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
 @pytest.fixture
 def tiny() -> LoadedScenario:
     return load_tiny()
+
+
+class Demos:
+    """The sample games ``vedette demo`` plays (``umpire.demo.run_demo``), each played once per
+    session (per process, under pytest-xdist) and copied for each test that asks: every test
+    still has a folder of its own, as if the demo had been played there."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._played: dict[tuple[str | None, str | None, bool], tuple[Path, str]] = {}
+
+    def play(self, out: Path, variant: str | None = None, *, scenario: str | None = None,
+             raid: bool = False) -> str:
+        """Put the demo's folder at ``out`` (``run_demo(out, variant, ...)`` that returned 0);
+        what it printed, naming ``out``."""
+        from umpire.demo import run_demo
+
+        key = (variant, scenario, raid)
+        if key not in self._played:
+            folder = self.root / f"demo-{len(self._played)}"
+            printed = io.StringIO()
+            options = {} if scenario is None else {"scenario": scenario}
+            with contextlib.redirect_stdout(printed):
+                assert run_demo(folder, variant, raid=raid, **options) == 0
+            self._played[key] = (folder, printed.getvalue())
+        folder, printed = self._played[key]
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(folder, out)
+        return printed.replace(str(folder), str(out))
+
+
+@pytest.fixture(scope="session")
+def demos(tmp_path_factory: pytest.TempPathFactory) -> Demos:
+    return Demos(tmp_path_factory.mktemp("demos"))
 
 
 @pytest.fixture
@@ -74,6 +119,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _PG_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)
+    if hasattr(config, "workerinput"):
+        # Under pytest-xdist the tests marked slow go first (in their order), so that the run
+        # ends with short tests that the workers share out, not with one long test while the
+        # other workers have nothing left to do.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -83,7 +133,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if pg_server.required() and exitstatus == 0 and _postgres_passed == 0:
+    # Under pytest-xdist each worker runs a share of the tests (and starts its own server);
+    # the reports of them all reach the controlling process, which alone checks the count.
+    worker = hasattr(session.config, "workerinput")
+    if (pg_server.required() and not worker and exitstatus == 0
+            and _postgres_passed == 0):
         session.exitstatus = 1
         print(f"\n{pg_server.ENV_REQUIRE}=1, but no PostgreSQL test passed in this run",
               file=sys.stderr)

@@ -2,7 +2,7 @@
 
 Every unit has exactly one location, and the kind of location says what the unit can do: only a
 unit on the map moves, sees and is seen; one inside a marker counts as standing where the marker
-stands (``rules.presence.counts_at``) but is shown to nobody but its owner; an arriving unit
+stands (``rules.forces.counting.counts_at``) but is shown to nobody but its owner; an arriving unit
 enters at its cell in its turn; an eliminated or withdrawn unit is out of play for good.
 
 *Eliminated* is a unit destroyed in play: no strength left, by losses or by straggling (its

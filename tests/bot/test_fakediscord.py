@@ -40,7 +40,7 @@ PNG = make_png()
 
 class ConfirmView(discord.ui.View):
     def __init__(self, bot: UmpireBot) -> None:
-        super().__init__(timeout=30)
+        super().__init__(timeout=None)  # no expiry: a slow machine may take its time
         self.bot = bot
 
     @discord.ui.button(label="Confirm", custom_id="confirm", style=discord.ButtonStyle.success)
@@ -79,6 +79,7 @@ class UmpireBot(discord.Client):
         self.seen_messages: list[discord.Message] = []
         self.reports: list[str] = []
         self.fetched: list[discord.InteractionMessage] = []
+        self.views_shown = 0  # answers with a view that discord.py has stored (clickable)
         self._add_commands()
 
     async def on_message(self, message: discord.Message) -> None:
@@ -135,6 +136,7 @@ class UmpireBot(discord.Client):
             await interaction.response.send_message(
                 "Turn 3: awaiting orders", view=ConfirmView(bot)
             )
+            bot.views_shown += 1  # discord.py stores the view once the answer returns
 
         self.tree.add_command(ping)
         self.tree.add_command(poke)
@@ -208,10 +210,10 @@ async def test_close_ends_the_session_cleanly(fake: FakeDiscord, scene: Scene) -
     with patched_discord(fake.base_url):
         await client.login(TOKEN)
         connect = asyncio.create_task(client.connect())
-        await asyncio.wait_for(client.wait_until_ready(), 5)
+        await asyncio.wait_for(client.wait_until_ready(), 30)
         assert fake.gateway.current  # one live session
         await client.close()
-        await asyncio.wait_for(connect, 5)  # returns, does not raise
+        await asyncio.wait_for(connect, 30)  # returns, does not raise
     assert client.is_closed()
     await fake.wait_for(lambda: not fake.gateway.connections)
     assert len(fake.gateway.close_codes) == 1
@@ -222,7 +224,7 @@ async def test_close_ends_the_session_cleanly(fake: FakeDiscord, scene: Scene) -
 async def test_reconnect_resumes_and_keeps_working(
     fake: FakeDiscord, scene: Scene, bot: UmpireBot
 ) -> None:
-    resumed = asyncio.create_task(bot.wait_for("resumed", timeout=5))
+    resumed = asyncio.create_task(bot.wait_for("resumed", timeout=30))
     await asyncio.sleep(0)  # let wait_for register its listener
     await fake.request_reconnect()
     await resumed
@@ -234,12 +236,12 @@ async def test_reconnect_resumes_and_keeps_working(
 
 async def test_gateway_refuses_an_unknown_resume(fake: FakeDiscord) -> None:
     async with aiohttp.ClientSession() as session, session.ws_connect(fake.gateway_url) as ws:
-        hello = await ws.receive_json(timeout=2)  # no compress asked: plain text frames
+        hello = await ws.receive_json(timeout=30)  # no compress asked: plain text frames
         assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
         await ws.send_json({"op": 1, "d": None})
-        assert (await ws.receive_json(timeout=2))["op"] == 11
+        assert (await ws.receive_json(timeout=30))["op"] == 11
         await ws.send_json({"op": 6, "d": {"token": TOKEN, "session_id": "nope", "seq": 3}})
-        invalid = await ws.receive_json(timeout=2)
+        invalid = await ws.receive_json(timeout=30)
         assert invalid == {"op": 9, "d": False, "s": None, "t": None}
 
 
@@ -361,6 +363,8 @@ async def test_button_click_reaches_the_view(
 ) -> None:
     status = await fake.slash("game status", user=scene.alice, channel=scene.channel)
     await status.response()
+    # Discord has the answer; the client listens for the click once its request returned.
+    await fake.wait_for(lambda: bot.views_shown == 1, what="the view stored")
     message = status.original
     assert message is not None
     [row] = message["components"]
@@ -467,7 +471,7 @@ async def test_a_held_response_waits_for_release_after_the_message_is_posted(
     await asyncio.sleep(0.05)
     assert not sending.done()
     hold.release()
-    sent = await asyncio.wait_for(sending, 5)
+    sent = await asyncio.wait_for(sending, 30)
     assert sent.id == int(fake.messages_in(scene.channel)[0]["id"])
     await channel.send("not held")  # a hold catches one request only
     assert not fake.holds and fake.held == [hold]
@@ -493,7 +497,7 @@ async def test_a_request_held_on_its_way_in_can_be_lost_or_let_through(
     await through.arrived()
     assert [m["content"] for m in fake.messages_in(scene.channel)] == ["first"]
     through.release()
-    await asyncio.wait_for(editing, 5)
+    await asyncio.wait_for(editing, 30)
     assert [m["content"] for m in fake.messages_in(scene.channel)] == ["second"]
 
 

@@ -374,6 +374,7 @@ def button(message: JSON, label: str) -> str:
     return custom_id
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_two_processes_on_two_shards_play_one_game(tmp_path: Path) -> None:
     await two_processes_play_one_game(tmp_path, tmp_path / "vedette.db")
@@ -407,11 +408,13 @@ async def two_processes_play_one_game(tmp_path: Path, target: str | Path) -> Non
     assert t.handles[0] and t.handles[1]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_commands_racing_in_two_processes_all_land(tmp_path: Path) -> None:
     await commands_racing_in_two_processes(tmp_path, tmp_path / "vedette.db")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_commands_racing_in_two_processes_all_land_on_postgresql(
         tmp_path: Path, pg_target: str) -> None:
@@ -531,6 +534,7 @@ async def finish(t: TwoProcesses) -> None:
         assert sorted(posts) == sorted(nonces), user.username
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is a POSIX signal")
 async def test_two_processes_on_two_shards_play_one_game_on_postgresql(
         tmp_path: Path, pg_target: str) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from rules import commands as cmd
+from tests.conftest import Demos
 from umpire.cli.main import build_parser
 from umpire.demo.chancellorsville import (
     BESIDE_THE_WOODS,
@@ -24,30 +25,26 @@ from umpire.demo.chancellorsville import (
     STUART,
     WATCH_POST,
 )
-from umpire.demo.main import run_demo
 from umpire.games import catalog
 from umpire.verify.check import verify
 
 FITZ_LEE = "Fitz Lee's cavalry brigade"
 
 
-def play(out: Path, *, raid: bool) -> tuple[Path, str]:
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(out, scenario="chancellorsville-hidden", raid=raid) == 0
-    return out, printed.getvalue()
+def play(demos: Demos, out: Path, *, raid: bool) -> tuple[Path, str]:
+    return out, demos.play(out, scenario="chancellorsville-hidden", raid=raid)
 
 
 @pytest.fixture(scope="module")
-def plain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def plain(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> tuple[Path, str]:
     """The demo without the raid: its folder and what it printed."""
-    return play(tmp_path_factory.mktemp("cv") / "demo", raid=False)
+    return play(demos, tmp_path_factory.mktemp("cv") / "demo", raid=False)
 
 
 @pytest.fixture(scope="module")
-def raided(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def raided(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> tuple[Path, str]:
     """The demo with the raid: its folder and what it printed."""
-    return play(tmp_path_factory.mktemp("cv-raid") / "demo", raid=True)
+    return play(demos, tmp_path_factory.mktemp("cv-raid") / "demo", raid=True)
 
 
 def read(demo: Path, name: str) -> str:

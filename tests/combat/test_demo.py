@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from tests.conftest import Demos
 from tests.support.combat import answered_texts
-from umpire.demo.main import run_demo
 from umpire.verify.check import verify
 
 
-def test_the_demo_fights(tmp_path: Path, capsys: object) -> None:
+def test_the_demo_fights(tmp_path: Path, demos: Demos) -> None:
     out = tmp_path / "demo"
-    assert run_demo(out) == 0
+    demos.play(out)
     inboxes = {side: (out / side / "inbox.md").read_text(encoding="utf-8")
                for side in ("union", "confederate")}
     # A report the answer to an order showed its player is not DMed again (ruling FLOW-33): it

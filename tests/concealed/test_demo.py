@@ -6,8 +6,6 @@ cavalry scout is until one of their units sees it."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from rules.forces.location import InMarker
 from rules.state import GameState
 from rules.view import ANONYMOUS, project
 from storage.store import Store
+from tests.conftest import Demos
 from umpire.demo.concealed import (
     CONFEDERATE,
     FINDER,
@@ -31,7 +30,7 @@ from umpire.demo.concealed import (
     play_turn,
     question,
 )
-from umpire.demo.main import HOST, PLAYERS, SCENARIO, run_demo
+from umpire.demo.main import HOST, PLAYERS, SCENARIO
 from umpire.games.dice import roll
 from umpire.service import Umpire, UmpireError
 from umpire.verify.check import verify
@@ -53,13 +52,10 @@ SCOUT_NAMES = ("8th Pennsylvania", FINDER)
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def played(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> tuple[Path, str]:
     """The demo's folder and what it printed."""
     out = tmp_path_factory.mktemp("concealed") / "demo"
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(out, "concealed") == 0
-    return out, printed.getvalue()
+    return out, demos.play(out, "concealed")
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ def patched_discord(base_url: str) -> Iterator[None]:
 
 @contextlib.asynccontextmanager
 async def run_client(
-    client: ClientT, *, token: str = "fake-token", timeout: float = 5.0
+    client: ClientT, *, token: str = "fake-token", timeout: float = 30.0
 ) -> AsyncIterator[ClientT]:
     """Logs ``client`` in, connects it in a task, waits for ``on_ready``, and closes it on
     exit. Build the client with a small ``guild_ready_timeout`` (e.g. 0.05): discord.py waits

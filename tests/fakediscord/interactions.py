@@ -113,19 +113,19 @@ class InteractionHandle:
     def followups(self) -> list[JSON]:
         return [self.fake.world.messages[i] for i in self.followup_ids]
 
-    async def response(self, timeout: float = 5.0) -> CallbackRecord:
+    async def response(self, timeout: float = 30.0) -> CallbackRecord:
         """The first (only) callback, waiting for the bot to send it."""
         what = f"callback for interaction {self.id}"
         await self.fake.wait_for(lambda: bool(self.callbacks), timeout=timeout, what=what)
         return self.callbacks[0]
 
-    async def followup(self, index: int = 0, timeout: float = 5.0) -> JSON:
+    async def followup(self, index: int = 0, timeout: float = 30.0) -> JSON:
         """The ``index``-th followup message, waiting for it."""
         what = f"followup #{index} for interaction {self.id}"
         await self.fake.wait_for(lambda: len(self.followup_ids) > index, timeout=timeout, what=what)
         return self.fake.world.messages[self.followup_ids[index]]
 
-    async def original_message(self, timeout: float = 5.0) -> JSON:
+    async def original_message(self, timeout: float = 30.0) -> JSON:
         """The original response once it exists and is no longer "thinking"."""
 
         def ready() -> bool:

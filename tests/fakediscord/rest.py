@@ -150,7 +150,7 @@ class Hold:
         self._arrived.set()
         return True
 
-    async def arrived(self, timeout: float = 5.0) -> RecordedRequest:
+    async def arrived(self, timeout: float = 30.0) -> RecordedRequest:
         """The held request, once it reached Discord (waiting up to ``timeout``)."""
         try:
             await asyncio.wait_for(self._arrived.wait(), timeout)

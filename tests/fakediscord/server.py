@@ -412,7 +412,7 @@ class FakeDiscord:
                 waiter.set_result(None)
 
     async def wait_for(
-        self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "condition"
+        self, predicate: Callable[[], bool], *, timeout: float = 30.0, what: str = "condition"
     ) -> None:
         """Waits until ``predicate()`` holds. It is re-checked whenever the fake's state
         changes, and every few milliseconds (so it may also look at the client's state)."""
@@ -432,7 +432,7 @@ class FakeDiscord:
                 self._waiters.discard(waiter)
 
     async def wait_for_request(
-        self, method: str, path: str | re.Pattern[str], *, count: int = 1, timeout: float = 5.0
+        self, method: str, path: str | re.Pattern[str], *, count: int = 1, timeout: float = 30.0
     ) -> RecordedRequest:
         """The ``count``-th request matching ``method``/``path``, waiting for it."""
         await self.wait_for(

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+import storage.db
 from bot.client import VedetteBot
 from bot.shards import ShardPlan, format_ids
 from storage.store import Store
@@ -105,6 +106,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--shard-count", default=None)
     parser.add_argument("--outbox-interval", type=float, default=0.2)
     args = parser.parse_args(argv)
+    # Two bot processes may share one SQLite file (tests/test_shards.py) on a loaded machine:
+    # a writer waits for the other's write lock however long it takes, not the store's 5 s.
+    storage.db.BUSY_TIMEOUT_MS = 600_000
     asyncio.run(serve(args.db, args.base_url, args.scenarios,
                       shards=plan(args.shards, args.shard_count),
                       outbox_interval=args.outbox_interval))

@@ -13,12 +13,19 @@ import json
 import sys
 from pathlib import Path
 
+import storage.db
 from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
 from tests.support.tiny_games import tiny_orders
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
+
+#: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
+#: a writer waits for the other's write lock however long that takes, rather than failing after
+#: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
+#: Set when the worker runs, not when a test imports this module.
+PATIENT_BUSY_TIMEOUT_MS = 600_000
 
 
 async def barrier(folder: Path, name: str, me: int) -> None:
@@ -63,4 +70,5 @@ async def main(target: str, folder: Path, me: int, gids: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    storage.db.BUSY_TIMEOUT_MS = PATIENT_BUSY_TIMEOUT_MS
     asyncio.run(main(sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]))

@@ -22,6 +22,11 @@ flushed as it happens, into ``OUT_DIR``:
 - ``NAME.states.json`` at the end: every game's state as this worker's umpire holds it
   (``rules.state.to_snapshot``), then ``NAME.done``.
 
+Its store's clock (by which it reckons outbox leases, and stamps ``NAME.sent``) is the real
+time plus an offset, 0 until the test writes a number of seconds into ``NAME.clock`` in
+``OUT_DIR`` (read whenever a drain round finds nothing to send): so a test moves the survivor's
+clock past a dead worker's leases instead of waiting for them in real time.
+
 Once its commands are answered it goes on draining until no delivery waits anywhere (those a
 dead worker had claimed are taken over when its lease ends), then stops. It never frees the
 outboxes of dead processes of its own machine early (as the bot's loop does, with
@@ -34,20 +39,28 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
+import storage.db
 from rules.commands import COMMAND_TYPES, Command
 from rules.state import to_snapshot
+from storage.clock import utc_now
 from storage.json_codec import JsonObject
 from storage.store import Store
 from umpire.outbox.drain import drain
 from umpire.outbox.holder import new_holder
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
+
+#: Two worker processes write to one SQLite file at once, on a test machine that may be loaded:
+#: a writer waits for the other's write lock however long that takes, rather than failing after
+#: the store's 5 s (``storage.db.BUSY_TIMEOUT_MS``, meant for a second process run by mistake).
+#: Set when the worker runs, not when a test imports this module.
+PATIENT_BUSY_TIMEOUT_MS = 600_000
 
 #: How long a drain loop waits between two rounds when nothing was sent.
 IDLE_PAUSE = 0.05
@@ -63,12 +76,16 @@ class Step:
 
 
 def write_script(path: Path, games: dict[str, Sequence[tuple[int, str, Command]]], *,
-                 lease_seconds: float = 2.0, send_delay: float = 0.0) -> None:
+                 lease_seconds: float = 2.0, send_delay: float = 0.0,
+                 meet: Sequence[str] = ()) -> None:
     """Write a worker's script: ``games`` maps a game id to its ``(user, request, command)``
-    steps in order."""
+    steps in order. ``meet``: the names of other workers; once this one has a command accepted
+    it gives no other until each of them has had one accepted too (so that every one of them
+    surely plays a share, however the machine schedules them)."""
     data = {
         "lease_seconds": lease_seconds,
         "send_delay": send_delay,
+        "meet": list(meet),
         "games": {gid: [[user, request, json.loads(command.model_dump_json())]
                         for user, request, command in steps]
                   for gid, steps in games.items()},
@@ -104,12 +121,28 @@ class Lines:
         self._file.close()
 
 
+class OffsetClock:
+    """The real time plus ``offset`` seconds (which the test may set: ``NAME.clock``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0.0
+
+    def __call__(self) -> datetime:
+        return utc_now() + timedelta(seconds=self.offset)
+
+    def look(self) -> None:
+        if self.path.exists():
+            self.offset = float(self.path.read_text(encoding="utf-8"))
+
+
 class FileTransport:
     """Sends a delivery by writing its game and id to ``NAME.sent`` (after ``delay``)."""
 
-    def __init__(self, lines: Lines, delay: float) -> None:
+    def __init__(self, lines: Lines, delay: float, clock: Callable[[], datetime]) -> None:
         self._lines = lines
         self._delay = delay
+        self._clock = clock
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
@@ -118,7 +151,7 @@ class FileTransport:
         if self._delay:
             await asyncio.sleep(self._delay)
         game_id, _, delivery_id = key.rpartition(":")
-        self._lines.write(f"{game_id} {delivery_id} {time.time():.3f}")
+        self._lines.write(f"{game_id} {delivery_id} {self._clock().timestamp():.3f}")
 
 
 async def run(target: str, script: Path, out: Path, name: str) -> None:
@@ -127,16 +160,26 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
     accepted = Lines(out / f"{name}.accepted")
     answers = Lines(out / f"{name}.answers")
     sent = Lines(out / f"{name}.sent")
-    transport = FileTransport(sent, float(data["send_delay"]))
+    clock = OffsetClock(out / f"{name}.clock")
+    transport = FileTransport(sent, float(data["send_delay"]), clock)
     holder = new_holder()
     (out / f"{name}.holder").write_text(holder, encoding="utf-8")
-    async with Store.open(target) as store:
+    async with Store.open(target, clock=clock) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
         # Ready, then wait for the go: the workers start their commands together.
         (out / f"{name}.ready").write_text("ready\n", encoding="utf-8")
         while not (out / "go").exists():
             await asyncio.sleep(0.01)
         playing = True
+        peers = [out / f"{peer}.accepted" for peer in data.get("meet", [])]
+        met = asyncio.Event()
+
+        async def meet() -> None:
+            while not met.is_set():
+                if all(p.exists() and p.stat().st_size for p in peers):
+                    met.set()
+                else:
+                    await asyncio.sleep(0.01)
 
         async def play(gid: str, steps: list[Step]) -> None:
             for step in steps:
@@ -151,6 +194,7 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
                 else:
                     accepted.write(f"{gid} {step.request}")
                     answers.write(f"{gid} {step.request} accepted")
+                    await meet()
 
         async def deliver() -> None:
             while True:
@@ -161,6 +205,7 @@ async def run(target: str, script: Path, out: Path, name: str) -> None:
                 if not playing and not await store.pending_deliveries(limit=1):
                     return
                 await asyncio.sleep(IDLE_PAUSE)
+                clock.look()
 
         delivering = asyncio.create_task(deliver())
         await asyncio.gather(*(play(gid, steps) for gid, steps in games.items()))
@@ -180,6 +225,7 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     target, script, out, name = argv
+    storage.db.BUSY_TIMEOUT_MS = PATIENT_BUSY_TIMEOUT_MS
     asyncio.run(run(target, Path(script), Path(out), name))
     return 0
 

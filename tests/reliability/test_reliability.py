@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
+from tests.conftest import Demos
 from tests.processes import crash_driver
 from tests.support.commitments import masked
 from tests.support.tiny_games import BLUE, GREY, HOST, STRANGER, TINY, tiny_orders
@@ -94,8 +95,9 @@ class DriverRun:
         self.lines: list[str] = []
         self.log = log
         self.killed = False
-        # A watchdog: no run may hang the test suite.
-        self.watchdog = threading.Timer(60, self.proc.kill)
+        # A watchdog: no run may hang the test suite (a ceiling far above any run's time, so
+        # that a slow machine never trips it).
+        self.watchdog = threading.Timer(600, self.proc.kill)
         self.watchdog.start()
 
     def read_until_step(self, target: int) -> bool:
@@ -117,7 +119,7 @@ class DriverRun:
             self.killed = True
 
     def finish(self) -> int:
-        out, _ = self.proc.communicate(timeout=90)
+        out, _ = self.proc.communicate(timeout=900)
         self.watchdog.cancel()
         self.stderr.close()
         self.lines += [x.strip() for x in out.splitlines() if x.strip()]
@@ -211,6 +213,7 @@ def crash_and_compare(tmp_path: Path, name: str, targets: list[int], rng: random
     return reference, crashed
 
 
+@pytest.mark.slow
 def test_crash_at_random_points_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
     """The scripted flank-march game (160+ commands), killed with SIGKILL at random points and
     restarted each time, ends exactly as the same game played without a crash: same events (with
@@ -230,6 +233,7 @@ COMBAT_KEY_KINDS = ("surprise_order", "surprise_execute", "surprise_detour", "as
 COMBAT_RANDOM_KILLS = 3
 
 
+@pytest.mark.slow
 def test_crash_with_combat_and_a_surprise_march_loses_nothing_and_repeats_nothing(
         tmp_path: Path) -> None:
     """The same for flank-march with the Surprise Move and combat rules in force: Jackson's
@@ -273,12 +277,12 @@ def module_events_after_snapshot(db: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+def restart_dbs(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> list[Path]:
     """The demo's variants' databases, and two games of the combat script still in play."""
     tmp_path = tmp_path_factory.mktemp("restart")
     dbs: list[Path] = []
     for variant in demo.VARIANTS:
-        assert demo.run_demo(tmp_path / variant, variant) == 0
+        demos.play(tmp_path / variant, variant)
         dbs.append(tmp_path / variant / "game.db")
     for until in IN_PLAY_UNTIL:
         db = tmp_path / f"in-play-{until}.db"
@@ -298,6 +302,7 @@ def restart_dbs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return dbs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("as_bot", [False, True], ids=["command-line", "bot"])
 def test_a_restarted_process_reads_back_every_modules_events(
         restart_dbs: list[Path], as_bot: bool) -> None:
@@ -399,6 +404,7 @@ async def test_a_long_request_id_is_not_applied_twice(tmp_path: Path) -> None:
 GAMES = 20
 
 
+@pytest.mark.slow
 async def test_twenty_games_interleaved_on_one_file(tmp_path: Path) -> None:
     """Twenty games, each with many commands in flight at once, all interleaved on one database
     file: each game's log holds exactly its own events, in the order its commands were accepted,

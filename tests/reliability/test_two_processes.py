@@ -9,6 +9,10 @@ player was told "the game changed meanwhile", and every delivery was sent exactl
 with SIGKILL halfway, the survivor goes on: no command the dead one had accepted is lost, and
 the deliveries the dead one had claimed are sent once its lease has ended.
 
+The outbox leases are long (no lease runs out while its process is alive, however slow the
+machine); to take over a dead process's leases, the survivor's clock is moved past them
+(``tests.processes.pg_worker`` reads an offset the test writes) rather than waited for.
+
 The processes are real OS processes (``tests.processes.pg_worker``); the database is a SQLite file
 (two processes share it in WAL mode) or a PostgreSQL database.
 """
@@ -30,6 +34,7 @@ from typing import Any
 
 import pytest
 
+import storage.db
 from rules.commands import Command
 from rules.state import to_snapshot
 from storage.records import DeliveryRecord
@@ -40,11 +45,14 @@ from umpire.outbox.drain import lane_of
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
+#: Real processes playing 20 games each: slow (``pytest -m "not slow"`` leaves them out).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 20
 STEPS = 30
 HOST, UNION, CONFEDERATE = crash_driver.HOST, crash_driver.UNION, crash_driver.CONFEDERATE
-LEASE_SECONDS = 2.0
+LEASE_SECONDS = 600.0
 TIMEOUT = 300.0
 #: What a player was told when another process committed first, before such commands were
 #: decided again ("the game changed meanwhile; please try again").
@@ -126,17 +134,20 @@ class Worker:
     """One ``tests.processes.pg_worker`` process and what it wrote."""
 
     def __init__(self, name: str, target: str, out: Path, send_delay: float = 0.0, *,
-                 last_game_first: bool = False) -> None:
+                 last_game_first: bool = False, meet: tuple[str, ...] = ()) -> None:
         """``last_game_first``: start the games in the other order. The process that commits
         a game's first command stays ahead on that game (the other loads it again after each
         race it loses), so two processes starting the same games in the same order may see
-        one of them win every race, by the few milliseconds it saw the go first."""
+        one of them win every race, by the few milliseconds it saw the go first. ``meet``:
+        the other workers that must each have a command accepted before this one has a second
+        (``tests.pg_worker``): on a loaded machine one process may otherwise get no turn at all
+        before the other has played everything."""
         self.name = name
         self.out = out
         path = out / f"{name}.script.json"
         order = game_ids()[::-1] if last_game_first else game_ids()
         write_script(path, {gid: script() for gid in order},
-                     lease_seconds=LEASE_SECONDS, send_delay=send_delay)
+                     lease_seconds=LEASE_SECONDS, send_delay=send_delay, meet=meet)
         self.stderr = (out / f"{name}.stderr").open("wb")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "VEDETTE_OUTBOX_LEASE": str(LEASE_SECONDS)}
         self.proc = subprocess.Popen(
@@ -184,6 +195,13 @@ class Worker:
             self.proc.kill()
             self.proc.wait(timeout=30)
         self.stderr.close()
+
+
+@pytest.fixture(autouse=True)
+def patient_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's own store waits for the workers' write lock as long as they do
+    (``tests.pg_worker``), not the store's 5 s."""
+    monkeypatch.setattr(storage.db, "BUSY_TIMEOUT_MS", 600_000)
 
 
 @pytest.fixture
@@ -265,8 +283,8 @@ def no_changed_meanwhile(worker: Worker) -> None:
 async def test_two_processes_play_the_same_games_at_once(
         target: str, reference: Reference, workers: list[Worker], tmp_path: Path) -> None:
     await set_up(target)
-    workers += [Worker("a", target, tmp_path),
-                Worker("b", target, tmp_path, last_game_first=True)]
+    workers += [Worker("a", target, tmp_path, meet=("b",)),
+                Worker("b", target, tmp_path, last_game_first=True, meet=("a",))]
     start_together(workers, tmp_path)
     for worker in workers:
         worker.wait()
@@ -315,6 +333,10 @@ async def test_the_survivor_of_a_kill_loses_nothing_and_sends_once(
         # the kill it may have let one game go and taken another).
         leases = await leases_of(store, holder)
     assert leases, "the victim held no outbox when it died"
+    # The survivor's clock, moved to just after the last of those leases ends.
+    offset, moved = max(leases.values()) + 1 - time.time(), tmp_path / "survivor.clock.new"
+    moved.write_text(f"{offset:.3f}", encoding="utf-8")
+    moved.replace(tmp_path / "survivor.clock")
     survivor.wait()
     # Every command the victim had accepted is in the log, none twice (check_games compares
     # each log with the one process alone writes: the same commands, rolls and results).

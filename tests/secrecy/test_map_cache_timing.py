@@ -150,7 +150,7 @@ class GatedMaps(MapMaker):
              radius: int | None, routes: tuple[Route, ...] | None, fitted: bool) -> bytes:
         if side == "grey":
             self.grey_started.set()
-            self.gate.wait(timeout=10)
+            self.gate.wait(timeout=300)  # a guard against a hang; the test opens it
         return super().draw(state, side, around, radius, routes, fitted)
 
 
@@ -164,9 +164,10 @@ async def test_a_sides_queued_map_does_not_wait_behind_the_enemys(tmp_path: Path
         blue = next(d for d in pending if d.target == str(BLUE))
         try:
             greys = asyncio.create_task(umpire.with_picture(grey, sending=True))
-            assert await asyncio.to_thread(maps.grey_started.wait, 10)
-            # Grey's map is being drawn (and held): Blue's is drawn meanwhile all the same.
-            blues = await asyncio.wait_for(umpire.with_picture(blue, sending=True), 5)
+            assert await asyncio.to_thread(maps.grey_started.wait, 120)
+            # Grey's map is being drawn (and held): Blue's is drawn meanwhile all the same
+            # (behind Grey's, it would wait for the gate's 300 s).
+            blues = await asyncio.wait_for(umpire.with_picture(blue, sending=True), 120)
             assert blues.image is not None and not greys.done()
         finally:
             maps.gate.set()

@@ -26,9 +26,9 @@ from storage.pending_orders import PendingRow
 from storage.records import NewDelivery
 from storage.seat_notices import SeatNotice
 from storage.store import Store
+from tests.conftest import Demos
 from umpire.cli.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
 from umpire.cli.main import main
-from umpire.demo.main import run_demo
 from umpire.outbox.drain import drain, lane_of
 from umpire.outbox.holder import new_holder
 from umpire.reads.maps import MapMaker
@@ -49,20 +49,20 @@ SAMPLES: dict[str, dict[str, Any]] = {
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def demo_db(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> Path:
     """The sample game, played once for the module."""
     out = tmp_path_factory.mktemp("demo") / "demo"
-    assert run_demo(out) == 0
+    demos.play(out)
     return out / "game.db"
 
 
 @pytest.fixture(scope="module")
-def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def samples(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> dict[str, Path]:
     """The other sample games' files, each played once for the module when first asked for."""
     found: dict[str, Path] = {}
     for name, options in SAMPLES.items():
         out = tmp_path_factory.mktemp(name) / "demo"
-        assert run_demo(out, **options) == 0
+        demos.play(out, **options)
         found[name] = out / "game.db"
     return found
 

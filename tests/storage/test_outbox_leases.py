@@ -11,7 +11,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -187,10 +186,10 @@ async def test_a_claimer_skips_a_lease_row_another_is_taking_instead_of_waiting(
             async with other.transaction():
                 await other.fetch(
                     "SELECT game_id FROM outbox_lanes WHERE game_id = 'g01' FOR UPDATE")
-                claimed = await asyncio.wait_for(store.claim_outboxes("b", LEASE, 10), 10)
+                claimed = await asyncio.wait_for(store.claim_outboxes("b", LEASE, 10), 60)
                 assert claimed == ["g00", "g02"]
                 assert await asyncio.wait_for(
-                    store.claim_outboxes("c", LEASE, 10, game_id="g01"), 10) == []
+                    store.claim_outboxes("c", LEASE, 10, game_id="g01"), 60) == []
         finally:
             await other.close()
         assert await store.claim_outboxes("c", LEASE, 10) == ["g01"]
@@ -312,8 +311,12 @@ async def test_two_processes_draining_one_database_send_each_delivery_once(
         db_target: str, tmp_path: Path) -> None:
     async with Store.open(db_target) as store:
         keys = await seed_games(store, 8, 10)
-    sent_file, go = tmp_path / "sent.txt", tmp_path / "go"
-    workers = [_worker(db_target, sent_file, "--lease", "5", "--delay", "0.01", "--go", str(go))
+    sent_file, go, together = tmp_path / "sent.txt", tmp_path / "go", tmp_path / "together"
+    together.mkdir()
+    # Long leases: both are alive, and neither may take over what the other holds (however
+    # slow the machine); each waits at its first send until the other has one too.
+    workers = [_worker(db_target, sent_file, "--lease", "600", "--delay", "0.01", "--go", str(go),
+                       "--together", str(together), "2")
                for _ in range(2)]
     try:
         for worker in workers:
@@ -335,7 +338,11 @@ async def test_two_processes_draining_one_database_send_each_delivery_once(
 
 async def test_a_process_killed_after_claiming_has_its_outbox_sent_once_by_another(
         db_target: str, tmp_path: Path) -> None:
-    lease = 5.0
+    """The survivor's store runs on a clock the test moves (a store reckons leases by its
+    clock): the dead holder's leases hold until that clock passes when they run out, and are
+    taken over then, however long the machine took to get there. The worker's lease is long,
+    so that it never runs out while the worker is still sending."""
+    lease = 600.0
     async with Store.open(db_target) as store:
         keys = await seed_games(store, 2, 5)
     sent_file = tmp_path / "sent.txt"
@@ -345,7 +352,6 @@ async def test_a_process_killed_after_claiming_has_its_outbox_sent_once_by_anoth
         assert _read_line(worker) == "hanging"  # it holds both games' outboxes, and stalls
         worker.send_signal(signal.SIGKILL)
         worker.wait(timeout=30)
-        killed_at = time.monotonic()
     finally:
         if worker.poll() is None:
             worker.kill()
@@ -353,23 +359,25 @@ async def test_a_process_killed_after_claiming_has_its_outbox_sent_once_by_anoth
     assert worker.returncode == -signal.SIGKILL
     before = _sent_lines(sent_file)
     assert len(before) == 3
+    async with Store.open(db_target) as store, store._write("read the leases") as conn:
+        found = await conn.fetch("SELECT expires_at FROM outbox_lanes WHERE holder <> ''")
+    # When the dead holder's leases run out (the lane it claimed but never began to send runs
+    # out before the one it was sending when it stalled).
+    ends = sorted(float(row[0]) for row in found)
+    assert ends
+    clock = Clock()
+    clock.now = datetime.fromtimestamp(ends[0], UTC) - timedelta(seconds=3.5)
     sent: list[tuple[str, str]] = []
     survivor = Recorder("survivor", sent)
-    async with Store.open(db_target) as store:
-        async with store._write("read the leases") as conn:
-            found = await conn.fetch("SELECT min(expires_at) FROM outbox_lanes"
-                                     " WHERE holder <> ''")
-        # When the first of the dead holder's leases runs out (the lane it claimed but never
-        # began to send runs out before the one it was sending when it stalled).
-        expires_at = float(found[0][0])
+    async with Store.open(db_target, clock=clock) as store:
         tries_while_held = 0
         while await store.pending_deliveries(None, limit=1):
-            assert time.monotonic() - killed_at < lease + 10, "never taken over"
+            assert clock.now.timestamp() < ends[-1] + 10, "never taken over"
             got = await drain(store, survivor, holder="survivor")
-            if time.time() < expires_at:  # the whole drain ran while the lease still held
+            if clock.now.timestamp() < ends[0]:  # the whole drain ran while the lease held
                 assert got == 0, "taken over before the dead holder's lease ran out"
                 tries_while_held += 1
-            await asyncio.sleep(0.1)
+            clock.advance(1)
         assert tries_while_held > 0
     everything = [k for k, _ in before] + [k for k, _ in sent]
     assert Counter(everything) == Counter(keys)  # each exactly once

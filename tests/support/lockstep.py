@@ -23,7 +23,7 @@ from umpire.outbox.drain import lane_of, nonce
 
 #: How long the outbox may take to reach its next state before the test fails (a bound on a
 #: stall, not a measurement: a healthy drain gets there in milliseconds).
-STALL = 10.0
+STALL = 60.0
 POLL = 0.002
 
 

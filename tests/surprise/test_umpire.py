@@ -17,6 +17,7 @@ from rules.surprise.offers import ORDER_WORDS
 from rules.view import project
 from storage.records import Recipient
 from storage.store import Store
+from tests.conftest import Demos
 from tests.support.combat import answered_texts
 from tests.support.surprise import Dice, scenario_file
 from umpire.games import dice as umpire_dice
@@ -148,16 +149,13 @@ async def test_status_autocomplete_and_the_route_on_the_owners_map_only(
 
 
 @pytest.mark.parametrize("variant", ["success", "discovery"])
-def test_the_demo_plays_and_verifies(tmp_path: Path, variant: str,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_demo_plays_and_verifies(tmp_path: Path, variant: str, demos: Demos) -> None:
     import asyncio
 
-    from umpire.demo.main import run_demo
     from umpire.verify.check import verify
 
     out = tmp_path / variant
-    assert run_demo(out, variant) == 0
-    assert f"Vedette demo ({variant})" in capsys.readouterr().out
+    assert f"Vedette demo ({variant})" in demos.play(out, variant)
     confederate = (out / "confederate" / "inbox.md").read_text(encoding="utf-8")
     union = (out / "union" / "inbox.md").read_text(encoding="utf-8")
     # The order's report was the answer to it: in the player's /inbox, not DMed (FLOW-33).

@@ -11,6 +11,7 @@ import pytest
 
 from rules import commands as cmd
 from storage.store import Store
+from tests.conftest import Demos
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 from umpire.verify.check import verify, verify_record
@@ -137,12 +138,11 @@ async def test_the_last_turn_posts_the_record_too(tmp_path: Path) -> None:
 
 
 def test_roll_messages_name_the_game_and_the_place_in_the_log(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], demos: Demos) -> None:
     from umpire.cli.main import main
-    from umpire.demo.main import run_demo
 
     out = tmp_path / "demo"
-    assert run_demo(out) == 0
+    demos.play(out)
     confederate = (out / "confederate" / "inbox.md").read_text(encoding="utf-8")
     rolls = [block for block in confederate.split("\n---\n") if "Secret roll for" in block]
     assert rolls

@@ -20,8 +20,8 @@ from rules.modules.built import load_all
 from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
+from tests.conftest import Demos
 from umpire.cli.main import main
-from umpire.demo.main import run_demo
 from umpire.games import catalog
 from umpire.games.dice import SeededDice, sources_commitment
 from umpire.verify.check import verify, verify_record
@@ -31,10 +31,10 @@ Row = tuple[int, str, dict[str, Any], str]
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def demo_db(tmp_path_factory: pytest.TempPathFactory, demos: Demos) -> Path:
     """The demo's database: a real game with orders, marches, fire, assaults and their rolls."""
     out = tmp_path_factory.mktemp("demo") / "demo"
-    assert run_demo(out) == 0
+    demos.play(out)
     return out / "game.db"
 
 
