@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
-import shutil
 import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from rules.scenario.loader import LoadedScenario, load
+from rules.scenario.loader import LoadedScenario
 from tests.fakediscord import FakeDiscord
 from tests.support import pg_server
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from tests.support.demos import Demos
+from tests.support.tiny_games import load_tiny
 
 #: Support modules whose fixtures any test may ask for by name (a fixture is never imported).
 pytest_plugins = (
@@ -39,48 +35,9 @@ settings.register_profile("vedette", deadline=None,
 settings.load_profile("vedette")
 
 
-def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
-    text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
-    if scenario_edit:
-        assert scenario_edit[0] in text
-        text = text.replace(*scenario_edit)
-    ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
-    return load(text, "tiny.toml", ruleset, "tiny.ruleset.toml")
-
-
 @pytest.fixture
 def tiny() -> LoadedScenario:
     return load_tiny()
-
-
-class Demos:
-    """The sample games ``vedette demo`` plays (``umpire.demo.run_demo``), each played once per
-    session (per process, under pytest-xdist) and copied for each test that asks: every test
-    still has a folder of its own, as if the demo had been played there."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._played: dict[tuple[str | None, str | None, bool], tuple[Path, str]] = {}
-
-    def play(self, out: Path, variant: str | None = None, *, scenario: str | None = None,
-             raid: bool = False) -> str:
-        """Put the demo's folder at ``out`` (``run_demo(out, variant, ...)`` that returned 0);
-        what it printed, naming ``out``."""
-        from umpire.demo import run_demo
-
-        key = (variant, scenario, raid)
-        if key not in self._played:
-            folder = self.root / f"demo-{len(self._played)}"
-            printed = io.StringIO()
-            options = {} if scenario is None else {"scenario": scenario}
-            with contextlib.redirect_stdout(printed):
-                assert run_demo(folder, variant, raid=raid, **options) == 0
-            self._played[key] = (folder, printed.getvalue())
-        folder, printed = self._played[key]
-        if out.exists():
-            shutil.rmtree(out)
-        shutil.copytree(folder, out)
-        return printed.replace(str(folder), str(out))
 
 
 @pytest.fixture(scope="session")

@@ -39,6 +39,13 @@ def test_no_test_file_is_imported_by_another() -> None:
     assert {f: imports_a_test_module(f) for f in files if imports_a_test_module(f)} == {}
 
 
+def test_nothing_imports_a_conftest() -> None:
+    """A ``conftest.py`` holds fixtures; what tests import lives in ``tests/support``."""
+    found = {f: sorted(m for m in imported_modules(f) if m.split(".")[-1] == "conftest"
+                       or ".conftest." in m) for f in python_files()}
+    assert {f: ms for f, ms in found.items() if ms} == {}
+
+
 def test_no_fixture_is_imported() -> None:
     """An imported fixture needs a ``noqa`` or an ``__all__`` to survive the linter, and hides
     where it comes from: fixtures come from a ``conftest.py`` or a plugin it names."""

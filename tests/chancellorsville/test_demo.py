@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rules import commands as cmd
-from tests.conftest import Demos
+from tests.support.demos import Demos
 from umpire.cli.main import build_parser
 from umpire.demo.chancellorsville import (
     BESIDE_THE_WOODS,

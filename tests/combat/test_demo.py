@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.conftest import Demos
 from tests.support.combat import answered_texts
+from tests.support.demos import Demos
 from umpire.verify.check import verify
 
 

@@ -17,7 +17,7 @@ from rules.forces.location import InMarker
 from rules.state import GameState
 from rules.view import ANONYMOUS, project
 from storage.store import Store
-from tests.conftest import Demos
+from tests.support.demos import Demos
 from umpire.demo.concealed import (
     CONFEDERATE,
     FINDER,

@@ -31,9 +31,9 @@ from pydantic import ValidationError
 from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
-from tests.conftest import Demos
 from tests.processes import crash_driver
 from tests.support.commitments import masked
+from tests.support.demos import Demos
 from tests.support.tiny_games import BLUE, GREY, HOST, STRANGER, TINY, tiny_orders
 from umpire.demo import main as demo
 from umpire.reads.maps import MapMaker

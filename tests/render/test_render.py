@@ -239,7 +239,7 @@ def test_png_carries_no_varying_metadata() -> None:
 
 def _tiny_state(model: str):  # type: ignore[no-untyped-def]
     from rules.state import initial_state
-    from tests.conftest import load_tiny
+    from tests.support.tiny_games import load_tiny
 
     loaded = load_tiny(('information = "open"', f'information = "{model}"'))
     state = initial_state(loaded)

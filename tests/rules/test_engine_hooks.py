@@ -27,7 +27,6 @@ from rules.state import GameState, initial_state, with_units
 from rules.turn.reaction import Question, open_questions
 from rules.view import project
 from storage.store import Store
-from tests.conftest import load_tiny
 from tests.support.probe_module import (
     BLUE,
     GREY,
@@ -41,6 +40,7 @@ from tests.support.probe_module import (
     registered,
     score,
 )
+from tests.support.tiny_games import load_tiny
 from umpire.clock.questions import time_out_all, time_out_questions
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError

@@ -35,7 +35,7 @@ def test_labels_and_places(tiny: LoadedScenario) -> None:
 
 
 def test_one_sheet_board_accepts_labels_without_the_letter() -> None:
-    from tests.conftest import load_tiny
+    from tests.support.tiny_games import load_tiny
 
     text_edit = ('[[map.sheets]]\nletter = "B"', '[[map.sheets]]\nletter = "B"')
     loaded = load_tiny(text_edit)

@@ -26,7 +26,7 @@ from storage.pending_orders import PendingRow
 from storage.records import NewDelivery
 from storage.seat_notices import SeatNotice
 from storage.store import Store
-from tests.conftest import Demos
+from tests.support.demos import Demos
 from umpire.cli.db_copy import NOT_COPIED, TABLES, CopyRefused, check_replays, copy_database
 from umpire.cli.main import main
 from umpire.outbox.drain import drain, lane_of

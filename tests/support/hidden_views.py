@@ -9,8 +9,8 @@ from rules.ground.grid import Cell
 from rules.knowledge.sighted import phase_report, sighting_events
 from rules.state import GameState, apply, initial_state, with_units
 from rules.view import SideView, project
-from tests.conftest import load_tiny
 from tests.support.hiding_module import in_force
+from tests.support.tiny_games import load_tiny
 from umpire.games.routing import messages_for
 from umpire.reads.maps import draw_side_map
 

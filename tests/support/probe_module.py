@@ -39,7 +39,7 @@ from rules.orders.stops import Stop, StopKind
 from rules.outcome import Outcome
 from rules.state import GameState, with_units
 from rules.turn.reaction import Question, ask
-from tests.conftest import FIXTURES
+from tests.support.tiny_games import FIXTURES
 from umpire.service import Umpire
 
 NAME = "probe"

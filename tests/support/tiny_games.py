@@ -15,6 +15,7 @@ from pathlib import Path
 from rules import commands as cmd
 from rules import events as ev
 from rules.reading import event_from_json
+from rules.scenario.loader import LoadedScenario, load
 from storage.records import Recipient
 from storage.store import Store
 from umpire.service import Umpire
@@ -106,3 +107,13 @@ TO_HOST = Recipient("host", str(HOST))
 
 def reminders(all_texts: list[str]) -> list[str]:
     return [t for t in all_texts if t.startswith("Reminder")]
+
+
+def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
+    """The tiny scenario with its ruleset, loaded; ``scenario_edit`` replaces one text in it."""
+    text = (FIXTURES / "tiny.toml").read_text(encoding="utf-8")
+    if scenario_edit:
+        assert scenario_edit[0] in text
+        text = text.replace(*scenario_edit)
+    ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
+    return load(text, "tiny.toml", ruleset, "tiny.ruleset.toml")

@@ -17,8 +17,8 @@ from rules.surprise.offers import ORDER_WORDS
 from rules.view import project
 from storage.records import Recipient
 from storage.store import Store
-from tests.conftest import Demos
 from tests.support.combat import answered_texts
+from tests.support.demos import Demos
 from tests.support.surprise import Dice, scenario_file
 from umpire.games import dice as umpire_dice
 from umpire.modules.surprise import march_names, march_status

@@ -11,7 +11,7 @@ import pytest
 
 from rules import commands as cmd
 from storage.store import Store
-from tests.conftest import Demos
+from tests.support.demos import Demos
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 from umpire.verify.check import verify, verify_record

@@ -20,7 +20,7 @@ from rules.modules.built import load_all
 from rules.reading import event_from_json
 from rules.state import initial_state
 from storage.store import Store
-from tests.conftest import Demos
+from tests.support.demos import Demos
 from umpire.cli.main import main
 from umpire.games import catalog
 from umpire.games.dice import SeededDice, sources_commitment
