@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.buttons import bot_of
 from bot.game_choice import game_for_autocomplete
 from rules.forces.words import FORMATIONS_BY_KIND
 from umpire.games import catalog
 from umpire.reads.naming import Named, complete_list, ranked
 from umpire.service import UmpireError
-
-if TYPE_CHECKING:
-    from bot.client import VedetteBot
 
 Interaction = discord.Interaction[Any]
 Choices = list[app_commands.Choice[str]]
@@ -33,11 +31,6 @@ ROUTE_WORDS = ("road",)
 FORMATIONS = sorted({str(f) for kinds in FORMATIONS_BY_KIND.values() for f in kinds})
 
 log = logging.getLogger("vedette.bot")
-
-
-def _bot(interaction: Interaction) -> VedetteBot:
-    bot: VedetteBot = interaction.client
-    return bot
 
 
 def matching(names: list[str], typed: str) -> Choices:
@@ -66,7 +59,7 @@ def unit_list_choices(current: str, known: list[Named], offered: list[Named]) ->
 
 async def _own_unit_names(interaction: Interaction, game_id: str) -> list[str]:
     try:
-        return await _bot(interaction).umpire.unit_names(game_id, interaction.user.id)
+        return await bot_of(interaction).umpire.unit_names(game_id, interaction.user.id)
     except Exception:
         log.debug("no unit names for game %s", game_id, exc_info=True)
         return []
@@ -74,7 +67,7 @@ async def _own_unit_names(interaction: Interaction, game_id: str) -> list[str]:
 
 async def _own_markers(interaction: Interaction, game_id: str) -> list[tuple[str, str]]:
     try:
-        return await _bot(interaction).umpire.marker_choices(game_id, interaction.user.id)
+        return await bot_of(interaction).umpire.marker_choices(game_id, interaction.user.id)
     except Exception:
         log.debug("no markers for game %s", game_id, exc_info=True)
         return []
@@ -97,7 +90,7 @@ async def own_units(interaction: Interaction, current: str) -> Choices:
     if game_id is None:
         return []
     try:
-        known = await _bot(interaction).umpire.own_unit_choices(game_id, interaction.user.id)
+        known = await bot_of(interaction).umpire.own_unit_choices(game_id, interaction.user.id)
     except Exception:
         return []
     return unit_list_choices(current, known, known)
@@ -125,7 +118,7 @@ async def _places(interaction: Interaction) -> list[str]:
     if game_id is None:
         return []
     try:
-        return await _bot(interaction).umpire.place_names(game_id)
+        return await bot_of(interaction).umpire.place_names(game_id)
     except Exception:
         log.debug("no place names for game %s", game_id, exc_info=True)
         return []
@@ -189,7 +182,7 @@ async def formations(interaction: Interaction, current: str) -> Choices:
     found: list[str] | None = None
     if game_id is not None and unit.strip():
         try:
-            found = await _bot(interaction).umpire.formation_choices(game_id,
+            found = await bot_of(interaction).umpire.formation_choices(game_id,
                                                                      interaction.user.id, unit)
         except Exception:
             log.debug("no formations for game %s", game_id, exc_info=True)
@@ -202,7 +195,7 @@ async def sides(interaction: Interaction, current: str) -> Choices:
     if game_id is None:
         return []
     try:
-        sides = await _bot(interaction).umpire.sides(game_id)
+        sides = await bot_of(interaction).umpire.sides(game_id)
     except UmpireError:
         return []
     key = current.strip().lower()
@@ -213,7 +206,7 @@ async def sides(interaction: Interaction, current: str) -> Choices:
 
 async def scenarios(interaction: Interaction, current: str) -> Choices:
     """The shipped scenarios and those in the host's folder (``VEDETTE_SCENARIOS``), by name."""
-    extra = _bot(interaction).umpire.scenarios
+    extra = bot_of(interaction).umpire.scenarios
     key = current.strip().lower()
     out: Choices = []
     for entry in catalog.listing(extra):

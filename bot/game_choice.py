@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.buttons import bot_of
 from bot.errors import Refused
 from rules.turn.status import GameStatus
 
@@ -23,11 +24,6 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 MAX_CHOICES = 25
-
-
-def _bot(interaction: Interaction) -> VedetteBot:
-    bot: VedetteBot = interaction.client
-    return bot
 
 
 def home_channel_id(interaction: Interaction) -> int | None:
@@ -60,7 +56,7 @@ async def ended_channel_game(bot: VedetteBot, channel_id: int | None) -> GameRef
 
 async def resolve_game(interaction: Interaction, picked: str | None) -> GameRef:
     """The game this interaction is about; raises ``Refused`` with a plain explanation."""
-    bot = _bot(interaction)
+    bot = bot_of(interaction)
     game: GameRef | None
     if picked:
         game = await bot.umpire.game(picked.strip())
@@ -99,7 +95,7 @@ class GameOption(app_commands.Transformer):
     """The ``game:`` option: a game id, offered from the player's own games."""
 
     async def transform(self, interaction: Interaction, value: Any) -> str:
-        game = await _bot(interaction).umpire.game(str(value).strip())
+        game = await bot_of(interaction).umpire.game(str(value).strip())
         if game is None:
             raise Refused(f"there is no game {str(value).strip()[:40]!r}; /game status lists "
                           "yours")
@@ -108,7 +104,7 @@ class GameOption(app_commands.Transformer):
     async def autocomplete(  # type: ignore[override]
             self, interaction: Interaction, value: int | float | str
     ) -> list[app_commands.Choice[str]]:
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         typed = str(value).strip().lower()
         games = await bot.umpire.games_of(interaction.user.id)
         here = await channel_game(bot, home_channel_id(interaction))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import report
+from bot.buttons import GameButton
 from bot.messages import EMBED_COLOUR
 from bot.replies import send_notice
 from bot.views import GAME_ID
@@ -69,45 +69,37 @@ def _owner(interaction: Interaction) -> int | None:
     return meta.user.id if meta is not None else None
 
 
-class UnitsPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class UnitsPageButton(GameButton,
                       template=re.compile(rf"vedette:units:(?P<game>{GAME_ID}):"
                                           rf"(?P<page>\d{{1,4}}):(?P<filter>.{{0,{MAX_FILTER}}})")):
     """Turn to another page of ``/units`` (the presser's own list)."""
 
+    groups = (("game", str), ("page", int), ("filter", str))
+
     def __init__(self, game_id: str, page: int, filter_text: str = "", label: str = "Page", *,
                  disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"vedette:units:{game_id}:{min(page, MAX_PAGE)}:{clean_filter(filter_text)}"))
-        self.game_id = game_id
+        super().__init__(
+            game_id,
+            f"vedette:units:{game_id}:{min(page, MAX_PAGE)}:{clean_filter(filter_text)}", label,
+            discord.ButtonStyle.secondary, disabled=disabled)
         self.page = page
         self.filter_text = clean_filter(filter_text)
 
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> UnitsPageButton:
-        return cls(match["game"], int(match["page"]), match["filter"])
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        bot: VedetteBot = interaction.client
-        try:
-            # A message whose owner Discord does not tell is treated as someone else's.
-            mine = _owner(interaction) == interaction.user.id
-            if mine:
-                await interaction.response.defer()
-            else:  # someone else's list: answer the presser apart, with their own
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            embed, view = await units_message(bot, self.game_id, interaction.user.id,
-                                              self.page, self.filter_text)
-            if mine:
-                await interaction.edit_original_response(
-                    content=None, embed=embed, view=view or discord.ui.View())
-            else:
-                kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
-                if view is not None:
-                    kwargs["view"] = view
-                await interaction.followup.send(**kwargs)
-                await send_notice(interaction)
-        except Exception as e:
-            await report(interaction, e)
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        # A message whose owner Discord does not tell is treated as someone else's.
+        mine = _owner(interaction) == interaction.user.id
+        if mine:
+            await interaction.response.defer()
+        else:  # someone else's list: answer the presser apart, with their own
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        embed, view = await units_message(bot, self.game_id, interaction.user.id, self.page,
+                                          self.filter_text)
+        if mine:
+            await interaction.edit_original_response(
+                content=None, embed=embed, view=view or discord.ui.View())
+        else:
+            kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
+            if view is not None:
+                kwargs["view"] = view
+            await interaction.followup.send(**kwargs)
+            await send_notice(interaction)

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.buttons import GameButton, bot_of
 from bot.cogs import in_game_server, is_admin
-from bot.errors import Refused, report
+from bot.errors import Refused
 from bot.messages import build
 from bot.replies import send_notice
 from bot.views import GAME_ID
@@ -28,15 +29,10 @@ SIDE = r"[A-Za-z0-9_-]{1,40}"
 IMAGE_NAME = "replay.png"
 
 
-def _bot(interaction: Interaction) -> VedetteBot:
-    bot: VedetteBot = interaction.client
-    return bot
-
-
 async def replay_frame(interaction: Interaction, game_id: str, side: str | None,
                        turn: int | None) -> ReplayFrame:
     """The frame the umpire lets this user see."""
-    bot = _bot(interaction)
+    bot = bot_of(interaction)
     game = await bot.umpire.game(game_id)
     if game is None:
         raise Refused(f"there is no game {game_id[:40]!r}")
@@ -57,36 +53,27 @@ def frame_view(frame: ReplayFrame) -> discord.ui.View | None:
     return view
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ReplayButton(GameButton,
                    template=re.compile(rf"vedette:replay:(?P<game>{GAME_ID}):(?P<side>{SIDE}):"
                                        r"(?P<turn>\d{1,4})")):
     """Turn the replay to another turn (the presser's own permissions apply)."""
 
+    groups = (("game", str), ("side", str), ("turn", int))
+
     def __init__(self, game_id: str, side: str, turn: int, label: str = "Turn", *,
                  disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"vedette:replay:{game_id}:{side}:{max(0, turn)}"))
-        self.game_id = game_id
+        super().__init__(game_id, f"vedette:replay:{game_id}:{side}:{max(0, turn)}", label,
+                         discord.ButtonStyle.secondary, disabled=disabled)
         self.side = side
         self.turn = max(0, turn)
 
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ReplayButton:
-        return cls(match["game"], match["side"], int(match["turn"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        try:
-            # Rebuilding a past turn may take a while: acknowledge first. A refusal comes as
-            # a message of its own, and the replayed map stays as it was.
-            await interaction.response.defer()
-            frame = await replay_frame(interaction, self.game_id, self.side, self.turn)
-            parts = build(frame.text, frame.image, IMAGE_NAME)
-            await interaction.edit_original_response(
-                content=parts.content, embeds=parts.embeds, attachments=parts.files,
-                view=frame_view(frame))
-            await send_notice(interaction)
-        except Exception as e:
-            await report(interaction, e)
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        # Rebuilding a past turn may take a while: acknowledge first. A refusal comes as a
+        # message of its own, and the replayed map stays as it was.
+        await interaction.response.defer()
+        frame = await replay_frame(interaction, self.game_id, self.side, self.turn)
+        parts = build(frame.text, frame.image, IMAGE_NAME)
+        await interaction.edit_original_response(
+            content=parts.content, embeds=parts.embeds, attachments=parts.files,
+            view=frame_view(frame))
+        await send_notice(interaction)

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import Refused, report
+from bot.buttons import GameButton, bot_of
+from bot.errors import Refused
 from bot.messages import build, image_file
 from bot.replies import answer, send_notice, thinking
 from rules import commands as cmd
@@ -44,41 +45,24 @@ SIDE_ID = r"[a-z][a-z0-9_-]{0,29}"
 INBOX_PER_PAGE = 5
 
 
-def _bot(interaction: Interaction) -> VedetteBot:
-    bot: VedetteBot = interaction.client
-    return bot
-
-
 # -- moves ---------------------------------------------------------------------------------------
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class MoveButton(GameButton,
                  template=re.compile(rf"vedette:move:(?P<action>ok|no):(?P<game>{GAME_ID}):"
                                      r"(?P<pid>[0-9a-f]{12})")):
     """Confirm or Cancel a previewed move."""
 
+    groups = (("action", str), ("game", str), ("pid", str))
+
     def __init__(self, action: str, game_id: str, pending_id: str) -> None:
         confirm = action == "ok"
-        super().__init__(discord.ui.Button(
-            label="Confirm" if confirm else "Cancel",
-            style=discord.ButtonStyle.success if confirm else discord.ButtonStyle.secondary,
-            custom_id=f"vedette:move:{action}:{game_id}:{pending_id}"))
+        super().__init__(
+            game_id, f"vedette:move:{action}:{game_id}:{pending_id}",
+            "Confirm" if confirm else "Cancel",
+            discord.ButtonStyle.success if confirm else discord.ButtonStyle.secondary)
         self.action = action
-        self.game_id = game_id
         self.pending_id = pending_id
 
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MoveButton:
-        return cls(match["action"], match["game"], match["pid"])
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        try:
-            await self._decide(interaction)
-        except Exception as e:
-            await report(interaction, e)
-
-    async def _decide(self, interaction: Interaction) -> None:
-        bot = _bot(interaction)
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
         async with bot.lock(f"pending:{self.pending_id}"):
             move = await bot.umpire.pending_move(self.pending_id)
             committed = await still_open(bot, interaction, move, self.game_id)
@@ -160,7 +144,7 @@ async def remember_preview(interaction: Interaction, pending_id: str) -> None:
     """Note where a preview was shown, so that it can be edited when its phase ends: the
     interaction's token (good for 15 minutes, and the only way to edit an ephemeral answer) and
     the message and channel (a DM's message can be edited by its id later)."""
-    bot = _bot(interaction)
+    bot = bot_of(interaction)
     shown: dict[str, Any] = {"app": str(interaction.application_id), "token": interaction.token,
                              "until": (interaction.created_at + TOKEN_LIFE).isoformat()}
     try:
@@ -247,31 +231,23 @@ async def inbox_page(bot: VedetteBot, game_id: str, user_id: int, page: int
     return parts.content, parts.embeds, files, view
 
 
-class InboxButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class InboxButton(GameButton,
                   template=re.compile(rf"vedette:inbox:(?P<game>{GAME_ID}):(?P<page>\d{{1,6}})")):
     """Turn to another page of the inbox (the clicking player's own)."""
 
+    groups = (("game", str), ("page", int))
+
     def __init__(self, game_id: str, page: int, label: str = "Page") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
-                                           custom_id=f"vedette:inbox:{game_id}:{page}"))
-        self.game_id = game_id
+        super().__init__(game_id, f"vedette:inbox:{game_id}:{page}", label,
+                         discord.ButtonStyle.secondary)
         self.page = page
 
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> InboxButton:
-        return cls(match["game"], int(match["page"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        try:
-            await interaction.response.defer()
-            content, embeds, files, view = await inbox_page(
-                _bot(interaction), self.game_id, interaction.user.id, self.page)
-            await interaction.edit_original_response(content=content, embeds=embeds,
-                                                     attachments=files, view=view)
-        except Exception as e:
-            await report(interaction, e)
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        await interaction.response.defer()
+        content, embeds, files, view = await inbox_page(bot, self.game_id, interaction.user.id,
+                                                        self.page)
+        await interaction.edit_original_response(content=content, embeds=embeds,
+                                                 attachments=files, view=view)
 
 
 # -- the orders' Done button -------------------------------------------------------------------
@@ -279,37 +255,27 @@ DONE_TEMPLATE = re.compile(rf"vedette:done:(?P<game>{GAME_ID}):(?P<side>{SIDE_ID
                            r"(?P<turn>\d{1,4}):(?P<step>\d{1,3})")
 
 
-class DoneButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DONE_TEMPLATE):
+class DoneButton(GameButton, template=DONE_TEMPLATE):
     """Done under a side's orders message: the presser's ``/done`` for that step of play. A
     press for a step that is over, or by someone who does not command that side, changes
     nothing (the umpire checks both: ``Umpire.done``)."""
 
+    groups = (("game", str), ("side", str), ("turn", int), ("step", int))
+
     def __init__(self, game_id: str, side: str, turn: int, step: int) -> None:
-        super().__init__(discord.ui.Button(
-            label="Done", style=discord.ButtonStyle.primary,
-            custom_id=f"vedette:done:{game_id}:{side}:{turn}:{step}"))
-        self.game_id = game_id
+        super().__init__(game_id, f"vedette:done:{game_id}:{side}:{turn}:{step}", "Done",
+                         discord.ButtonStyle.primary)
         self.side = side
         self.turn = turn
         self.step = step
 
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> DoneButton:
-        return cls(match["game"], match["side"], int(match["turn"]), int(match["step"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        try:
-            await thinking(interaction)
-            bot = _bot(interaction)
-            reply = await bot.umpire.done(self.game_id, interaction.user.id,
-                                          request_id=str(interaction.id), side=self.side,
-                                          turn=self.turn, step=self.step)
-            await answer(interaction, reply.text)
-            bot.outbox.kick(self.game_id)
-        except Exception as e:
-            await report(interaction, e)
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        await thinking(interaction)
+        reply = await bot.umpire.done(self.game_id, interaction.user.id,
+                                      request_id=str(interaction.id), side=self.side,
+                                      turn=self.turn, step=self.step)
+        await answer(interaction, reply.text)
+        bot.outbox.kick(self.game_id)
 
 
 def delivery_view(buttons: Sequence[Mapping[str, Any]]) -> discord.ui.View | None:

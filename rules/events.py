@@ -41,6 +41,8 @@ class GameEvent(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         name = cls.model_fields["type"].default
+        if not isinstance(name, str):  # a base some events share, not an event itself
+            return
         if name in EVENT_TYPES and EVENT_TYPES[name] is not cls:
             raise TypeError(f"two event classes are named {name!r}")
         EVENT_TYPES[name] = cls

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import MAX_CHOICES, MAX_VALUE, unit_list_choices, unit_names
+from bot.buttons import bot_of
 from bot.cogs import Interaction, give_order, in_servers_and_dms, unit_list
 from bot.errors import Refused
 from bot.game_choice import GameArg, game_for_autocomplete
@@ -40,11 +41,6 @@ TARGET_HELP = ("An enemy unit your troops see, by name; or the map label of a co
                "only as a marker")
 
 
-def _bot(interaction: Interaction) -> VedetteBot:
-    bot: VedetteBot = interaction.client
-    return bot
-
-
 def combat_order(kind: type[GameCommand], **fields: Any) -> GameCommand:
     """The command record, or a plain refusal when a field is out of bounds."""
     try:
@@ -60,7 +56,7 @@ def _fighters(action: Action) -> Completer:
         game_id = await game_for_autocomplete(interaction)
         if game_id is None:
             return []
-        umpire = _bot(interaction).umpire
+        umpire = bot_of(interaction).umpire
         try:
             known = await umpire.own_unit_choices(game_id, interaction.user.id)
             offered = await umpire.fighter_choices(game_id, interaction.user.id, action)
@@ -79,7 +75,7 @@ def _targets(action: Action, units_field: str) -> Completer:
             return []
         chosen = str(getattr(interaction.namespace, units_field, "") or "")
         try:
-            found = await _bot(interaction).umpire.target_choices(
+            found = await bot_of(interaction).umpire.target_choices(
                 game_id, interaction.user.id, action, chosen)
         except Exception:
             return []

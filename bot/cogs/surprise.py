@@ -27,8 +27,9 @@ from discord.ext import commands
 
 from bot import autocomplete as ac
 from bot.autocomplete import matching
+from bot.buttons import GameButton, bot_of
 from bot.cogs import Interaction, give_order, resolve_game
-from bot.errors import Refused, report
+from bot.errors import Refused
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.messages import build
 from bot.replies import answer, send_notice, thinking
@@ -67,11 +68,6 @@ MARCH_HELP = "Which of your surprise moves (needed only if you have several)"
 ALREADY_CHOSEN = "That detour choice was already made with these buttons; it counts once."
 
 
-def _bot(interaction: Interaction) -> VedetteBot:
-    bot: VedetteBot = interaction.client
-    return bot
-
-
 def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
     try:
         return kind(**fields)
@@ -87,7 +83,7 @@ async def forces(interaction: Interaction, current: str) -> list[app_commands.Ch
     if game_id is None:
         return []
     try:
-        known = await _bot(interaction).umpire.force_choices(game_id, interaction.user.id)
+        known = await bot_of(interaction).umpire.force_choices(game_id, interaction.user.id)
     except Exception:
         return []
     return ac.unit_list_choices(current, known, known)
@@ -99,48 +95,36 @@ async def marches(interaction: Interaction, current: str) -> list[app_commands.C
     if game_id is None:
         return []
     try:
-        names = await march_names(_bot(interaction).umpire, game_id, interaction.user.id)
+        names = await march_names(bot_of(interaction).umpire, game_id, interaction.user.id)
     except Exception:
         return []
     return matching(names, current)
 
 
 # -- surprise-move orders ------------------------------------------------------------------------
-class MarchOrderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class MarchOrderButton(GameButton,
                        template=re.compile(rf"vedette:order:(?P<action>ok|no|out|all):"
                                            rf"(?P<game>{GAME_ID}):(?P<pid>[0-9a-f]{{12}})"
                                            r"(?::(?P<n>\d{1,2}))?")):
     """Confirm, Cancel, or leave warned units out of a previewed surprise-move order (ruling
     ORD-20)."""
 
+    groups = (("action", str), ("game", str), ("pid", str), ("n", lambda n: int(n or 0)))
+
     def __init__(self, action: str, game_id: str, pending_id: str, n: int = 0,
                  label: str = "") -> None:
         styles = {"ok": discord.ButtonStyle.success, "no": discord.ButtonStyle.secondary}
         suffix = f":{n}" if action == "out" else ""
-        super().__init__(discord.ui.Button(
-            label=(label or {"ok": "Confirm", "no": "Cancel", "out": "Leave out",
-                             "all": "Leave out all warned"}[action])[:80],
-            style=styles.get(action, discord.ButtonStyle.primary),
-            custom_id=f"vedette:order:{action}:{game_id}:{pending_id}{suffix}"))
+        super().__init__(
+            game_id, f"vedette:order:{action}:{game_id}:{pending_id}{suffix}",
+            (label or {"ok": "Confirm", "no": "Cancel", "out": "Leave out",
+                       "all": "Leave out all warned"}[action])[:80],
+            styles.get(action, discord.ButtonStyle.primary))
         self.action = action
-        self.game_id = game_id
         self.pending_id = pending_id
         self.n = n
 
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MarchOrderButton:
-        return cls(match["action"], match["game"], match["pid"], int(match["n"] or 0))
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        try:
-            await self._decide(interaction)
-        except Exception as e:
-            await report(interaction, e)
-
-    async def _decide(self, interaction: Interaction) -> None:
-        bot = _bot(interaction)
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
         async with bot.lock(f"pending:{self.pending_id}"):
             march = await bot.umpire.pending_march(self.pending_id)
             committed = await still_open(bot, interaction, march, self.game_id)
@@ -216,44 +200,35 @@ def march_view(game_id: str, plan: MarchPlan) -> discord.ui.View:
 
 
 # -- the detour buttons ---------------------------------------------------------------------------
-class DetourButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class DetourButton(GameButton,
                    template=re.compile(rf"vedette:march:(?P<choice>try|go):(?P<game>{GAME_ID}):"
                                        r"(?P<march>m\d{1,6})")):
     """Try the ranking leader's initiative to go round the blocked hex, or march into it."""
 
+    groups = (("choice", str), ("game", str), ("march", str))
+
     def __init__(self, choice: str, game_id: str, march: str) -> None:
         attempt = choice == "try"
-        super().__init__(discord.ui.Button(
-            label="Try a detour (initiative)" if attempt else "March into the blocked hex",
-            style=discord.ButtonStyle.primary if attempt else discord.ButtonStyle.secondary,
-            custom_id=f"vedette:march:{choice}:{game_id}:{march}"))
+        super().__init__(
+            game_id, f"vedette:march:{choice}:{game_id}:{march}",
+            "Try a detour (initiative)" if attempt else "March into the blocked hex",
+            discord.ButtonStyle.primary if attempt else discord.ButtonStyle.secondary)
         self.choice = choice
-        self.game_id = game_id
         self.march = march
 
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> DetourButton:
-        return cls(match["choice"], match["game"], match["march"])
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        try:
-            bot = _bot(interaction)
-            await interaction.response.defer()
-            reply = await bot.umpire.handle(
-                self.game_id, interaction.user.id,
-                ChooseDetour(march=self.march, attempt=self.choice == "try"),
-                request_id=detour_request_id(interaction, self.march))
-            bot.outbox.kick(self.game_id)
-            if reply.repeated:  # the message already shows what was chosen: keep it
-                await interaction.followup.send(ALREADY_CHOSEN, ephemeral=True)
-                return
-            await interaction.edit_original_response(content=reply.text[:2000], embeds=[],
-                                                     attachments=[], view=None)
-            await send_notice(interaction)
-        except Exception as e:
-            await report(interaction, e)
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        await interaction.response.defer()
+        reply = await bot.umpire.handle(
+            self.game_id, interaction.user.id,
+            ChooseDetour(march=self.march, attempt=self.choice == "try"),
+            request_id=detour_request_id(interaction, self.march))
+        bot.outbox.kick(self.game_id)
+        if reply.repeated:  # the message already shows what was chosen: keep it
+            await interaction.followup.send(ALREADY_CHOSEN, ephemeral=True)
+            return
+        await interaction.edit_original_response(content=reply.text[:2000], embeds=[],
+                                                 attachments=[], view=None)
+        await send_notice(interaction)
 
 
 def detour_request_id(interaction: Interaction, march: str) -> str:

@@ -7,7 +7,7 @@ the side whose unit triggered the march.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -19,18 +19,6 @@ if TYPE_CHECKING:
     from rules.view import SideView
 
 Ref = list[int]
-
-
-class _OfAMarch(Protocol):
-    @property
-    def march(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-
-
-def _name(event: _OfAMarch) -> str:
-    """The march's name as the event carries it (its own side named it)."""
-    return event.name or event.march
 
 
 def _unit(view: SideView, unit_id: str) -> str:
@@ -45,13 +33,24 @@ def _mp(value: float) -> str:
     return f"{value:g} MP"
 
 
-class MarchOrdered(GameEvent):
+class MarchEvent(GameEvent):
+    """The base of the events about one march: its id, and its name as its side gave it. Not an
+    event itself (it has no ``type`` of its own)."""
+
+    march: str
+    #: The march's name, as its side gave it.
+    name: str = ""
+
+    @property
+    def called(self) -> str:
+        """The march's name as the event carries it (its own side named it), else its id."""
+        return self.name or self.march
+
+
+class MarchOrdered(MarchEvent):
     """A surprise-move order is sent (or given by initiative): the new march record."""
 
     type: Literal["surprise_ordered"] = "surprise_ordered"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     record: dict[str, Any]
 
     def report(self, view: SideView) -> str:
@@ -69,29 +68,23 @@ class MarchOrdered(GameEvent):
                 f"{r['route']}.{forced}")
 
 
-class MarchAccepted(GameEvent):
+class MarchAccepted(MarchEvent):
     type: Literal["surprise_accepted"] = "surprise_accepted"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     turn: int
 
     def report(self, view: SideView) -> str:
-        return (f"Surprise move {_name(self)}: the order is accepted. The force stays "
+        return (f"Surprise move {self.called}: the order is accepted. The force stays "
                 "in place and saves its MPs from your next movement phase on.")
 
 
-class OrderLost(GameEvent):
+class OrderLost(MarchEvent):
     """An order that will never take effect: refused, withdrawn, or not taken by initiative."""
 
     type: Literal["surprise_order_lost"] = "surprise_order_lost"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     why: str
 
     def report(self, view: SideView) -> str:
-        return f"Surprise move {_name(self)}: {self.why}."
+        return f"Surprise move {self.called}: {self.why}."
 
 
 class InitiativeTried(GameEvent):
@@ -112,41 +105,32 @@ class InitiativeFailed(GameEvent):
                 "this turn.")
 
 
-class MPsAccumulated(GameEvent):
+class MPsAccumulated(MarchEvent):
     type: Literal["surprise_accumulated"] = "surprise_accumulated"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     attempt: int
     added: float
     total: float
 
     def report(self, view: SideView) -> str:
-        return (f"Surprise move {_name(self)} passes its accumulation roll (turn "
+        return (f"Surprise move {self.called} passes its accumulation roll (turn "
                 f"{self.attempt} of the march): +{_mp(self.added)}, {_mp(self.total)} saved.")
 
 
-class MPsReversed(GameEvent):
+class MPsReversed(MarchEvent):
     type: Literal["surprise_reversed"] = "surprise_reversed"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     attempt: int
     removed: float
     total: float
 
     def report(self, view: SideView) -> str:
-        return (f"Surprise move {_name(self)} unwinds {_mp(self.removed)} unseen; "
+        return (f"Surprise move {self.called} unwinds {_mp(self.removed)} unseen; "
                 f"{_mp(self.total)} still saved.")
 
 
-class StragglersNoted(GameEvent):
+class StragglersNoted(MarchEvent):
     """Secret forced-march stragglers, kept on the umpire's roster until the march is revealed."""
 
     type: Literal["surprise_stragglers"] = "surprise_stragglers"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     unit: str
     count: int = Field(ge=0)
 
@@ -157,28 +141,22 @@ class StragglersNoted(GameEvent):
                 "on the forced march (taken off when the march is revealed).")
 
 
-class ExecutionQueued(GameEvent):
+class ExecutionQueued(MarchEvent):
     type: Literal["surprise_execution_queued"] = "surprise_execution_queued"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
 
     def report(self, view: SideView) -> str:
-        return (f"Surprise move {_name(self)} will be set off at the start of your "
+        return (f"Surprise move {self.called} will be set off at the start of your "
                 "next movement phase, instead of rolling.")
 
 
-class MarchTriggered(GameEvent):
+class MarchTriggered(MarchEvent):
     """The enemy set the march off (SM, "Enemy Interference"), or discovery while reversing."""
 
     type: Literal["surprise_triggered"] = "surprise_triggered"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     cause: str
 
     def report(self, view: SideView) -> str:
-        return (f"**Surprise move {_name(self)} is triggered**: {self.cause}. At the "
+        return (f"**Surprise move {self.called} is triggered**: {self.cause}. At the "
                 "start of your next movement phase it must spend half its saved MPs along its "
                 "route, without this turn's allowance; the rest are lost.")
 
@@ -196,13 +174,10 @@ class TriggerAnnounced(GameEvent):
         return f"Your {unit} {self.how}: **an enemy surprise move is triggered.**"
 
 
-class MarchBegun(GameEvent):
+class MarchBegun(MarchEvent):
     """The column sets off: stragglers come off, sham markers go, units form road column."""
 
     type: Literal["surprise_march_begun"] = "surprise_march_begun"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     kind: str
     run: dict[str, Any]
     formations: dict[str, str] = Field(default_factory=dict)
@@ -214,31 +189,25 @@ class MarchBegun(GameEvent):
                "collision": "set off by a collision with an enemy surprise move",
                "reverse_discovered": "discovered while reversing: it spends half its saved MPs",
                }.get(self.kind, self.kind)
-        return (f"**Surprise move {_name(self)}**: {why}. Budget "
+        return (f"**Surprise move {self.called}**: {why}. Budget "
                 f"{_mp(float(self.run['budget']))}.")
 
 
-class DetourOffered(GameEvent):
+class DetourOffered(MarchEvent):
     type: Literal["surprise_detour_offered"] = "surprise_detour_offered"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     cell: Ref
     detour: list[Ref]
 
     def report(self, view: SideView) -> str:
         way = ", ".join(view.board.label(rec.cell_of(c)) for c in self.detour)
-        return (f"Surprise move {_name(self)}: the head of the column is about to "
+        return (f"Surprise move {self.called}: the head of the column is about to "
                 f"enter a blocked hex, {_where(view, self.cell)}. The ranking leader may try his "
                 f"initiative to go round by {way}. Choose with /march status (buttons): try, or "
                 "march on. (Finishing the phase marches on.)")
 
 
-class DetourResolved(GameEvent):
+class DetourResolved(MarchEvent):
     type: Literal["surprise_detour_resolved"] = "surprise_detour_resolved"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     cell: Ref
     taken: bool
     detour: list[Ref] = Field(default_factory=list)
@@ -248,19 +217,16 @@ class DetourResolved(GameEvent):
     def report(self, view: SideView) -> str:
         if self.taken:
             way = ", ".join(view.board.label(rec.cell_of(c)) for c in self.detour)
-            return (f"Surprise move {_name(self)} goes round "
+            return (f"Surprise move {self.called} goes round "
                     f"{_where(view, self.cell)} by {way}.")
-        return (f"Surprise move {_name(self)} marches into the blocked hex "
+        return (f"Surprise move {self.called} marches into the blocked hex "
                 f"{_where(view, self.cell)}.")
 
 
-class ColumnMarched(GameEvent):
+class ColumnMarched(MarchEvent):
     """The column moved: each unit's cells entered, in order. Units end with no MPs left."""
 
     type: Literal["surprise_column_marched"] = "surprise_column_marched"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     moves: dict[str, list[Ref]]
     run: dict[str, Any]
 
@@ -269,18 +235,15 @@ class ColumnMarched(GameEvent):
         unit = view.unit(lead)
         where = view.board.describe(unit.cell) if unit else "?"
         moved = sum(1 for p in self.moves.values() if p)
-        text = (f"Surprise move {_name(self)}: {moved} unit(s) marched; the head "
+        text = (f"Surprise move {self.called}: {moved} unit(s) marched; the head "
                 f"({_unit(view, lead)}) is at {where} after {_mp(float(self.run['spent']))}.")
         if self.run.get("stopped"):
             text += f" It stopped: {self.run['stopped']}."
         return text
 
 
-class MarchEnded(GameEvent):
+class MarchEnded(MarchEvent):
     type: Literal["surprise_march_ended"] = "surprise_march_ended"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     outcome: str
     lost_mp: float = 0.0
     rest: bool = False
@@ -292,15 +255,12 @@ class MarchEnded(GameEvent):
                  if self.rest else "")
         tail = (" From now on the force follows its orders in the normal way."
                 if self.outcome == rec.EXECUTED else "")
-        return (f"Surprise move {_name(self)}: "
+        return (f"Surprise move {self.called}: "
                 f"{rec.STATUS_WORDS.get(self.outcome, self.outcome)}.{lost}{after}{tail}")
 
 
-class CancelSent(GameEvent):
+class CancelSent(MarchEvent):
     type: Literal["surprise_cancel_sent"] = "surprise_cancel_sent"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     mode: str
     arrives_turn: int
     distance_mp: float
@@ -309,8 +269,8 @@ class CancelSent(GameEvent):
     def report(self, view: SideView) -> str:
         what = "execute the march as it stands" if self.mode == "execute" else "reverse it"
         if self.by_initiative:
-            return f"New orders for {_name(self)} taken by initiative: {what}."
-        return (f"New orders for surprise move {_name(self)} ({what}) sent: "
+            return f"New orders for {self.called} taken by initiative: {what}."
+        return (f"New orders for surprise move {self.called} ({what}) sent: "
                 f"{self.distance_mp:g} MP to travel, counting its saved MPs; they reach it in "
                 f"turn {self.arrives_turn}. Until they are accepted the march goes on.")
 
@@ -320,51 +280,42 @@ class CancelSent(GameEvent):
 Superseded = Literal["", "set off", "over"]
 
 
-class CancelAccepted(GameEvent):
+class CancelAccepted(MarchEvent):
     type: Literal["surprise_cancel_accepted"] = "surprise_cancel_accepted"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     mode: str
     #: Empty when the new orders take effect on the march; else they only follow it.
     superseded: Superseded = ""
 
     def report(self, view: SideView) -> str:
         if self.superseded == "over":
-            return (f"New orders accepted for surprise move {_name(self)}: the march is over, "
+            return (f"New orders accepted for surprise move {self.called}: the march is over, "
                     "so there is nothing left to carry out or unwind; the force now follows its "
                     "new orders.")
         if self.superseded == "set off":
-            return (f"New orders accepted for surprise move {_name(self)}: the march has been "
+            return (f"New orders accepted for surprise move {self.called}: the march has been "
                     "set off and is carried out as it stands at the start of your next movement "
                     "phase; then the force follows its new orders.")
         if self.mode == "execute":
-            return (f"New orders accepted: surprise move {_name(self)} will be "
+            return (f"New orders accepted: surprise move {self.called} will be "
                     "carried out as it stands at the start of your next movement phase.")
-        return (f"New orders accepted: surprise move {_name(self)} reverses, "
+        return (f"New orders accepted: surprise move {self.called} reverses, "
                 "unwinding its saved MPs with an accumulation roll each movement phase.")
 
 
-class CancelLost(GameEvent):
+class CancelLost(MarchEvent):
     type: Literal["surprise_cancel_lost"] = "surprise_cancel_lost"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     why: str
 
     def report(self, view: SideView) -> str:
-        return f"New orders for surprise move {_name(self)}: {self.why}."
+        return f"New orders for surprise move {self.called}: {self.why}."
 
 
-class ShamRecorded(GameEvent):
+class ShamRecorded(MarchEvent):
     """A sham result on a unit of the force, which secretly ignores it (SM, "Enemy
     Interference"): it stands at ``cell`` (where its retreat, made for real, took it) under the
     sham ``marker``; ``home`` is its proper cell, where it returns when the march begins."""
 
     type: Literal["surprise_sham"] = "surprise_sham"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     unit: str
     cell: Ref
     home: Ref | None = None
@@ -380,47 +331,38 @@ class ShamRecorded(GameEvent):
                 f"the march begins.{moved}")
 
 
-class CollisionNoted(GameEvent):
+class CollisionNoted(MarchEvent):
     """Two surprise moves of different sides use the same cells (SM, "Surprise Move
     Collision")."""
 
     type: Literal["surprise_collision"] = "surprise_collision"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     mode: str
 
     def report(self, view: SideView) -> str:
         if self.mode == "first":
-            return (f"Surprise move {_name(self)} crosses the route of an enemy "
+            return (f"Surprise move {self.called} crosses the route of an enemy "
                     "surprise move that started first: yours is cancelled and its saved MPs "
                     "are lost.")
-        return (f"Surprise move {_name(self)} crosses the route of an enemy "
+        return (f"Surprise move {self.called} crosses the route of an enemy "
                 "surprise move: the two columns march in turns, 6 MPs at a time.")
 
 
-class ForceRested(GameEvent):
+class ForceRested(MarchEvent):
     """A force that marched in the enemy's phase (collision) counts as having moved."""
 
     type: Literal["surprise_rested"] = "surprise_rested"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
 
     def report(self, view: SideView) -> str:
-        return (f"Surprise move {_name(self)}: its units marched in the enemy's "
+        return (f"Surprise move {self.called}: its units marched in the enemy's "
                 "phase and may not move again in this one.")
 
 
 # sham rallies
-class ShamsLifted(GameEvent):
+class ShamsLifted(MarchEvent):
     """The march begins: its sham markers go, and its shammed units stand in their proper cells
     again (``returns``), save those whose proper cell is now held (``stay``: ruling SM-19)."""
 
     type: Literal["surprise_shams_lifted"] = "surprise_shams_lifted"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     returns: dict[str, Ref] = Field(default_factory=dict)
     stay: list[str] = Field(default_factory=list)
 
@@ -428,7 +370,7 @@ class ShamsLifted(GameEvent):
         back = ", ".join(f"{_unit(view, u)} at {_where(view, c)}"
                          for u, c in sorted(self.returns.items()))
         held = ", ".join(_unit(view, u) for u in self.stay)
-        text = f"Surprise move {_name(self)}: the sham markers are taken off."
+        text = f"Surprise move {self.called}: the sham markers are taken off."
         if back:
             text += f" Back in their proper places: {back}."
         if held:
@@ -436,14 +378,11 @@ class ShamsLifted(GameEvent):
         return text
 
 
-class ShamRallied(GameEvent):
+class ShamRallied(MarchEvent):
     """The owner rallies a shammed unit (ruling SM-23): its sham marker goes and it walks back
     along ``path`` (cells entered) for ``mp``; ``stopped`` says why it did not get home."""
 
     type: Literal["surprise_sham_rallied"] = "surprise_sham_rallied"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     unit: str
     home: Ref
     path: list[Ref] = Field(default_factory=list)
@@ -461,15 +400,12 @@ class ShamRallied(GameEvent):
                 f"but {self.stopped}: it stops at {where}.")
 
 
-class ShamMarkerRallied(GameEvent):
+class ShamMarkerRallied(MarchEvent):
     """The owner's rally roll for a shammed unit's marker (ruling SM-23), as a real rally of a
     unit in that state: the marker goes from ``before`` to ``after`` (empty: gone), and the
     unit's movement for the phase is spent."""
 
     type: Literal["surprise_sham_marker_rallied"] = "surprise_sham_marker_rallied"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     unit: str
     before: str
     after: str
@@ -482,22 +418,21 @@ class ShamMarkerRallied(GameEvent):
         shows = f"now shows {self.after}" if self.after else "drops its sham marker"
         return (f"**Rally**: {unit} rallies from its sham {self.before} and {shows}; it has "
                 "spent its movement for this phase.")
+
+
 # forced marches
-class ForcedMarchSet(GameEvent):
+class ForcedMarchSet(MarchEvent):
     """The owner chose the forced-march MPs the force adds each turn from now on (ruling
     SM-24)."""
 
     type: Literal["surprise_forced_set"] = "surprise_forced_set"
-    march: str
-    #: The march\'s name, as its side gave it.
-    name: str = ""
     mp: int = Field(ge=0)
 
     def report(self, view: SideView) -> str:
         if not self.mp:
-            return (f"Surprise move {_name(self)}: no forced marching from now on, until you "
+            return (f"Surprise move {self.called}: no forced marching from now on, until you "
                     "choose again.")
-        return (f"Surprise move {_name(self)}: forced march +{self.mp} MP a turn from its next "
+        return (f"Surprise move {self.called}: forced march +{self.mp} MP a turn from its next "
                 "accumulation or reversal roll, or the turn it is set off, until you choose "
                 "again. Each such turn every combat unit checks for stragglers, in secret.")
 
