@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -31,19 +31,29 @@ __all__ = ["SideSighting", "appearance", "bits_to_cells", "information_model", "
            "known_order", "phase_report", "shows_anonymous", "sight", "sighting_events",
            "turn_visibility"]
 
-_RULES: dict[int, tuple[object, SightingRule]] = {}
+#: The sighting rule of the last few maps, by map object (kept beside it, so that its id cannot
+#: be reused while cached). The rule's tables are kept by the map's content
+#: (``rules.sighting.built_tables``), so a rule dropped here comes back without a rebuild.
+_RULES: OrderedDict[int, tuple[object, SightingRule]] = OrderedDict()
+_RULES_KEPT = 16
+_RULES_LOCK = threading.Lock()
 
 
 def rule_for(state: GameState) -> SightingRule:
-    """The scenario's sighting rule with its precomputed tables, built once per loaded map.
-    (The map object is kept alongside so that its id cannot be reused while cached.)"""
+    """The scenario's sighting rule for the game's map, with its tables."""
     gm = state.loaded.map
-    cached = _RULES.get(id(gm))
-    if cached is None or cached[0] is not gm:
-        rule_name = str(state.loaded.scenario.scenario.options.get("sighting", DEFAULT_RULE))
-        cached = (gm, rule_named(rule_name)(gm))
-        _RULES[id(gm)] = cached
-    return cached[1]
+    with _RULES_LOCK:
+        cached = _RULES.get(id(gm))
+        if cached is not None and cached[0] is gm:
+            _RULES.move_to_end(id(gm))
+            return cached[1]
+    rule_name = str(state.loaded.scenario.scenario.options.get("sighting", DEFAULT_RULE))
+    rule = rule_named(rule_name)(gm)
+    with _RULES_LOCK:
+        _RULES[id(gm)] = (gm, rule)
+        while len(_RULES) > _RULES_KEPT:
+            _RULES.popitem(last=False)
+    return rule
 
 
 def information_model(state: GameState, viewer: str) -> InformationModel:
@@ -103,10 +113,10 @@ def turn_visibility(state: GameState) -> int:
 
 def _sight(state: GameState) -> dict[str, SideSighting]:
     vis = turn_visibility(state)
-    rule = rule_for(state)  # kept in _RULES for good, so its id is never reused
+    rule = rule_for(state)
     units = tuple(presences(state))
     radius = state.loaded.ruleset.blocked_radius
-    key = (id(rule), vis, units, radius, state.sides)
+    key = (rule, vis, units, radius, state.sides)  # the rule itself: kept alive while cached
     with _PASSES_LOCK:
         found = _PASSES.get(key)
     if found is None:

@@ -1,8 +1,9 @@
 """What the sighting rules built on precomputed tables share: one bitset of visible cells per
 observer cell, built once for the longest visibility asked for, and masked for shorter ones.
 
-A rule says how its tables are built (``build``); the caching, the rebuild for a longer
-visibility and the masking are here.
+A rule says how its tables are built (``build``); the rebuild for a longer visibility and the
+masking are here, and the tables are kept by the map's content (``rules.sighting.built_tables``),
+so every copy of a board shares one build.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from rules.ground.gamemap import GameMap
+from rules.sighting.built_tables import tables_for
 from rules.sighting.disks import CellDisks
 
 
@@ -54,7 +56,7 @@ class TabledRule(ABC):
         rng = min(want, self._cap)
         if self._built >= rng:
             return
-        self._visible = self.build(self._map, rng)
+        self._visible = tables_for(type(self), self._map, rng, self.build)
         self._built = rng
         self._want = want
         self._limited.clear()
