@@ -9,9 +9,11 @@ case, or shortened to a prefix that only one place starts with.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from rules.ground.grid import Cell, HexGrid, SquareGrid
 
@@ -44,28 +46,15 @@ class Board:
     sheet_height: int
     label_format: str = "{sheet}{col:02}{row:02}"
     places: tuple[Place, ...] = ()
-    _labels: list[str] = field(init=False, repr=False)
-    _by_label: dict[str, Cell] = field(init=False, repr=False)
+    _labels: tuple[str, ...] = field(init=False, repr=False)
+    _by_label: Mapping[str, Cell] = field(init=False, repr=False)
     _by_place: dict[str, Place] = field(init=False, repr=False)
     _names: Mapping[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._labels = [""] * self.grid.size
-        self._by_label = {}
-        sheet_at = {(s.sheet_col, s.sheet_row): s for s in self.sheets}
-        single = len(self.sheets) == 1
-        for cell in self.grid.cells():
-            sheet = sheet_at.get((cell.col // self.sheet_width, cell.row // self.sheet_height))
-            if sheet is None:
-                continue
-            col = cell.col % self.sheet_width + 1
-            row = cell.row % self.sheet_height + 1
-            text = self.label_format.format(sheet=sheet.letter, col=col, row=row)
-            self._labels[self.grid.index(cell)] = text
-            self._by_label[_key(text)] = cell
-            if single:
-                bare = self.label_format.format(sheet="", col=col, row=row)
-                self._by_label.setdefault(_key(bare), cell)
+        self._labels, self._by_label = _sheet_labels(
+            self.grid.width, self.grid.height, self.sheets, self.sheet_width, self.sheet_height,
+            self.label_format)
         self._by_place = {_key(p.name): p for p in self.places}
         self._names: Mapping[str, str] = {
             **{_key(lbl): lbl for lbl in self._labels if lbl},
@@ -179,6 +168,33 @@ class Board:
 
 _SPACES = re.compile(r"[\s_]+")
 _LABEL_SHAPE = re.compile(r"^([a-z]{0,2})(\d{2})(\d{2})$")
+
+
+@functools.lru_cache(maxsize=8)
+def _sheet_labels(width: int, height: int, sheets: tuple[Sheet, ...], sheet_width: int,
+                  sheet_height: int, label_format: str
+                  ) -> tuple[tuple[str, ...], Mapping[str, Cell]]:
+    """Each cell's printed label (empty off the sheets), and the cell of each label as typed.
+    Worked out once for the last few layouts of sheets: every load of a scenario asks for the
+    same ones, and a large board has thousands of labels."""
+    labels = [""] * (width * height)
+    by_label: dict[str, Cell] = {}
+    sheet_at = {(s.sheet_col, s.sheet_row): s for s in sheets}
+    single = len(sheets) == 1
+    for row in range(height):
+        for col in range(width):
+            sheet = sheet_at.get((col // sheet_width, row // sheet_height))
+            if sheet is None:
+                continue
+            on_sheet_col, on_sheet_row = col % sheet_width + 1, row % sheet_height + 1
+            text = label_format.format(sheet=sheet.letter, col=on_sheet_col, row=on_sheet_row)
+            cell = Cell(col, row)
+            labels[row * width + col] = text
+            by_label[_key(text)] = cell
+            if single:
+                bare = label_format.format(sheet="", col=on_sheet_col, row=on_sheet_row)
+                by_label.setdefault(_key(bare), cell)
+    return tuple(labels), MappingProxyType(by_label)
 
 
 def _key(text: str) -> str:

@@ -107,14 +107,22 @@ class _Rectangle(ABC):
             tuple(self.index(n) for n in self._neighbours_of(c)) for c in self.cells()
         )
 
+    @cached_property
+    def _neighbour_cells(self) -> tuple[tuple[Cell, ...], ...]:
+        return tuple(self._neighbours_of(c) for c in self.cells())
+
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The cells on the board one step from ``cell``."""
+        if self.contains(cell):
+            return self._neighbour_cells[self.index(cell)]
         return self._neighbours_of(cell)
 
     def neighbour_indices(self, index: int) -> tuple[int, ...]:
         return self._neighbour_table[index]
 
     def adjacent(self, a: Cell, b: Cell) -> bool:
-        return b in self._neighbours_of(a)
+        """Whether ``b`` is on the board and one step from ``a``."""
+        return self.contains(b) and self.distance(a, b) == 1
 
     @abstractmethod
     def distance(self, a: Cell, b: Cell) -> int:

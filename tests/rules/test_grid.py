@@ -95,6 +95,19 @@ def test_neighbours_stop_at_the_edge() -> None:
     assert all(g.contains(n) for c in g.cells() for n in g.neighbours(c))
 
 
+@pytest.mark.parametrize("grid", [HexGrid(5, 4, o, p) for o, p in LAYOUTS]
+                         + [SquareGrid(5, 4, 4), SquareGrid(5, 4, 8)], ids=repr)
+def test_adjacent_cells_are_each_others_neighbours_on_and_off_the_board(
+        grid: HexGrid | SquareGrid) -> None:
+    inside = list(grid.cells())
+    beyond = [Cell(-1, 0), Cell(5, 3), Cell(2, -1), Cell(0, 4)]
+    for a in inside + beyond:
+        near = set(grid.neighbours(a))
+        assert near == {b for b in inside if grid.distance(a, b) == 1}
+        for b in inside + beyond:
+            assert grid.adjacent(a, b) == (b in near), (a, b)
+
+
 @pytest.mark.parametrize("orientation,parity", LAYOUTS)
 def test_distance_is_the_cube_distance(orientation: str, parity: str) -> None:
     g = HexGrid(10, 10, orientation, parity)  # type: ignore[arg-type]
