@@ -9,11 +9,13 @@ wrong, never a traceback or anything about the game they could not otherwise see
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
+import pydantic
 from discord import app_commands
 
+from rules.commands import GameCommand
 from umpire.service import UmpireError
 
 log = logging.getLogger("vedette.bot")
@@ -26,6 +28,19 @@ STALE = "The umpire's commands have changed; wait a minute for Discord to update
 
 class Refused(UmpireError):
     """A refusal raised by the bot itself (wrong place, not the host, ...): shown as is."""
+
+
+C = TypeVar("C", bound=GameCommand)
+
+
+def order_record(kind: type[C], too_long: str, **fields: Any) -> C:
+    """The command record of an order, or the plain refusal ``too_long`` when a field is out of
+    bounds (Discord checks the lengths it was told of, but a forged interaction can send
+    anything, and the record checks the rest)."""
+    try:
+        return kind(**fields)
+    except pydantic.ValidationError:
+        raise Refused(too_long) from None
 
 
 def unwrap(error: BaseException) -> BaseException:

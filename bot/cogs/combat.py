@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-import pydantic
 from discord import app_commands
 from discord.ext import commands
 
 from bot.autocomplete import MAX_CHOICES, MAX_VALUE, unit_list_choices, unit_names
 from bot.buttons import bot_of
 from bot.cogs import Interaction, give_order, in_servers_and_dms, unit_list
-from bot.errors import Refused
+from bot.errors import order_record
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import thinking
 from rules.combat.commands import Assault, Fire, Rally
@@ -41,13 +40,8 @@ TARGET_HELP = ("An enemy unit your troops see, by name; or the map label of a co
                "only as a marker")
 
 
-def combat_order(kind: type[GameCommand], **fields: Any) -> GameCommand:
-    """The command record, or a plain refusal when a field is out of bounds."""
-    try:
-        return kind(**fields)
-    except pydantic.ValidationError:
-        raise Refused("that order is too long or empty: name up to eight units, and a target")\
-            from None
+#: The refusal of an order whose fields are out of bounds.
+TOO_LONG = "that order is too long or empty: name up to eight units, and a target"
 
 
 def _fighters(action: Action) -> Completer:
@@ -107,7 +101,7 @@ class CombatCog(commands.Cog):
                    game: GameArg | None = None) -> None:
         await thinking(interaction)
         await self._give(interaction, game,
-                         combat_order(Fire, units=unit_list(unit), target=target))
+                         order_record(Fire, TOO_LONG, units=unit_list(unit), target=target))
 
     @in_servers_and_dms
     @app_commands.command(name="assault", description="Close combat: attack an enemy next to "
@@ -120,8 +114,9 @@ class CombatCog(commands.Cog):
                       target: app_commands.Range[str, 1, 100], advance: bool = True,
                       game: GameArg | None = None) -> None:
         await thinking(interaction)
-        await self._give(interaction, game, combat_order(
-            Assault, units=unit_list(units), target=target, advance=advance))
+        command = order_record(Assault, TOO_LONG, units=unit_list(units), target=target,
+                               advance=advance)
+        await self._give(interaction, game, command)
 
     @in_servers_and_dms
     @app_commands.command(name="rally", description="Try to rally one of your units")
@@ -131,7 +126,7 @@ class CombatCog(commands.Cog):
     async def rally(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                     game: GameArg | None = None) -> None:
         await thinking(interaction)
-        await self._give(interaction, game, combat_order(Rally, unit=unit))
+        await self._give(interaction, game, order_record(Rally, TOO_LONG, unit=unit))
 
 
 async def setup(bot: VedetteBot) -> None:

@@ -16,15 +16,14 @@ answers a name of an enemy marker exactly as a name of no marker at all.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import pydantic
 from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete as ac
 from bot.cogs import Interaction, give_order, unit_list
-from bot.errors import Refused
+from bot.errors import order_record
 from bot.game_choice import GameArg
 from bot.replies import thinking
 from rules.commands import Answer, GameCommand
@@ -62,13 +61,9 @@ DETACHED_HELP = ("yes: detached from its division (it stays on the map when the 
                  "conceals); no: back with its division")
 
 
-def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
-    """The command record, or a plain refusal when a field is out of bounds."""
-    try:
-        return kind(**fields)
-    except pydantic.ValidationError:
-        raise Refused("that order is too long or empty: name up to twenty units of up to "
-                      "100 characters each") from None
+#: The refusal of an order whose fields are out of bounds.
+TOO_LONG = ("that order is too long or empty: name up to twenty units of up to 100 "
+            "characters each")
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -92,8 +87,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     async def force(self, interaction: Interaction, leader: app_commands.Range[str, 1, 100],
                     join: app_commands.Range[str, 1, 1000] | None = None,
                     game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(ConcealForce, leader=leader,
-                                                   join=unit_list(join or "")))
+        command = order_record(ConcealForce, TOO_LONG, leader=leader, join=unit_list(join or ""))
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="breed", description="Start of your movement phase: a concealed "
                                                     "force breeds a decoy in its hex")
@@ -101,7 +96,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.autocomplete(marker=ac.markers)
     async def breed(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(BreedDecoy, marker=marker))
+        await self._give(interaction, game, order_record(BreedDecoy, TOO_LONG, marker=marker))
 
     @app_commands.command(name="reveal", description="Start of your movement phase: a concealed "
                                                      "force turns back into its units")
@@ -109,7 +104,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.autocomplete(marker=ac.markers)
     async def reveal(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                      game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(Unconceal, marker=marker))
+        await self._give(interaction, game, order_record(Unconceal, TOO_LONG, marker=marker))
 
     @app_commands.command(name="detach", description="Mark a unit detached from its division "
                                                      "(on a brigade goal), or back in it")
@@ -117,7 +112,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.autocomplete(unit=ac.unit_names)
     async def detach(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                      detached: bool = True, game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(MarkDetached, unit=unit, detached=detached))
+        command = order_record(MarkDetached, TOO_LONG, unit=unit, detached=detached)
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="scout", description="Start of your movement phase: a concealed "
                                                     "division releases scouts")
@@ -125,8 +121,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.autocomplete(marker=ac.markers, units=ac.own_units)
     async def scout(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     units: app_commands.Range[str, 1, 1000], game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(ReleaseScouts, marker=marker,
-                                                   units=unit_list(units)))
+        command = order_record(ReleaseScouts, TOO_LONG, marker=marker, units=unit_list(units))
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="forced", description="Your movement phase: a concealed force "
                                                      "force-marches (secret straggler checks)")
@@ -134,7 +130,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.autocomplete(marker=ac.markers)
     async def forced(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                      mp: app_commands.Range[int, 0, 12], game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(ForceMarch, marker=marker, mp=mp))
+        command = order_record(ForceMarch, TOO_LONG, marker=marker, mp=mp)
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="plan", description="Where one unit of a concealed force sets up "
                                                    "when the force deploys (secret)")
@@ -145,8 +142,9 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
                    unit: app_commands.Range[str, 1, 100], place: app_commands.Range[str, 1, 20],
                    formation: app_commands.Range[str, 1, 20] | None = None,
                    game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(ConcealPlan, marker=marker, unit=unit,
-                                                   place=place, formation=formation or ""))
+        command = order_record(ConcealPlan, TOO_LONG, marker=marker, unit=unit, place=place,
+                               formation=formation or "")
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="unplan", description="Withdraw a deployment plan: the units "
                                                      "deploy by the rule")
@@ -155,8 +153,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     async def unplan(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                      unit: app_commands.Range[str, 1, 100] | None = None,
                      game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(ClearConcealPlan, marker=marker,
-                                                   unit=unit or ""))
+        command = order_record(ClearConcealPlan, TOO_LONG, marker=marker, unit=unit or "")
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="react", description="A revealed force of yours answers at once: "
                                                     "fire, charge or hold")
@@ -165,8 +163,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
                                   for c in ("fire", "charge", "hold")])
     async def react(self, interaction: Interaction, question: app_commands.Range[str, 1, 60],
                     choice: app_commands.Choice[str], game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(Answer, question=question,
-                                                   choice=choice.value))
+        command = order_record(Answer, TOO_LONG, question=question, choice=choice.value)
+        await self._give(interaction, game, command)
 
 
 async def setup(bot: VedetteBot) -> None:

@@ -18,10 +18,9 @@ The cog is an extension (``setup``); it registers its buttons when it is loaded.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
-import pydantic
 from discord import app_commands
 from discord.ext import commands
 
@@ -29,7 +28,7 @@ from bot import autocomplete as ac
 from bot.autocomplete import matching
 from bot.buttons import GameButton, bot_of
 from bot.cogs import Interaction, give_order, resolve_game
-from bot.errors import Refused
+from bot.errors import Refused, order_record
 from bot.game_choice import GameArg, game_for_autocomplete
 from bot.messages import build
 from bot.replies import answer, send_notice, thinking
@@ -68,11 +67,8 @@ MARCH_HELP = "Which of your surprise moves (needed only if you have several)"
 ALREADY_CHOSEN = "That detour choice was already made with these buttons; it counts once."
 
 
-def record(kind: type[GameCommand], **fields: Any) -> GameCommand:
-    try:
-        return kind(**fields)
-    except pydantic.ValidationError:
-        raise Refused("that order is too long, empty or out of bounds") from None
+#: The refusal of an order whose fields are out of bounds.
+TOO_LONG = "that order is too long, empty or out of bounds"
 
 
 async def forces(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -288,9 +284,9 @@ class SurpriseCog(commands.GroupCog, group_name="march",
                     initiative: bool = False,
                     name: app_commands.Range[str, 1, 60] | None = None,
                     game: GameArg | None = None) -> None:
-        command = record(OrderSurpriseMove, force=force, route=route, forced=forced,
-                         detour=detour, by_initiative=initiative, name=name or "")
-        assert isinstance(command, OrderSurpriseMove)
+        command = order_record(OrderSurpriseMove, TOO_LONG, force=force, route=route,
+                               forced=forced, detour=detour, by_initiative=initiative,
+                               name=name or "")
         await thinking(interaction)
         game_record = await resolve_game(interaction, game)
         # Previewed first (ruling ORD-20): Confirm sends exactly what is shown.
@@ -310,7 +306,8 @@ class SurpriseCog(commands.GroupCog, group_name="march",
     async def execute(self, interaction: Interaction,
                       march: app_commands.Range[str, 1, 100] | None = None,
                       game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(ExecuteSurpriseMove, march=march or ""))
+        command = order_record(ExecuteSurpriseMove, TOO_LONG, march=march or "")
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="rally", description="Your movement phase: shammed units rally "
                                                     "from their sham markers, then walk home")
@@ -321,8 +318,8 @@ class SurpriseCog(commands.GroupCog, group_name="march",
                     units: app_commands.Range[str, 1, 500] | None = None,
                     march: app_commands.Range[str, 1, 100] | None = None,
                     game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(RallyShammed, march=march or "",
-                                                   units=units or ""))
+        command = order_record(RallyShammed, TOO_LONG, march=march or "", units=units or "")
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="cancel", description="Command Phase: new orders for a force on "
                                                      "a surprise move")
@@ -334,8 +331,9 @@ class SurpriseCog(commands.GroupCog, group_name="march",
     async def cancel(self, interaction: Interaction, mode: Literal["execute", "reverse"],
                      march: app_commands.Range[str, 1, 100] | None = None,
                      initiative: bool = False, game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(
-            CancelSurpriseMove, march=march or "", mode=mode, by_initiative=initiative))
+        command = order_record(CancelSurpriseMove, TOO_LONG, march=march or "", mode=mode,
+                               by_initiative=initiative)
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="forced", description="Forced-march MPs a surprise move adds each "
                                                      "turn from now on")
@@ -345,7 +343,8 @@ class SurpriseCog(commands.GroupCog, group_name="march",
     async def forced(self, interaction: Interaction, mp: app_commands.Range[int, 0, 12],
                      march: app_commands.Range[str, 1, 100] | None = None,
                      game: GameArg | None = None) -> None:
-        await self._give(interaction, game, record(SetForcedMarch, march=march or "", mp=mp))
+        command = order_record(SetForcedMarch, TOO_LONG, march=march or "", mp=mp)
+        await self._give(interaction, game, command)
 
     @app_commands.command(name="status", description="Your surprise moves, with the route on "
                                                      "your map")

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.cogs.combat import unit_list
+from bot.cogs.combat import TOO_LONG, unit_list
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.support.botkit import private_answer, started_game, text_of
 from tests.support.combat import SEED, SIDES, to_phase
@@ -51,6 +51,19 @@ async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path)
         told += [e.get("description") or "" for m in fake.dms_to(bob)
                  for e in m.get("embeds") or []]
         assert any("Under fire" in t for t in told)
+
+
+async def test_an_order_naming_more_units_than_a_record_holds_is_refused_and_changes_nothing(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    scenario = variant(tmp_path, "open")
+    async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
+        await to_phase(bot, {"union": alice, "confederate": bob}, "fire", "union")
+        crowd = ", ".join(["Union Brigade"] * 9)  # fits Discord's length, not the record
+        assert await say(fake, "fire", alice, {"unit": crowd, "target": "Rebel Brigade"}) \
+            == TOO_LONG
+        text = await say(fake, "fire", alice, {"unit": "Union Brigade",
+                                               "target": "Rebel Brigade"})
+        assert text.startswith("**Fire**: Union Brigade fired at Rebel Brigade")
 
 
 async def test_assault_and_unseen_targets(fake: FakeDiscord, tmp_path: Path) -> None:
