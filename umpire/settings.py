@@ -11,12 +11,17 @@ from storage.sql import Backend, database_kind
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # An empty setting (``VEDETTE_DEV_GUILD=`` as .env.example has it) is one not given.
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+                                      env_ignore_empty=True)
 
     discord_token: str = Field("", alias="DISCORD_TOKEN")
     #: The database target: a SQLite file path, or a ``postgresql://`` URL.
     db: str = Field("vedette.db", alias="VEDETTE_DB")
+    #: A server the slash commands are pushed to, where they show at once (and only there).
     dev_guild: int | None = Field(None, alias="VEDETTE_DEV_GUILD")
+    #: With a dev guild, push the commands globally too, so that they work in DMs.
+    global_commands: bool = Field(False, alias="VEDETTE_GLOBAL_COMMANDS")
     log_level: str = Field("INFO", alias="VEDETTE_LOG_LEVEL")
     scenarios: Path | None = Field(None, alias="VEDETTE_SCENARIOS")
     #: Seconds a process holds a game's outbox without renewing it (``umpire.outbox.drain``).
