@@ -21,6 +21,7 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import on_tree_error
@@ -52,7 +53,8 @@ EXTENSIONS: tuple[str, ...] = (
 
 class VedetteBot(commands.AutoShardedBot):
     def __init__(self, umpire: Umpire, *, dev_guild: int | None = None,
-                 outbox_interval: float = INTERVAL, sync_commands: bool = True,
+                 global_commands: bool = False, outbox_interval: float = INTERVAL,
+                 sync_commands: bool = True,
                  inbox_per_page: int = INBOX_PER_PAGE, shards: ShardPlan | None = None,
                  **options: Any) -> None:
         options.setdefault("intents", discord.Intents(guilds=True))
@@ -64,6 +66,9 @@ class VedetteBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.umpire = umpire
         self.dev_guild = dev_guild
+        #: Whether the commands are pushed globally too (``VEDETTE_GLOBAL_COMMANDS``); always
+        #: without a dev guild, where global is the only place they go.
+        self.global_commands = global_commands or not dev_guild
         self.inbox_per_page = inbox_per_page
         self.outbox = Outbox(self, outbox_interval)
         self._sync_on_start = sync_commands
@@ -116,8 +121,22 @@ class VedetteBot(commands.AutoShardedBot):
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _hash_key(self) -> str:
-        scope = f"guild:{self.dev_guild}" if self.dev_guild else "global"
-        return f"commands-hash:{self.application_id}:{scope}"
+        return f"commands-hash:{self.application_id}:{self._scope()}"
+
+    def _scope(self) -> str:
+        """Where the commands go: ``global``, ``guild:ID`` or ``guild:ID+global``."""
+        scopes = [f"guild:{self.dev_guild}"] if self.dev_guild else []
+        if self.global_commands:
+            scopes.append("global")
+        return "+".join(scopes)
+
+    def sync_places(self) -> str:
+        """Where the commands go, in words for the log and ``vedette sync``."""
+        places = [f"guild {self.dev_guild}"] if self.dev_guild else []
+        if self.global_commands:
+            places.append("every server and DMs (global; Discord may take a while to show "
+                          "changes)")
+        return " and ".join(places)
 
     async def sync_if_changed(self) -> bool:
         """Push the commands if they changed since the last push; say whether it did."""
@@ -128,15 +147,16 @@ class VedetteBot(commands.AutoShardedBot):
         return True
 
     async def sync_now(self) -> int:
-        """Push the commands to the dev guild (``VEDETTE_DEV_GUILD``) or globally."""
+        """Push the commands to the dev guild (``VEDETTE_DEV_GUILD``), globally, or both
+        (``VEDETTE_GLOBAL_COMMANDS`` with a dev guild): the guild's copy shows at once in that
+        server only; the global commands reach every server and DMs, when Discord shows them."""
+        synced: list[app_commands.AppCommand] = []
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
-            where = f"guild {self.dev_guild}"
-        else:
+        if self.global_commands:
             synced = await self.tree.sync()
-            where = "every server (global; Discord may take a while to show changes)"
         await self.umpire.remember(self._hash_key(), self.command_hash())
-        log.info("synced %d slash commands to %s", len(synced), where)
+        log.info("synced %d slash commands to %s", len(synced), self.sync_places())
         return len(synced)

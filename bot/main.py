@@ -103,7 +103,8 @@ async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
             log.warning("there was no database at %s: started a new one", settings.db)
         if shards is not None:
             log.info("serving %s", shards.describe())
-        bot = VedetteBot(umpire, dev_guild=settings.dev_guild, shards=shards)
+        bot = VedetteBot(umpire, dev_guild=settings.dev_guild,
+                         global_commands=settings.global_commands, shards=shards)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -140,9 +141,9 @@ def sync_commands(settings: Settings) -> int:
 async def _sync(settings: Settings) -> tuple[int, str]:
     async with Umpire.opened(settings.db, scenarios=settings.scenarios,
                              maps=MapMaker(False)) as umpire:
-        bot = VedetteBot(umpire, dev_guild=settings.dev_guild, sync_commands=False)
+        bot = VedetteBot(umpire, dev_guild=settings.dev_guild,
+                         global_commands=settings.global_commands, sync_commands=False)
         async with bot:
             await bot.login(settings.discord_token)
             count = await bot.sync_now()
-    where = f"guild {settings.dev_guild}" if settings.dev_guild else "all servers (global)"
-    return count, where
+    return count, bot.sync_places()

@@ -329,6 +329,32 @@ async def test_commands_sync_only_when_they_change(table: Table) -> None:
     assert {c["name"] for c in fake.commands(table.guild)} == names
 
 
+async def test_commands_go_to_the_dev_guild_and_globally_when_asked(table: Table) -> None:
+    fake = table.fake
+    global_path = f"/applications/{fake.application_id}/commands"
+    guild_path = f"/applications/{fake.application_id}/guilds/{table.guild.id}/commands"
+    # A dev guild alone: the commands are that server's, and none is offered in a DM.
+    async with running(table, dev_guild=table.guild.id):
+        pass
+    assert len(fake.requests_to("PUT", guild_path)) == 1
+    assert not fake.requests_to("PUT", global_path)
+    assert fake.world.find_command("help", None) is None
+    # Both (VEDETTE_GLOBAL_COMMANDS): the server's copy again, and the global ones for DMs.
+    async with running(table, dev_guild=table.guild.id, global_commands=True) as bot:
+        assert "guild" in bot.sync_places() and "DMs" in bot.sync_places()
+        assert len(fake.requests_to("PUT", guild_path)) == 2
+        assert len(fake.requests_to("PUT", global_path)) == 1
+        assert ({c["name"] for c in fake.commands()}
+                == {c["name"] for c in fake.commands(table.guild)})
+        assert fake.world.find_command("help", None) is not None
+        assert "Vedette: commands" in await say(table, "help", table.alice)  # in a DM
+    # Unchanged: neither is pushed again.
+    async with running(table, dev_guild=table.guild.id, global_commands=True):
+        pass
+    assert len(fake.requests_to("PUT", guild_path)) == 2
+    assert len(fake.requests_to("PUT", global_path)) == 1
+
+
 async def test_unexpected_failures_are_logged_not_shown(
         table: Table, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     scenario = tmp_path / "doomed.toml"

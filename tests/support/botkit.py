@@ -140,7 +140,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
                     fake.add_user("dave", guild=guild, roles=[mods]), tmp_path / "vedette.db")
 
 @asynccontextmanager
-async def running(table: Table, *, dev_guild: int | None = None,
+async def running(table: Table, *, dev_guild: int | None = None, global_commands: bool = False,
                   scenarios: Path = FIXTURES) -> AsyncIterator[VedetteBot]:
     """The bot on the table's database, connected to the fake Discord, with ``scenarios`` as
     the host's scenario folder (``VEDETTE_SCENARIOS``)."""
@@ -148,7 +148,8 @@ async def running(table: Table, *, dev_guild: int | None = None,
     try:
         umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=MAPS))
         await moves_at_once(umpire, table.alice, table.bob, table.carol, table.dave)
-        bot = VedetteBot(umpire, dev_guild=dev_guild, outbox_interval=0.2,
+        bot = VedetteBot(umpire, dev_guild=dev_guild, global_commands=global_commands,
+                         outbox_interval=0.2,
                          guild_ready_timeout=0.05)
         with patched_discord(table.fake.base_url):
             async with run_client(bot, token=TOKEN):
