@@ -98,7 +98,7 @@ async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
     # The database is opened (and checked) before Discord is contacted: a database that cannot
     # serve stops the bot with one line (see umpire.cli.main.main), not after it has logged in.
     async with Umpire.opened(settings.db, scenarios=settings.scenarios,
-                             maps=map_maker()) as umpire:
+                             maps=map_maker(), docs_url=settings.docs_url) as umpire:
         if new:
             log.warning("there was no database at %s: started a new one", settings.db)
         if shards is not None:

@@ -6,10 +6,11 @@ Each part (``umpire.games.deciding``, ``umpire.games.setting_up``, ``umpire.game
 only: no part inherits another part, and none is a repository. ``umpire.service.Umpire``
 inherits them all side by side, sets the attributes declared here, and is where the parts meet.
 
-The attributes are the umpire's store, its map maker, its scenarios folder and its repository
-of games (``umpire.games.repository.Repository``), which loads, caches, locks and commits games:
-every part reaches a game through ``self.repository``. The abstract methods are the few steps
-one part takes that another part owns; each is called by its name, never through ``super()``.
+The attributes are the umpire's store, its map maker, its scenarios folder, the guides' address
+and its repository of games (``umpire.games.repository.Repository``), which loads, caches, locks
+and commits games: every part reaches a game through ``self.repository``. The abstract methods
+are the few steps one part takes that another part owns; each is called by its name, never
+through ``super()``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class UmpireBase(ABC):
     maps: MapMaker
     #: A folder of scenarios beside the catalog's (``umpire.games.catalog``), if any.
     scenarios: Path | None
+    #: The folder the guides are published in (``VEDETTE_DOCS_URL``; empty: not published).
+    docs_url: str
 
     # -- deciding (``umpire.games.deciding``) --------------------------------------------------
     @abstractmethod

@@ -58,17 +58,19 @@ class Umpire(Deciding, SettingUp, Readying, Correcting, Reading, Replaying, Help
     replay, help (see the modules above), and the front end's door (``umpire.front``)."""
 
     def __init__(self, store: Store, *, scenarios: Path | None = None,
-                 maps: MapMaker | None = None, retry: RetryPolicy = RETRY) -> None:
+                 maps: MapMaker | None = None, retry: RetryPolicy = RETRY,
+                 docs_url: str = "") -> None:
         self.store = store
         self.scenarios = scenarios
+        self.docs_url = docs_url
         self.maps = maps or MapMaker()
         self.repository = Repository(store, maps=self.maps, retry=retry)
 
     @classmethod
     @asynccontextmanager
     async def opened(cls, db: str | PathLike[str], *, scenarios: Path | None = None,
-                     maps: MapMaker | None = None) -> AsyncIterator[Umpire]:
+                     maps: MapMaker | None = None, docs_url: str = "") -> AsyncIterator[Umpire]:
         """The umpire of the database ``db`` (a SQLite file path or a ``postgresql://`` URL),
         opened (and checked) here and closed after."""
         async with Store.open(db) as store:
-            yield cls(store, scenarios=scenarios, maps=maps)
+            yield cls(store, scenarios=scenarios, maps=maps, docs_url=docs_url)

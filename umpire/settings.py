@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, metadata
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.sql import Backend, database_kind
@@ -36,6 +37,14 @@ class Settings(BaseSettings):
     # error for a bad value): kept as text so that a typo is explained, not a traceback.
     shards: str = Field("", alias="VEDETTE_SHARDS")
     shard_count: str = Field("", alias="VEDETTE_SHARD_COUNT")
+    #: The address of the folder the guides are published in (``/help`` links to
+    #: ``<it>/playing.md``); by default the project's ``Documentation`` URL, if it has one.
+    docs_url: str = Field(default_factory=lambda: project_docs_url(), alias="VEDETTE_DOCS_URL")
+
+    @field_validator("docs_url")
+    @classmethod
+    def _no_trailing_slash(cls, v: str) -> str:
+        return v.strip().rstrip("/")
 
     @property
     def db_file(self) -> Path | None:
@@ -46,3 +55,17 @@ class Settings(BaseSettings):
 def database_file(target: str | Path) -> Path | None:
     """The SQLite file a database target names; ``None`` for a PostgreSQL URL."""
     return Path(target) if database_kind(target) is Backend.SQLITE else None
+
+
+def project_docs_url() -> str:
+    """The ``Documentation`` address in the project's metadata (``[project.urls]`` in
+    pyproject.toml); empty when it has none."""
+    try:
+        urls: list[str] = metadata("vedette").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return ""
+    for entry in urls:
+        label, _, url = str(entry).partition(",")
+        if label.strip().lower() == "documentation":
+            return url.strip().rstrip("/")
+    return ""

@@ -16,7 +16,7 @@ from tests.fakediscord import FakeDiscord
 from tests.support.botkit import TOKEN, private_answer, started_game, text_of
 from tests.support.combat import FIELD, Dice
 from umpire.games import catalog
-from umpire.reads.helping import GENERAL, GUIDE, help_text, phase_commands
+from umpire.reads.helping import GENERAL, GUIDE, help_text, help_text_general, phase_commands
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
@@ -47,6 +47,12 @@ async def test_help_names_the_phase_s_commands_and_who_can_act_in_dms_and_the_ch
         assert "This phase's commands: /assault, /formation, /move, /rally, /done." in mine
         assert "- move units (/move): " in mine and "Union Brigade" in mine
         assert GUIDE in mine and "/units" in mine
+        # With the guides published (VEDETTE_DOCS_URL), a link Discord shows as one.
+        bot.umpire.docs_url = "https://example.org/vedette/docs"
+        linked = text_of(await private_answer(fake, "help", alice, {}))
+        assert ("The whole guide: [Playing with Vedette]"
+                "(https://example.org/vedette/docs/playing.md)") in linked
+        assert GUIDE not in linked
         theirs = text_of(await private_answer(fake, "help", bob, {}))
         assert "you command Confederates" in theirs
         assert "Nothing waits for you in this phase." in theirs
@@ -102,3 +108,14 @@ def test_help_in_a_phase_played_at_once_lists_orders_then_only_says_finished() -
     said = help_text(done, "g1", "union")
     assert "Your side has finished this phase." in said
     assert "You can now:" not in said and "Confederate" not in said
+
+
+def test_help_links_the_guide_under_the_address_set() -> None:
+    loaded = catalog.load_file(FLANK_MARCH)
+    state = start(initial_state(loaded), "test", Dice(default=1)).state
+    link = "[Playing with Vedette](https://example.org/docs/playing.md)"
+    assert help_text_general("https://example.org/docs/").endswith(link)
+    assert help_text(state, "g1", "union", "https://example.org/docs").endswith(link)
+    assert help_text(state, "g1", None, "https://example.org/docs").endswith(link)
+    # None set: the guide is named by its place in the repository.
+    assert help_text_general().endswith(GUIDE)

@@ -16,8 +16,17 @@ from rules.turn.status import GameStatus
 from umpire.answers import Reply
 from umpire.base import UmpireBase
 
-#: Where the whole guide is.
+#: Where the whole guide is when no address for the guides is set.
 GUIDE = "The whole guide: docs/playing.md (in the Vedette repository)."
+
+
+def guide(docs_url: str = "") -> str:
+    """The line pointing to the whole guide: a link to ``playing.md`` in the folder the guides
+    are published in (``VEDETTE_DOCS_URL``), or its name in the repository when none is set."""
+    if not docs_url:
+        return GUIDE
+    return f"The whole guide: [Playing with Vedette]({docs_url.rstrip('/')}/playing.md)"
+
 
 #: What anyone can do, in or out of a game.
 GENERAL = ("**Vedette: commands**\n"
@@ -51,10 +60,11 @@ def phase_commands(state: GameState) -> tuple[str, ...]:
     return tuple(out)
 
 
-def help_text(state: GameState, game_id: str, side: str | None) -> str:
-    """The help for a player of ``side`` in the game (``None``: plays no side in it)."""
+def help_text(state: GameState, game_id: str, side: str | None, docs_url: str = "") -> str:
+    """The help for a player of ``side`` in the game (``None``: plays no side in it), ending
+    with the link to the whole guide under ``docs_url``."""
     if side is None:
-        return help_text_general()
+        return help_text_general(docs_url)
     lines = [f"**Game `{plain(game_id)}`: you command {plain(state.side_name(side))}.**"]
     if state.status == GameStatus.SETUP:
         lines.append("The game has not started yet: the host starts it with /game start.")
@@ -64,7 +74,7 @@ def help_text(state: GameState, game_id: str, side: str | None) -> str:
         lines.append(f"Turn {state.turn}: the host has paused the game; orders wait.")
     else:
         lines += _now(state, side, side_options(state, side))
-    lines += ["", GENERAL, "", GUIDE]
+    lines += ["", GENERAL, "", guide(docs_url)]
     return "\n".join(lines)
 
 
@@ -103,12 +113,13 @@ class Helping(UmpireBase):
         commands for their side and what it can do now, or the general commands when they
         play no side in it."""
         if game_id is None:
-            return Reply(help_text_general())
+            return Reply(help_text_general(self.docs_url))
         game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
-        return Reply(help_text(game.state, game_id, player.side if player else None))
+        return Reply(help_text(game.state, game_id, player.side if player else None,
+                               self.docs_url))
 
 
-def help_text_general() -> str:
+def help_text_general(docs_url: str = "") -> str:
     """The help for someone in no game."""
-    return f"{GENERAL}\n\n{GUIDE}"
+    return f"{GENERAL}\n\n{guide(docs_url)}"
