@@ -161,6 +161,38 @@ def test_check_command_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "map.grid: Input should be 'hex' or 'square'" in capsys.readouterr().out
 
 
+def test_check_command_checks_a_ruleset_on_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = Path(__file__).parents[2] / "scenarios" / "classic-1961.ruleset.toml"
+    assert main(["scenario", "check", str(FIXTURES / "tiny.ruleset.toml"), str(shipped)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        f"{FIXTURES / 'tiny.ruleset.toml'}: ok - ruleset Tiny test rules [tiny] (stand-in "
+        "numbers); tables: mp_accumulation",
+        f"{shipped}: ok - ruleset Chancellorsville, 1961 style (Vedette stand-in numbers) "
+        "[classic-1961]; tables: close_combat, raid_outcome, victory (all those of combat, "
+        "chancellorsville, raid_victory)",
+    ]
+    # A row short of a result, and a misspelt key: both named, with the file; the check fails.
+    row = '{ roll = "4", results = ["P", "P", "P", "F"] },'
+    assert row in RULESET and "stacking_limit = 2\n" in RULESET
+    bad = tmp_path / "bad.ruleset.toml"
+    bad.write_text(RULESET.replace(row, '{ roll = "4", results = ["P", "P", "F"] },')
+                   .replace("stacking_limit = 2\n", "stacking_limit = 2\nstackng = 3\n"),
+                   encoding="utf-8")
+    assert main(["scenario", "check", str(FIXTURES / "tiny.ruleset.toml"), str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}: 2 problem(s)" in out
+    assert f"{bad}: tables.mp_accumulation: Value error, row '4' has 3 results for 4 columns" \
+        in out
+    assert f"{bad}: stackng: unknown field (check its spelling)" in out
+    # A ruleset that is not TOML at all.
+    broken = tmp_path / "broken.ruleset.toml"
+    broken.write_text("[tables.fire\n", encoding="utf-8")
+    assert main(["scenario", "check", str(broken)]) == 1
+    assert f"{broken}: (TOML syntax): " in capsys.readouterr().out
+
+
 def test_a_file_that_is_not_utf8_is_a_problem_naming_file_and_offset(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "tiny.ruleset.toml").write_text(RULESET, encoding="utf-8")

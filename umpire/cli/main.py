@@ -11,8 +11,10 @@ from pathlib import Path
 
 from rules.combat.config import side_warnings
 from rules.combat.spec import SPEC as COMBAT
+from rules.modules.catalog import SPECS
 from rules.scenario.loader import LoadedScenario
 from rules.scenario.problems import FileProblems
+from rules.scenario.ruleset import Ruleset
 from rules.turn.sequence import visibility_warnings
 from storage.errors import StorageError
 
@@ -60,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     scen = sub.add_parser("scenario", help="scenario tools")
     scen_sub = scen.add_subparsers(title="scenario commands", metavar="ACTION")
-    check = scen_sub.add_parser("check", help="validate scenario files and summarise them")
+    check = scen_sub.add_parser("check", help="validate scenario and ruleset files and "
+                                "summarise them")
     check.add_argument("paths", nargs="+", type=Path)
     check.set_defaults(func=_check)
 
@@ -124,19 +127,26 @@ def _db_copy(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from umpire.games.catalog import load_file
+    from umpire.games.catalog import load_file, load_ruleset_file
 
     failed = 0
     for path in args.paths:
         if path.name.endswith(".ruleset.toml"):
-            continue  # rulesets are checked with the scenarios that name them
+            # A ruleset alone: its own fields and tables; what a scenario's modules need of it
+            # is checked with the scenario.
+            try:
+                ruleset = load_ruleset_file(path)
+            except FileProblems as e:
+                failed += 1
+                _print_problems(path, e)
+                continue
+            print(ruleset_summary(ruleset, path))
+            continue
         try:
             loaded = load_file(path)
         except FileProblems as e:
             failed += 1
-            print(f"{path}: {len(e.problems)} problem(s)")
-            for problem in e.problems:
-                print(f"  {problem}")
+            _print_problems(path, e)
             continue
         print(summary(loaded, path))
         # Warnings do not fail the check: the scenario plays, as the warning says.
@@ -144,6 +154,24 @@ def _check(args: argparse.Namespace) -> int:
                         *_condition_warnings(loaded)):
             print(f"  warning: {warning}")
     return 1 if failed else 0
+
+
+def _print_problems(path: Path, e: FileProblems) -> None:
+    print(f"{path}: {len(e.problems)} problem(s)")
+    for problem in e.problems:
+        print(f"  {problem}")
+
+
+def ruleset_summary(ruleset: Ruleset, path: Path) -> str:
+    """What a checked ruleset holds, on one line: its name, its tables and the rule modules
+    whose tables are all there."""
+    stand_in = (" (stand-in numbers)" if ruleset.stand_in
+                and "stand-in" not in ruleset.name.lower() else "")
+    served = [spec.name for spec in SPECS if spec.tables
+              and not ruleset.missing_tables([spec.name])]
+    return (f"{path}: ok - ruleset {ruleset.name} [{ruleset.id}]{stand_in}; tables: "
+            f"{', '.join(ruleset.tables) or 'none'}"
+            + (f" (all those of {', '.join(served)})" if served else ""))
 
 
 def _condition_warnings(loaded: LoadedScenario) -> tuple[str, ...]:

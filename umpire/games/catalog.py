@@ -14,6 +14,7 @@ from rules.scenario.loader import LoadedScenario, decode, load, parse_model
 from rules.scenario.models import Scenario
 from rules.scenario.nesting import TooDeep, loads_toml
 from rules.scenario.problems import FileProblems, Problem
+from rules.scenario.ruleset import Ruleset
 from storage.records import GameSources
 
 log = logging.getLogger("vedette.catalog")
@@ -93,6 +94,13 @@ def load_file(path: Path) -> LoadedScenario:
     loaded = load(text, str(path), ruleset_text, str(ruleset_path))
     _CACHE[path] = (mtime, ruleset_path, ruleset_mtime, loaded)
     return loaded
+
+
+def load_ruleset_file(path: Path) -> Ruleset:
+    """Load and check a ruleset file on its own; raises ``FileProblems`` naming the file and
+    every bad field. (What a ruleset must hold for a scenario's modules is checked with the
+    scenario.)"""
+    return parse_model(Ruleset, _read(path), str(path))
 
 
 def _read(path: Path) -> str:
