@@ -89,3 +89,13 @@ async def test_vedette_sync_pushes_the_commands_and_exits(tmp_path: Path) -> Non
         assert pushed >= {"game", "move", "inbox", "host", "fire"}
         assert fake.commands() == []  # the dev guild only
         assert not fake.gateway.received  # no gateway session needed
+        # VEDETTE_GLOBAL_COMMANDS: the dev guild and globally, so that DMs have them too.
+        process = await asyncio.create_subprocess_exec(
+            *vedette_command(), "sync", cwd=tmp_path,
+            env=env | {"VEDETTE_GLOBAL_COMMANDS": "true"},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        output, _ = await asyncio.wait_for(process.communicate(), 30)
+        assert process.returncode == 0, output.decode()
+        assert (f"{len(pushed)} slash commands pushed to guild {guild.id} and every server and "
+                "DMs") in output.decode()
+        assert {c["name"] for c in fake.commands()} == pushed
