@@ -52,6 +52,12 @@ async def opened(db: Path, clock: Clock) -> AsyncIterator[Umpire]:
         yield Umpire(store, maps=MapMaker(enabled=False))
 
 
+def stamp(**after_start: float) -> str:
+    """The Discord timestamp of a moment after the start: absolute, then relative."""
+    unix = int((T0 + timedelta(**after_start)).timestamp())
+    return f"<t:{unix}:f> (<t:{unix}:R>)"
+
+
 def at_once(tmp_path: Path) -> str:
     """The tiny scenario with a Command Phase both sides play at once (moves allowed in it)."""
     ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
@@ -90,7 +96,7 @@ async def test_a_reminder_at_three_quarters_then_the_deadline_marks_the_side_don
         assert (state.current.side, state.current.phase.id) == ("blue", "movement")
         reply = await set_length(umpire, "g1", HOST, "4h")
         assert "4 h" in reply.text
-        assert any("deadline of 4 h" in t and "ends at 16:00 UTC on 1 May" in t
+        assert any("deadline of 4 h" in t and f"ends at {stamp(hours=4)}." in t
                    for t in await texts(umpire, PUBLIC))
 
         clock.at(hours=2, minutes=59)
@@ -241,7 +247,7 @@ async def test_the_host_extends_the_phase(tmp_path: Path) -> None:
             await extend(umpire, "g1", BLUE, "12h")
         assert await texts(umpire, PUBLIC) == before  # refused: nothing said, nothing changed
         reply = await extend(umpire, "g1", HOST, "12h")
-        assert "now ends at 04:00 UTC on 2 May" in reply.text
+        assert f"now ends at {stamp(hours=16)}." in reply.text
         assert any("12 h more" in t for t in await texts(umpire, PUBLIC))
         # The reminder's new time (3 h + 9 h) is still to come: it goes again then.
         clock.at(hours=11, minutes=59)
