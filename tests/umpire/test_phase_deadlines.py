@@ -201,6 +201,29 @@ async def test_a_paused_game_stops_the_clock(tmp_path: Path) -> None:
         assert await check_game(umpire, "g1") == [MARKED_DONE]
 
 
+async def test_the_status_post_follows_a_pause(tmp_path: Path) -> None:
+    """FLOW-27: while the game is paused the post says the clock stands still and how much time
+    is left; resumed, it shows the deadline with the time paused added."""
+    clock = Clock()
+    async with opened(tmp_path / "v.db", clock) as umpire:
+        await new_game(umpire)
+        await set_length(umpire, "g1", HOST, "4h")
+
+        async def post() -> str:
+            return [t for t in await texts(umpire, PUBLIC) if t.startswith("**Turn 1 ")][-1]
+
+        assert f"Deadline: {stamp(hours=4)}" in await post()
+        clock.at(hours=1)
+        await umpire.handle("g1", HOST, cmd.Pause(paused=True))
+        assert ("Deadline: the clock stands still while the game is paused (3 h left)"
+                in await post())
+        assert "(3 h left)" in (await umpire.status("g1", BLUE)).text
+        clock.at(hours=31)
+        await umpire.handle("g1", HOST, cmd.Pause(paused=False))
+        assert f"Deadline: {stamp(hours=34)}" in await post()
+        assert stamp(hours=34) in (await umpire.status("g1", GREY)).text
+
+
 async def test_a_length_set_during_a_phase_counts_from_when_it_was_set(tmp_path: Path) -> None:
     clock = Clock()
     async with opened(tmp_path / "v.db", clock) as umpire:

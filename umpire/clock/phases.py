@@ -48,6 +48,7 @@ from umpire.clock.phase_clock import (
 from umpire.games.options import core_option
 from umpire.games.repository import LiveGame
 from umpire.games.retrying import Stale, stale_write
+from umpire.games.routing import status_message
 from umpire.words import replies as wording
 from umpire.words.deadlines import timestamp
 
@@ -79,11 +80,13 @@ async def set_length(umpire: Umpire, game_id: str, user_id: int, length: str, *,
         else:
             text = f"The host set a deadline of {duration_words(chosen)} for each phase."
         now = umpire.store.now()
+        clock = None
         if chosen is not None:
             clock = await _clock(umpire, game_id, state, now, length_seconds=seconds, set_at=now)
             text += _ends_words(clock, state, now)
         await umpire.store.set_deadline_length(
-            record.id, seconds, [NewDelivery("public", "", text)])
+            record.id, seconds, [NewDelivery("public", "", text),
+                                 *_status_edit(state, clock, now)])
         return Reply(f"Done: {text}")
 
 
@@ -116,7 +119,8 @@ async def extend(umpire: Umpire, game_id: str, user_id: int, by: str, *,
         with stale_write():
             await umpire.store.extend_step_deadline(
                 game_id, clock.turn, clock.step, int(more.total_seconds()),
-                rearm_reminder=rearm, deliveries=[NewDelivery("public", "", text)],
+                rearm_reminder=rearm, deliveries=[NewDelivery("public", "", text),
+                                                  *_status_edit(state, extended, now)],
                 at_seq=state.seq)
         return Reply(f"Done: {text}")
 
@@ -247,6 +251,16 @@ async def _clock(umpire: Umpire, game_id: str, state: GameState, now: datetime, 
     would be after setting them now."""
     setting = None if set_at is None else DeadlineSetting(length_seconds, set_at)
     return await step_clock(umpire.store, game_id, state, now, setting=setting)
+
+
+def _status_edit(state: GameState, clock: PhaseClock | None, now: datetime
+                 ) -> list[NewDelivery]:
+    """The edit of the turn's status post that shows the current step's deadline as it now is
+    (none while no step is open: the game has not started, or is over)."""
+    if not state.status.in_play or not state.current.acting(state.sides):
+        return []
+    post = status_message(state, None if clock is None else clock.shown(now))
+    return [NewDelivery("public", "", post.text, edit_key=post.edit_key)]
 
 
 def _ends_words(clock: PhaseClock | None, state: GameState, now: datetime) -> str:
