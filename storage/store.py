@@ -569,6 +569,19 @@ class Store:
         )
         return [rows.event(row) for row in found]
 
+    async def step_clock_events(self, game_id: str) -> list[EventRecord]:
+        """The game's last ``phase_began`` event and the ``game_paused`` events after it: all a
+        step's deadline is counted from (``umpire.clock.phase_clock``). Only public events of
+        these two kinds are read, so how long it takes does not grow with the hidden events of
+        the step (ruling INFO-13)."""
+        found = await self._read(
+            f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq >= ("
+            "SELECT max(seq) FROM events WHERE game_id = ? AND type = 'phase_began')"
+            " AND type IN ('phase_began', 'game_paused') ORDER BY seq",
+            (game_id, game_id),
+        )
+        return [rows.event(row) for row in found]
+
     async def commit(
         self,
         game_id: str,
@@ -579,6 +592,7 @@ class Store:
         game_updates: GameUpdate | None = None,
         *,
         seats: Collection[tuple[int, str]] | None = None,
+        at: datetime | None = None,
     ) -> list[int]:
         """Append ``events`` to the game's log as seqs ``expected_seq + 1 …``, queue their
         ``deliveries``, save ``snapshot`` (the state after these events, at seq
@@ -593,10 +607,14 @@ class Store:
         ``expected_seq`` (someone else committed since the caller loaded the game),
         ``NotFoundError`` for an unknown game, ``StorageError`` for anything invalid (a payload
         that is not JSON, an audience or delivery kind the schema refuses…).
+
+        ``at``: the instant to stamp the events with, when the caller worded the deliveries
+        for it (a phase's deadline counts from the stamp of the event that began it); else the
+        store's clock.
         """
         if expected_seq < 0:
             raise StorageError(f"expected_seq must be >= 0, not {expected_seq}")
-        now_dt = self._now()
+        now_dt = self._now() if at is None else at
         now = to_text(now_dt)
         event_rows = [
             (

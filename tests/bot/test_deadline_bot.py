@@ -152,3 +152,79 @@ async def test_the_host_sets_a_deadline_and_the_bot_reminds_then_ends_the_phase(
         await fake.wait_for(lambda: len(reminders(table, table.bob)) == 1, what="Grey's reminder")
         await asyncio.sleep(PASSES)
         assert len(reminders(table, table.bob)) == 1
+
+
+def stamp(**after_start: float) -> str:
+    """The relative Discord timestamp of a moment after the start (each reader sees it in
+    their own time zone)."""
+    return f"<t:{int((T0 + timedelta(**after_start)).timestamp())}:R>"
+
+
+def status_posts(table: Table) -> list[dict[str, Any]]:
+    return [m for m in table.fake.messages_in(table.channel)
+            if text_of(m).startswith("**Turn 1 ")]
+
+
+async def test_everyone_sees_the_deadline_as_a_timestamp(table: Table) -> None:
+    fake = table.fake
+    async with running(table) as bot:
+        await bot.outbox.idle()
+        [post] = status_posts(table)
+        assert "Deadline" not in text_of(post)  # no deadline: nothing said of one
+        assert "Deadline: none" in await say(table, "game status", table.bob, {}, table.channel)
+
+        # The host sets one: the turn's status post is edited to show it.
+        await say(table, "host deadline", table.alice, {"length": "4h"}, table.channel)
+        await fake.wait_for(lambda: stamp(hours=4) in text_of(status_posts(table)[0]),
+                            what="the status post showing the deadline")
+        [edited] = status_posts(table)
+        assert edited["id"] == post["id"]
+        assert f"Deadline: <t:{int((T0 + timedelta(hours=4)).timestamp())}:f> " \
+               f"({stamp(hours=4)})" in text_of(edited)
+        assert any(stamp(hours=4) in t for t in public(table) if "deadline of 4 h" in t)
+        # Players read it with /game status and /help.
+        assert stamp(hours=4) in await say(table, "game status", table.bob, {}, table.channel)
+        assert stamp(hours=4) in await say(table, "help", table.alice, {}, table.channel)
+
+        # Only the host sets it: the others' tries change nothing.
+        for options in ({"length": "1h"}, {"extend": "2d"}, {"length": "none"}):
+            refused = await say(table, "host deadline", table.bob, options, table.channel)
+            assert refused == "only the game's host can do that"
+        setting = await bot.umpire.store.deadline_setting("g1")
+        assert setting is not None and setting.length_seconds == 4 * 3600
+        assert (await bot.umpire.store.step_deadline("g1", 1, 1)).extra_seconds == 0
+
+        # The host extends the phase: the post shows the phase's new deadline.
+        table.clock.at(hours=1)
+        await say(table, "host deadline", table.alice, {"extend": "1h"}, table.channel)
+        await fake.wait_for(lambda: stamp(hours=5) in text_of(status_posts(table)[0]),
+                            what="the status post showing the extended deadline")
+        assert stamp(hours=4) not in text_of(status_posts(table)[0])
+        assert stamp(hours=5) in await say(table, "game status", table.alice, {},
+                                           table.channel)
+
+        # Blue finishes at 2 h: Grey's phase has its own 4 h (the extension was Blue's phase's).
+        table.clock.at(hours=2)
+        await say(table, "done", table.alice, {}, table.channel)
+        await fake.wait_for(lambda: any(t.startswith("Your orders, please")
+                                        for t in (text_of(m) for m in fake.dms_to(table.bob))),
+                            what="Grey's call for orders")
+        [call] = [t for t in (text_of(m) for m in fake.dms_to(table.bob))
+                  if t.startswith("Your orders, please")]
+        assert f"Orders due by <t:{int((T0 + timedelta(hours=6)).timestamp())}:f> " \
+               f"({stamp(hours=6)})." in call
+        await fake.wait_for(lambda: stamp(hours=6) in text_of(status_posts(table)[0]),
+                            what="the status post showing Grey's deadline")
+        assert stamp(hours=6) in await say(table, "help", table.bob, {}, table.channel)
+        assert stamp(hours=6) not in await say(table, "help", table.alice, {}, table.channel)
+
+        # Grey's reminder, at three quarters of its phase's time, names the same moment.
+        table.clock.at(hours=5)
+        await fake.wait_for(lambda: len(reminders(table, table.bob)) == 1, what="a reminder")
+        [reminder] = reminders(table, table.bob)
+        assert stamp(hours=6) in reminder
+
+        # Taking the deadline away takes it off the post.
+        await say(table, "host deadline", table.alice, {"length": "none"}, table.channel)
+        await fake.wait_for(lambda: "Deadline" not in text_of(status_posts(table)[0]),
+                            what="the status post without a deadline")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storage.records import Recipient
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.support.botkit import private_answer, started_game, text_of
 from tests.support.hand_maps import FIRE_PASSED, apart_file
@@ -53,3 +54,8 @@ async def test_under_auto_pass_alone_the_fire_phases_pass_by_themselves(
             assert any(FIRE_PASSED in t for t in told)
             assert not any(t.startswith("Your orders, please") and "Fire Phase" in t
                            for t in told)
+        # Each side was told in its own message that its phase passed, and why; the channel
+        # hears of the finish only, never that it was a pass nor why (ruling FLOW-15).
+        channel = [d.text for d in await bot.umpire.store.deliveries_for(
+            "g1", Recipient("public", ""), limit=100)]
+        assert channel and not any("passed" in t or "target" in t for t in channel)

@@ -465,6 +465,22 @@ async def test_ready_marks_deadlines_and_pending_orders_are_kept_per_step(store:
     assert [d.text for d in await store.pending_deliveries()] == ["2 ready", "1 h"]
 
 
+async def test_a_steps_clock_reads_its_start_and_its_pauses_only(store: Store) -> None:
+    await store.create_game(game("g1"))
+    await store.create_game(game("g2"))
+    # A step's clock reads its phase_began and the pauses after it, none of the step's others,
+    # stamped with the instant the commit was given.
+    at = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+    await store.commit("g1", 0, [NewEvent("phase_began"), NewEvent("Move"),
+                                 NewEvent("game_paused"), NewEvent("phase_began"),
+                                 NewEvent("Move", audience=side_audience("union")),
+                                 NewEvent("game_paused")], at=at)
+    clock_events = await store.step_clock_events("g1")
+    assert [(e.seq, e.type) for e in clock_events] == [(4, "phase_began"), (6, "game_paused")]
+    assert {e.created_at for e in clock_events} == {at}
+    assert await store.step_clock_events("g2") == []
+
+
 async def test_the_log_is_counted_and_read_from_its_last_event_of_a_type(store: Store) -> None:
     await store.create_game(game("flank-1"))
     await store.create_game(game("flank-2", guild_id=None))

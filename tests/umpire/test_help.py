@@ -115,7 +115,7 @@ def test_help_links_the_guide_under_the_address_set() -> None:
     state = start(initial_state(loaded), "test", Dice(default=1)).state
     link = "[Playing with Vedette](https://example.org/docs/playing.md)"
     assert help_text_general("https://example.org/docs/").endswith(link)
-    assert help_text(state, "g1", "union", "https://example.org/docs").endswith(link)
-    assert help_text(state, "g1", None, "https://example.org/docs").endswith(link)
+    assert help_text(state, "g1", "union", docs_url="https://example.org/docs").endswith(link)
+    assert help_text(state, "g1", None, docs_url="https://example.org/docs").endswith(link)
     # None set: the guide is named by its place in the repository.
     assert help_text_general().endswith(GUIDE)

@@ -52,6 +52,12 @@ async def opened(db: Path, clock: Clock) -> AsyncIterator[Umpire]:
         yield Umpire(store, maps=MapMaker(enabled=False))
 
 
+def stamp(**after_start: float) -> str:
+    """The Discord timestamp of a moment after the start: absolute, then relative."""
+    unix = int((T0 + timedelta(**after_start)).timestamp())
+    return f"<t:{unix}:f> (<t:{unix}:R>)"
+
+
 def at_once(tmp_path: Path) -> str:
     """The tiny scenario with a Command Phase both sides play at once (moves allowed in it)."""
     ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
@@ -90,7 +96,7 @@ async def test_a_reminder_at_three_quarters_then_the_deadline_marks_the_side_don
         assert (state.current.side, state.current.phase.id) == ("blue", "movement")
         reply = await set_length(umpire, "g1", HOST, "4h")
         assert "4 h" in reply.text
-        assert any("deadline of 4 h" in t and "ends at 16:00 UTC on 1 May" in t
+        assert any("deadline of 4 h" in t and f"ends at {stamp(hours=4)}." in t
                    for t in await texts(umpire, PUBLIC))
 
         clock.at(hours=2, minutes=59)
@@ -195,6 +201,29 @@ async def test_a_paused_game_stops_the_clock(tmp_path: Path) -> None:
         assert await check_game(umpire, "g1") == [MARKED_DONE]
 
 
+async def test_the_status_post_follows_a_pause(tmp_path: Path) -> None:
+    """FLOW-27: while the game is paused the post says the clock stands still and how much time
+    is left; resumed, it shows the deadline with the time paused added."""
+    clock = Clock()
+    async with opened(tmp_path / "v.db", clock) as umpire:
+        await new_game(umpire)
+        await set_length(umpire, "g1", HOST, "4h")
+
+        async def post() -> str:
+            return [t for t in await texts(umpire, PUBLIC) if t.startswith("**Turn 1 ")][-1]
+
+        assert f"Deadline: {stamp(hours=4)}" in await post()
+        clock.at(hours=1)
+        await umpire.handle("g1", HOST, cmd.Pause(paused=True))
+        assert ("Deadline: the clock stands still while the game is paused (3 h left)"
+                in await post())
+        assert "(3 h left)" in (await umpire.status("g1", BLUE)).text
+        clock.at(hours=31)
+        await umpire.handle("g1", HOST, cmd.Pause(paused=False))
+        assert f"Deadline: {stamp(hours=34)}" in await post()
+        assert stamp(hours=34) in (await umpire.status("g1", GREY)).text
+
+
 async def test_a_length_set_during_a_phase_counts_from_when_it_was_set(tmp_path: Path) -> None:
     clock = Clock()
     async with opened(tmp_path / "v.db", clock) as umpire:
@@ -241,7 +270,7 @@ async def test_the_host_extends_the_phase(tmp_path: Path) -> None:
             await extend(umpire, "g1", BLUE, "12h")
         assert await texts(umpire, PUBLIC) == before  # refused: nothing said, nothing changed
         reply = await extend(umpire, "g1", HOST, "12h")
-        assert "now ends at 04:00 UTC on 2 May" in reply.text
+        assert f"now ends at {stamp(hours=16)}." in reply.text
         assert any("12 h more" in t for t in await texts(umpire, PUBLIC))
         # The reminder's new time (3 h + 9 h) is still to come: it goes again then.
         clock.at(hours=11, minutes=59)

@@ -14,11 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
+from rules.state import GameState
 from storage.phase_deadlines import DeadlineSetting, StepDeadline
 from storage.records import EventRecord
+from storage.store import Store
 from umpire.answers import UmpireError
+from umpire.words.deadlines import PhaseDeadline, duration_words
+
+__all__ = ["DEADLINE_ACTION", "DEADLINE_ACTIONS", "DONE", "PING", "REMINDER_SHARE", "PhaseClock",
+           "duration_words", "parse_duration", "parse_length", "phase_clock", "step_clock"]
 
 #: The game option saying what the deadline does: mark the waiting sides done, or ping the host.
 DEADLINE_ACTION = "deadline_action"
@@ -56,24 +62,6 @@ def parse_length(text: str) -> timedelta | None:
     return None if text.strip().lower() in NO_DEADLINE else parse_duration(text)
 
 
-def duration_words(delta: timedelta) -> str:
-    """``2 d 3 h``, ``5 h 20 min``, ``45 min``; ``less than a minute`` below one."""
-    minutes = int(delta.total_seconds() // 60)
-    if minutes < 1:
-        return "less than a minute"
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = [f"{days} d" if days else "", f"{hours} h" if hours else "",
-             f"{minutes} min" if minutes and not days else ""]
-    return " ".join(p for p in parts if p)
-
-
-def instant_words(instant: datetime) -> str:
-    """``14:30 UTC on 3 May``: one time for players in every time zone."""
-    at = instant.astimezone(UTC)
-    return f"{at:%H:%M} UTC on {at.day} {at:%B}"
-
-
 @dataclass(frozen=True, slots=True)
 class PhaseClock:
     """The running deadline of the current step."""
@@ -101,6 +89,10 @@ class PhaseClock:
     def left(self, now: datetime) -> timedelta:
         return max(timedelta(), self.deadline - now)
 
+    def shown(self, now: datetime) -> PhaseDeadline:
+        """The deadline as the players are told it (``umpire.words.deadlines``)."""
+        return PhaseDeadline(self.turn, self.step, self.deadline, self.stopped, self.left(now))
+
 
 def phase_clock(step_events: Sequence[EventRecord], setting: DeadlineSetting | None,
                 step_record: StepDeadline, now: datetime) -> PhaseClock | None:
@@ -127,6 +119,31 @@ def phase_clock(step_events: Sequence[EventRecord], setting: DeadlineSetting | N
                       starts=starts,
                       length=timedelta(seconds=setting.length_seconds + step_record.extra_seconds),
                       paused=paused, stopped=since is not None, step_record=step_record)
+
+
+async def step_clock(store: Store, game_id: str, state: GameState, now: datetime, *,
+                     setting: DeadlineSetting | None = None,
+                     batch: Sequence[EventRecord] = ()) -> PhaseClock | None:
+    """The deadline of the step ``state`` stands in (``None``: none, or no step is open), read
+    from the store. ``setting``: the setting to count with instead of the stored one (as it
+    would be once set). ``batch``: events about to be stored with ``state`` (stamped with
+    ``now``): a ``phase_began`` among them opens the step then, and a pause among them counts.
+    Every reader of a deadline counts it here, with ``phase_clock``."""
+    if not state.status.in_play or not state.current.acting(state.sides):
+        return None
+    if setting is None:
+        setting = await store.deadline_setting(game_id)
+    if setting is None or setting.length_seconds is None:
+        return None
+    opened = [n for n, e in enumerate(batch) if e.type == "phase_began"]
+    step_events = (list(batch[opened[-1]:]) if opened
+                   else [*await store.step_clock_events(game_id), *batch])
+    step_events = [e for e in step_events if e.type in ("phase_began", "game_paused")]
+    if not step_events or (int(step_events[0].payload["turn"]),
+                           int(step_events[0].payload["step"])) != (state.turn, state.step):
+        return None
+    record = await store.step_deadline(game_id, state.turn, state.step)
+    return phase_clock(step_events, setting, record, now)
 
 
 def _after(start: datetime, end: datetime, origin: datetime) -> timedelta:

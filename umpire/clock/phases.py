@@ -23,6 +23,7 @@ time paused is added to the deadline.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -38,18 +39,18 @@ from umpire.answers import Reply, UmpireError
 from umpire.clock.phase_clock import (
     DEADLINE_ACTION,
     PING,
-    REMINDER_SHARE,
     PhaseClock,
     duration_words,
-    instant_words,
     parse_duration,
     parse_length,
-    phase_clock,
+    step_clock,
 )
 from umpire.games.options import core_option
 from umpire.games.repository import LiveGame
 from umpire.games.retrying import Stale, stale_write
+from umpire.games.routing import status_message
 from umpire.words import replies as wording
+from umpire.words.deadlines import timestamp
 
 if TYPE_CHECKING:
     from umpire.service import Umpire
@@ -79,11 +80,13 @@ async def set_length(umpire: Umpire, game_id: str, user_id: int, length: str, *,
         else:
             text = f"The host set a deadline of {duration_words(chosen)} for each phase."
         now = umpire.store.now()
+        clock = None
         if chosen is not None:
             clock = await _clock(umpire, game_id, state, now, length_seconds=seconds, set_at=now)
             text += _ends_words(clock, state, now)
-        await umpire.store.set_deadline_length(record.id, seconds,
-                                               [NewDelivery("public", "", text)])
+        await umpire.store.set_deadline_length(
+            record.id, seconds, [NewDelivery("public", "", text),
+                                 *_status_edit(state, clock, now)])
         return Reply(f"Done: {text}")
 
 
@@ -109,15 +112,15 @@ async def extend(umpire: Umpire, game_id: str, user_id: int, by: str, *,
                 raise Stale
             raise UmpireError("this game has no phase deadline: set one with "
                               "/host deadline length:")
-        extended = clock.deadline + more
-        rearm = clock.reminder_at + more * REMINDER_SHARE > now
+        extended = replace(clock, length=clock.length + more)
+        rearm = extended.reminder_at > now
         text = (f"The host gave the {phase_name(state)} (turn {state.turn}) "
-                f"{duration_words(more)} more: it now ends at {instant_words(extended)} "
-                f"(in {duration_words(extended - now)}).")
+                f"{duration_words(more)} more: it now ends at {timestamp(extended.deadline)}.")
         with stale_write():
             await umpire.store.extend_step_deadline(
                 game_id, clock.turn, clock.step, int(more.total_seconds()),
-                rearm_reminder=rearm, deliveries=[NewDelivery("public", "", text)],
+                rearm_reminder=rearm, deliveries=[NewDelivery("public", "", text),
+                                                  *_status_edit(state, extended, now)],
                 at_seq=state.seq)
         return Reply(f"Done: {text}")
 
@@ -213,7 +216,7 @@ async def _remind(umpire: Umpire, record: GameRecord, state: GameState, clock: P
     then = ("At the deadline the host is told." if ping
             else "At the deadline the umpire marks your side done.")
     text = (f"Reminder, game {record.id}: the {phase_name(state)} (turn {state.turn}) ends in "
-            f"{duration_words(clock.left(now))}, at {instant_words(clock.deadline)}, and your "
+            f"{duration_words(clock.left(now))}, at {timestamp(clock.deadline)}, and your "
             f"side has not finished it. {then} Say /done when your orders are in.")
     ready = await umpire.store.ready_players(record.id, clock.turn, clock.step)
     players = waiting_players(state, await umpire.store.players(record.id), ready)
@@ -246,26 +249,29 @@ async def _clock(umpire: Umpire, game_id: str, state: GameState, now: datetime, 
                  ) -> PhaseClock | None:
     """The current step's deadline (``None``: none); ``length_seconds``/``set_at`` as they
     would be after setting them now."""
+    setting = None if set_at is None else DeadlineSetting(length_seconds, set_at)
+    return await step_clock(umpire.store, game_id, state, now, setting=setting)
+
+
+def _status_edit(state: GameState, clock: PhaseClock | None, now: datetime
+                 ) -> list[NewDelivery]:
+    """The edit of the turn's status post that shows the current step's deadline as it now is
+    (none while no step is open: the game has not started, or is over)."""
     if not state.status.in_play or not state.current.acting(state.sides):
-        return None
-    setting = await umpire.store.deadline_setting(game_id)
-    if set_at is not None:
-        setting = DeadlineSetting(length_seconds, set_at)
-    step_events = await umpire.store.events_from_last(game_id, "phase_began")
-    if not step_events or (int(step_events[0].payload["turn"]),
-                           int(step_events[0].payload["step"])) != (state.turn, state.step):
-        return None
-    record = await umpire.store.step_deadline(game_id, state.turn, state.step)
-    return phase_clock(step_events, setting, record, now)
+        return []
+    post = status_message(state, None if clock is None else clock.shown(now))
+    return [NewDelivery("public", "", post.text, edit_key=post.edit_key)]
 
 
 def _ends_words(clock: PhaseClock | None, state: GameState, now: datetime) -> str:
     if clock is None:
         return ""
-    text = (f" The {phase_name(state)} (turn {state.turn}) ends at "
-            f"{instant_words(clock.deadline)} (in {duration_words(clock.left(now))})")
-    return text + ("; the clock stands still while the game is paused." if clock.stopped
-                   else ".")
+    if clock.stopped:
+        return (f" The {phase_name(state)} (turn {state.turn}) has "
+                f"{duration_words(clock.left(now))} left; the clock stands still while the game "
+                "is paused.")
+    return (f" The {phase_name(state)} (turn {state.turn}) ends at "
+            f"{timestamp(clock.deadline)}.")
 
 
 def _length_words(seconds: int | None) -> str:

@@ -20,6 +20,7 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
@@ -31,9 +32,18 @@ from rules.scenario.problems import FileProblems
 from rules.state import GameState, from_snapshot, initial_state, replay, to_snapshot
 from rules.view import project
 from storage.errors import ConcurrencyError
-from storage.records import GameRecord, GameStatus, GameUpdate, NewDelivery, NewEvent, PlayerRecord
+from storage.records import (
+    EventRecord,
+    GameRecord,
+    GameStatus,
+    GameUpdate,
+    NewDelivery,
+    NewEvent,
+    PlayerRecord,
+)
 from storage.store import Store
 from umpire.answers import UmpireError
+from umpire.clock.phase_clock import step_clock
 from umpire.games import catalog
 from umpire.games.retrying import RETRY, RetryPolicy, Stale
 from umpire.games.routing import Message, messages_for
@@ -44,6 +54,7 @@ from umpire.verify.record import LoggedEvent
 from umpire.words import after_action
 from umpire.words import replies as wording
 from umpire.words.corrections import corrections, end_of_game_text
+from umpire.words.deadlines import PhaseDeadline
 from umpire.words.status_post import mention_line
 
 SNAPSHOT_EVERY = 50
@@ -201,7 +212,14 @@ class Repository:
             counts = await self.store.count_events(game.record.id, "die_rolled")
             game.rolls_told = {a.removeprefix("side:"): n for a, n in counts.items()
                                if a.startswith("side:")}
-        messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told)
+        new_events = [NewEvent(type=e.type, payload=json.loads(ev.event_to_json(e)),
+                               audience=e.audience) for e in outcome.events]
+        # The events are stamped with this instant, which a step they open counts from
+        # (ruling FLOW-20): the deadline the words show is counted with it.
+        now = self.store.now()
+        deadline = await self._deadline(game.record.id, before.seq, after, new_events, now)
+        messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told,
+                                deadline)
         deliveries = await self._address(game, after, messages, shown)
         deliveries[1:1] = extra
         if status == GameStatus.ENDED:
@@ -209,14 +227,12 @@ class Repository:
         snapshot = None
         if after.seq // SNAPSHOT_EVERY > before.seq // SNAPSHOT_EVERY:
             snapshot = to_snapshot(after)
-        new_events = [NewEvent(type=e.type, payload=json.loads(ev.event_to_json(e)),
-                               audience=e.audience) for e in outcome.events]
         updates = GameUpdate(status=status) if status else None
         try:
             ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
                                           snapshot=snapshot, game_updates=updates,
                                           seats=None if seats is None else
-                                          [(p.user_id, p.side) for p in seats])
+                                          [(p.user_id, p.side) for p in seats], at=now)
         except ConcurrencyError:
             raise Stale from None  # decided again by ``decided``
         game.state = after
@@ -226,6 +242,15 @@ class Repository:
                 side = e.audience.removeprefix("side:")
                 game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
         return tuple(ids)
+
+    async def _deadline(self, game_id: str, seq: int, after: GameState,
+                        new_events: Sequence[NewEvent], now: datetime) -> PhaseDeadline | None:
+        """The deadline of the step open after the batch, counted as the clock counts it
+        (``umpire.clock.phase_clock``) with the batch stamped ``now``."""
+        batch = [EventRecord(game_id, seq + 1 + n, e.type, e.payload, e.audience, now)
+                 for n, e in enumerate(new_events)]
+        clock = await step_clock(self.store, game_id, after, now, batch=batch)
+        return None if clock is None else clock.shown(now)
 
     async def _end_deliveries(self, game: LiveGame, outcome: Outcome) -> list[NewDelivery]:
         """The after-action report (``umpire.words.after_action``), then the game record (with the

@@ -26,6 +26,7 @@ from storage.json_codec import JsonObject
 from umpire.games.options import core_option
 from umpire.games.ready import done_button
 from umpire.reads.drawn_maps import window_view
+from umpire.words.deadlines import PhaseDeadline
 from umpire.words.events import (
     arrivals_text,
     correction_for_host,
@@ -77,10 +78,14 @@ class _Views:
 
 
 def messages_for(before: GameState, events: list[ev.Event], after: GameState,
-                 game_id: str = "", rolls_told: Mapping[str, int] | None = None
-                 ) -> list[Message]:
+                 game_id: str = "", rolls_told: Mapping[str, int] | None = None,
+                 deadline: PhaseDeadline | None = None) -> list[Message]:
     """The messages a batch of events gives rise to, in order, each worded from the view of
     its audience: the addressed side's view after the batch, or the public view.
+
+    ``deadline``: the deadline of the step open after the batch, as the caller counted it
+    (``umpire.clock.phase_clock``: the routing has no clock). The status post and the step's
+    calls for orders show it; a step the batch opened and closed again has none.
 
     A secret roll's words name the game and the roll's place among the rolls told to that side
     (``rolls_told``: how many each side was told before this batch), so that it can be found
@@ -113,16 +118,17 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 if not acting:
                     continue  # a phase nobody acts in passes without a word
                 called = newly_acting(now) if mention else ()
+                due = deadline if deadline is not None and deadline.of(now.turn, step) else None
                 if opens_turn(now):
-                    out.append(_status(phase, progress(now), called))
+                    out.append(_status(phase, progress(now), called, due))
                 else:
-                    out.append(_status(phase, progress(now)))
+                    out.append(_status(phase, progress(now), deadline=due))
                     if called:  # its post was posted already, and edits call nobody
                         out.append(Message("public", "", call_text(phase, called, phase.phase),
                                            mentions=called))
                 # Each side's call for orders waits for the step's opening events (arrivals,
                 # sighting, a pass by itself), so that it says what the side can do then.
-                asking = _Asking(len(out), phase, acting, game_id, step)
+                asking = _Asking(len(out), phase, acting, game_id, step, due)
             case ev.CommandAccepted(kind="force_end_phase") if before.status.in_play:
                 # The host's end of a phase is said as such, never as a side's finish.
                 out.append(Message("public", "", host_ended_text(public_view(before))))
@@ -133,7 +139,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 # edit that changes nothing: the edit's time would tell. A pass by itself
                 # reads as any other finish, never as a pass (ruling FLOW-15).
                 if finish_is_public(was) or not now.acting_sides():
-                    out.append(_status(public_view(now), progress(now)))
+                    out.append(_status(public_view(now), progress(now), deadline=_of(deadline,
+                                                                                      now)))
             case ev.UnitsArrived(units=ids, audience=audience):
                 side = audience.removeprefix("side:")
                 out.append(Message("side", side, arrivals_text(views.of(side), ids)))
@@ -156,6 +163,9 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 word = "paused" if paused else "resumed"
                 out.append(Message("public", "", f"The host has {word} the game."
                                    + (f" {plain(reason)}" if reason else "")))
+                if _of(deadline, now) is not None and now.status.in_play:
+                    # The clock stops and starts again: the status post says so.
+                    out.append(_status(public_view(now), progress(now), deadline=deadline))
             case ev.UnitCorrected():
                 owner = e.side or (was.units[e.unit].side if e.unit in was.units else "")
                 out.append(Message("host", "", correction_for_host(
@@ -192,10 +202,23 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     return _one_per_post(out)
 
 
-def _status(view: SideView, turn: TurnProgress, called: tuple[str, ...] = ()) -> Message:
-    """The turn's status post as it stands now (``called``: the sides it mentions)."""
-    return Message("public", "", status_text(view, turn), edit_key=status_key(turn.turn),
-                   mentions=called)
+def status_message(state: GameState, deadline: PhaseDeadline | None) -> Message:
+    """The current turn's status post as it stands, with the deadline of the step open now
+    (to edit it when the deadline changes outside a batch of events: the host sets it)."""
+    return _status(public_view(state), progress(state), deadline=_of(deadline, state))
+
+
+def _of(deadline: PhaseDeadline | None, state: GameState) -> PhaseDeadline | None:
+    """``deadline`` if it is the deadline of the step ``state`` stands in."""
+    return deadline if deadline is not None and deadline.of(state.turn, state.step) else None
+
+
+def _status(view: SideView, turn: TurnProgress, called: tuple[str, ...] = (),
+            deadline: PhaseDeadline | None = None) -> Message:
+    """The turn's status post as it stands now (``called``: the sides it mentions;
+    ``deadline``: the deadline of the step now played)."""
+    return Message("public", "", status_text(view, turn, deadline),
+                   edit_key=status_key(turn.turn), mentions=called)
 
 
 def _one_per_post(messages: list[Message]) -> list[Message]:
@@ -228,12 +251,13 @@ class _Asking:
     acting: tuple[str, ...]
     game_id: str
     step: int
+    deadline: PhaseDeadline | None = None
 
     def messages(self, opened: GameState) -> list[Message]:
         """Each acting side's call for orders, as the step stood once opened, with its Done
         button; none for a side that passed it by itself (its own line says so)."""
         return [Message("side", side, orders_text(self.phase, side_options(opened, side),
-                                                  project(opened, side)),
+                                                  project(opened, side), self.deadline),
                         map_for=window_view(side),
                         buttons=self._done(side))
                 for side in self.acting if side not in opened.done]

@@ -15,6 +15,8 @@ from rules.turn.idle import SideOptions, side_options
 from rules.turn.status import GameStatus
 from umpire.answers import Reply
 from umpire.base import UmpireBase
+from umpire.clock.phase_clock import step_clock
+from umpire.words.deadlines import PhaseDeadline, orders_due
 
 #: Where the whole guide is when no address for the guides is set.
 GUIDE = "The whole guide: docs/playing.md (in the Vedette repository)."
@@ -60,9 +62,11 @@ def phase_commands(state: GameState) -> tuple[str, ...]:
     return tuple(out)
 
 
-def help_text(state: GameState, game_id: str, side: str | None, docs_url: str = "") -> str:
-    """The help for a player of ``side`` in the game (``None``: plays no side in it), ending
-    with the link to the whole guide under ``docs_url``."""
+def help_text(state: GameState, game_id: str, side: str | None,
+              deadline: PhaseDeadline | None = None, docs_url: str = "") -> str:
+    """The help for a player of ``side`` in the game (``None``: plays no side in it);
+    ``deadline``: the current phase's, told to a side still at it. It ends with the link to
+    the whole guide under ``docs_url``."""
     if side is None:
         return help_text_general(docs_url)
     lines = [f"**Game `{plain(game_id)}`: you command {plain(state.side_name(side))}.**"]
@@ -72,13 +76,16 @@ def help_text(state: GameState, game_id: str, side: str | None, docs_url: str = 
         lines.append("The game is over: /log and /inbox keep what you were told.")
     elif state.status == GameStatus.PAUSED:
         lines.append(f"Turn {state.turn}: the host has paused the game; orders wait.")
+        if deadline is not None and side in state.acting_sides():
+            lines.append(orders_due(deadline))
     else:
-        lines += _now(state, side, side_options(state, side))
+        lines += _now(state, side, side_options(state, side), deadline)
     lines += ["", GENERAL, "", guide(docs_url)]
     return "\n".join(lines)
 
 
-def _now(state: GameState, side: str, options: SideOptions) -> list[str]:
+def _now(state: GameState, side: str, options: SideOptions,
+         deadline: PhaseDeadline | None = None) -> list[str]:
     step = state.current
     whose = f"{plain(state.side_name(step.side))} " if step.side else ""
     heading = f"Turn {state.turn}: {whose}{plain(step.title)}."
@@ -87,6 +94,8 @@ def _now(state: GameState, side: str, options: SideOptions) -> list[str]:
     if side in state.done:
         return [heading, "Your side has finished this phase."]
     out = [heading]
+    if deadline is not None:
+        out.append(orders_due(deadline))
     commands = phase_commands(state)
     if commands:
         out.append("This phase's commands: " + ", ".join(commands) + ", /done.")
@@ -116,8 +125,10 @@ class Helping(UmpireBase):
             return Reply(help_text_general(self.docs_url))
         game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
+        now = self.store.now()
+        clock = await step_clock(self.store, game_id, game.state, now)
         return Reply(help_text(game.state, game_id, player.side if player else None,
-                               self.docs_url))
+                               None if clock is None else clock.shown(now), self.docs_url))
 
 
 def help_text_general(docs_url: str = "") -> str:

@@ -13,6 +13,7 @@ from rules.view import own_view, project, public_view
 from storage.records import DeliveryRecord, PlayerRecord, Recipient
 from umpire.answers import Reply, UmpireError
 from umpire.base import UmpireBase
+from umpire.clock.phase_clock import step_clock
 from umpire.gameref import GameRef, ref_of
 from umpire.games import seats
 from umpire.games.repository import LiveGame
@@ -84,8 +85,11 @@ class Reading(UmpireBase):
         self._require_onlooker(game, user_id, players, in_server=in_server, is_admin=is_admin)
         seated = {s: [p.user_id for p in players if p.side == s] for s in state.sides}
         asking = await self.store.seat_requests(game_id)
+        now = self.store.now()
+        clock = await step_clock(self.store, game_id, state, now)
         return Reply(wording.status_text(public_view(state), game_id, state.status, seated,
-                                         [(r.user_id, r.side) for r in asking]))
+                                         [(r.user_id, r.side) for r in asking],
+                                         None if clock is None else clock.shown(now)))
 
     async def units_text(self, game_id: str, user_id: int) -> Reply:
         """The player's own units: where they are, formation, strength (and stragglers), morale

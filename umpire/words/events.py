@@ -22,6 +22,7 @@ from rules.knowledge.sighted import known_name, known_order
 from rules.scenario.markup import plain
 from rules.turn.idle import SideOptions
 from rules.view import SideView
+from umpire.words.deadlines import PhaseDeadline, orders_due
 
 
 def started_text(view: SideView, sha: str, binding: str) -> str:
@@ -42,11 +43,14 @@ NAMED_UNITS = 4
 
 
 def orders_text(view: SideView, options: SideOptions | None = None,
-                own: SideView | None = None) -> str:
+                own: SideView | None = None, deadline: PhaseDeadline | None = None) -> str:
     """The call for orders of the step the public ``view`` stands in; with the side's
     ``options`` (``rules.turn.idle``), what it may do now and which of its units can (with the MPs
-    they have left, from the side's ``own`` view)."""
+    they have left, from the side's ``own`` view); with the step's ``deadline``, when the orders
+    are due (public: ruling FLOW-27)."""
     head = f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
+    if deadline is not None:
+        head += f" {orders_due(deadline)}"
     if options is None:
         return head
     if not options.offers:

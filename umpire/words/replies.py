@@ -17,6 +17,7 @@ from rules.forces.words import COMBAT_KINDS
 from rules.turn.status import GameStatus
 from rules.view import IDENTIFIED, SideView
 from umpire.words import units as units_list
+from umpire.words.deadlines import PhaseDeadline, deadline_line
 
 # -- refusals --------------------------------------------------------------------------------------
 #: The same answer whoever asks, so that it tells nothing about the game.
@@ -50,14 +51,17 @@ def waiting_text(view: SideView) -> str:
 
 
 def status_text(view: SideView, game_id: str, status: str,
-                seated: Mapping[str, Sequence[int]], asking: Iterable[tuple[int, str]]) -> str:
+                seated: Mapping[str, Sequence[int]], asking: Iterable[tuple[int, str]],
+                deadline: PhaseDeadline | None = None) -> str:
     """The game's status from the public view: scenario, turn, phase, who is still to act (as
-    far as that is told), each side's players, and who asks the host for a seat."""
+    far as that is told), the phase's deadline (public: ruling FLOW-27), each side's players,
+    and who asks the host for a seat."""
     lines = [f"**{view.title}** (game `{game_id}`, {status})"]
     if GameStatus(status).in_play:
         lines.append(f"{turn_heading(view)}; {view.phase}"
                      + (f" ({view.name_of_side(view.phasing)})" if view.phasing else ""))
         lines.append(waiting_text(view))
+        lines.append(deadline_line(deadline) or "Deadline: none (the phase waits for every side)")
     for side, users in seated.items():
         who = ", ".join(f"<@{u}>" for u in users) or "nobody yet"
         lines.append(f"{view.name_of_side(side)} ({side}): {who}")

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from rules.scenario.markup import plain
 from rules.turn.progress import StepState, TurnProgress
 from rules.view import SideView
+from umpire.words.deadlines import PhaseDeadline, deadline_line
 from umpire.words.replies import turn_heading
 
 #: The game option: the post that opens a side's phase mentions that side's players.
@@ -31,9 +32,11 @@ def status_key(turn: int) -> str:
     return f"status:turn-{turn}"
 
 
-def status_text(view: SideView, turn: TurnProgress) -> str:
-    """The status post, worded from the public ``view`` (names and the turn track) and the
-    turn's public progress."""
+def status_text(view: SideView, turn: TurnProgress,
+                deadline: PhaseDeadline | None = None) -> str:
+    """The status post, worded from the public ``view`` (names and the turn track), the
+    turn's public progress and the deadline of the phase now played, if it has one (public:
+    ruling FLOW-27)."""
     lines = [f"**{turn_heading(view)}**"]
     for step in turn.steps:
         whose = f"{plain(view.name_of_side(step.side))} " if step.side else ""
@@ -41,6 +44,9 @@ def status_text(view: SideView, turn: TurnProgress) -> str:
         if step.state is StepState.NOW:
             line += f"; {_still_to_act(view, turn)}"
         lines.append(line)
+    if deadline is not None and not turn.over and deadline.turn == turn.turn and any(
+            step.state is StepState.NOW for step in turn.steps):
+        lines.append(deadline_line(deadline))
     if turn.over:
         lines.append("The game is over.")
     return "\n".join(lines)
