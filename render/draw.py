@@ -24,7 +24,8 @@ from render.counters import (
     name_font,
     short_name,
 )
-from render.fit import FIT_SCALE, LABEL_PX, Window, fitted_window, window_box
+from render.fit import FIT_SCALE, LABEL_PX, Window, window_box
+from render.focus import fitted_window
 from render.labels import unique_labels
 from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
 from render.legend import LegendKey, legend, title_bar, with_window_line
@@ -137,7 +138,7 @@ def map_box(gm: GameMap, around: Cell | None, radius: int | None) -> tuple[Terra
 def fitted_box(view: SideView) -> tuple[TerrainLayer, Box, Window] | None:
     """The layer and rectangle of the view's fitted window (``None``: nothing to fit)."""
     layer = terrain_layer(view.game_map, FIT_SCALE, every_label=True)
-    found = fitted_window(view, layer.layout)
+    found = fitted_window(view)
     if found is None:
         return None
     return layer, window_box(layer.layout, found.col, found.row, found.cols, found.rows), found

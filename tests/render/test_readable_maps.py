@@ -16,6 +16,7 @@ from PIL import Image
 from bench.samples import sample_map, sample_view
 from render.draw import draw_picture, encode, render_map, view_labels
 from render.fit import FIT_WIDTH, LABEL_PX
+from render.focus import hot_spots
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route
 from rules.state import GameState, initial_state
@@ -61,16 +62,20 @@ def test_the_phase_window_reads_at_discord_width(name: str, side: str) -> None:
     assert len(set(labels.values())) == len(labels)
     drawn = [text for text, _ in picture.names]
     assert len(set(drawn)) == len(drawn)
-    # The window holds as many of the side's units as any window of its size could.
+    # The window holds as much of the first hot spot (a contact at these openings, else the
+    # side's own units) as any window of its size could.
     window = picture.window
     assert window is not None and window.own_in > 0
-    own = [u.cell for u in view.units if u.level == OWN]
+    first = hot_spots(view)[0]
+    wanted = ([u.cell for u in view.units if u.level == OWN] if first.reason == "units"
+              else list(first.cells))
+    held = sum(window.holds(c) for c in wanted)
     grid = view.game_map.grid
     for row in range(grid.height - window.rows + 1):
         for col in range(grid.width - window.cols + 1):
             inside = sum(col <= c.col < col + window.cols and row <= c.row < row + window.rows
-                         for c in own)
-            assert inside <= window.own_in
+                         for c in wanted)
+            assert inside <= held
 
 
 def test_the_whole_board_is_still_the_whole_board() -> None:
