@@ -57,6 +57,8 @@ class Picture:
     #: Where the counters and the route notes lie on the map part of the picture.
     counters: tuple[tuple[float, float, float, float], ...] = ()
     notes: tuple[tuple[int, int, int, int], ...] = ()
+    #: Where the map part's top left corner is on the picture.
+    origin: tuple[int, int] = (0, 0)
 
 
 def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None,
@@ -214,6 +216,8 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
     markers = {m.name: m.marker for m in gm.ruleset.combat.morale_states if m.marker}
     labels = view_labels(view)
+    # Place names go under the counters: a counter is never drawn over by a name.
+    overlay.place_names(im, lay, box, gm.board)
     covered: list[tuple[float, float, float, float]] = []
     names: list[tuple[str, int]] = []
     for c, stack in stacks:
@@ -226,7 +230,6 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
                            labels[top.ref])
             text, f = name_font(look)
             names.append((text, round(f.size)))
-    overlay.place_names(im, lay, box, gm.board)
     notes = []
     for cells, note in routes:
         if cells and note:
@@ -252,7 +255,8 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     leg = legend(gm, layer, key)
     out = Image.new("RGB", (width, title.height + im.height + leg.height), PAPER)
     out.paste(title, (0, 0))
-    out.paste(im, ((width - im.width) // 2, title.height))
+    origin = ((width - im.width) // 2, title.height)
+    out.paste(im, origin)
     out.paste(leg, (0, title.height + im.height))
-    return Picture(out, tuple(names), window, tuple(covered), tuple(notes))
+    return Picture(out, tuple(names), window, tuple(covered), tuple(notes), origin)
 

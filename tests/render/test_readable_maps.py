@@ -246,3 +246,22 @@ async def test_map_whole_and_stack_through_the_bot(fake: FakeDiscord, tmp_path: 
             listed = await private_answer(fake, "map", alice,
                                           {"stack": view.board.label(unit.cell)})
             assert unit.name in (listed.get("content") or "")
+
+
+
+def test_no_place_name_is_drawn_over_a_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Chancellorsville" was printed over Hooker's and Geary's counters: names now go under
+    the counters."""
+    gm = sample_map()
+    place = gm.board.places[0].cell
+    units = [UnitView(ref="u1", side="union", level=OWN, cell=place, name="Brigade 1",
+                      short="B1", kind="infantry", strength=5, formation="line")]
+    view = sample_view(gm, "union", units)
+    named = draw_picture(view, around=place, radius=4)
+    monkeypatch.setattr("render.overlay.place_names", lambda *args: None)
+    bare = draw_picture(view, around=place, radius=4)
+    assert named.image.tobytes() != bare.image.tobytes(), "the name is on the picture"
+    [box] = named.counters
+    x, y = named.origin
+    crop = (x + round(box[0]), y + round(box[1]), x + round(box[2]), y + round(box[3]))
+    assert named.image.crop(crop).tobytes() == bare.image.crop(crop).tobytes()
