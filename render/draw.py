@@ -146,6 +146,18 @@ def fitted_box(view: SideView) -> tuple[TerrainLayer, Box, Window] | None:
     return layer, window_box(layer.layout, found.col, found.row, found.cols, found.rows), found
 
 
+def widened(box: Box, limit: int, width: int = MIN_WIDTH) -> Box:
+    """``box`` at least ``width`` pixels wide where the board allows, widened evenly and moved
+    inside ``0..limit``: a narrow window shows more of the board round it, not blank paper
+    beside it (the picture is never narrower than ``MIN_WIDTH``)."""
+    x0, y0, x1, y1 = box
+    if x1 - x0 >= width:
+        return box
+    size = min(limit, width)
+    lo = max(0, min(limit - size, x0 - (size - (x1 - x0)) // 2))
+    return (lo, y0, lo + size, y1)
+
+
 def render_image(view: SideView, *, around: Cell | None = None, radius: int | None = None,
                  fitted: bool = False) -> Image.Image:
     """``render_map`` before PNG encoding."""
@@ -192,6 +204,7 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     else:
         layer, box = map_box(gm, around, radius)
     lay = layer.layout
+    box = widened(box, lay.width)
     near = layer.every_cell if box[:2] == (0, 0) and box[2:] == lay.size else lay.cells_in(box)
     im = layer.image.crop(box)
     scale = lay.scale

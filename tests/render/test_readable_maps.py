@@ -16,6 +16,7 @@ from PIL import Image
 from bench.samples import sample_map, sample_view
 from render.draw import draw_picture, encode, render_map, view_labels
 from render.fit import FIT_WIDTH, LABEL_PX
+from render.style import PAPER
 from render.focus import hot_spots
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route
@@ -265,3 +266,17 @@ def test_no_place_name_is_drawn_over_a_counter(monkeypatch: pytest.MonkeyPatch) 
     x, y = named.origin
     crop = (x + round(box[0]), y + round(box[1]), x + round(box[2]), y + round(box[3]))
     assert named.image.crop(crop).tobytes() == bare.image.crop(crop).tobytes()
+
+
+@pytest.mark.parametrize("at", [Cell(0, 0), Cell(16, 10), Cell(8, 5), Cell(16, 0)])
+def test_a_narrow_window_shows_more_board_not_blank_bands(at: Cell) -> None:
+    """``/map around:`` with a small radius left white bands either side of the map, widest
+    near the board's edge; the window is widened over the board instead, and kept on it."""
+    gm = sample_map()
+    view = sample_view(gm, "union", [])
+    picture = draw_picture(view, around=at, radius=3)
+    assert picture.origin[0] == 0, "the map part fills the picture's width"
+    row = picture.image.crop((0, picture.origin[1] + 20, picture.image.width,
+                              picture.origin[1] + 21))
+    assert PAPER not in {row.getpixel((0, 0)), row.getpixel((row.width - 1, 0))}, \
+        "ground, not paper, at both ends of a row of the map"
