@@ -34,7 +34,7 @@ from render.terrain import TerrainLayer, terrain_layer
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.knowledge.information import InformationModel
-from rules.view import SideView
+from rules.view import GHOST, SideView
 
 #: Cells round ``around`` when a window is asked for without a radius.
 DEFAULT_RADIUS = 8
@@ -59,6 +59,8 @@ class Picture:
     notes: tuple[tuple[int, int, int, int], ...] = ()
     #: Where the map part's top left corner is on the picture.
     origin: tuple[int, int] = (0, 0)
+    #: What the legend shows.
+    legend: LegendKey | None = None
 
 
 def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None,
@@ -255,11 +257,16 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     if view.side is None:
         own = next(iter(colours.values()), (110, 110, 110))
     terrain, roads, sides, hilly = layer_features(layer, gm, box, near)
+    shown = [u for _, st in stacks for u in st]
+    ghosts = tuple(sorted({u.last_seen_turn for u in shown
+                           if u.level == GHOST and u.last_seen_turn is not None}))
+    placed = [m for m in view.markers if grid.contains(m.cell) and lay.touches(m.cell, box)]
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
                     bool(view.blocked_cells), any(len(cells) > 1 for cells, _ in routes),
                     view.information in (InformationModel.INVERTED, InformationModel.CONCEALED),
-                    view.information is InformationModel.HIDDEN,
-                    terrain, roads, sides, hilly, tuple(colours.items()))
+                    ghosts, terrain, roads, sides, hilly, tuple(colours.items()),
+                    any(view.side is None or m.side == view.side for m in placed),
+                    any(view.side is not None and m.side != view.side for m in placed))
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),
                       "hexes" if grid.kind == "hex" else "squares")
     if window is not None:
@@ -271,5 +278,5 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     origin = ((width - im.width) // 2, title.height)
     out.paste(im, origin)
     out.paste(leg, (0, title.height + im.height))
-    return Picture(out, tuple(names), window, tuple(covered), tuple(notes), origin)
+    return Picture(out, tuple(names), window, tuple(covered), tuple(notes), origin, key)
 
