@@ -24,7 +24,8 @@ from render.counters import (
     name_font,
     short_name,
 )
-from render.fit import FIT_SCALE, LABEL_PX, Window, fitted_window, window_box
+from render.fit import FIT_SCALE, LABEL_PX, Window, window_box
+from render.focus import fitted_window
 from render.labels import unique_labels
 from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
 from render.legend import LegendKey, legend, title_bar, with_window_line
@@ -33,7 +34,7 @@ from render.terrain import TerrainLayer, terrain_layer
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.knowledge.information import InformationModel
-from rules.view import SideView
+from rules.view import GHOST, SideView
 
 #: Cells round ``around`` when a window is asked for without a radius.
 DEFAULT_RADIUS = 8
@@ -56,6 +57,10 @@ class Picture:
     #: Where the counters and the route notes lie on the map part of the picture.
     counters: tuple[tuple[float, float, float, float], ...] = ()
     notes: tuple[tuple[int, int, int, int], ...] = ()
+    #: Where the map part's top left corner is on the picture.
+    origin: tuple[int, int] = (0, 0)
+    #: What the legend shows.
+    legend: LegendKey | None = None
 
 
 def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None,
@@ -137,10 +142,22 @@ def map_box(gm: GameMap, around: Cell | None, radius: int | None) -> tuple[Terra
 def fitted_box(view: SideView) -> tuple[TerrainLayer, Box, Window] | None:
     """The layer and rectangle of the view's fitted window (``None``: nothing to fit)."""
     layer = terrain_layer(view.game_map, FIT_SCALE, every_label=True)
-    found = fitted_window(view, layer.layout)
+    found = fitted_window(view)
     if found is None:
         return None
     return layer, window_box(layer.layout, found.col, found.row, found.cols, found.rows), found
+
+
+def widened(box: Box, limit: int, width: int = MIN_WIDTH) -> Box:
+    """``box`` at least ``width`` pixels wide where the board allows, widened evenly and moved
+    inside ``0..limit``: a narrow window shows more of the board round it, not blank paper
+    beside it (the picture is never narrower than ``MIN_WIDTH``)."""
+    x0, y0, x1, y1 = box
+    if x1 - x0 >= width:
+        return box
+    size = min(limit, width)
+    lo = max(0, min(limit - size, x0 - (size - (x1 - x0)) // 2))
+    return (lo, y0, lo + size, y1)
 
 
 def render_image(view: SideView, *, around: Cell | None = None, radius: int | None = None,
@@ -189,6 +206,7 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     else:
         layer, box = map_box(gm, around, radius)
     lay = layer.layout
+    box = widened(box, lay.width)
     near = layer.every_cell if box[:2] == (0, 0) and box[2:] == lay.size else lay.cells_in(box)
     im = layer.image.crop(box)
     scale = lay.scale
@@ -213,6 +231,8 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     stacks.sort(key=lambda cs: (lay.centre(cs[0])[1], lay.centre(cs[0])[0]))
     markers = {m.name: m.marker for m in gm.ruleset.combat.morale_states if m.marker}
     labels = view_labels(view)
+    # Place names go under the counters: a counter is never drawn over by a name.
+    overlay.place_names(im, lay, box, gm.board)
     covered: list[tuple[float, float, float, float]] = []
     names: list[tuple[str, int]] = []
     for c, stack in stacks:
@@ -225,7 +245,6 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
                            labels[top.ref])
             text, f = name_font(look)
             names.append((text, round(f.size)))
-    overlay.place_names(im, lay, box, gm.board)
     notes = []
     for cells, note in routes:
         if cells and note:
@@ -238,11 +257,16 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     if view.side is None:
         own = next(iter(colours.values()), (110, 110, 110))
     terrain, roads, sides, hilly = layer_features(layer, gm, box, near)
+    shown = [u for _, st in stacks for u in st]
+    ghosts = tuple(sorted({u.last_seen_turn for u in shown
+                           if u.level == GHOST and u.last_seen_turn is not None}))
+    placed = [m for m in view.markers if grid.contains(m.cell) and lay.touches(m.cell, box)]
     key = LegendKey(width, scale, own, enemy, bool(view.fog and view.seen_cells is not None),
                     bool(view.blocked_cells), any(len(cells) > 1 for cells, _ in routes),
                     view.information in (InformationModel.INVERTED, InformationModel.CONCEALED),
-                    view.information is InformationModel.HIDDEN,
-                    terrain, roads, sides, hilly, tuple(colours.items()))
+                    ghosts, terrain, roads, sides, hilly, tuple(colours.items()),
+                    any(view.side is None or m.side == view.side for m in placed),
+                    any(view.side is not None and m.side != view.side for m in placed))
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),
                       "hexes" if grid.kind == "hex" else "squares")
     if window is not None:
@@ -251,7 +275,8 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     leg = legend(gm, layer, key)
     out = Image.new("RGB", (width, title.height + im.height + leg.height), PAPER)
     out.paste(title, (0, 0))
-    out.paste(im, ((width - im.width) // 2, title.height))
+    origin = ((width - im.width) // 2, title.height)
+    out.paste(im, origin)
     out.paste(leg, (0, title.height + im.height))
-    return Picture(out, tuple(names), window, tuple(covered), tuple(notes))
+    return Picture(out, tuple(names), window, tuple(covered), tuple(notes), origin, key)
 

@@ -2,17 +2,20 @@
 
 The window is as large as a picture about ``FIT_WIDTH`` pixels wide can show at ``FIT_SCALE``,
 the scale at which every counter's name is printed at least ``LABEL_PX`` pixels high; where the
-side's units and the enemies it knows do not all fit, it covers as many of its own units as it
-can, then as many known enemies, then lies nearest the middle of all of them. It is worked out
-from the view's counters alone, so the same view always gives the same window.
+side's units and the enemies it knows do not all fit, it is placed on what the side should look
+at first (``render.focus``: a contact, a fight, a march), and when nothing is happening it
+covers as many of its own units as it can, then as many known enemies, then lies nearest the
+middle of all of them (``densest_window``). It is worked out from the view alone, so the same
+view always gives the same window.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from render.layout import Box, Layout
-from rules.ground.grid import Cell
+from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.view import OWN, SideView
 
 #: Pixels a cell in the fitted window.
@@ -37,6 +40,8 @@ class Window:
     own_all: int = 0
     enemy_in: int = 0
     enemy_all: int = 0
+    #: Why the window is where it is: the first hot spot's reason (``render.focus``).
+    reason: str = ""
 
     def holds(self, cell: Cell) -> bool:
         return (self.col <= cell.col < self.col + self.cols
@@ -72,34 +77,80 @@ def _extent(box: Box, axis: int) -> int:
     return box[2 + axis] - box[axis]
 
 
-def fitted_window(view: SideView, lay: Layout) -> Window | None:
-    """The window of ``view`` on ``lay`` (a layout at ``FIT_SCALE``), or ``None`` when the
-    view has no counter on the board (its map is then the whole board)."""
-    grid = lay.grid
-    w, h = grid.width, grid.height
-    own = [[0] * (w + 1) for _ in range(h + 1)]
-    enemy = [[0] * (w + 1) for _ in range(h + 1)]
+#: The fitted window's size on each kind of grid met, by the grid's ``repr``.
+_SIZES: dict[str, tuple[int, int]] = {}
+
+
+def fit_size(grid: HexGrid | SquareGrid) -> tuple[int, int]:
+    """The columns and rows of the fitted window on ``grid`` (``window_size`` at
+    ``FIT_SCALE``, no larger than the board)."""
+    key = repr(grid)
+    found = _SIZES.get(key)
+    if found is None:
+        cols, rows = window_size(Layout(grid, FIT_SCALE))
+        if len(_SIZES) >= 64:
+            _SIZES.clear()
+        found = _SIZES[key] = (min(cols, grid.width), min(rows, grid.height))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Counters:
+    """Where a view's counters stand, as two-dimensional running sums (any rectangle's count
+    at once): the side's own (every counter, for the umpire) and the enemies it knows."""
+
+    own: list[list[int]]
+    enemy: list[list[int]]
+    cells: list[tuple[Cell, bool]]
+
+    def count(self, mine: bool, c0: int, r0: int, cols: int, rows: int) -> int:
+        return _count(self.own if mine else self.enemy, c0, r0, cols, rows)
+
+
+def counters_of(view: SideView) -> Counters | None:
+    """The view's counters on the board, or ``None`` when there are none."""
+    grid = view.game_map.grid
     cells = [(u.cell, u.level == OWN or view.side is None) for u in view.units
              if grid.contains(u.cell)]
     cells += [(m.cell, m.side == view.side or view.side is None) for m in view.markers
               if grid.contains(m.cell)]
     if not cells:
         return None
-    for at, mine in cells:
-        (own if mine else enemy)[at.row + 1][at.col + 1] += 1
-    for table in (own, enemy):  # two-dimensional running sums: any rectangle's count at once
-        for r in range(1, h + 1):
-            for k in range(1, w + 1):
-                table[r][k] += table[r - 1][k] + table[r][k - 1] - table[r - 1][k - 1]
-    cols, rows = window_size(lay)
-    cols, rows = min(cols, w), min(rows, h)
+    own = running_sums(grid, (at for at, mine in cells if mine))
+    enemy = running_sums(grid, (at for at, mine in cells if not mine))
+    return Counters(own, enemy, cells)
+
+
+def running_sums(grid: HexGrid | SquareGrid, cells: Iterable[Cell]) -> list[list[int]]:
+    """How many of ``cells`` (one a counter) lie in each rectangle from the board's corner."""
+    w, h = grid.width, grid.height
+    table = [[0] * (w + 1) for _ in range(h + 1)]
+    for at in cells:
+        table[at.row + 1][at.col + 1] += 1
+    for r in range(1, h + 1):
+        for k in range(1, w + 1):
+            table[r][k] += table[r - 1][k] + table[r][k - 1] - table[r - 1][k - 1]
+    return table
+
+
+def densest_window(view: SideView) -> Window | None:
+    """The window of the fitted size that holds most of the side's own counters, then most
+    known enemies, then lies nearest the middle of all of them; ``None`` when the view has no
+    counter on the board."""
+    found = counters_of(view)
+    if found is None:
+        return None
+    grid = view.game_map.grid
+    w, h = grid.width, grid.height
+    cols, rows = fit_size(grid)
+    cells = found.cells
     mid_c = (min(c.col for c, _ in cells) + max(c.col for c, _ in cells) + 1) / 2
     mid_r = (min(c.row for c, _ in cells) + max(c.row for c, _ in cells) + 1) / 2
     best: tuple[int, int, float, int, int] | None = None
     for r0 in range(h - rows + 1):
         for c0 in range(w - cols + 1):
-            o = _count(own, c0, r0, cols, rows)
-            e = _count(enemy, c0, r0, cols, rows)
+            o = found.count(True, c0, r0, cols, rows)
+            e = found.count(False, c0, r0, cols, rows)
             off = abs(c0 + cols / 2 - mid_c) + abs(r0 + rows / 2 - mid_r)
             key = (-o, -e, off, r0, c0)
             if best is None or key < best:

@@ -1,5 +1,6 @@
 """The title bar (scenario, turn, clock, light, visibility, whose view) and the legend (unit
-symbols, markers, ghosts, fog, routes, terrain, roads and hexside features)."""
+symbols, markers, ghosts, fog, routes, terrain, roads and hexside features). The legend names
+what the picture shows: its ghosts' turns, its markers, the ground in it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.counters import SHADOW, Look, draw_counter
+from render.counters import OWN_MARKER, SHADOW, Look, draw_counter
 from render.fit import Window
 from render.patterns import dashed, tile
 from render.style import BLOCKED, CONTOUR, FOG, INK, PAPER, RGB, ROUTE, fit_font, font, mix, on
@@ -81,12 +82,17 @@ class LegendKey:
     blocked: bool
     route: bool
     markers: bool
-    ghosts: bool
+    #: The turns the ghosts on the picture were last seen in, earliest first.
+    ghosts: tuple[int, ...]
     terrain: frozenset[str]
     roads: frozenset[str]
     hexsides: frozenset[str]
     elevation: bool
     sides: tuple[tuple[str, RGB], ...] = ()
+    #: Whether the picture shows markers (concealed forces, decoys): the side's own, the
+    #: enemy's.
+    own_markers: bool = False
+    enemy_markers: bool = False
 
 
 def legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Image:
@@ -110,7 +116,16 @@ def _short(name: str) -> str:
     return name.split("(")[0].strip()
 
 
+def legend_words(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> tuple[str, ...]:
+    """The words of the legend's entries, in order."""
+    return tuple(label for _, label in _items(gm, layer, key))
+
+
 def _draw_legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Image:
+    return _flow(_items(gm, layer, key), key.width)
+
+
+def _items(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> list[tuple[Painter, str]]:
     items: list[tuple[Painter, str]] = []
     s = 30  # counters in the legend are drawn small whatever the map's scale
 
@@ -135,9 +150,16 @@ def _draw_legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Imag
     if key.markers:
         items.append((counter(Look(MARKER, "", "", None, "", None, key.enemy, s)),
                        "enemy, unidentified"))
+    if key.own_markers:
+        items.append((counter(Look(MARKER, OWN_MARKER, "M", 1, "", None, key.own, s,
+                                   under="force")), "marker, with what is under it"))
+    if key.enemy_markers:
+        items.append((counter(Look(MARKER, "", "M", None, "", None, key.enemy, s)),
+                      "enemy marker: a force or a decoy"))
     if key.ghosts:
-        items.append((counter(Look(GHOST, "infantry", "", None, "", 3, key.enemy, s)),
-                       "enemy last seen turn 3"))
+        items.append((counter(Look(GHOST, "infantry", "", None, "", key.ghosts[-1], key.enemy,
+                                   s)),
+                      ghost_words(key.ghosts)))
     if key.fog:
         items.append((_fog_swatch(), "not in sight"))
     if key.blocked:
@@ -157,7 +179,14 @@ def _draw_legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Imag
     for k, h in gm.ruleset.hexsides.items():
         if k in key.hexsides and k in layer.sides:
             items.append((_side(layer.sides[k].look, layer.sides[k].colour), _short(h.name or k)))
-    return _flow(items, key.width)
+    return items
+
+
+def ghost_words(turns: tuple[int, ...]) -> str:
+    """The legend's words for ghosts last seen in ``turns`` (sorted, at least one)."""
+    if turns[0] == turns[-1]:
+        return f"enemy last seen turn {turns[0]}"
+    return f"enemy last seen turns {turns[0]}-{turns[-1]} (T on the counter)"
 
 
 def _flow(items: list[tuple[Painter, str]], width: int) -> Image.Image:

@@ -14,12 +14,16 @@ import pytest
 from PIL import Image
 
 from bench.samples import sample_map, sample_view
-from render.draw import draw_picture, encode, render_map, view_labels
+from render.draw import Picture, draw_picture, encode, render_map, view_labels
 from render.fit import FIT_WIDTH, LABEL_PX
+from render.focus import hot_spots
+from render.legend import legend_words
+from render.style import PAPER
+from render.terrain import terrain_layer
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route
 from rules.state import GameState, initial_state
-from rules.view import OWN, SideView, UnitView, project
+from rules.view import GHOST, OWN, MarkerView, SideView, UnitView, project
 from storage.store import Store
 from tests.fakediscord import FakeDiscord
 from tests.support.botkit import private_answer, started_game
@@ -61,16 +65,20 @@ def test_the_phase_window_reads_at_discord_width(name: str, side: str) -> None:
     assert len(set(labels.values())) == len(labels)
     drawn = [text for text, _ in picture.names]
     assert len(set(drawn)) == len(drawn)
-    # The window holds as many of the side's units as any window of its size could.
+    # The window holds as much of the first hot spot (a contact at these openings, else the
+    # side's own units) as any window of its size could.
     window = picture.window
     assert window is not None and window.own_in > 0
-    own = [u.cell for u in view.units if u.level == OWN]
+    first = hot_spots(view)[0]
+    wanted = ([u.cell for u in view.units if u.level == OWN] if first.reason == "units"
+              else list(first.cells))
+    held = sum(window.holds(c) for c in wanted)
     grid = view.game_map.grid
     for row in range(grid.height - window.rows + 1):
         for col in range(grid.width - window.cols + 1):
             inside = sum(col <= c.col < col + window.cols and row <= c.row < row + window.rows
-                         for c in own)
-            assert inside <= window.own_in
+                         for c in wanted)
+            assert inside <= held
 
 
 def test_the_whole_board_is_still_the_whole_board() -> None:
@@ -241,3 +249,85 @@ async def test_map_whole_and_stack_through_the_bot(fake: FakeDiscord, tmp_path: 
             listed = await private_answer(fake, "map", alice,
                                           {"stack": view.board.label(unit.cell)})
             assert unit.name in (listed.get("content") or "")
+
+
+
+def test_no_place_name_is_drawn_over_a_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Chancellorsville" was printed over Hooker's and Geary's counters: names now go under
+    the counters."""
+    gm = sample_map()
+    place = gm.board.places[0].cell
+    units = [UnitView(ref="u1", side="union", level=OWN, cell=place, name="Brigade 1",
+                      short="B1", kind="infantry", strength=5, formation="line")]
+    view = sample_view(gm, "union", units)
+    named = draw_picture(view, around=place, radius=4)
+    monkeypatch.setattr("render.overlay.place_names", lambda *args: None)
+    bare = draw_picture(view, around=place, radius=4)
+    assert named.image.tobytes() != bare.image.tobytes(), "the name is on the picture"
+    [box] = named.counters
+    x, y = named.origin
+    crop = (x + round(box[0]), y + round(box[1]), x + round(box[2]), y + round(box[3]))
+    assert named.image.crop(crop).tobytes() == bare.image.crop(crop).tobytes()
+
+
+@pytest.mark.parametrize("at", [Cell(0, 0), Cell(16, 10), Cell(8, 5), Cell(16, 0)])
+def test_a_narrow_window_shows_more_board_not_blank_bands(at: Cell) -> None:
+    """``/map around:`` with a small radius left white bands either side of the map, widest
+    near the board's edge; the window is widened over the board instead, and kept on it."""
+    gm = sample_map()
+    view = sample_view(gm, "union", [])
+    picture = draw_picture(view, around=at, radius=3)
+    assert picture.origin[0] == 0, "the map part fills the picture's width"
+    row = picture.image.crop((0, picture.origin[1] + 20, picture.image.width,
+                              picture.origin[1] + 21))
+    assert PAPER not in {row.getpixel((0, 0)), row.getpixel((row.width - 1, 0))}, \
+        "ground, not paper, at both ends of a row of the map"
+
+
+def legend_of(picture: Picture, view: SideView) -> tuple[str, ...]:
+    assert picture.legend is not None
+    layer = terrain_layer(view.game_map, picture.legend.scale, every_label=True)
+    return legend_words(view.game_map, layer, picture.legend)
+
+
+def ghost(k: int, cell: Cell, turn: int) -> UnitView:
+    return UnitView(ref=f"g{k}", side="confederate", level=GHOST, cell=cell, name=f"Rebel {k}",
+                    short=f"R{k}", kind="infantry", strength=4, formation="line",
+                    last_seen_turn=turn)
+
+
+def test_the_ghost_legend_names_the_turn_its_ghosts_were_last_seen() -> None:
+    """The legend said "enemy last seen turn 3" whatever turn the ghosts on the map were from."""
+    gm = sample_map()
+    mine = UnitView(ref="u1", side="union", level=OWN, cell=Cell(4, 4), name="Brigade 1",
+                    short="B1", kind="infantry", strength=5, formation="line")
+    view = sample_view(gm, "union", [mine, ghost(1, Cell(6, 4), 2)], information="hidden")
+    words = legend_of(draw_picture(view, around=Cell(5, 4), radius=4), view)
+    assert "enemy last seen turn 2" in words
+    assert not any("turn 3" in w for w in words)
+    two = replace(view, units=(*view.units, ghost(2, Cell(6, 5), 5)))
+    assert "enemy last seen turns 2-5 (T on the counter)" in legend_of(
+        draw_picture(two, around=Cell(5, 4), radius=4), two)
+    # No ghost on the picture, no ghost in its legend.
+    alone = replace(view, units=(mine,))
+    assert not any("last seen" in w for w in legend_of(draw_picture(alone), alone))
+
+
+def test_markers_on_the_picture_have_their_legend_entry() -> None:
+    gm = sample_map()
+    mine = UnitView(ref="u1", side="union", level=OWN, cell=Cell(4, 4), name="Brigade 1",
+                    short="B1", kind="infantry", strength=5, formation="line")
+    own_marker = MarkerView(id="K2", side="union", cell=Cell(5, 5), created_turn=1,
+                            moved_this_phase=False, contents=(replace(mine, cell=Cell(5, 5)),))
+    enemy_marker = MarkerView(id="K7", side="confederate", cell=Cell(7, 4), created_turn=1,
+                              moved_this_phase=False)
+    plain = sample_view(gm, "union", [mine])
+    assert not any("marker" in w for w in legend_of(draw_picture(plain), plain))
+    view = replace(plain, markers=(own_marker, enemy_marker))
+    words = legend_of(draw_picture(view), view)
+    assert "marker, with what is under it" in words
+    assert "enemy marker: a force or a decoy" in words
+    only_enemy = replace(plain, markers=(enemy_marker,))
+    words = legend_of(draw_picture(only_enemy), only_enemy)
+    assert "enemy marker: a force or a decoy" in words
+    assert "marker, with what is under it" not in words

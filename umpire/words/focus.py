@@ -1,0 +1,81 @@
+"""The words that go with a close-up of one hot spot (``render.focus``): its alt text, what a
+reader who cannot see the picture is told it shows. Written from the side's view and the spot
+alone, so they name only what the side knows: counters in its view, its own units' state, its
+own routes' notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from render.focus import CloseUp, HotSpot, close_ups
+from rules.view import GHOST, OWN, SideView
+
+
+@dataclass(frozen=True, slots=True)
+class CloseUpWords:
+    """One close-up of a gallery: the cell it is centred on (its label), its radius, and its
+    alt text."""
+
+    around: str
+    radius: int
+    alt: str
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the noun, singular or plural."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def alt_text(view: SideView, spot: HotSpot) -> str:
+    """What a close-up of ``spot`` shows, in one line, from ``view`` alone."""
+    where = view.board.label(spot.centre)
+    cells = set(spot.cells)
+    own = [u for u in view.units if u.level == OWN and u.cell in cells]
+    mine = spot.own
+    if spot.reason == "contact":
+        parts = []
+        in_sight = [u for u in view.units
+                    if u.level not in (OWN, GHOST) and u.cell in cells]
+        markers = [m for m in view.markers if m.side != view.side and m.cell in cells]
+        ghosts = [u for u in view.units if u.level == GHOST and u.cell in cells]
+        if in_sight:
+            parts.append(f"{counted(len(in_sight), 'enemy unit')} in sight")
+        if markers:
+            parts.append(counted(len(markers), "enemy marker"))
+        if ghosts:
+            parts.append(f"{counted(len(ghosts), 'enemy unit')} last seen there")
+        parts.append(f"{mine} of yours")
+        return f"Contact near {where}: " + ", ".join(parts)
+    if spot.reason == "fight":
+        states = view.game_map.ruleset.combat.morale_states
+        normal = states[0].name if states else ""
+        shaken: dict[str, int] = {}
+        for u in own:
+            if u.morale and u.morale != normal:
+                shaken[u.morale] = shaken.get(u.morale, 0) + 1
+        parts = [f"{counted(n, 'of your units', 'of your units')} {state}"
+                 for state, n in sorted(shaken.items())]
+        straggling = sum(u.stragglers > 0 for u in own)
+        if straggling:
+            parts.append(f"{counted(straggling, 'unit')} with stragglers")
+        return f"Fight near {where}: " + (", ".join(parts) or counted(mine, "unit"))
+    if spot.reason == "march":
+        return f"March near {where}: " + (spot.note or "the head of a planned route")
+    if spot.reason == "moved":
+        return f"Moved near {where}: {counted(mine, 'of your counters', 'of your counters')}" \
+            " moved this phase"
+    words = f"Your units near {where}: {counted(mine, 'unit')}"
+    if spot.enemy:
+        words += f", {counted(spot.enemy, 'enemy', 'enemies')} in sight"
+    return words
+
+
+def gallery(view: SideView, limit: int = 4) -> tuple[CloseUpWords, ...]:
+    """Up to ``limit`` close-ups of the side's hot spots, far apart (``render.focus.close_ups``),
+    each with its alt text."""
+    return tuple(_words(view, c) for c in close_ups(view, limit))
+
+
+def _words(view: SideView, close: CloseUp) -> CloseUpWords:
+    return CloseUpWords(view.board.label(close.around), close.radius,
+                        alt_text(view, close.spot))
