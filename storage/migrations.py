@@ -376,6 +376,17 @@ CREATE TABLE outbox_lanes (
 DROP TABLE outbox_leases;
 """
 
+# News held for a side's next turn dossier (storage.held_news): texts by side, in order.
+_HELD_NEWS = """
+CREATE TABLE held_news (
+    game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    side    TEXT NOT NULL,
+    n       INTEGER NOT NULL,
+    text    TEXT NOT NULL,
+    PRIMARY KEY (game_id, side, n)
+);
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
@@ -392,6 +403,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               _OUTBOX_LEASES),
     Migration(10, "outbox lanes: each audience's deliveries go out on their own",
               _OUTBOX_LANES),
+    Migration(11, "news held for a side's next turn dossier", _HELD_NEWS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

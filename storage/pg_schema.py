@@ -274,6 +274,16 @@ CREATE TABLE outbox_lanes (
 DROP TABLE outbox_leases;
 """
 
+_HELD_NEWS = f"""
+CREATE TABLE held_news (
+    game_id {_T} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    side    {_T} NOT NULL,
+    n       INTEGER NOT NULL,
+    text    {_T} NOT NULL,
+    PRIMARY KEY (game_id, side, n)
+);
+"""
+
 POSTGRESQL_SQL: dict[int, str] = {
     1: _INITIAL,
     2: _SEATS,
@@ -285,5 +295,6 @@ POSTGRESQL_SQL: dict[int, str] = {
     8: _PENDING_ORDERS,
     9: _OUTBOX_LEASES,
     10: _OUTBOX_LANES,
+    11: _HELD_NEWS,
 }
 """PostgreSQL's SQL of each migration, by number (``storage.migrations.MIGRATIONS``)."""

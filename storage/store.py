@@ -22,7 +22,15 @@ from __future__ import annotations
 import asyncio
 import copy
 import hashlib
-from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Generator, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Collection,
+    Coroutine,
+    Generator,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager
 from datetime import datetime
 from os import PathLike
@@ -30,7 +38,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Unpack
 
-from storage import outbox_leases, pending_orders, phase_deadlines, rows, seat_notices
+from storage import (
+    held_news,
+    outbox_leases,
+    pending_orders,
+    phase_deadlines,
+    rows,
+    seat_notices,
+)
 from storage.backup import backup_file
 from storage.clock import Clock, to_text, utc_now
 from storage.database import open_database
@@ -593,6 +608,8 @@ class Store:
         *,
         seats: Collection[tuple[int, str]] | None = None,
         at: datetime | None = None,
+        hold: Mapping[str, Sequence[str]] | None = None,
+        release: Collection[str] = (),
     ) -> list[int]:
         """Append ``events`` to the game's log as seqs ``expected_seq + 1 …``, queue their
         ``deliveries``, save ``snapshot`` (the state after these events, at seq
@@ -601,6 +618,9 @@ class Store:
         ``seats``: the players (user id, side) the command was decided with, when its outcome
         depends on them (the start announces its roster). Seats change without an event, so a
         commit whose seats are no longer the game's is stale too (``ConcurrencyError``).
+
+        ``release``: sides whose held news (``storage.held_news``) went into these deliveries,
+        forgotten; then ``hold``: news (texts by side) held for each side's next message.
 
         Returns the new deliveries' ids, in order. When it returns, all of it is on disk; when it
         raises, none of it was written. Raises ``ConcurrencyError`` if the game's last seq is not
@@ -642,6 +662,8 @@ class Store:
                 f"INSERT INTO events ({rows.EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", event_rows
             )
             ids = await _insert_deliveries(conn, delivery_rows)
+            await held_news.release(conn, game_id, release)
+            await held_news.hold(conn, game_id, hold or {})
             if snapshot_json is not None:
                 await conn.execute(
                     "INSERT INTO snapshots (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?)"
@@ -882,6 +904,11 @@ class Store:
         return True
 
     # -- players ready in a step ---------------------------------------------------------------
+
+    async def held_news(self, game_id: str) -> dict[str, list[str]]:
+        """The news each side of the game holds for its next message, oldest first."""
+        self._check_open()
+        return await held_news.read(self._db.reader, game_id)
 
     async def ready_players(self, game_id: str, turn: int, step: int) -> list[int]:
         """The users who said they are ready in ``turn``'s ``step``, first ready first."""

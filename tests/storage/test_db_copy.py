@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from storage import held_news
 from storage.clock import utc_now
 from storage.db import connect
 from storage.errors import StorageError
@@ -86,6 +87,8 @@ async def add_small_game(db: Path) -> None:
             "p-1", "small", BLUE, "move", {"unit": "b1", "route": "0102"}, state.turn,
             state.step, "open", {}, datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)))
         await store.set_state("slash-commands", "pushed")
+        async with store._write("hold news for grey") as conn:
+            await held_news.hold(conn, "small", {"grey": ["Blue cavalry seen at A0304."]})
 
 
 @pytest.fixture
