@@ -42,15 +42,16 @@ async def test_under_auto_pass_alone_the_fire_phases_pass_by_themselves(
         fake: FakeDiscord, tmp_path: Path) -> None:
     scenario = apart_file(tmp_path, "auto_pass_alone = true")
     async with started_game(fake, tmp_path, scenario, SIDES, seed=SEED) as (bot, alice, bob):
-        await private_answer(fake, "done", alice, {})
-        await private_answer(fake, "done", bob, {})
+        answers = {alice.id: text_of(await private_answer(fake, "done", alice, {})),
+                   bob.id: text_of(await private_answer(fake, "done", bob, {}))}
         await bot.outbox.idle()
         state = await bot.umpire.repository.state_for("g1")
         # Both Fire Phases, the End of Turn and the next Command Phase passed: the Union moves.
         assert (state.turn, state.current.phase.id, state.current.side) == (2, "movement",
                                                                             "union")
         for user in (alice, bob):
-            told = dms(fake, user)
+            # each side's Fire Phase passed on its own /done: the answer says so
+            told = [*dms(fake, user), answers[user.id]]
             assert any(FIRE_PASSED in t for t in told)
             assert not any(t.startswith("Your orders, please") and "Fire Phase" in t
                            for t in told)

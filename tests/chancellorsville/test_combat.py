@@ -27,6 +27,7 @@ from rules.scenario.problems import FileProblems
 from rules.state import GameState, initial_state
 from storage.store import Store
 from tests.support.combat import Dice, at_step, change, clear_field, of_type, place, run
+from tests.support.tiny_games import told
 from umpire.cli.main import main
 from umpire.games import catalog
 from umpire.reads.maps import MapMaker
@@ -549,8 +550,8 @@ async def test_assaults_on_the_sample_through_the_umpire(tmp_path: Path,
         assert "column 1-4" in reply.text  # 3 to 3, two columns for Stuart and one for woods
         assert "stuart defends against federal cavalry -2, defender in woods -1" in reply.text
         deliveries = await store.pending_deliveries("g1")
-        told = [d.text for d in deliveries if d.kind == "player" and d.target == str(CONFEDERATE)]
-        assert any(t.startswith("**Assaulted** at ") and "column 1-4" in t for t in told)
+        said = await told(store, "confederate", CONFEDERATE)
+        assert any(t.startswith("**Assaulted** at ") and "column 1-4" in t for t in said)
         notice = [d for d in deliveries if "Cavalry rules, played in any combat" in d.text]
         assert len(notice) == 1 and notice[0].kind != "player"
         assert "Stand-ins: A, B, C, D, E, F, G, H." in notice[0].text
@@ -572,7 +573,6 @@ async def test_stuart_attacks_through_the_umpire(tmp_path: Path,
             target="Pleasonton's division: Devin's brigade"))
         assert reply.text.startswith("**Assault** on ")
         assert "column 3-1" in reply.text and "(shifts: stuart vs federal cavalry +2)" in reply.text
-        deliveries = await store.pending_deliveries("g1")
-        told = [d.text for d in deliveries if d.kind == "player" and d.target == str(UNION)]
-        assert any(t.startswith("**Assaulted** at ") and "column 3-1" in t for t in told)
+        said = await told(store, "union", UNION)
+        assert any(t.startswith("**Assaulted** at ") and "column 3-1" in t for t in said)
 

@@ -70,7 +70,8 @@ def test_the_story_plays_without_a_refusal_and_verifies(
 def test_stuart_charges_two_columns_better(variant: str,
                                            request: pytest.FixtureRequest) -> None:
     demo, _ = request.getfixturevalue(variant)
-    charge = read(demo, "confederate/replies.md").split("\n\n")[-1]
+    # The last answer: the charge, then the sighting it caused.
+    charge = read(demo, "confederate/replies.md").split("Turn ")[-1]
     assert f"**Assault** on {BESIDE_THE_WOODS}: {FITZ_LEE} attacked" in charge
     assert "Devin's brigade" in charge
     assert "stuart vs federal cavalry +2" in charge

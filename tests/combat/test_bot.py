@@ -47,10 +47,20 @@ async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path)
         assert again == "Union Brigade has already fired in this phase"
         assert "Rally" not in await say(fake, "rally", alice, {"unit": "Union Brigade"})
         await bot.outbox.idle()
-        told = [m.get("content") or "" for m in fake.dms_to(bob)]
-        told += [e.get("description") or "" for m in fake.dms_to(bob)
-                 for e in m.get("embeds") or []]
-        assert any("Under fire" in t for t in told)
+
+        def told() -> list[str]:
+            dms = fake.dms_to(bob)
+            return [m.get("content") or "" for m in dms] + [
+                e.get("description") or "" for m in dms for e in m.get("embeds") or []]
+
+        # The enemy's fire reaches Bob once, in the dossier of his next phase, not as it falls.
+        before = len(fake.dms_to(bob))
+        assert not any("Under fire" in t for t in told())
+        await say(fake, "done", alice, {})
+        await bot.outbox.idle()
+        assert len(fake.dms_to(bob)) == before + 1
+        [dossier] = [t for t in told() if "Under fire" in t]
+        assert dossier.index("Under fire") < dossier.index("Your orders, please")
 
 
 async def test_an_order_naming_more_units_than_a_record_holds_is_refused_and_changes_nothing(

@@ -79,16 +79,18 @@ async def test_secret_rolls_are_delivered_only_to_their_side(tmp_path: Path) -> 
         reply = await umpire.handle("g1", CONFEDERATE, Assault(units=("Rebel Brigade",),
                                                                target="Union Brigade"))
         assert reply.text.startswith("**Assault** on A0605")
+        # The attacker reads its rolls in the answer; the defender's wait for its next
+        # dossier, beside the result they decide.
+        mine = [line for line in reply.text.split("\n\n") if line.startswith("Secret roll")]
+        assert mine and all("Union" not in line for line in mine)
+        held = (await store.held_news("g1"))["union"]
+        assert held[0].startswith("**Assaulted** at A0605")
+        assert any(t.startswith("Secret roll") for t in held)
+        assert not any("Secret roll for straggler check of Rebel" in t for t in held)
         deliveries = await store.pending_deliveries("g1")
-        secret = [d for d in deliveries if d.text.startswith("Secret roll")]
-        assert secret
-        for d in secret:
-            owner = CONFEDERATE if "Rebel" in d.text else UNION
-            assert (d.kind, d.target) == ("player", str(owner)), d.text
+        assert not any(d.text.startswith("Secret roll") for d in deliveries)
         assert not any("close combat by" in d.text for d in deliveries)  # logged, not shown
-        union = to_player(deliveries, UNION)
-        assert any(t.startswith("**Assaulted** at A0605") for t in union)
-        assert not any("Secret roll for straggler check of Rebel" in t for t in union)
+        assert not any("close combat by" in t for t in held)
         assert not any(d.kind == "public" and "Rebel Brigade" in d.text for d in deliveries)
 
 

@@ -147,7 +147,9 @@ def test_the_confederates_are_told_each_beat(demo: Path) -> None:
                     # at once: before the Confederates' own movement and fire phases
                     "Your orders, please: Army of Northern Virginia Movement and Close Combat "
                     "Phase, turn 6.")
-    assert inbox.count("Secret roll for which of markers") == 2  # the breeding rolls
+    # the breeding rolls, in the answers to the breeding orders, beside their results
+    assert replies.count("Secret roll for which of markers") == 2
+    assert "Secret roll for which of markers" not in inbox
     # the answer to the question was the Confederate player's own order, answered with the fire
     # (A2416, 1 hex...); the answer showed it, so it is not DMed to that player again (FLOW-33)
     assert in_order(replies, "Turn 6, movement: **Fire**: J. R. Jones' brigade and Paxton's "
@@ -164,17 +166,18 @@ def test_the_union_scout_is_stopped_twice_and_fired_on_at_once(demo: Path) -> No
                     "It stopped: it came upon an enemy concealed force at A2616",
                     "It stopped: it came upon an enemy concealed force at A2216")
     inbox = read(demo, "union/inbox.md")
-    # the fire's result and the morale roll it calls for reach the Union as any fire's do, in
-    # its own movement phase, before its fire phase
-    assert in_order(inbox, REVEALING_PHASE,
+    # the scout's move was answered with its being seen; the fire's result, and the morale
+    # roll beside it, reach the Union at once (its own movement phase), before its fire phase
+    assert in_order(replies, "Turn 6, movement: 8th Pennsylvania Cavalry moved",
                     "8th Pennsylvania Cavalry has been seen by the enemy: it is no longer "
-                    "anonymous",
-                    "Secret roll for morale check of 8th Pennsylvania Cavalry (fire)",
+                    "anonymous")
+    assert in_order(inbox, REVEALING_PHASE,
                     "**Under fire**: 8th Pennsylvania Cavalry was fired on by J. R. Jones' "
                     "brigade and Paxton's (Stonewall) brigade: **1M**",
                     "8th Pennsylvania Cavalry loses 1 strength point",
+                    "Secret roll for morale check of 8th Pennsylvania Cavalry (fire)",
                     "Your orders, please: Army of the Potomac Fire Phase, turn 6.")
-    assert inbox.count("has been seen by the enemy") == 1
+    assert (inbox + replies).count("has been seen by the enemy") == 1
 
 
 def test_the_union_never_learns_what_is_under_a_marker(demo: Path) -> None:

@@ -187,7 +187,7 @@ async def test_a_game_created_by_the_umpire_passes_by_itself_and_verifies(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db, sent, state = await play_apart(tmp_path, {AUTO_PASS_ALONE: True})
     assert (state.turn, state.current.phase.id, state.current.side) == (2, "movement", "union")
-    assert FIRE_PASSED in sent
+    assert any(FIRE_PASSED in t for t in sent)
     # The Union is not called to orders in a phase that passed for it.
     assert not any("Your orders, please: Union Fire Phase" in t for t in sent)
     async with Store.open(db) as store:

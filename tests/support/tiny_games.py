@@ -117,3 +117,11 @@ def load_tiny(scenario_edit: tuple[str, str] | None = None) -> LoadedScenario:
         text = text.replace(*scenario_edit)
     ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
     return load(text, "tiny.toml", ruleset, "tiny.ruleset.toml")
+
+
+async def told(store: Store, side: str, *users: int, gid: str = "g1") -> list[str]:
+    """Everything ``side`` (its players ``users``) has been told or holds for its next
+    dossier, in order: DMs sent or waiting, the answers to its commands, then the held news."""
+    recipients = [Recipient("side", side), *(Recipient("player", str(u)) for u in users)]
+    sent = [d.text for d in await store.deliveries_for(gid, *recipients, limit=10_000)]
+    return sent + (await store.held_news(gid)).get(side, [])

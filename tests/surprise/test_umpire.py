@@ -20,6 +20,7 @@ from storage.store import Store
 from tests.support.combat import answered_texts
 from tests.support.demos import Demos
 from tests.support.surprise import Dice, scenario_file
+from tests.support.tiny_games import told
 from umpire.games import dice as umpire_dice
 from umpire.modules.surprise import march_names, march_status
 from umpire.reads.maps import MapMaker, draw_side_map
@@ -165,12 +166,23 @@ def test_the_demo_plays_and_verifies(tmp_path: Path, variant: str, demos: Demos)
     assert "MP accumulation" in confederate
     assert "Jackson's flank march" not in union
     if variant == "discovery":
-        assert ("an enemy surprise move is triggered" in union) == \
-            ("is triggered**" in confederate)
+        # Each side learns of the trigger, in a DM or in the answer to its own move.
+        union_all, confederate_all = (asyncio.run(_everything(out / "game.db", side))
+                                      for side in ("union", "confederate"))
+        assert ("an enemy surprise move is triggered" in union_all) == \
+            ("is triggered**" in confederate_all)
     else:
         assert "surprise move" not in union.lower()
     assert asyncio.run(verify(out / "game.db", None)) == 0
     assert (out / "confederate" / "turn-09.png").is_file()
+
+
+async def _everything(db: Path, side: str) -> str:
+    """All a demo's side was told: DMs, answers, and what it still held."""
+    from umpire.demo.main import PLAYERS
+
+    async with Store.open(db) as store:
+        return "\n\n".join(await told(store, side, PLAYERS[side], gid="demo"))
 
 
 async def test_the_collision_option_is_chosen_when_the_game_is_created(tmp_path: Path) -> None:

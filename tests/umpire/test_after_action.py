@@ -21,6 +21,7 @@ from storage.records import DeliveryRecord
 from storage.store import Store
 from tests.support.chancellorsville import SAMPLE, SEED
 from tests.support.combat_games import CONFEDERATE, UNION, new_game, reach, variant
+from tests.support.tiny_games import told
 from umpire.games import catalog
 from umpire.reads.maps import MapMaker, draw_side_map
 from umpire.service import Umpire, UmpireError
@@ -204,8 +205,7 @@ async def test_a_finished_games_reads_show_the_whole_truth_and_not_before(tmp_pa
         state = await umpire.repository.state_for("g1")
         assert before_map.image == draw_side_map(project(state, "blue"), fitted=True)
         assert whole_truth.MAP_NOTE not in before_map.text
-        grey_said = [d.text for d in await store.pending_deliveries("g1", limit=1000)
-                     if d.kind == "player" and d.target == str(GREY)]
+        grey_said = await told(store, "grey", GREY)  # held for Grey's next phase
         assert grey_said
         before_log = (await umpire.log_text("g1", BLUE)).text
         assert "[Grey Army]" not in before_log

@@ -4,12 +4,14 @@ with or without a request id, is kept in full in the log."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
 from rules import commands as cmd
+from storage.records import Recipient
 from storage.store import Store
 from tests.support.demos import Demos
 from umpire.reads.maps import MapMaker
@@ -143,11 +145,11 @@ def test_roll_messages_name_the_game_and_the_place_in_the_log(
 
     out = tmp_path / "demo"
     demos.play(out)
-    confederate = (out / "confederate" / "inbox.md").read_text(encoding="utf-8")
-    rolls = [block for block in confederate.split("\n---\n") if "Secret roll for" in block]
+    rolls = [piece for text in asyncio.run(_told(out / "game.db", "201"))
+             for piece in text.split("\n\n") if piece.startswith("Secret roll for")]
     assert rolls
-    for n, block in enumerate(rolls, start=1):
-        assert f"(game `demo`, your side's roll {n}; after the game" in block
+    for n, roll in enumerate(rolls, start=1):
+        assert f"(game `demo`, your side's roll {n}; after the game" in roll
     capsys.readouterr()
     assert main(["verify", "--db", str(out / "game.db"), "--rolls"]) == 0
     listed = [line.strip() for line in capsys.readouterr().out.splitlines()
@@ -155,6 +157,13 @@ def test_roll_messages_name_the_game_and_the_place_in_the_log(
     assert len(listed) == len(rolls)
     first = rolls[0].split("Secret roll for ", 1)[1].split(":", 1)[0]
     assert listed[0].startswith("confederate roll 1: log event ") and first in listed[0]
+
+
+async def _told(db: Path, player: str) -> list[str]:
+    """Everything a player was told, DMs and the answers to their commands, in order."""
+    async with Store.open(db) as store:
+        return [d.text for d in await store.deliveries_for(
+            "demo", Recipient("player", player), limit=10_000)]
 
 
 async def test_the_host_reads_a_correction_in_words(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from rules import commands as cmd
 from rules.state import to_snapshot
 from storage.store import Store
+from tests.support.tiny_games import told
 from umpire.games import dice
 from umpire.reads.maps import MapMaker
 from umpire.service import SNAPSHOT_EVERY, Umpire, UmpireError
@@ -212,9 +212,7 @@ async def test_side_deliveries_do_not_depend_on_hidden_enemy_state(tmp_path: Pat
             await umpire.handle("g1", BLUE, cmd.Move(unit="1st Brigade", route="road B0204"))
             await umpire.handle("g1", BLUE, cmd.Done())
             await umpire.handle("g1", GREY, cmd.Done())
-            got = [json.dumps([d.kind, d.target, d.text]) for d in
-                   await store.pending_deliveries("g1", limit=1000)
-                   if d.target in (str(BLUE), "blue")]
+            got = await told(store, "blue", BLUE)
             texts.append(got)
     assert texts[0] == texts[1]
     assert any("Your troops sight: Grey Brigade" in t for t in texts[0])

@@ -48,9 +48,10 @@ class Deciding(UmpireBase):
             roster = seats.roster_announcement([
                 (game.state.side_name(side), sorted(p.user_id for p in players if p.side == side))
                 for side in game.state.sides])
-            ids = await self.repository.commit(game, outcome, status=GameStatus.ACTIVE,
-                                     extra=[NewDelivery("public", "", roster)], seats=players)
-            return Reply("The game has started.", delivery_ids=ids)
+            done = await self.repository.commit(game, outcome, status=GameStatus.ACTIVE,
+                                                extra=[NewDelivery("public", "", roster)],
+                                                seats=players)
+            return Reply("The game has started.", delivery_ids=done.ids)
 
         return await self.repository.decided(game_id, decide)
 
@@ -99,9 +100,13 @@ class Deciding(UmpireBase):
         # to the same player (``Repository.commit``).
         text = wording.acknowledgement(own, command, outcome.events,
                                        lambda: project(after, side or None))
-        ids = await self.repository.commit(game, outcome, status=status, extra=extra,
-                                 shown=Shown(user_id, text) if side and answered else None)
-        return Reply(text, delivery_ids=ids)
+        # A host's command (a clock's, given in the host's name) is no side's order, even
+        # when the host plays a side: what it causes is told as the enemy's acts are.
+        by = side if side and not command.host_only else None
+        done = await self.repository.commit(
+            game, outcome, status=status, extra=extra, commanding=by,
+            shown=Shown(user_id, text) if by and answered else None)
+        return Reply(done.answer or text, delivery_ids=done.ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,
                        reason: str = "") -> Reply:
@@ -114,9 +119,9 @@ class Deciding(UmpireBase):
                                      user=user_id)
             except Refusal as e:
                 raise UmpireError(str(e)) from None
-            ids = await self.repository.commit(game, outcome, status=GameStatus.ENDED)
+            done = await self.repository.commit(game, outcome, status=GameStatus.ENDED)
             return Reply("The game is over; the after-action report, the seed and the full map "
                          "are posted.",
-                         delivery_ids=ids)
+                         delivery_ids=done.ids)
 
         return await self.repository.decided(game_id, decide)

@@ -45,6 +45,7 @@ from storage.store import Store
 from umpire.answers import UmpireError
 from umpire.clock.phase_clock import step_clock
 from umpire.games import catalog
+from umpire.games.inbox import fold
 from umpire.games.retrying import RETRY, RetryPolicy, Stale
 from umpire.games.routing import Message, messages_for
 from umpire.reads.drawn_maps import DrawnMaps, picture_file
@@ -64,10 +65,20 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """What the answer to a command shows the player who gave it."""
+    """What the answer to a command shows the player who gave it: ``text``, followed by what
+    the command caused for their side (``umpire.games.inbox``)."""
 
     user_id: int
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """A commit's deliveries, and the words of the answer to the command it stored (``None``:
+    nothing more than the ``Shown`` text it was given, or nobody to show it to)."""
+
+    ids: tuple[int, ...]
+    answer: str | None = None
 
 
 @dataclass
@@ -198,12 +209,15 @@ class Repository:
     # -- committing ------------------------------------------------------------------------------
     async def commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
                       extra: Sequence[NewDelivery] = (), shown: Shown | None = None,
-                      seats: Sequence[PlayerRecord] | None = None) -> tuple[int, ...]:
+                      seats: Sequence[PlayerRecord] | None = None,
+                      commanding: str | None = None) -> Committed:
         """Store the outcome's events with their deliveries; ``extra`` are told right after the
-        first of them (the start's own post, say). ``shown``: what the answer to the command
-        shows the player who gave it (their copy of that message is not sent again).
-        ``seats``: the players the outcome was decided with, when it depends on them (the
-        start's roster); the commit is stale if they changed meanwhile.
+        first of them (the start's own post, say). ``commanding``: the side whose player gave
+        the command (what it causes for that side is told now, not held: ``umpire.games.inbox``).
+        ``shown``: what the answer to the command shows the player who gave it (their copy of
+        their side's message is stored as sent, its words in the answer). ``seats``: the
+        players the outcome was decided with, when it depends on them (the start's roster);
+        the commit is stale if they changed meanwhile.
 
         Raises ``Stale`` when another process committed this game first: nothing is stored,
         and this copy's roll counts are untouched (``decided`` drops it)."""
@@ -220,7 +234,14 @@ class Repository:
         deadline = await self._deadline(game.record.id, before.seq, after, new_events, now)
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told,
                                 deadline)
-        deliveries = await self._address(game, after, messages, shown)
+        folded = fold(messages, await self.store.held_news(game.record.id),
+                      commanding=commanding, acknowledged=shown.text if shown else None,
+                      acting=_acting(before, outcome.events, after),
+                      ending=status == GameStatus.ENDED)
+        answer = folded.answer if shown is not None else None
+        deliveries = await self._address(game, after, folded.messages,
+                                         Shown(shown.user_id, answer) if shown and answer
+                                         else None)
         deliveries[1:1] = extra
         if status == GameStatus.ENDED:
             deliveries += await self._end_deliveries(game, outcome)
@@ -232,7 +253,8 @@ class Repository:
             ids = await self.store.commit(game.record.id, before.seq, new_events, deliveries,
                                           snapshot=snapshot, game_updates=updates,
                                           seats=None if seats is None else
-                                          [(p.user_id, p.side) for p in seats], at=now)
+                                          [(p.user_id, p.side) for p in seats], at=now,
+                                          hold=folded.hold, release=folded.release)
         except ConcurrencyError:
             raise Stale from None  # decided again by ``decided``
         game.state = after
@@ -241,7 +263,7 @@ class Repository:
             if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):
                 side = e.audience.removeprefix("side:")
                 game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
-        return tuple(ids)
+        return Committed(tuple(ids), answer)
 
     async def _deadline(self, game_id: str, seq: int, after: GameState,
                         new_events: Sequence[NewEvent], now: datetime) -> PhaseDeadline | None:
@@ -275,9 +297,10 @@ class Repository:
         with none seated, to the side's inbox), the host's to the host.
 
         A public post calling sides (``Message.mentions``) names their seated players and may
-        notify exactly them. The one side message whose words the answer to the command
-        already showed its player (``shown``: the same text, with no map) is stored as sent
-        for that player, so that /inbox still has it; side-mates get theirs as usual."""
+        notify exactly them. The side message that is the answer to the command
+        (``Message.answers``) is stored as sent for the player who gave it, in the words the
+        answer showed them (``shown``), so that /inbox still has it; side-mates get theirs as
+        usual."""
         players = game.players
         if game.record.options.get("delivery") == "threads":
             # A side's private thread posts one copy for the whole side, its first seated
@@ -296,10 +319,11 @@ class Repository:
                                            list(m.buttons), image_view=view))
                 for p in seated:
                     answered = (shown is not None and shown.user_id == p.user_id
-                                and shown.text == m.text and view is None)
+                                and m.answers and view is None)
+                    text = shown.text if answered and shown is not None else m.text
                     if answered:
                         shown = None  # the answer showed it once
-                    out.append(NewDelivery("player", str(p.user_id), m.text, None, name,
+                    out.append(NewDelivery("player", str(p.user_id), text, None, name,
                                            list(m.buttons), image_view=view, sent=answered))
             elif m.kind == "host":
                 out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
@@ -339,6 +363,16 @@ def every_view(state: GameState) -> None:
     answering a little slower just after the enemy did something hidden (ruling INFO-13)."""
     for side in state.sides:
         project(state, side)
+
+
+def _acting(before: GameState, events: Sequence[ev.Event], after: GameState) -> set[str]:
+    """The sides whose phase a batch ends or begins: those still acting before it, and those
+    acting in a step it opens (public facts, and the side's own)."""
+    acting = set(before.acting_sides())
+    for e in events:
+        if isinstance(e, ev.PhaseBegan):
+            acting.update(after.steps[e.step].acting(after.sides))
+    return acting
 
 
 def _options(record: GameRecord) -> dict[str, str | int | bool]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from rules import events as ev
 from rules.knowledge.public import finish_is_public
@@ -20,6 +21,7 @@ from rules.scenario.markup import plain
 from rules.state import GameState, apply
 from rules.turn.idle import side_options
 from rules.turn.progress import TurnProgress, newly_acting, opens_turn, progress
+from rules.turn.reaction import QuestionAsked
 from rules.turn.status import GameStatus
 from rules.view import SideView, memory_of, own_view, project, public_view
 from storage.json_codec import JsonObject
@@ -41,6 +43,19 @@ from umpire.words.markers import marker_news
 from umpire.words.status_post import MENTION_PLAYERS, call_text, status_key, status_text
 
 
+class Piece(StrEnum):
+    """What a side's message is, for folding a batch's into one (``umpire.games.inbox``)."""
+
+    #: Something the side learns: news that may wait for its next dossier.
+    NEWS = "news"
+    #: A secret roll made for the side: read beside the result it decides.
+    ROLL = "roll"
+    #: The side's call for orders: a phase it acts in has begun.
+    CALL = "call"
+    #: A question the side must answer at once.
+    QUESTION = "question"
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     """A message before it is addressed: ``public``, a ``side`` (target: side id) or the
@@ -57,6 +72,10 @@ class Message:
     buttons: tuple[JsonObject, ...] = ()
     edit_key: str = ""
     mentions: tuple[str, ...] = ()
+    #: What a side's message is (``Piece``).
+    piece: Piece = Piece.NEWS
+    #: A side's message that is also the answer to its player's command (``umpire.games.inbox``).
+    answers: bool = False
 
 
 class _Views:
@@ -158,7 +177,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.DieRolled(audience=audience) if audience.startswith("side:"):
                 side = audience.removeprefix("side:")
                 told[side] = told.get(side, 0) + 1
-                out.append(Message("side", side, roll_text(e, game_id, told[side])))
+                out.append(Message("side", side, roll_text(e, game_id, told[side]),
+                                   piece=Piece.ROLL))
             case ev.GamePaused(paused=paused, reason=reason):
                 word = "paused" if paused else "resumed"
                 out.append(Message("public", "", f"The host has {word} the game."
@@ -190,7 +210,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 # A rule module's event, worded by the module from its audience's view.
                 kind = "public" if e.audience == "public" else "side"
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
-                                   else "", text))
+                                   else "", text, piece=Piece.QUESTION
+                                   if isinstance(e, QuestionAsked) else Piece.NEWS))
             case ev.GameEnded(seed_hex=seed, reason=reason):
                 out.append(_status(public_view(now), progress(now)))
                 out.append(Message("public", "", (
@@ -259,7 +280,7 @@ class _Asking:
         return [Message("side", side, orders_text(self.phase, side_options(opened, side),
                                                   project(opened, side), self.deadline),
                         map_for=window_view(side),
-                        buttons=self._done(side))
+                        buttons=self._done(side), piece=Piece.CALL)
                 for side in self.acting if side not in opened.done]
 
     def _done(self, side: str) -> tuple[JsonObject, ...]:

@@ -1,0 +1,112 @@
+"""The quiet inbox (``umpire.games.inbox``): a batch's messages to a side are one message; what
+a side learns while it does not act waits for its next dossier; secret rolls sit after the
+result they decide."""
+
+from __future__ import annotations
+
+from umpire.games.inbox import fold
+from umpire.games.routing import Message, Piece
+
+DONE = {"kind": "done", "game": "g1", "side": "blue"}
+
+
+def news(side: str, text: str) -> Message:
+    return Message("side", side, text)
+
+
+def roll(side: str, text: str) -> Message:
+    return Message("side", side, text, piece=Piece.ROLL)
+
+
+def call(side: str, text: str) -> Message:
+    return Message("side", side, text, map_for=f"window:{side}", buttons=(DONE,),
+                   piece=Piece.CALL)
+
+
+def public(text: str) -> Message:
+    return Message("public", "", text)
+
+
+def test_news_in_the_enemys_phase_is_held_not_sent() -> None:
+    folded = fold([public("Grey moves."), news("blue", "Grey cavalry seen at A0304."),
+                   roll("blue", "Secret roll: 4."), news("blue", "Under fire: blue-1 holds.")],
+                  {}, commanding="grey")
+    assert folded.messages == [public("Grey moves.")]
+    assert folded.hold == {"blue": ["Grey cavalry seen at A0304.", "Under fire: blue-1 holds.",
+                                    "Secret roll: 4."]}
+    assert folded.release == frozenset()
+
+
+def test_the_call_for_orders_opens_with_everything_held_since_the_last_message() -> None:
+    folded = fold([public("Blue's phase."), news("blue", "Reinforcements at A0101."),
+                   call("blue", "Your orders, please.")],
+                  {"blue": ["Grey cavalry seen at A0304.", "Lost from sight: grey-1."]},
+                  commanding="grey")
+    assert [m.kind for m in folded.messages] == ["public", "side"]
+    dossier = folded.messages[1]
+    assert dossier.text == ("Grey cavalry seen at A0304.\n\nLost from sight: grey-1.\n\n"
+                            "Reinforcements at A0101.\n\nYour orders, please.")
+    assert dossier.map_for == "window:blue" and dossier.buttons == (DONE,)
+    assert dossier.piece is Piece.NEWS and not dossier.answers
+    assert folded.release == {"blue"} and folded.hold == {}
+
+
+def test_a_sides_own_command_is_answered_in_one_message_with_all_it_caused() -> None:
+    folded = fold([roll("blue", "Secret roll for morale: 9."),
+                   news("blue", "Under fire: grey-1 loses 1."),
+                   roll("blue", "Secret roll for stragglers: 2."),
+                   news("blue", "Stragglers: none."), news("grey", "Fired on by blue-1.")],
+                  {"blue": ["old news"]}, commanding="blue", acknowledged="Fire: blue-1.")
+    [mine] = [m for m in folded.messages if m.target == "blue"]
+    assert mine.answers
+    # What the side held goes first: the answer is the side's message.
+    assert mine.text == ("old news\n\nUnder fire: grey-1 loses 1.\n\n"
+                         "Secret roll for morale: 9.\n\nStragglers: none.\n\n"
+                         "Secret roll for stragglers: 2.")
+    assert folded.answer == "Fire: blue-1.\n\n" + mine.text
+    assert folded.release == {"blue"} and folded.hold == {"grey": ["Fired on by blue-1."]}
+
+
+def test_a_phase_of_the_sides_that_ends_or_begins_is_told_at_once() -> None:
+    passed = news("blue", "Fire Phase passed: none of your units has a target in sight.")
+    folded = fold([passed], {"blue": ["Grey cavalry seen."]}, commanding="grey",
+                  acting={"blue", "grey"})
+    assert folded.messages == [Message("side", "blue", "Grey cavalry seen.\n\n" + passed.text)]
+    assert folded.release == {"blue"} and folded.answer is None
+
+
+def test_an_answer_that_repeats_the_first_report_says_it_once() -> None:
+    folded = fold([news("blue", "Assault: grey-1 retreats.")], {}, commanding="blue",
+                  acknowledged="Assault: grey-1 retreats.")
+    assert folded.answer == "Assault: grey-1 retreats."
+
+
+def test_a_question_goes_at_once_with_what_the_side_held() -> None:
+    question = Message("side", "blue", "Return fire? Answer yes or no.",
+                       piece=Piece.QUESTION)
+    folded = fold([news("blue", "Grey infantry at A0405."), question],
+                  {"blue": ["Grey cavalry seen at A0304."]}, commanding="grey")
+    [asked] = folded.messages
+    assert asked.text == ("Grey cavalry seen at A0304.\n\nGrey infantry at A0405.\n\n"
+                          "Return fire? Answer yes or no.")
+    assert folded.release == {"blue"}
+
+
+def test_the_end_of_the_game_tells_every_side_what_it_still_held() -> None:
+    folded = fold([public("The game is over.")],
+                  {"blue": ["Grey cavalry seen."], "grey": []}, ending=True)
+    assert folded.messages == [public("The game is over."),
+                               Message("side", "blue", "Grey cavalry seen.")]
+    assert folded.release == {"blue"}
+
+
+def test_a_roll_with_no_result_after_it_comes_before_the_call() -> None:
+    folded = fold([roll("blue", "Secret roll for acceptance: 10."),
+                   call("blue", "Your orders, please.")], {}, commanding="grey")
+    assert folded.messages[0].text == "Secret roll for acceptance: 10.\n\nYour orders, please."
+
+
+def test_repeated_words_are_told_once() -> None:
+    folded = fold([news("blue", "End of turn: blue-1 rallies."),
+                   news("blue", "End of turn: blue-1 rallies.")], {}, commanding="grey")
+    assert folded.hold == {"blue": ["End of turn: blue-1 rallies."]}

@@ -1,0 +1,127 @@
+"""The quiet inbox: each side hears of a batch of events in one message, and of what happened
+while it did not act, once, in its next turn dossier.
+
+A batch's messages to a side (``umpire.games.routing``) are folded into one:
+
+- **the side's call for orders** (a phase it acts in opens) or **a question it must answer at
+  once** goes out now, opened by everything the side has held since its last message: its
+  turn dossier;
+- **the side's own command**, or a batch that ends or begins a phase the side acts in (a
+  deadline, a pass by itself): what it caused for the side goes out now, in one message
+  (for a command, the answer its player reads);
+- **anything else** (the enemy moved in sight, fired on the side's units, rolled for them; a
+  clock or the host acted) is held (``storage.held_news``) for the side's next dossier. It
+  was worded when it happened, from the side's view then.
+
+At the end of the game every side gets what it still holds. Within a message, a secret roll
+sits right after the result it decides (the rules log the roll first).
+
+This decides only *when* a side hears what routing already worded for it: whether a piece goes
+now or waits depends on the side's own phase, its own commands and its own questions, all of
+which the side knows (ruling INFO-13), never on what the enemy did out of its sight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from storage.json_codec import JsonObject
+from umpire.games.routing import Message, Piece
+
+#: Between two pieces of one message.
+BETWEEN = "\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """A batch's messages with each side's folded into one, what is to be held for later and
+    which sides' held news went out.
+
+    ``answer``: the words of the commanding player's answer (their own side's message of the
+    batch, which is ``Message.answers``), when the batch had one for their side."""
+
+    messages: list[Message]
+    hold: dict[str, list[str]] = field(default_factory=dict)
+    release: frozenset[str] = frozenset()
+    answer: str | None = None
+
+
+def fold(messages: Sequence[Message], held: Mapping[str, Sequence[str]], *,
+         commanding: str | None = None, acknowledged: str | None = None,
+         acting: Collection[str] = (), ending: bool = False) -> Folded:
+    """Fold a batch's ``messages``: ``held`` is each side's news held before the batch,
+    ``commanding`` the side whose player gave the batch's command (``None``: the host, a
+    clock), ``acknowledged`` the words the command's answer starts with, ``acting`` the sides
+    whose phase the batch ended or began (their message goes now: the phase is theirs),
+    ``ending``: the batch ends the game (every side's held news goes out)."""
+    by_side: dict[str, list[Message]] = {}
+    for m in messages:
+        if m.kind == "side":
+            by_side.setdefault(m.target, []).append(m)
+    out: list[Message] = []
+    hold: dict[str, list[str]] = {}
+    released: set[str] = set()
+    answer: str | None = None
+    for m in messages:
+        if m.kind != "side":
+            out.append(m)
+            continue
+        side = m.target
+        mine = by_side.pop(side, None)
+        if mine is None:
+            continue  # folded into the side's first message
+        pieces = beside_results(mine)
+        called = any(p.piece in (Piece.CALL, Piece.QUESTION) for p in mine)
+        if not (ending or called or side == commanding or side in acting):
+            hold[side] = list(dict.fromkeys(pieces))
+            continue
+        if held.get(side):
+            released.add(side)
+        told = [*held.get(side, ()), *pieces]
+        one = _one(side, told, mine)
+        if side == commanding and not called:
+            answer = _joined([acknowledged, *told] if acknowledged else told)
+            one = replace(one, answers=True)
+        out.append(one)
+    if ending:
+        for side, news in held.items():
+            if side not in released and news and side not in hold:
+                released.add(side)
+                out.append(Message("side", side, _joined(list(news))))
+    return Folded(out, hold, frozenset(released), answer)
+
+
+def beside_results(messages: Sequence[Message]) -> list[str]:
+    """The messages' words in order, except that secret rolls come right after the result
+    that follows them: the rules log a roll before the result it decides, but it reads after
+    it. Rolls with no result after them stay before a call for orders, which ends a dossier."""
+    pieces: list[str] = []
+    rolls: list[str] = []
+    for m in messages:
+        if m.piece is Piece.ROLL:
+            rolls.append(m.text)
+        elif m.piece is Piece.CALL:
+            pieces += [*rolls, m.text]
+            rolls = []
+        else:
+            pieces += [m.text, *rolls]
+            rolls = []
+    return pieces + rolls
+
+
+def _one(side: str, pieces: Sequence[str], messages: Sequence[Message]) -> Message:
+    """One message to ``side`` of ``pieces``, carrying the map and buttons its messages asked
+    for (the last map asked for: a later call supersedes an earlier one)."""
+    maps = [m.map_for for m in messages if m.map_for]
+    buttons: dict[str, JsonObject] = {}
+    for m in messages:
+        for b in m.buttons:
+            buttons[repr(sorted(b.items()))] = b
+    return Message("side", side, _joined(list(pieces)), map_for=maps[-1] if maps else None,
+                   buttons=tuple(buttons.values()))
+
+
+def _joined(pieces: Sequence[str]) -> str:
+    """The pieces once each, in order, a blank line apart."""
+    return BETWEEN.join(dict.fromkeys(p for p in pieces if p))
