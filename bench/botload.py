@@ -16,6 +16,9 @@ Measured:
 * ``late_acks``: interactions whose first callback came after Discord's 3 seconds;
 * ``posts_per_turn``: messages posted (not edited) in the games' channels during the turns, per
   game and turn;
+* ``dms_per_player_turn``, ``dms_max``: direct messages each player received during the turns
+  (the answers to their own commands are not DMs), per player and turn: the median over the
+  players, and the most any player received in a game;
 * ``db_bytes_per_turn``: the database file in use (checkpointed once the outbox is empty, its
   free pages left out: SQLite reuses them) over games x turns; setting the games up included.
 
@@ -309,9 +312,14 @@ async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str
                 return sum(len(fake.requests_to("POST", f"/channels/{t.channel.id}/messages"))
                            for t in tables)
 
+            def dms() -> dict[int, int]:
+                return {u.id: len(fake.dms_to(u)) for t in tables
+                        for u in (*t.union, *t.confederate)}
+
             async with Store.open(db) as store:
                 await outbox_empty(store)
                 before = posts()
+                dms_before = dms()
                 reader = Umpire(store, maps=MapMaker(enabled=False))
                 start = time.perf_counter()
                 await asyncio.gather(*(play(players, reader, t, load.turns, n, load.think)
@@ -319,6 +327,7 @@ async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str
                 play_s = time.perf_counter() - start
                 await outbox_empty(store)
                 posted = posts() - before
+                received = [n - dms_before[u] for u, n in dms().items()]
         finally:
             await stop_bot(bot)
     size, used = checkpointed_size(db)
@@ -337,11 +346,16 @@ async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str
         print(f"    /{command}: {len(times)}, p50 {statistics.median(times) * 1000:.0f} ms, "
               f"p99 {percentile(times, 99) * 1000:.0f} ms")
     print(f"  channel posts: {posted / game_turns:.1f} per game and turn")
+    per_turn = statistics.median(received) / load.turns
+    print(f"  direct messages: {per_turn:.1f} per player and turn (median over the "
+          f"{len(received)} players), at most {max(received)} to one player in "
+          f"{load.turns} turn(s)")
     print(f"  database: a {size}-byte file, {used} bytes in use, {used // game_turns} bytes "
           "per game and turn")
     return {"p50_ms": round(p50_ms, 1), "p99_ms": round(p99_ms, 1),
             "late_acks": figures.late_acks,
             "posts_per_turn": round(posted / game_turns, 2),
+            "dms_per_player_turn": round(per_turn, 2), "dms_max": max(received),
             "db_bytes_per_turn": used // game_turns, "games": load.games, "turns": load.turns,
             "think_s": load.think, "maps": load.maps, "commands": figures.commands,
             "commands_per_s": round(rate, 1)}
