@@ -4,8 +4,17 @@ result they decide."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from rules.combat.commands import Assault
+from rules.commands import Done
+from storage.records import Recipient
+from storage.store import Store
+from tests.support.combat_games import CONFEDERATE, HOST, SEED, UNION, variant
 from umpire.games.inbox import fold
 from umpire.games.routing import Message, Piece
+from umpire.reads.maps import MapMaker
+from umpire.service import Umpire
 
 DONE = {"kind": "done", "game": "g1", "side": "blue"}
 
@@ -110,3 +119,46 @@ def test_repeated_words_are_told_once() -> None:
     folded = fold([news("blue", "End of turn: blue-1 rallies."),
                    news("blue", "End of turn: blue-1 rallies.")], {}, commanding="grey")
     assert folded.hold == {"blue": ["End of turn: blue-1 rallies."]}
+
+
+async def test_a_three_brigade_assault_is_two_messages_and_none_to_the_enemy(
+        tmp_path: Path) -> None:
+    """The Union, two players, assaults with three brigades: the player who gave it reads one
+    answer, the side-mate one DM; the Confederates hear of it in their next dossier."""
+    mate = UNION + 1
+    scenario = variant(tmp_path, "three", ('at = "A0504"', 'at = "A0604"'),
+                       ('at = "A0506"', 'at = "A0705"'), ('at = "A0208"', 'at = "A0703"'))
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(scenario), HOST, game_id="g1", seed=SEED)
+        for user, side in ((UNION, "union"), (mate, "union"), (CONFEDERATE, "confederate")):
+            await umpire.join("g1", user, side)
+        await umpire.start("g1", HOST)
+        for _ in range(30):
+            state = await umpire.repository.state_for("g1")
+            if (state.current.phase.id, state.current.side) == ("movement", "union"):
+                break
+            for side in state.acting_sides():
+                for user in {"union": (UNION, mate), "confederate": (CONFEDERATE,)}[side]:
+                    await umpire.handle("g1", user, Done())
+        queued = await store.count_deliveries_for("g1", *RECIPIENTS)
+        reply = await umpire.handle("g1", UNION, Assault(
+            units=("Union Brigade", "Second Union Brigade", "Union Cavalry"),
+            target="Rebel Brigade"))
+        after = await store.deliveries_for("g1", *RECIPIENTS, offset=queued)
+    assert reply.text.startswith("**Assault** on A0704")
+    dms = [d for d in after if not (d.status == "sent" and d.attempts == 0)]
+    assert [(d.kind, d.target) for d in dms] == [("player", str(mate))]
+    assert 1 + len(dms) == 2  # the answer, and the side-mate's copy
+    assert dms[0].text in reply.text  # the mate reads what the answer told, in one message
+    held = (await _held(tmp_path / "v.db"))["confederate"]
+    assert held[0].startswith("**Assaulted** at A0704")
+
+
+RECIPIENTS = (Recipient("player", str(UNION)), Recipient("player", str(UNION + 1)),
+              Recipient("player", str(CONFEDERATE)))
+
+
+async def _held(db: Path) -> dict[str, list[str]]:
+    async with Store.open(db) as store:
+        return await store.held_news("g1")

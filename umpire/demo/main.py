@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules import commands as cmd
@@ -95,6 +95,19 @@ DISCOVERY: dict[int, list[Order]] = {
     7: [Order("union", "8th-pa-cav", "A2613")],
     8: [Order("union", "8th-pa-cav", "A2514")],
 }
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who plays the flank-march story: the game, and each side's players (the first gives
+    the side's orders)."""
+
+    game_id: str = "demo"
+    players: Mapping[str, tuple[int, ...]] = field(
+        default_factory=lambda: {side: (uid,) for side, uid in PLAYERS.items()})
+
+    def commander(self, side: str) -> int:
+        return self.players[side][0]
 
 
 class FolderTransport(Transport):
@@ -199,7 +212,7 @@ async def _demo(out: Path, variant: str | None = None, *, scenario: str = SCENAR
             elif story:
                 refusals += await concealed.play_turn(umpire, "demo", PLAYERS, turn, roles)
             else:
-                refusals += await _play_turn(umpire, turn, variant)
+                refusals += await play_turn(umpire, turn, variant)
             await umpire.drain("demo", transport)
         await asyncio.to_thread(_draw_turn, await umpire.repository.state_for("demo"), out,
                                 turns + 1)
@@ -232,24 +245,29 @@ async def _demo(out: Path, variant: str | None = None, *, scenario: str = SCENAR
     return 0
 
 
-async def _play_turn(umpire: Umpire, turn: int, variant: str = "success") -> int:
-    """Play every step of one turn: each acting side gives its scripted orders, then is done."""
+async def play_turn(umpire: Umpire, turn: int, variant: str = "success",
+                    seats: Seats | None = None) -> int:
+    """Play every step of one turn: each acting side gives its scripted orders (its first
+    player does), then is done (each of its players says so). ``seats``: the game and its
+    players, the demo's own by default."""
+    seats = seats or Seats()
     refusals = 0
     orders = SCRIPT.get(turn, []) + (DISCOVERY.get(turn, []) if variant == "discovery" else [])
     while True:
-        state = await umpire.repository.state_for("demo")
+        state = await umpire.repository.state_for(seats.game_id)
         if state.turn != turn or state.status != GameStatus.ACTIVE:
             return refusals
         for side in state.acting_sides():
             if state.current.allows("order") and side == "confederate":
-                refusals += await _jackson(umpire, turn, variant)
+                refusals += await _jackson(umpire, turn, variant, seats)
             if state.current.allows("move"):
-                await _answer_detours(umpire, side)
+                await _answer_detours(umpire, side, seats)
                 for order in orders:
                     if order.side == side:
-                        refusals += await _march(umpire, order)
-            await fight(umpire, "demo", side, PLAYERS[side], turn)  # umpire.demo.combat
-            await umpire.handle("demo", PLAYERS[side], cmd.Done())
+                        refusals += await _march(umpire, order, seats)
+            await fight(umpire, seats.game_id, side, seats.commander(side), turn)  # .combat
+            for player in seats.players[side]:  # a shared side is done when all are
+                await umpire.handle(seats.game_id, player, cmd.Done())
 
 
 def jackson_force(state: GameState) -> str:
@@ -258,34 +276,34 @@ def jackson_force(state: GameState) -> str:
                      if "flank-march" in u.tags and u.cell is not None)
 
 
-async def _jackson(umpire: Umpire, turn: int, variant: str) -> int:
+async def _jackson(umpire: Umpire, turn: int, variant: str, seats: Seats) -> int:
     """The Confederate Command Phase: Lee's order on turn 1; in the success variant, Jackson
     sets the march off once it has saved enough MPs."""
-    state = await umpire.repository.state_for("demo")
-    player = PLAYERS["confederate"]
+    state = await umpire.repository.state_for(seats.game_id)
+    player = seats.commander("confederate")
     try:
         if turn == 1:
-            await umpire.handle("demo", player, OrderSurpriseMove(
+            await umpire.handle(seats.game_id, player, OrderSurpriseMove(
                 force=jackson_force(state), route=MARCH_ROUTE, detour="ask",
                 name="Jackson's flank march"))
             return 0
         mine = rec.side_marches(state, "confederate", {rec.ACCUMULATING})
         if variant == "success" and mine and not mine[0]["execute_queued"] \
                 and float(mine[0]["accumulated_mp"]) >= SET_OFF_AT_MP:
-            await umpire.handle("demo", player, ExecuteSurpriseMove())
+            await umpire.handle(seats.game_id, player, ExecuteSurpriseMove())
     except UmpireError as e:
         print(f"  turn {turn}: the surprise move order was refused ({e})")
         return 1
     return 0
 
 
-async def _answer_detours(umpire: Umpire, side: str) -> None:
+async def _answer_detours(umpire: Umpire, side: str, seats: Seats) -> None:
     """A column waiting before a blocked hex: its owner tries the detour."""
-    state = await umpire.repository.state_for("demo")
+    state = await umpire.repository.state_for(seats.game_id)
     for record in rec.side_marches(state, side, {rec.RUNNING}):
         if record["run"] and record["run"].get("pending"):
-            await umpire.handle("demo", PLAYERS[side], ChooseDetour(march=str(record["id"]),
-                                                                    attempt=True))
+            await umpire.handle(seats.game_id, seats.commander(side),
+                                ChooseDetour(march=str(record["id"]), attempt=True))
 
 
 async def _march_summary(umpire: Umpire) -> str:
@@ -296,13 +314,14 @@ async def _march_summary(umpire: Umpire) -> str:
     return "surprise move " + ("; ".join(words) if words else "none")
 
 
-async def _march(umpire: Umpire, order: Order) -> int:
-    state = await umpire.repository.state_for("demo")
+async def _march(umpire: Umpire, order: Order, seats: Seats) -> int:
+    state = await umpire.repository.state_for(seats.game_id)
     route = reachable_route(state, order)
     if route is None:
         return 0
     try:
-        await umpire.handle("demo", PLAYERS[order.side], cmd.Move(unit=order.unit, route=route))
+        await umpire.handle(seats.game_id, seats.commander(order.side),
+                            cmd.Move(unit=order.unit, route=route))
     except UmpireError as e:
         print(f"  turn {state.turn}: {order.unit} could not move ({e})")
         return 1
