@@ -14,13 +14,24 @@ database. A process that finds the default already applied by another (the reque
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from rules import commands as cmd
-from rules.turn.reaction import open_questions
+from rules.turn.reaction import Question, open_questions
 from rules.turn.status import GameStatus
 from storage.clock import utc_now
 from umpire.answers import UmpireError
-from umpire.service import Umpire
+
+if TYPE_CHECKING:  # the routing words a question's deadline from ``times_out_at``
+    from umpire.service import Umpire
+
+
+def times_out_at(asked: datetime, question: Question) -> datetime | None:
+    """When the clock gives ``question`` its default: its ``seconds`` after ``asked``, the
+    moment its ``question_asked`` event was stored. ``None``: it waits for the step's end."""
+    if question.seconds is None:
+        return None
+    return asked + timedelta(seconds=question.seconds)
 
 
 async def time_out_questions(umpire: Umpire, game_id: str, now: datetime | None = None
@@ -41,8 +52,8 @@ async def time_out_questions(umpire: Umpire, game_id: str, now: datetime | None 
     done: list[str] = []
     for qid, question in timed.items():
         asked = asked_at.get(qid)
-        assert question.seconds is not None
-        if asked is None or now < asked + timedelta(seconds=question.seconds):
+        due = None if asked is None else times_out_at(asked, question)
+        if due is None or now < due:
             continue
         try:
             reply = await umpire.handle(game_id, record.host_user_id,
