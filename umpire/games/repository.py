@@ -233,7 +233,7 @@ class Repository:
         now = self.store.now()
         deadline = await self._deadline(game.record.id, before.seq, after, new_events, now)
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told,
-                                deadline)
+                                deadline, now)
         folded = fold(messages, await self.store.held_news(game.record.id),
                       commanding=commanding, acknowledged=shown.text if shown else None,
                       acting=_acting(before, outcome.events, after),

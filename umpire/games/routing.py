@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from enum import StrEnum
 
 from rules import events as ev
@@ -21,14 +22,16 @@ from rules.scenario.markup import plain
 from rules.state import GameState, apply
 from rules.turn.idle import side_options
 from rules.turn.progress import TurnProgress, newly_acting, opens_turn, progress
-from rules.turn.reaction import QuestionAsked
+from rules.turn.reaction import Question, QuestionAsked
 from rules.turn.status import GameStatus
 from rules.view import SideView, memory_of, own_view, project, public_view
 from storage.json_codec import JsonObject
+from umpire.clock.questions import times_out_at
 from umpire.games.options import core_option
+from umpire.games.questions import answer_buttons
 from umpire.games.ready import done_button
 from umpire.reads.drawn_maps import window_view
-from umpire.words.deadlines import PhaseDeadline
+from umpire.words.deadlines import PhaseDeadline, answer_due
 from umpire.words.events import (
     arrivals_text,
     correction_for_host,
@@ -98,13 +101,18 @@ class _Views:
 
 def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                  game_id: str = "", rolls_told: Mapping[str, int] | None = None,
-                 deadline: PhaseDeadline | None = None) -> list[Message]:
+                 deadline: PhaseDeadline | None = None, at: datetime | None = None
+                 ) -> list[Message]:
     """The messages a batch of events gives rise to, in order, each worded from the view of
     its audience: the addressed side's view after the batch, or the public view.
 
     ``deadline``: the deadline of the step open after the batch, as the caller counted it
     (``umpire.clock.phase_clock``: the routing has no clock). The status post and the step's
     calls for orders show it; a step the batch opened and closed again has none.
+
+    ``at``: the moment the batch is stored (its events' stamp). A question asked in the batch
+    says when it times out, counted from it as the umpire's clock counts
+    (``umpire.clock.questions``), and carries a button per choice (with a ``game_id``).
 
     A secret roll's words name the game and the roll's place among the rolls told to that side
     (``rolls_told``: how many each side was told before this batch), so that it can be found
@@ -205,13 +213,16 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                             not isinstance(e, ev.MarkerRemoved)
                             and any(m.id in named for m in views.of(side).markers))):
                         out.append(Message("side", side, marker_news(views.public, e, owner)))
+            case QuestionAsked(question=q) if e.audience.startswith("side:") and (
+                    text := e.report(views.for_audience(e.audience))):
+                # Its own deadline under its words; a button per choice.
+                out.append(_question(q, text, game_id, at, _of(deadline, now)))
             case ev.GameEvent() if e.audience != "umpire" and _has_words(e) and (
                     text := e.report(views.for_audience(e.audience))):
                 # A rule module's event, worded by the module from its audience's view.
                 kind = "public" if e.audience == "public" else "side"
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
-                                   else "", text, piece=Piece.QUESTION
-                                   if isinstance(e, QuestionAsked) else Piece.NEWS))
+                                   else "", text))
             case ev.GameEnded(seed_hex=seed, reason=reason):
                 out.append(_status(public_view(now), progress(now)))
                 out.append(Message("public", "", (
@@ -221,6 +232,18 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     if asking is not None:
         out[asking.at:asking.at] = asking.messages(now)
     return _one_per_post(out)
+
+
+def _question(question: Question, text: str, game_id: str, at: datetime | None,
+              deadline: PhaseDeadline | None) -> Message:
+    """A question's message to the side asked: its words, when it times out (unsaid for a
+    timed question when the moment it was asked is not given) and its buttons."""
+    times_out = times_out_at(at, question) if at is not None else None
+    if question.seconds is None or times_out is not None:
+        text = f"{text}\n{answer_due(times_out, deadline)}"
+    return Message("side", question.side, text,
+                   buttons=answer_buttons(game_id, question) if game_id else (),
+                   piece=Piece.QUESTION)
 
 
 def status_message(state: GameState, deadline: PhaseDeadline | None) -> Message:

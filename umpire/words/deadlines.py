@@ -70,3 +70,18 @@ def orders_due(deadline: PhaseDeadline | None) -> str:
     if deadline.stopped:
         return f"Orders due: {deadline_words(deadline)}."
     return f"Orders due by {timestamp(deadline.at)}."
+
+
+def answer_due(times_out: datetime | None, phase: PhaseDeadline | None) -> str:
+    """A question's line saying when it times out (ruling CORE-14): ``times_out``, the moment
+    the umpire's clock gives it its default (``None``: it waits for the step's end), unless the
+    phase's deadline comes first (the phase's end settles it then); with neither, before the
+    phase ends."""
+    ends = phase if phase is not None and not phase.stopped else None
+    if times_out is not None and (ends is None or times_out <= ends.at):
+        return f"Answer by {timestamp(times_out)}."
+    if ends is not None:
+        return f"Answer by {timestamp(ends.at)}, when the phase ends."
+    if phase is not None:
+        return f"Answer before the phase ends ({deadline_words(phase)})."
+    return "Answer before the phase ends."
