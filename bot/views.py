@@ -8,6 +8,7 @@ the bot edits the preview to say it expired (``expire_previews``). A click on a 
 order of the clicker's gets one answer whatever the reason (``NOT_WAITING``).
 - Newer / Older under an inbox page: ``vedette:inbox:<game>:<page>``.
 - Done under a side's orders message: ``vedette:done:<game>:<side>:<turn>:<step>``.
+- A choice under a question put at once: ``vedette:answer:<game>:<question>:<choice>``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.messages import build, image_file
 from bot.replies import answer, send_notice, thinking
 from rules import commands as cmd
 from umpire.games import ready
+from umpire.games.questions import ANSWER_ACTION
 from umpire.reads import pending
 from umpire.service import UmpireError
 
@@ -278,12 +280,67 @@ class DoneButton(GameButton, template=DONE_TEMPLATE):
         bot.outbox.kick(self.game_id)
 
 
+# -- a question's choices -----------------------------------------------------------------------
+#: Discord's bound on a custom id.
+CUSTOM_ID_MAX = 100
+ANSWER_TEMPLATE = re.compile(rf"vedette:answer:(?P<game>{GAME_ID}):"
+                             rf"(?P<question>{SIDE_ID}:q\d{{1,6}}):(?P<choice>[A-Za-z0-9_-]{{1,40}})")
+
+
+def answer_custom_id(game_id: str, question: str, choice: str) -> str | None:
+    """The custom id of a choice's button, ``None`` when it would not fit Discord's bound or
+    the template (the question's words still say how to answer by command)."""
+    custom_id = f"vedette:answer:{game_id}:{question}:{choice}"
+    if len(custom_id) > CUSTOM_ID_MAX or not ANSWER_TEMPLATE.fullmatch(custom_id):
+        return None
+    return custom_id
+
+
+class AnswerButton(GameButton, template=ANSWER_TEMPLATE):
+    """One choice under a question put to a side at once: the presser's answer
+    (``rules.commands.Answer``), decided by the rules like a typed one. Whoever presses it is
+    answered as a player of their own side: a player of another side, a press after the
+    answer, or a forged id naming another question or a choice not offered, is refused and
+    changes nothing."""
+
+    groups = (("game", str), ("question", str), ("choice", str))
+
+    def __init__(self, game_id: str, question: str, choice: str, default: bool = False) -> None:
+        super().__init__(game_id, f"vedette:answer:{game_id}:{question}:{choice}",
+                         choice.capitalize() + (" (default)" if default else ""),
+                         discord.ButtonStyle.secondary if default
+                         else discord.ButtonStyle.primary)
+        self.question = question
+        self.choice = choice
+
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        await thinking(interaction)
+        reply = await bot.umpire.handle(self.game_id, interaction.user.id,
+                                        cmd.Answer(question=self.question, choice=self.choice),
+                                        request_id=str(interaction.id))
+        await answer(interaction, reply.text)
+        bot.outbox.kick(self.game_id)
+
+
+def _answer_item(b: Mapping[str, Any]) -> AnswerButton | None:
+    game, question, choice = b.get("game"), b.get("question"), b.get("choice")
+    if not (isinstance(game, str) and isinstance(question, str) and isinstance(choice, str)):
+        return None
+    if answer_custom_id(game, question, choice) is None:
+        return None
+    return AnswerButton(game, question, choice, b.get("default") is True)
+
+
 def delivery_view(buttons: Sequence[Mapping[str, Any]]) -> discord.ui.View | None:
     """The buttons a delivery carries, as Discord components (``None`` for none). A record this
     bot does not know, or one whose custom id would not fit, is left out: the commands still
     do what any button does."""
     items: list[discord.ui.Item[Any]] = []
     for b in buttons:
+        if b.get("action") == ANSWER_ACTION:
+            if (choice := _answer_item(b)) is not None:
+                items.append(choice)
+            continue
         if b.get("action") != ready.DONE_ACTION:
             continue
         game, side, turn, step = b.get("game"), b.get("side"), b.get("turn"), b.get("step")

@@ -1,0 +1,166 @@
+"""A question put at once, through the bot against the fake Discord: a revealed force's
+opportunity fire (ruling CF-11) reaches its owner as one DM with a button per choice and the
+moment the question times out (ruling CORE-14); a press answers it; the enemy's forged press, a
+stranger's, a choice not offered and a press after the answer are refused privately and change
+nothing; and the asked side's DM is the same whatever the enemy holds out of its sight."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.client import VedetteBot
+from bot.views import answer_custom_id
+from rules import commands as cmd
+from rules.concealed.commands import ConcealForce
+from rules.turn.reaction import open_questions
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.support.botkit import EPHEMERAL, TOKEN, started_game, text_of
+from tests.support.concealed_reveal import FIELD
+from umpire.clock.questions import time_out_questions
+from umpire.words.deadlines import timestamp
+from umpire.words.replies import NOT_PLAYING
+
+SIDES = ("confederate", "union")  # alice is the Confederates (and host), bob the Union
+JSON = dict[str, Any]
+SEED = bytes(range(32))
+
+
+async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], turn: int, side: str) -> None:
+    """Every acting side says done until ``side``'s movement phase of ``turn``."""
+    for _ in range(60):
+        state = await bot.umpire.repository.state_for("g1")
+        if state.turn == turn and state.current.allows("move") and side in state.acting_sides():
+            return
+        for acting in state.acting_sides():
+            await bot.umpire.handle("g1", users[acting].id, cmd.Done())
+    raise AssertionError(f"never reached the {side} movement phase of turn {turn}")
+
+
+async def asked(bot: VedetteBot, alice: FakeUser, bob: FakeUser, *,
+                extra: tuple[str, str] | None = None) -> None:
+    """Ash's division conceals on turn 1; on turn 2 the Union Brigade marches up and finds it,
+    and the Confederates are asked whether it fires, charges or holds. ``extra``: an order
+    the Union gives out of the Confederates' sight first (a unit and a route)."""
+    users = {"confederate": alice, "union": bob}
+    await to_phase(bot, users, 1, "confederate")
+    await bot.umpire.handle("g1", alice.id, ConcealForce(leader="General Ash"))
+    await to_phase(bot, users, 2, "union")
+    if extra is not None:
+        await bot.umpire.handle("g1", bob.id, cmd.Move(unit=extra[0], route=extra[1]))
+    await bot.umpire.handle("g1", bob.id, cmd.Move(unit="u-inf", route="A1005"))
+    await bot.outbox.idle()
+
+
+def question_dm(fake: FakeDiscord, user: FakeUser) -> JSON:
+    [dm] = [m for m in fake.dms_to(user) if "may react at once" in text_of(m)]
+    return dm
+
+
+def buttons(message: JSON) -> list[JSON]:
+    return [b for row in message.get("components") or [] for b in row["components"]]
+
+
+async def press(fake: FakeDiscord, message: JSON, custom_id: str, user: FakeUser) -> str:
+    """The bot's private answer to a press."""
+    handle = await fake.click(message, custom_id, user=user)
+    callback = await handle.response()
+    said = await handle.original_message() if callback.type == 5 else handle.original
+    assert said is not None and said["flags"] & EPHEMERAL, said
+    return text_of(said)
+
+
+def forged(fake: FakeDiscord, user: FakeUser, custom_id: str) -> JSON:
+    """A message in ``user``'s DM with the bot carrying a button with a custom id of their
+    choosing (as a modified client could send)."""
+    button = {"type": 2, "style": 1, "label": "Fire", "custom_id": custom_id}
+    return fake.world.new_message(
+        fake.dm_channel(user), fake.bot_user, {"content": "forged",
+                                               "components": [{"type": 1,
+                                                               "components": [button]}]},
+        [], extra={"interaction_metadata": {"id": "1", "type": 3, "user": user.payload()}})
+
+
+async def press_forged(fake: FakeDiscord, custom_id: str, user: FakeUser) -> str:
+    return await press(fake, forged(fake, user, custom_id), custom_id, user)
+
+
+async def log_length(bot: VedetteBot) -> int:
+    return len(await bot.umpire.store.events("g1"))
+
+
+async def test_a_question_has_its_buttons_and_its_deadline(fake: FakeDiscord,
+                                                           tmp_path: Path) -> None:
+    async with started_game(fake, tmp_path, FIELD, SIDES) as (bot, alice, bob):
+        await asked(bot, alice, bob)
+        [question] = open_questions(await bot.umpire.repository.state_for("g1"))
+        assert question.side == "confederate" and question.seconds == 300
+        dm = question_dm(fake, alice)
+        # One button per choice, the default marked, each naming the game, question, choice.
+        shown = buttons(dm)
+        assert [b["label"] for b in shown] == ["Fire", "Charge", "Hold (default)"]
+        assert [b["custom_id"] for b in shown] == [
+            f"vedette:answer:g1:{question.id}:{c}" for c in question.choices]
+        assert all(len(b["custom_id"]) <= 100 for b in shown)
+        # The moment the clock gives the default: when the question was stored, plus 300 s.
+        [stored] = [e for e in await bot.umpire.store.events("g1")
+                    if e.type == "question_asked"]
+        due = stored.created_at + timedelta(seconds=300)
+        assert f"Answer by {timestamp(due)}." in text_of(dm)
+        assert question.words() in text_of(dm)  # the rules' words stand as they are
+        assert await time_out_questions(bot.umpire, "g1", due - timedelta(seconds=1)) == []
+        # The enemy's forged press of a choice (and of its own made-up question): refused,
+        # nothing changes.
+        length = await log_length(bot)
+        fire = shown[0]["custom_id"]
+        said = await press_forged(fake, fire, bob)
+        assert said.startswith(f"no question '{question.id}' is waiting for your answer")
+        own = answer_custom_id("g1", "union:q1", "fire")
+        assert own is not None
+        assert "no question 'union:q1' is waiting" in await press_forged(fake, own, bob)
+        not_offered = answer_custom_id("g1", question.id, "retreat")
+        assert not_offered is not None
+        assert await press_forged(fake, not_offered, alice) == "answer fire or charge or hold"
+        stranger = fake.add_user("mallory")
+        assert await press_forged(fake, fire, stranger) == NOT_PLAYING
+        assert await log_length(bot) == length
+        assert open_questions(await bot.umpire.repository.state_for("g1")) == [question]
+
+        # The owner holds: the question is answered with that choice.
+        await press(fake, dm, shown[2]["custom_id"], alice)
+        answered = [e.payload for e in await bot.umpire.store.events("g1")
+                    if e.type == "question_answered"]
+        assert answered == [{"type": "question_answered", "question": question.id,
+                             "choice": "hold", "by_default": False}]
+        # A second press comes too late: refused, nothing changes.
+        length = await log_length(bot)
+        said = await press(fake, dm, fire, alice)
+        assert said.startswith(f"no question '{question.id}' is waiting for your answer")
+        assert await log_length(bot) == length
+
+
+async def owner_question(tmp_path: Path, extra: tuple[str, str] | None) -> tuple[str, JSON]:
+    """The question DM the Confederates get (its words and its buttons), the times in it
+    taken out, in a game where the Union first gives ``extra`` out of their sight."""
+    tmp_path.mkdir()
+    async with (FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake,
+                started_game(fake, tmp_path, FIELD, SIDES, seed=SEED) as (bot, alice, bob)):
+        await asked(bot, alice, bob, extra=extra)
+        state = await bot.umpire.repository.state_for("g1")
+        assert (state.loaded.board.label(state.units["u-inf2"].cell) == "A0509") == bool(extra)
+        dm = question_dm(fake, alice)
+        [stored] = [e for e in await bot.umpire.store.events("g1")
+                    if e.type == "question_asked"]
+        due = timestamp(stored.created_at + timedelta(seconds=300))
+        return text_of(dm).replace(due, "<due>"), {"components": dm.get("components")}
+
+
+async def test_the_question_does_not_tell_what_the_enemy_did_out_of_sight(
+        tmp_path: Path) -> None:
+    """A cheater's test: the Union moves a second brigade far off the Confederates' sight or
+    leaves it be; the question its owner gets reads the same, buttons and all."""
+    still = await owner_question(tmp_path / "still", None)
+    moved = await owner_question(tmp_path / "moved", ("u-inf2", "A0509"))
+    assert "<due>" in still[0]
+    assert still == moved
