@@ -6,6 +6,8 @@ nothing; and the asked side's DM is the same whatever the enemy holds out of its
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,16 +17,42 @@ from bot.views import answer_custom_id
 from rules import commands as cmd
 from rules.concealed.commands import ConcealForce
 from rules.turn.reaction import open_questions
-from tests.fakediscord import FakeDiscord, FakeUser
-from tests.support.botkit import EPHEMERAL, TOKEN, started_game, text_of
+from storage.store import Store
+from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
+from tests.support.botkit import EPHEMERAL, TOKEN, moves_at_once, started_game, text_of
 from tests.support.concealed_reveal import FIELD
 from umpire.clock.questions import time_out_questions
+from umpire.reads.maps import MapMaker
+from umpire.service import Umpire
 from umpire.words.deadlines import timestamp
 from umpire.words.replies import NOT_PLAYING
 
 SIDES = ("confederate", "union")  # alice is the Confederates (and host), bob the Union
 JSON = dict[str, Any]
 SEED = bytes(range(32))
+
+
+@asynccontextmanager
+async def three_at_table(fake: FakeDiscord, tmp_path: Path
+                         ) -> AsyncIterator[tuple[VedetteBot, FakeUser, FakeUser, FakeUser]]:
+    """Game ``g1`` on the field, started: alice (the host) and carol share the Confederates,
+    bob is the Union."""
+    guild = fake.add_guild("Wargames Club")
+    alice, carol, bob = (fake.add_user(n, guild=guild) for n in ("alice", "carol", "bob"))
+    store = await Store.open(tmp_path / "vedette.db")
+    try:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(FIELD), alice.id, game_id="g1", seed=SEED)
+        for user, side in ((alice, "confederate"), (carol, "confederate"), (bob, "union")):
+            await umpire.join("g1", user.id, side, in_server=True)
+        await umpire.start("g1", alice.id)
+        await moves_at_once(umpire, alice, carol, bob)
+        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
+        with patched_discord(fake.base_url):
+            async with run_client(bot, token=TOKEN):
+                yield bot, alice, carol, bob
+    finally:
+        await store.close()
 
 
 async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], turn: int, side: str) -> None:
@@ -35,15 +63,17 @@ async def to_phase(bot: VedetteBot, users: dict[str, FakeUser], turn: int, side:
             return
         for acting in state.acting_sides():
             await bot.umpire.handle("g1", users[acting].id, cmd.Done())
+            if acting == "confederate" and "carol" in users:
+                await bot.umpire.handle("g1", users["carol"].id, cmd.Done())
     raise AssertionError(f"never reached the {side} movement phase of turn {turn}")
 
 
 async def asked(bot: VedetteBot, alice: FakeUser, bob: FakeUser, *,
-                extra: tuple[str, str] | None = None) -> None:
+                extra: tuple[str, str] | None = None, carol: FakeUser | None = None) -> None:
     """Ash's division conceals on turn 1; on turn 2 the Union Brigade marches up and finds it,
     and the Confederates are asked whether it fires, charges or holds. ``extra``: an order
     the Union gives out of the Confederates' sight first (a unit and a route)."""
-    users = {"confederate": alice, "union": bob}
+    users = {"confederate": alice, "union": bob} | ({"carol": carol} if carol else {})
     await to_phase(bot, users, 1, "confederate")
     await bot.umpire.handle("g1", alice.id, ConcealForce(leader="General Ash"))
     await to_phase(bot, users, 2, "union")
@@ -92,11 +122,12 @@ async def log_length(bot: VedetteBot) -> int:
 
 async def test_a_question_has_its_buttons_and_its_deadline(fake: FakeDiscord,
                                                            tmp_path: Path) -> None:
-    async with started_game(fake, tmp_path, FIELD, SIDES) as (bot, alice, bob):
-        await asked(bot, alice, bob)
+    async with three_at_table(fake, tmp_path) as (bot, alice, carol, bob):
+        await asked(bot, alice, bob, carol=carol)
         [question] = open_questions(await bot.umpire.repository.state_for("g1"))
         assert question.side == "confederate" and question.seconds == 300
         dm = question_dm(fake, alice)
+        assert buttons(question_dm(fake, carol)) == buttons(dm)
         # One button per choice, the default marked, each naming the game, question, choice.
         shown = buttons(dm)
         assert [b["label"] for b in shown] == ["Fire", "Charge", "Hold (default)"]
@@ -127,8 +158,8 @@ async def test_a_question_has_its_buttons_and_its_deadline(fake: FakeDiscord,
         assert await log_length(bot) == length
         assert open_questions(await bot.umpire.repository.state_for("g1")) == [question]
 
-        # The owner holds: the question is answered with that choice.
-        await press(fake, dm, shown[2]["custom_id"], alice)
+        # Alice's side-mate holds: the side has answered, with that choice.
+        await press(fake, question_dm(fake, carol), shown[2]["custom_id"], carol)
         answered = [e.payload for e in await bot.umpire.store.events("g1")
                     if e.type == "question_answered"]
         assert answered == [{"type": "question_answered", "question": question.id,
