@@ -1,7 +1,8 @@
 """When a question put at once says it times out (ruling CORE-14): its own seconds counted from
 the moment it was stored, as the umpire's clock counts them; the phase's deadline when that
 comes first or the question waits for the step's end; else before the phase ends. And its
-buttons: one record per choice, the default marked."""
+buttons: one record per choice, the default marked. On the concealed-reveal field, where
+such questions are asked."""
 
 from __future__ import annotations
 
