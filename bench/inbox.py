@@ -18,52 +18,19 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.client import VedetteBot
-from storage.store import Store
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.harness import patched_discord, run_client
-from tests.support.botkit import TOKEN, text_of
-from umpire.demo.main import SCENARIO, SEEDS, TURNS, WITHOUT, Seats, play_turn
-from umpire.reads.maps import MapMaker
-from umpire.service import Umpire
-
-#: How a side-mate's readiness is told.
-READY = "Ready to end the "
+from tests.support.botkit import READY, TOKEN, play_story, text_of
+from umpire.demo.main import SCENARIO, TURNS
 
 
 async def run(turns: int, folder: Path) -> dict[str, float | int]:
-    async with FakeDiscord(token=TOKEN) as fake, Store.open(folder / "v.db") as store:
-        guild = fake.add_guild("Inbox Club")
-        players = {side: (fake.add_user(f"{side}-1", guild=guild),
-                          fake.add_user(f"{side}-2", guild=guild))
-                   for side in ("union", "confederate")}
-        everyone = [u for pair in players.values() for u in pair]
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
-        host = players["union"][0].id
-        await umpire.create_game(SCENARIO, host, game_id="g1", without=WITHOUT,
-                                 seed=SEEDS["success"])
-        for side, pair in players.items():
-            for user in pair:
-                await umpire.join("g1", user.id, side, in_server=True)
-        await umpire.start("g1", host)
-        seats = Seats("g1", {side: (a.id, b.id) for side, (a, b) in players.items()})
-        news: list[int] = []
-        ready: list[int] = []
-        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
-        with patched_discord(fake.base_url):
-            async with run_client(bot, token=TOKEN):
-                await bot.outbox.idle()
-                for turn in range(1, turns + 1):
-                    before = {u.id: len(fake.dms_to(u)) for u in everyone}
-                    await play_turn(umpire, turn, "success", seats)
-                    await bot.outbox.idle()
-                    for u in everyone:
-                        told = [text_of(m) for m in fake.dms_to(u)[before[u.id]:]]
-                        readiness = sum(t.startswith(READY) for t in told)
-                        news.append(len(told) - readiness)
-                        ready.append(readiness)
-        longest = max(len(text_of(m)) for u in everyone for m in fake.dms_to(u))
-    every = [n + r for n, r in zip(news, ready, strict=True)]
+    async with FakeDiscord(token=TOKEN) as fake:
+        story = await play_story(fake, folder, turns)
+    told = [[text_of(m) for m in messages] for turn in story.sent for messages in turn.values()]
+    ready = [sum(t.startswith(READY) for t in texts) for texts in told]
+    every = [len(texts) for texts in told]
+    news = [n - r for n, r in zip(every, ready, strict=True)]
+    longest = max(len(t) for texts in told for t in texts)
     print(f"{SCENARIO}, the demo's story, {turns} turns, two players a side through the bot:")
     print(f"  direct messages per player and turn: median {statistics.median(every):g}, "
           f"most {max(every)}")

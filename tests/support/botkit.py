@@ -1,5 +1,6 @@
 """Shared pieces of the bot tests that run one started game against the fake Discord: two
-players at a table, the bot on a real database file, and reading the bot's private answers."""
+players at a table, the bot on a real database file, and reading the bot's private answers;
+and the flank-march story of ``vedette demo`` played through the bot by two players a side."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import importlib
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ from tests.fakediscord import (
     patched_discord,
     run_client,
 )
+from umpire.demo.main import SCENARIO as FLANK_MARCH
+from umpire.demo.main import SEEDS, TURNS, WITHOUT, Seats, play_turn
 from umpire.reads.maps import MapMaker
 from umpire.reads.player_settings import Preview
 from umpire.service import Umpire
@@ -242,3 +245,49 @@ def accepted(events: list[Any], request: str) -> int:
 def vedette_command() -> list[str]:
     script = Path(sys.executable).with_name("vedette")
     return [str(script)] if script.exists() else [sys.executable, "-m", "bot.cli"]
+
+
+# -- the flank-march story through the bot ---------------------------------------------------
+#: How a side-mate's readiness is told (ruling FLOW-3).
+READY = "Ready to end the "
+
+@dataclass
+class Story:
+    """The players (two a side, the first Union player hosting) and the DMs each was sent in
+    each turn (``sent[turn - 1][user id]``)."""
+
+    players: dict[str, tuple[FakeUser, FakeUser]]
+    sent: list[dict[int, list[JSON]]] = field(default_factory=list)
+
+    @property
+    def everyone(self) -> list[FakeUser]:
+        return [u for pair in self.players.values() for u in pair]
+
+
+async def play_story(fake: FakeDiscord, folder: Path, turns: int = TURNS) -> Story:
+    """Play the story's first ``turns`` turns on a database in ``folder``."""
+    guild = fake.add_guild("Wargames Club")
+    story = Story({side: (fake.add_user(f"{side}-1", guild=guild),
+                          fake.add_user(f"{side}-2", guild=guild))
+                   for side in ("union", "confederate")})
+    host = story.players["union"][0].id
+    async with Store.open(folder / "vedette.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(FLANK_MARCH, host, game_id="g1", without=WITHOUT,
+                                 seed=SEEDS["success"])
+        for side, pair in story.players.items():
+            for user in pair:
+                await umpire.join("g1", user.id, side, in_server=True)
+        await umpire.start("g1", host)
+        seats = Seats("g1", {side: (a.id, b.id) for side, (a, b) in story.players.items()})
+        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
+        with patched_discord(fake.base_url):
+            async with run_client(bot, token=TOKEN):
+                await bot.outbox.idle()
+                for turn in range(1, turns + 1):
+                    before = {u.id: len(fake.dms_to(u)) for u in story.everyone}
+                    await play_turn(umpire, turn, "success", seats)
+                    await bot.outbox.idle()
+                    story.sent.append({u.id: fake.dms_to(u)[before[u.id]:]
+                                       for u in story.everyone})
+    return story
