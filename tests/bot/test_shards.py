@@ -206,11 +206,17 @@ class OneShard(discord.AutoShardedClient):
 
 
 def guilds_on_both_shards(fake: FakeDiscord) -> tuple[FakeGuild, FakeGuild]:
-    """A guild on shard 0 and one on shard 1 (ids from distinct milliseconds spread out)."""
+    """A guild on shard 0 and one on shard 1, and no other (ids from distinct milliseconds
+    spread out: a guild made on a shard that has one already is taken out of the world
+    again, or that shard would hold two)."""
     found: dict[int, FakeGuild] = {}
     while len(found) < 2:
         guild = fake.add_guild(f"Club {len(fake.world.guilds)}")
-        found.setdefault(fake.gateway.shard_for(guild.id), guild)
+        shard = fake.gateway.shard_for(guild.id)
+        if shard in found:
+            del fake.world.guilds[guild.id]
+        else:
+            found[shard] = guild
     return found[0], found[1]
 
 
