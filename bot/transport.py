@@ -25,9 +25,11 @@ posted instead of posting it again, provided it comes within the few minutes Dis
 nonces. Past that, the message is posted again: delivery is at least once (docs/hosting.md).
 
 A public delivery with an ``edit_key`` (the turn's status post) edits the message the first
-delivery of that key posted: its id is remembered in the umpire's front values, so that edits
-go on after a restart; a message deleted meanwhile is posted anew. A message notifies only the
-users its delivery names in ``mentions`` (the client's default notifies nobody)."""
+delivery of that key posted, and so does a player's (a side's orders message, edited when a
+side-mate is ready), in that player's DMs: its id is remembered in the umpire's front values,
+so that edits go on after a restart; a message deleted meanwhile is posted anew. A message
+notifies only the users its delivery names in ``mentions`` (the client's default notifies
+nobody)."""
 
 from __future__ import annotations
 
@@ -134,7 +136,7 @@ class DiscordTransport:
             else:
                 await self._post(out, where, channel, text, image, image_name)
         elif kind == "player":
-            await self._to_player(out, int(target), text, image, image_name)
+            await self._to_player(out, int(target), text, image, image_name, edit_key)
         elif kind == "side":
             if threads.mode(self.game) != threads.THREADS:
                 raise DeliveryRejected("no player is seated on this side; it waits in the "
@@ -147,12 +149,12 @@ class DiscordTransport:
             raise DeliveryRejected(f"unknown delivery kind {kind!r}", permanent=True)
 
     async def _to_player(self, out: _Outgoing, user_id: int, text: str, image: bytes | None,
-                         image_name: str | None) -> None:
+                         image_name: str | None, edit_key: str = "") -> None:
         player = await self.umpire.player(self.game.id, user_id)
         if player is None:  # a private message never follows a player out of the game
             raise DeliveryRejected("the player has left the game", permanent=True)
         if threads.mode(self.game) != threads.THREADS:
-            await self._dm(out, user_id, text, image, image_name)
+            await self._dm(out, user_id, text, image, image_name, edit_key)
             return
         key, thread = await self._thread(player.side)
         unreachable = threads.unreachable_players(self.game)
@@ -181,7 +183,9 @@ class DiscordTransport:
         return key, thread
 
     async def _dm(self, out: _Outgoing, user_id: int, text: str, image: bytes | None,
-                  image_name: str | None) -> None:
+                  image_name: str | None, edit_key: str = "") -> None:
+        """A DM; with ``edit_key``, an edit of the DM that key posted to this user (a side's
+        orders message, edited when a side-mate is ready), or that DM if there is none yet."""
         key = f"dm:{user_id}"
         self._check(key)
         try:
@@ -190,7 +194,11 @@ class DiscordTransport:
             raise self._fail(key, e, permanent=e.code in GONE) from None
         except (aiohttp.ClientError, OSError, TimeoutError) as e:
             raise self._fail(key, e, permanent=False) from None
-        await self._post(out, key, channel, text, image, image_name, dm_user=user_id)
+        if edit_key:
+            await self._post_or_edit(out, key, channel, f"{edit_key}:{user_id}", text, image,
+                                     image_name, dm_user=user_id)
+        else:
+            await self._post(out, key, channel, text, image, image_name, dm_user=user_id)
 
     def _check(self, key: str) -> None:
         if key in self.failed:
@@ -204,9 +212,10 @@ class DiscordTransport:
                     "permanent" if permanent else "will retry", reason)
         return rejected
 
-    async def _post_or_edit(self, out: _Outgoing, key: str, channel: discord.PartialMessageable,
+    async def _post_or_edit(self, out: _Outgoing, key: str,
+                            channel: discord.PartialMessageable | discord.DMChannel,
                             edit_key: str, text: str, image: bytes | None,
-                            image_name: str | None) -> None:
+                            image_name: str | None, *, dm_user: int | None = None) -> None:
         """Edit the message this key posted; post it (and remember it) if there is none yet,
         or if it was deleted."""
         self._check(key)
@@ -230,7 +239,8 @@ class DiscordTransport:
                 raise self._fail(key, e, permanent=False) from None
             except (TimeoutError, aiohttp.ClientError, OSError) as e:
                 raise self._fail(key, e, permanent=False) from None
-        message_id = await self._post(out, key, channel, text, image, image_name)
+        message_id = await self._post(out, key, channel, text, image, image_name,
+                                      dm_user=dm_user)
         await self.umpire.remember(memory, str(message_id))
 
     async def _post(self, out: _Outgoing, key: str, channel: discord.abc.Messageable,

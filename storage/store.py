@@ -788,6 +788,17 @@ class Store:
         )
         return [rows.delivery(row) for row in found]
 
+    async def last_delivery_with_key(self, game_id: str, recipient: Recipient,
+                                     edit_key: str) -> DeliveryRecord | None:
+        """The newest delivery of ``edit_key`` to ``recipient`` (the message a later one of the
+        key edits), whatever its status; ``None`` if there is none."""
+        found = await self._read(
+            f"SELECT {rows.DELIVERY_COLUMNS} FROM {rows.DELIVERY_FROM} WHERE d.game_id = ?"
+            " AND d.kind = ? AND d.target = ? AND d.edit_key = ? ORDER BY d.id DESC LIMIT 1",
+            (game_id, recipient.kind, recipient.target, edit_key),
+        )
+        return rows.delivery(found[0]) if found else None
+
     async def count_deliveries_for(self, game_id: str, *recipients: Recipient) -> int:
         where, params = _recipients_clause(game_id, recipients)
         found = await self._read(f"SELECT count(*) FROM deliveries AS d WHERE {where}", params)

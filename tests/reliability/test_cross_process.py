@@ -425,8 +425,9 @@ async def test_a_done_decided_in_a_phase_the_other_umpire_ended_is_decided_again
         assert (now.turn, now.step) != (before.turn, before.step)
         assert U1 not in await store.ready_players(gid, before.turn, before.step)
         assert U1 in await store.ready_players(gid, now.turn, now.step)
-        notes = [d.text for d in await store.deliveries_for(gid, ("player", str(U2)))
-                 if d.text.startswith("Ready to end")]
+        # U2's orders message of the new step, edited to say U1 is ready; none of the old.
+        notes = [d.text.rpartition("\n\n")[2] for d in await store.deliveries_for(
+            gid, ("player", str(U2))) if "\n\nReady to end" in d.text]
         assert notes and all("Command Phase" not in t for t in notes), notes
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rules import commands as cmd
+from storage.records import Recipient
 from storage.store import Store
 from tests.support.commitments import masked
 from tests.support.tiny_games import C1, C2, FLANK, U1, U2, done_commands
@@ -54,9 +55,17 @@ async def test_a_shared_side_finishes_when_all_its_players_are_done(tmp_path: Pa
         assert "union" not in state.done  # the rules have not heard of it
         assert await done_commands(store) == []
         # Only the side-mate is told; not the player, not the channel, not the enemy.
-        assert await sent_since(store, mark) == [
-            ("player", str(U2), "Ready to end the Command Phase (turn 1): <@11>. Still giving "
-                                "orders: <@12>.")]
+        # ... as an edit of U2's orders message for the phase, which now ends with the note.
+        [(kind, target, text)] = await sent_since(store, mark)
+        assert (kind, target) == ("player", str(U2))
+        assert text.startswith("Your orders, please: Command Phase, turn 1.")
+        assert text.endswith("\n\nReady to end the Command Phase (turn 1): <@11>. Still giving "
+                             "orders: <@12>.")
+        [orders, edit] = await store.deliveries_for(
+            "g1", Recipient("player", str(U2)), offset=await store.count_deliveries_for(
+                "g1", Recipient("player", str(U2))) - 2)
+        assert orders.edit_key == edit.edit_key != ""
+        assert orders.edit_key.startswith("orders:union:1:")
         mark = await last_id(store)
         again = await umpire.done("g1", U1)
         assert again.text.startswith("You are already ready; still giving orders: <@12>")

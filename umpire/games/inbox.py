@@ -111,15 +111,16 @@ def beside_results(messages: Sequence[Message]) -> list[str]:
 
 
 def _one(side: str, pieces: Sequence[str], messages: Sequence[Message]) -> Message:
-    """One message to ``side`` of ``pieces``, carrying the map and buttons its messages asked
-    for (the last map asked for: a later call supersedes an earlier one)."""
+    """One message to ``side`` of ``pieces``, carrying the map, buttons and edit key its
+    messages asked for (the last map and key: a later call supersedes an earlier one)."""
     maps = [m.map_for for m in messages if m.map_for]
     buttons: dict[str, JsonObject] = {}
     for m in messages:
         for b in m.buttons:
             buttons[repr(sorted(b.items()))] = b
+    keys = [m.edit_key for m in messages if m.edit_key]
     return Message("side", side, _joined(list(pieces)), map_for=maps[-1] if maps else None,
-                   buttons=tuple(buttons.values()))
+                   buttons=tuple(buttons.values()), edit_key=keys[-1] if keys else "")
 
 
 def _joined(pieces: Sequence[str]) -> str:

@@ -108,14 +108,31 @@ def you_are_ready(waiting: Sequence[int], *, already: bool = False) -> str:
 
 def mates_text(phase: str, turn: int, state: SideReadiness) -> str:
     """What a ready player's side-mates are told."""
-    return (f"Ready to end the {plain(phase)} (turn {turn}): {_people(state.ready)}. Still "
+    return (f"{READY_NOTE}{plain(phase)} (turn {turn}): {_people(state.ready)}. Still "
             f"giving orders: {_people(state.waiting)}.")
+
+
+#: How a readiness note begins (``mates_text``).
+READY_NOTE = "Ready to end the "
+
+
+def with_readiness(orders: str, note: str) -> str:
+    """A side's orders message with a readiness note at its end, in place of the one it had."""
+    base, _, _ = orders.partition(f"\n\n{READY_NOTE}")
+    return f"{base}\n\n{note}"
 
 
 def cut_short_text(phase: str, turn: int) -> str:
     """The DM to a player whose side the host ended the phase for before they were done."""
     return (f"The host ended the {plain(phase)} (turn {turn}) before you had finished. The "
             "orders your side gave stand; the game has moved on to the next phase.")
+
+
+def orders_key(side: str, turn: int, step: int) -> str:
+    """The key of a side's orders message for ``turn``'s ``step`` (its turn dossier): each
+    player's copy is edited in place when a side-mate is ready (ruling FLOW-3), never sent
+    again."""
+    return f"orders:{side}:{turn}:{step}"
 
 
 def done_button(game_id: str, side: str, turn: int, step: int) -> JsonObject:

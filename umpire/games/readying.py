@@ -20,7 +20,7 @@ from rules.engine import Refusal, request_key
 from rules.state import GameState
 from rules.turn.reaction import require_not_held
 from rules.turn.status import GameStatus
-from storage.records import NewDelivery, PlayerRecord
+from storage.records import NewDelivery, PlayerRecord, Recipient
 from umpire.answers import Reply, UmpireError
 from umpire.base import UmpireBase
 from umpire.games import ready
@@ -110,10 +110,11 @@ class Readying(UmpireBase):
             # The mark is this decision's last write: a retry never comes after it. It is
             # written only if the game is still where it was read (another process may have
             # ended the step meanwhile); if not, the Done is decided again on the game as it is.
+            told = [await self._told_ready(game_id, u, player.side, state, text, threads)
+                    for u in seated if u != user_id or threads]
             with stale_write():
-                ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step, [
-                    NewDelivery("player", str(u), text) for u in seated
-                    if u != user_id or threads], at_seq=state.seq)
+                ids = await self.store.mark_ready(game_id, user_id, state.turn, state.step,
+                                                  told, at_seq=state.seq)
             marked = (player.side, state.turn, state.step)
             return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
 
@@ -124,6 +125,20 @@ class Readying(UmpireBase):
         # two finding the other still giving orders: whoever looks now finishes the side.
         finished = await self._finish_if_all_ready(game_id, *marked, giver=user_id)
         return reply if finished is None else finished
+
+    async def _told_ready(self, game_id: str, user_id: int, side: str, state: GameState,
+                          note: str, threads: bool) -> NewDelivery:
+        """How a side-mate hears of a player's readiness: their copy of the side's orders
+        message for the step, edited to end with the note (its header of who is still to act;
+        an edit, not a new message: ruling FLOW-3); a message of its own where there is no
+        such copy to edit (a side's private thread, an orders message from before)."""
+        key = ready.orders_key(side, state.turn, state.step)
+        orders = None if threads else await self.store.last_delivery_with_key(
+            game_id, Recipient("player", str(user_id)), key)
+        if orders is None:
+            return NewDelivery("player", str(user_id), note)
+        return NewDelivery("player", str(user_id), ready.with_readiness(orders.text, note),
+                           buttons=orders.buttons, edit_key=key)
 
     # -- seats given up while the others wait ------------------------------------------------------
     async def leave(self, game_id: str, user_id: int) -> Reply:

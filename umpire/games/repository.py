@@ -316,7 +316,8 @@ class Repository:
                 seated = [p for p in players if p.side == m.target]
                 if not seated:
                     out.append(NewDelivery("side", m.target, m.text, None, name,
-                                           list(m.buttons), image_view=view))
+                                           list(m.buttons), image_view=view,
+                                           edit_key=m.edit_key))
                 for p in seated:
                     answered = (shown is not None and shown.user_id == p.user_id
                                 and m.answers and view is None)
@@ -324,7 +325,8 @@ class Repository:
                     if answered:
                         shown = None  # the answer showed it once
                     out.append(NewDelivery("player", str(p.user_id), text, None, name,
-                                           list(m.buttons), image_view=view, sent=answered))
+                                           list(m.buttons), image_view=view, sent=answered,
+                                           edit_key=m.edit_key))
             elif m.kind == "host":
                 out.append(NewDelivery("host", str(game.record.host_user_id), m.text))
             else:

@@ -29,7 +29,7 @@ from storage.json_codec import JsonObject
 from umpire.clock.questions import times_out_at
 from umpire.games.options import core_option
 from umpire.games.questions import answer_buttons
-from umpire.games.ready import done_button
+from umpire.games.ready import done_button, orders_key
 from umpire.reads.drawn_maps import window_view
 from umpire.words.deadlines import PhaseDeadline, answer_due
 from umpire.words.events import (
@@ -63,8 +63,10 @@ class Piece(StrEnum):
 class Message:
     """A message before it is addressed: ``public``, a ``side`` (target: side id) or the
     ``host``. ``map_for`` asks for a map to go with it: a view name (``umpire.reads.drawn_maps``),
-    the whole board or, for a call for orders, the side's fitted window. ``edit_key`` (a
-    public message) names the post it edits, or posts first (``umpire.words.status_post``).
+    the whole board or, for a call for orders, the side's fitted window. ``edit_key`` names the
+    message it edits, or posts first: a public post (``umpire.words.status_post``), or a side's
+    orders message, which each player's copy of a side-mate's readiness edits
+    (``umpire.games.ready.orders_key``).
     ``mentions``: the sides whose players the post calls."""
 
     kind: str
@@ -303,7 +305,8 @@ class _Asking:
         return [Message("side", side, orders_text(self.phase, side_options(opened, side),
                                                   project(opened, side), self.deadline),
                         map_for=window_view(side),
-                        buttons=self._done(side), piece=Piece.CALL)
+                        buttons=self._done(side), piece=Piece.CALL,
+                        edit_key=orders_key(side, self.phase.turn, self.step))
                 for side in self.acting if side not in opened.done]
 
     def _done(self, side: str) -> tuple[JsonObject, ...]:
