@@ -27,6 +27,7 @@ from rules.view import GHOST, OWN, MarkerView, SideView, UnitView, project
 from storage.store import Store
 from tests.fakediscord import FakeDiscord
 from tests.support.botkit import private_answer, started_game
+from tests.support.hidden_views import unseen_renamed
 from umpire.games import catalog
 from umpire.reads.drawn_maps import read_view, window_view
 from umpire.reads.maps import MapMaker
@@ -184,14 +185,7 @@ def test_a_stack_lists_nothing_of_what_the_side_cannot_see() -> None:
     side; the umpire's lists do change (the test is not blind)."""
     state = opening("chancellorsville-hidden")
     union = project(state, "union")
-    seen = {u.ref for u in union.units}
-    hidden = [uid for uid, u in state.units.items()
-              if u.side == "confederate" and uid not in seen and u.cell is not None]
-    assert hidden
-    units = dict(state.units)
-    for uid in hidden:
-        units[uid] = replace(units[uid], strength=1, name="Someone Else", short="Else")
-    changed = replace(state, units=MappingProxyType(units))
+    changed = unseen_renamed(state, "union")
     cells = {u.cell for u in state.units.values() if u.cell is not None}
     after = project(changed, "union")
     assert all(stack_text(union, c) == stack_text(after, c) for c in cells)

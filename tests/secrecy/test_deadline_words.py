@@ -14,28 +14,17 @@ from rules import commands as cmd
 from storage.store import Store
 from tests.support.tiny_games import (
     BLUE,
-    FIXTURES,
     GREY,
     HOST,
     PUBLIC,
     TO_BLUE,
     Clock,
+    at_once,
     texts,
 )
 from umpire.clock.phases import check_all, set_length
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
-
-
-def at_once(tmp_path: Path) -> str:
-    """The tiny scenario with a Command Phase both sides play at once (moves allowed in it)."""
-    ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
-    assert 'actions = ["order"]' in ruleset
-    (tmp_path / "tiny.ruleset.toml").write_text(
-        ruleset.replace('actions = ["order"]', 'actions = ["move"]'), encoding="utf-8")
-    path = tmp_path / "tiny.toml"
-    path.write_text((FIXTURES / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
-    return str(path)
 
 
 async def blue_hears(tmp_path: Path, name: str, grey_done_at: float) -> list[str]:

@@ -7,14 +7,13 @@ a picture kept under that digest has the right window."""
 from __future__ import annotations
 
 from dataclasses import replace
-from types import MappingProxyType
 
 from render.focus import close_ups, fitted_window, hot_spots
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route
 from rules.state import GameState, initial_state, with_units
 from rules.view import SideView, project
-from tests.support.hidden_views import cell, tiny
+from tests.support.hidden_views import cell, tiny, unseen_renamed
 from umpire.games import catalog
 from umpire.reads.map_digest import drawn_part
 from umpire.words.focus import gallery
@@ -57,16 +56,8 @@ def test_hidden_enemy_identities_leave_the_focus_alone() -> None:
     """Chancellorsville: the Confederates out of Union sight renamed and weakened (the Union sees
     them as blank markers where they stand)."""
     state = initial_state(catalog.load_file(catalog.find("chancellorsville-hidden")))
-    union = project(state, "union")
-    seen = {u.ref for u in union.units}
-    hidden = [uid for uid, u in state.units.items()
-              if u.side == "confederate" and uid not in seen and u.cell is not None]
-    assert hidden
-    units = dict(state.units)
-    for uid in hidden:
-        units[uid] = replace(units[uid], strength=1, name="Someone Else", short="Else")
-    changed = replace(state, units=MappingProxyType(units))
-    assert focus(project(changed, "union")) == focus(union)
+    changed = unseen_renamed(state, "union")
+    assert focus(project(changed, "union")) == focus(project(state, "union"))
 
 
 def test_the_focus_is_read_from_what_the_digest_covers() -> None:

@@ -4,6 +4,7 @@ in and out of sight, and everything a side's view shows, comparable across varia
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 
 from rules.ground.grid import Cell
 from rules.knowledge.sighted import phase_report, sighting_events
@@ -63,3 +64,16 @@ def sighted(state: GameState) -> GameState:
     for e in sighting_events(state):
         state = apply(state, e)
     return state
+
+
+def unseen_renamed(state: GameState, side: str) -> GameState:
+    """The state with every enemy unit on the map that ``side`` does not see renamed and
+    weakened: what a side is shown must not change."""
+    seen = {u.ref for u in project(state, side).units}
+    hidden = [uid for uid, u in state.units.items()
+              if u.side != side and uid not in seen and u.cell is not None]
+    assert hidden
+    units = dict(state.units)
+    for uid in hidden:
+        units[uid] = replace(units[uid], strength=1, name="Someone Else", short="Else")
+    return replace(state, units=MappingProxyType(units))

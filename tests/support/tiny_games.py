@@ -41,6 +41,17 @@ TINY = str(FIXTURES / "tiny.toml")
 HOST, BLUE, GREY, STRANGER = 1, 10, 20, 999
 
 
+def at_once(tmp_path: Path) -> str:
+    """The tiny scenario with a Command Phase both sides play at once (moves allowed in it)."""
+    ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
+    assert 'actions = ["order"]' in ruleset
+    (tmp_path / "tiny.ruleset.toml").write_text(
+        ruleset.replace('actions = ["order"]', 'actions = ["move"]'), encoding="utf-8")
+    path = tmp_path / "tiny.toml"
+    path.write_text((FIXTURES / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    return str(path)
+
+
 def tiny_orders(n: int) -> list[list[tuple[int, cmd.Command]]]:
     """Game ``n``'s commands, in rounds: the commands of a round are sent all at once."""
     rng = random.Random(n)

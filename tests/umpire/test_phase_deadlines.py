@@ -16,7 +16,6 @@ from storage.records import Recipient
 from storage.store import Store
 from tests.support.tiny_games import (
     BLUE,
-    FIXTURES,
     GREY,
     HOST,
     PUBLIC,
@@ -26,6 +25,7 @@ from tests.support.tiny_games import (
     TO_GREY,
     TO_HOST,
     Clock,
+    at_once,
     new_game,
     reminders,
     texts,
@@ -56,17 +56,6 @@ def stamp(**after_start: float) -> str:
     """The Discord timestamp of a moment after the start: absolute, then relative."""
     unix = int((T0 + timedelta(**after_start)).timestamp())
     return f"<t:{unix}:f> (<t:{unix}:R>)"
-
-
-def at_once(tmp_path: Path) -> str:
-    """The tiny scenario with a Command Phase both sides play at once (moves allowed in it)."""
-    ruleset = (FIXTURES / "tiny.ruleset.toml").read_text(encoding="utf-8")
-    assert 'actions = ["order"]' in ruleset
-    (tmp_path / "tiny.ruleset.toml").write_text(
-        ruleset.replace('actions = ["order"]', 'actions = ["move"]'), encoding="utf-8")
-    path = tmp_path / "tiny.toml"
-    path.write_text((FIXTURES / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
-    return str(path)
 
 
 # -- words -----------------------------------------------------------------------------------------
