@@ -376,7 +376,9 @@ CREATE TABLE outbox_lanes (
 DROP TABLE outbox_leases;
 """
 
-# News held for a side's next turn dossier (storage.held_news): texts by side, in order.
+# News held for a side's next turn dossier (storage.held_news): texts by side, in order. And
+# events found by their type without reading the rest of the log: a step's clock reads its
+# last phase_began on every commit, in a time that must not grow with the hidden events.
 _HELD_NEWS = """
 CREATE TABLE held_news (
     game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -385,6 +387,7 @@ CREATE TABLE held_news (
     text    TEXT NOT NULL,
     PRIMARY KEY (game_id, side, n)
 );
+CREATE INDEX events_by_type ON events (game_id, type, seq);
 """
 
 
@@ -403,7 +406,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               _OUTBOX_LEASES),
     Migration(10, "outbox lanes: each audience's deliveries go out on their own",
               _OUTBOX_LANES),
-    Migration(11, "news held for a side's next turn dossier", _HELD_NEWS),
+    Migration(11, "news held for a side's next turn dossier; events by type", _HELD_NEWS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

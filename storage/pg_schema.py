@@ -282,6 +282,7 @@ CREATE TABLE held_news (
     text    {_T} NOT NULL,
     PRIMARY KEY (game_id, side, n)
 );
+CREATE INDEX events_by_type ON events (game_id, type, seq);
 """
 
 POSTGRESQL_SQL: dict[int, str] = {

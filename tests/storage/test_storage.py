@@ -43,6 +43,7 @@ from storage.postgres import PostgresConn, PostgresDatabase
 from storage.seat_notices import SeatNotice
 from storage.sql import Backend, Conn, Database, database_kind
 from storage.sqlite import SqliteConn, SqliteDatabase
+from storage.store import STEP_CLOCK_EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -479,6 +480,23 @@ async def test_a_steps_clock_reads_its_start_and_its_pauses_only(store: Store) -
     assert [(e.seq, e.type) for e in clock_events] == [(4, "phase_began"), (6, "game_paused")]
     assert {e.created_at for e in clock_events} == {at}
     assert await store.step_clock_events("g2") == []
+
+
+async def test_a_steps_clock_seeks_its_events_and_never_reads_the_whole_log(
+        tmp_path: Path) -> None:
+    """Every commit reads the step's clock: a scan of the log would take longer the more hidden
+    events the game holds (ruling INFO-13)."""
+    db = tmp_path / "plan.db"
+    async with Store.open(db):
+        pass
+    with sqlite3.connect(db) as conn:
+        plan = [row[-1] for row in conn.execute(f"EXPLAIN QUERY PLAN {STEP_CLOCK_EVENTS}",
+                                                ("g1",) * 4)]
+    conn.close()
+    searches = [step for step in plan if step.startswith("SEARCH events")]
+    assert searches and all("events_by_type" in step or step.endswith("seq=?)")
+                            for step in searches), plan
+    assert not any(step.startswith("SCAN") for step in plan), plan
 
 
 async def test_the_log_is_counted_and_read_from_its_last_event_of_a_type(store: Store) -> None:
