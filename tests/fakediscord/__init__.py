@@ -1,6 +1,7 @@
 """A local fake Discord (REST + gateway on 127.0.0.1) for testing the bot with the real
 discord.py client and no network. See ``server.py`` for an example."""
 
+from .components import buttons_of, component_texts, custom_ids, gallery_items
 from .harness import patched_discord, run_client
 from .interactions import CallbackRecord, InteractionHandle
 from .rest import Fault, Hold, RecordedFile, RecordedRequest
@@ -20,6 +21,10 @@ __all__ = [
     "RecordedFile",
     "RecordedRequest",
     "World",
+    "buttons_of",
+    "component_texts",
+    "custom_ids",
+    "gallery_items",
     "patched_discord",
     "run_client",
     "snowflake",
