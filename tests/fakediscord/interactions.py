@@ -378,7 +378,7 @@ async def interaction_callback(
             raise DiscordError(400, 40004, "Interaction response type not valid here.")
         message = world.messages[handle.component_message_id]
         if kind == UPDATE_MESSAGE:
-            validate(data, request, creating=False)
+            validate(data, request, creating=False, message=message)
             world.edit_message(message, data, uploads(world, handle.channel, data, request))
     elif kind == AUTOCOMPLETE_RESULT:
         if handle.type != AUTOCOMPLETE:
@@ -475,7 +475,7 @@ async def edit_webhook_message(
     handle = _webhook_handle(fake, application_id, token)
     message = _webhook_message(fake, handle, message_id)
     body = request_body(request)
-    validate(body, request, creating=False)
+    validate(body, request, creating=False, message=message)
     fake.world.edit_message(message, body, uploads(fake.world, handle.channel, body, request))
     await fake.announce("MESSAGE_UPDATE", message)
     return Reply(200, message)

@@ -232,7 +232,7 @@ async def edit_message(
     if message["author"]["id"] != str(fake.world.bot.id):
         raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
     body = request_body(request)
-    validate(body, request, creating=False)
+    validate(body, request, creating=False, message=message)
     fake.world.edit_message(message, body, uploads(fake.world, channel, body, request))
     await fake.announce("MESSAGE_UPDATE", message)
     return Reply(200, message)

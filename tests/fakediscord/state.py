@@ -30,7 +30,11 @@ THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 # Message flags we keep when a message is created.
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
-_CREATABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 15)  # suppress embeds, silent, v2
+#: A "components v2" message: its components (containers, text displays, galleries...) are all
+#: it shows; once set, the flag stays for the message's life.
+IS_COMPONENTS_V2 = 1 << 15
+# Suppress embeds, ephemeral, silent, components v2.
+_CREATABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | IS_COMPONENTS_V2
 
 # Permission bits.
 ADMINISTRATOR = 1 << 3
@@ -595,8 +599,9 @@ class World:
         if "allowed_mentions" in body:
             message["allowed_mentions"] = body["allowed_mentions"]
         if "flags" in body and body["flags"] is not None:
-            # An existing message's ephemerality cannot change.
-            keep = message["flags"] & EPHEMERAL
+            # An existing message's ephemerality cannot change, and a v2 message stays v2
+            # (an edit that drops the flag is refused before it gets here).
+            keep = message["flags"] & (EPHEMERAL | IS_COMPONENTS_V2)
             message["flags"] = keep | (int(body["flags"]) & _CREATABLE_FLAGS & ~EPHEMERAL)
         message["flags"] &= ~LOADING  # any edit ends a deferred response's "thinking" state
         if "attachments" in body:
