@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, buttons_of
 from tests.support.botkit import FIXTURES, private_answer, started_game, text_of
 
 SIDES = ("blue", "grey")
@@ -14,7 +14,7 @@ TINY = FIXTURES / "tiny.toml"
 
 
 def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for row in message.get("components") or [] for c in row["components"]]
+    return buttons_of(message)
 
 
 async def test_a_long_move_is_previewed_and_confirm_stops_where_it_said(

@@ -24,6 +24,7 @@ from tests.fakediscord import (
     FakeGuild,
     FakeUser,
     InteractionHandle,
+    buttons_of,
     patched_discord,
     run_client,
 )
@@ -374,8 +375,7 @@ class TwoProcesses:
 
 
 def button(message: JSON, label: str) -> str:
-    [found] = [b["custom_id"] for row in message["components"] for b in row["components"]
-               if b.get("label") == label]
+    [found] = [b["custom_id"] for b in buttons_of(message) if b.get("label") == label]
     custom_id: str = found
     return custom_id
 

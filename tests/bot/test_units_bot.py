@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakediscord import FakeDiscord, FakeUser, InteractionHandle
+from tests.fakediscord import FakeDiscord, FakeUser, InteractionHandle, buttons_of
 from tests.support.botkit import EPHEMERAL, TOKEN, started_game
 
 FLANK = Path(__file__).parents[2] / "scenarios" / "flank-march.toml"
@@ -38,8 +38,7 @@ def embed_of(message: JSON) -> JSON:
 
 
 def buttons(message: JSON) -> dict[str, JSON]:
-    return {c["label"]: c for row in message.get("components") or []
-            for c in row["components"]}
+    return {c["label"]: c for c in buttons_of(message)}
 
 
 async def test_units_pages_turn_for_their_owner_only(fake: FakeDiscord, tmp_path: Path) -> None:

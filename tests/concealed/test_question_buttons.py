@@ -18,7 +18,7 @@ from rules import commands as cmd
 from rules.concealed.commands import ConcealForce
 from rules.turn.reaction import open_questions
 from storage.store import Store
-from tests.fakediscord import FakeDiscord, FakeUser, patched_discord, run_client
+from tests.fakediscord import FakeDiscord, FakeUser, buttons_of, patched_discord, run_client
 from tests.support.botkit import EPHEMERAL, TOKEN, moves_at_once, started_game, text_of
 from tests.support.concealed_reveal import FIELD
 from umpire.clock.questions import time_out_questions
@@ -89,7 +89,7 @@ def question_dm(fake: FakeDiscord, user: FakeUser) -> JSON:
 
 
 def buttons(message: JSON) -> list[JSON]:
-    return [b for row in message.get("components") or [] for b in row["components"]]
+    return buttons_of(message)
 
 
 async def press(fake: FakeDiscord, message: JSON, custom_id: str, user: FakeUser) -> str:

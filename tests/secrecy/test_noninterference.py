@@ -28,7 +28,7 @@ from rules import commands as cmd
 from rules.knowledge.information import InformationModel
 from rules.knowledge.sighted import sight
 from storage.store import Store
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, buttons_of
 from tests.support.botkit import TOKEN, private_answer, started_game, text_of
 from tests.support.commitments import masked
 from tests.support.hearing import BLUE, GREY, HOST, SEED, Variant, scenario
@@ -237,8 +237,7 @@ async def blue_on_discord(tmp_path: Path, name: str, variant: Variant) -> list[s
         def shown(message: dict[str, Any]) -> str:
             pictures = [f"{a['filename']} {fake.world.blobs[int(a['id'])].data.hex()}"
                         for a in message.get("attachments") or []]
-            buttons = [c.get("label") for row in message.get("components") or []
-                       for c in row.get("components") or []]
+            buttons = [c.get("label") for c in buttons_of(message)]
             text = text_of(message).replace(str(alice.id), "ALICE").replace(str(bob.id), "BOB")
             text = WALL_CLOCK.sub("<time>", text)  # when the test runs, not when play happened
             return " | ".join([masked(text), *pictures, repr(buttons)])

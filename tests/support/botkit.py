@@ -22,6 +22,8 @@ from tests.fakediscord import (
     FakeGuild,
     FakeUser,
     InteractionHandle,
+    component_texts,
+    custom_ids,
     patched_discord,
     run_client,
 )
@@ -45,9 +47,11 @@ async def moves_at_once(umpire: Umpire, *users: FakeUser) -> None:
 
 
 def text_of(message: dict[str, Any]) -> str:
-    """What a message says: its content and its embeds' text."""
+    """What a message says: its content, its embeds' text, then the text displays of its
+    components (depth first: a components v2 message says everything there)."""
     parts = [message.get("content") or ""]
     parts += [e.get("description") or "" for e in message.get("embeds") or []]
+    parts += component_texts(message.get("components") or [])
     return "\n".join(p for p in parts if p)
 
 
@@ -95,7 +99,7 @@ async def confirm_preview(fake: FakeDiscord, message: dict[str, Any], user: Fake
                           ) -> dict[str, Any]:
     """Click Confirm (the first button) under a preview; the message once the bot has edited
     it."""
-    confirm = message["components"][0]["components"][0]["custom_id"]
+    confirm = custom_ids(message)[0]
     shown = int(message["id"])
     before = text_of(fake.world.messages[shown])
     handle = await fake.click(message, confirm, user=user)
@@ -234,7 +238,7 @@ async def preview_a_move(table: Table) -> tuple[str, dict[str, Any], str, str]:
     """With the bot running and blue to move, alice previews a march: the game id, the preview
     message, and its Confirm and Cancel custom ids."""
     preview = await final(await table.fake.slash("move", ROUTE, user=table.alice))
-    confirm, cancel = (b["custom_id"] for b in preview["components"][0]["components"])
+    confirm, cancel = custom_ids(preview)
     return confirm.split(":")[3], preview, confirm, cancel
 
 def accepted(events: list[Any], request: str) -> int:

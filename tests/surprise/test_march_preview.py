@@ -15,7 +15,7 @@ from rules.surprise import records as rec
 from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
 from rules.surprise.march.detached import detached
 from storage.store import Store
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeUser, buttons_of
 from tests.fakediscord.interactions import InteractionHandle
 from tests.support.botkit import private_answer, started_game, text_of
 from umpire.modules.surprise import plan_march
@@ -44,7 +44,7 @@ def test_the_rear_guard_stands_apart_from_rodes_division() -> None:
 
 
 def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [b for row in message["components"] for b in row["components"]]
+    return buttons_of(message)
 
 
 async def preview(fake: FakeDiscord, user: FakeUser, force: str) -> dict[str, Any]:
