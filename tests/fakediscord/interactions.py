@@ -16,6 +16,7 @@ from .routes import router
 from .state import (
     DEFAULT_BOT_PERMISSIONS,
     EPHEMERAL,
+    IS_COMPONENTS_V2,
     LOADING,
     FakeChannel,
     FakeGuild,
@@ -438,15 +439,18 @@ async def create_followup(
 ) -> Reply:
     """Create Followup Message. Right after a deferred (type 5) response this edits the
     "thinking" message instead of creating one, keeping its ephemerality (documented,
-    deprecated Discord behaviour)."""
+    deprecated Discord behaviour); the followup may make it a components v2 message (the
+    deferral itself cannot)."""
     handle = _webhook_handle(fake, application_id, token)
     body = request_body(request)
-    validate(body, request, creating=True)
     original = handle.original
-    if original is not None and original["flags"] & LOADING:
-        body = {k: v for k, v in body.items() if k != "flags"}
+    thinking = original if original is not None and original["flags"] & LOADING else None
+    validate(body, request, creating=True, message=thinking)
+    if thinking is not None:
+        flags = int(body.get("flags") or 0) & IS_COMPONENTS_V2  # the only flag carried over
+        body = {k: v for k, v in body.items() if k != "flags"} | {"flags": flags}
         message = fake.world.edit_message(
-            original, body, uploads(fake.world, handle.channel, body, request)
+            thinking, body, uploads(fake.world, handle.channel, body, request)
         )
         await fake.announce("MESSAGE_UPDATE", message)
     else:
