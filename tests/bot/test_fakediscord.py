@@ -1,13 +1,15 @@
 """The fake Discord works with the real discord.py client: gateway handshake, command sync,
 slash commands, deferral and followups with files, autocomplete, buttons, DMs, errors,
-threads, RESUME, sharding and a clean shutdown. Everything runs on 127.0.0.1."""
+threads, RESUME, sharding, components v2 messages and a clean shutdown. Everything runs on
+127.0.0.1."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import discord
@@ -20,22 +22,63 @@ from tests.fakediscord import (
     FakeDiscord,
     FakeGuild,
     FakeUser,
+    component_texts,
+    custom_ids,
+    gallery_items,
     patched_discord,
     run_client,
 )
+from tests.support.botkit import text_of
 
 TOKEN = "fake-token"
 EPHEMERAL = 64
 UNITS = {"A1": "A1 Infantry", "A2": "A2 Armour", "B7": "B7 Artillery"}
 
 
-def make_png() -> bytes:
+def make_png(size: tuple[int, int] = (3, 2), colour: str = "red") -> bytes:
     buffer = io.BytesIO()
-    Image.new("RGB", (3, 2), "red").save(buffer, format="PNG")
+    Image.new("RGB", size, colour).save(buffer, format="PNG")
     return buffer.getvalue()
 
 
 PNG = make_png()
+DETAIL_PNG = make_png((4, 5), "blue")
+IS_COMPONENTS_V2 = 1 << 15
+#: The pictures a components v2 DM shows, by file name: their bytes and their alt text.
+PICTURES = {"map.png": (PNG, "The field at dawn"), "detail.png": (DETAIL_PNG, "The bridge")}
+
+
+def pictures(*names: str) -> list[discord.File]:
+    """Fresh files to upload (discord.py reads and closes them as it sends)."""
+    return [discord.File(io.BytesIO(PICTURES[n][0]), n) for n in names or PICTURES]
+
+
+class OrdersLayout(discord.ui.LayoutView):
+    """A components v2 message as the bot DMs one: a container of text displays, a separator,
+    a gallery of attached pictures and an action row with a Done button. Done edits the
+    message into a receipt."""
+
+    def __init__(self, bot: UmpireBot, *texts: str, gallery: Sequence[str] = tuple(PICTURES)
+                 ) -> None:
+        super().__init__(timeout=None)
+        self.bot = bot
+        done: discord.ui.Button[OrdersLayout] = discord.ui.Button(
+            label="Done", custom_id="orders-done")
+        done.callback = self.done  # type: ignore[method-assign]
+        items = [discord.MediaGalleryItem(f"attachment://{name}", description=PICTURES[name][1])
+                 for name in gallery]
+        self.add_item(discord.ui.Container(
+            *(discord.ui.TextDisplay(text) for text in texts),
+            discord.ui.Separator(),
+            discord.ui.MediaGallery(*items),
+            discord.ui.ActionRow(done),
+        ))
+
+    async def done(self, interaction: discord.Interaction) -> None:
+        self.bot.clicks.append(interaction.user.name)
+        receipt = OrdersLayout(self.bot, f"Orders received from {interaction.user.name}",
+                               gallery=["map.png"])
+        await interaction.response.edit_message(view=receipt)
 
 
 class ConfirmView(discord.ui.View):
@@ -131,6 +174,13 @@ class UmpireBot(discord.Client):
                 if key.startswith(current.upper())
             ]
 
+        @app_commands.command(name="orders", description="Your orders, as a layout")
+        async def orders(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send(
+                view=OrdersLayout(bot, "Turn 3", "Your orders, please"), files=pictures()
+            )
+
         @game.command(name="status", description="Show the turn")
         async def status(interaction: discord.Interaction) -> None:
             await interaction.response.send_message(
@@ -142,6 +192,7 @@ class UmpireBot(discord.Client):
         self.tree.add_command(poke)
         self.tree.add_command(report)
         self.tree.add_command(roll)
+        self.tree.add_command(orders)
         self.tree.add_command(game)
 
 
@@ -252,7 +303,9 @@ async def test_sync_puts_the_command_tree(fake: FakeDiscord, bot: UmpireBot) -> 
     synced = await bot.tree.sync()
     put = fake.requests_to("PUT", f"/applications/{fake.application_id}/commands")
     assert len(put) == 1
-    assert {c["name"] for c in put[0].json} == {"ping", "poke", "report", "roll", "game"}
+    assert {c["name"] for c in put[0].json} == {
+        "ping", "poke", "report", "roll", "orders", "game"
+    }
     game = next(c for c in put[0].json if c["name"] == "game")
     order = next(o for o in game["options"] if o["name"] == "order")
     assert order["type"] == 2  # subcommand group
@@ -583,3 +636,232 @@ async def test_auto_sharded_client_asks_for_shards() -> None:
                     client.get_guild(g.id).shard_id == sharded.gateway.shard_for(g.id)  # type: ignore[union-attr]
                     for g in guilds
                 )
+
+
+# --------------------------------------------------------------------- components v2
+
+
+def refusal(fake: FakeDiscord) -> dict[str, str]:
+    """The fields the fake's last answer refused, as ``"components.0.type" -> error code``."""
+    answer = fake.requests[-1].response
+    assert fake.requests[-1].status == 400 and answer["code"] == 50035, answer
+    return dict(_error_codes(answer.get("errors") or {}))
+
+
+def _error_codes(errors: dict[str, Any], path: tuple[str, ...] = ()) -> Iterator[
+        tuple[str, str]]:
+    for key, value in errors.items():
+        if key == "_errors":
+            yield from ((".".join(path), e["code"]) for e in value)
+        else:
+            yield from _error_codes(value, (*path, key))
+
+
+async def post_raw(bot: UmpireBot, channel: FakeChannel, payload: dict[str, Any]) -> Any:
+    """A Create Message body sent as is through discord.py's HTTP client: for shapes its
+    ``ui`` classes would refuse to build (more than 40 components, say)."""
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+    return await bot.http.request(route, json=payload)
+
+
+def container(*children: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 17, "components": list(children)}
+
+
+def text(content: str) -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def button_row(*custom_ids: str) -> dict[str, Any]:
+    buttons = [{"type": 2, "style": 1, "label": c, "custom_id": c} for c in custom_ids]
+    return {"type": 1, "components": buttons}
+
+
+async def send_orders(bot: UmpireBot, user: FakeUser, *texts: str,
+                      files: Sequence[str] = tuple(PICTURES),
+                      gallery: Sequence[str] = tuple(PICTURES)) -> discord.Message:
+    """The bot DMs ``user`` an OrdersLayout, uploading ``files``."""
+    recipient = await bot.fetch_user(user.id)
+    layout = OrdersLayout(bot, *(texts or ("Turn 3", "Your orders, please")), gallery=gallery)
+    return await recipient.send(view=layout, files=pictures(*files))
+
+
+async def test_a_layout_view_dm_is_stored_as_a_components_v2_message(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    sent = await send_orders(bot, scene.alice)
+    [request] = fake.requests_to("POST", "/channels/*/messages")
+    assert request.json["flags"] == IS_COMPONENTS_V2 and not request.json.get("content")
+    [stored] = fake.dms_to(scene.alice)
+    assert stored["flags"] == IS_COMPONENTS_V2
+    assert stored["content"] == "" and stored["embeds"] == []
+    [box] = stored["components"]
+    assert box["type"] == 17
+    assert [c["type"] for c in box["components"]] == [10, 10, 14, 12, 1]
+    assert component_texts(stored["components"]) == ["Turn 3", "Your orders, please"]
+    assert text_of(stored) == "Turn 3\nYour orders, please"
+    assert [a["filename"] for a in stored["attachments"]] == ["map.png", "detail.png"]
+    assert [(a["width"], a["height"]) for a in stored["attachments"]] == [(3, 2), (4, 5)]
+    assert [(i["media"]["url"], i["description"]) for i in gallery_items(stored)] == [
+        ("attachment://map.png", "The field at dawn"),
+        ("attachment://detail.png", "The bridge"),
+    ]
+    assert custom_ids(stored) == ["orders-done"]  # the button inside the container's row
+    # discord.py read the answer back as a v2 message.
+    assert sent.flags.components_v2 and isinstance(sent.components[0], discord.Container)
+
+
+async def test_a_button_inside_a_container_can_be_clicked(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    await send_orders(bot, scene.alice)
+    [stored] = fake.dms_to(scene.alice)
+    click = await fake.click(stored, "orders-done", user=scene.alice)
+    assert (await click.response()).type == 7  # the bot edited the message it sits on
+    assert bot.clicks == ["alice"]
+    [shown] = fake.dms_to(scene.alice)
+    assert text_of(shown) == "Orders received from alice"
+    assert shown["flags"] == IS_COMPONENTS_V2
+    # The receipt's gallery names a picture the message kept from its first sending.
+    assert [i["media"]["url"] for i in gallery_items(shown)] == ["attachment://map.png"]
+    assert [a["filename"] for a in shown["attachments"]] == ["map.png", "detail.png"]
+
+
+async def test_a_deferred_answer_becomes_a_components_v2_message(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    handle = await fake.slash("orders", user=scene.alice, channel=scene.channel)
+    assert (await handle.response()).type == 5
+    followup = await handle.followup()
+    assert int(followup["id"]) == handle.original_id  # it replaced the "thinking" message
+    assert followup["flags"] == IS_COMPONENTS_V2  # not ephemeral, no longer loading
+    assert text_of(followup) == "Turn 3\nYour orders, please"
+    assert custom_ids(followup) == ["orders-done"]
+
+
+@pytest.mark.parametrize("legacy", ["content", "embeds"])
+async def test_a_components_v2_message_with_content_or_embeds_is_refused(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot, legacy: str
+) -> None:
+    recipient = await bot.fetch_user(scene.alice.id)
+    layout = OrdersLayout(bot, "Turn 3")
+    with pytest.raises(discord.HTTPException) as failure:
+        if legacy == "content":
+            await recipient.send("Your orders, please", view=layout, files=pictures())
+        else:
+            embed = discord.Embed(description="Your orders, please")
+            await recipient.send(embed=embed, view=layout, files=pictures())
+    assert failure.value.status == 400 and failure.value.code == 50035
+    assert refusal(fake) == {legacy: "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"}
+    assert fake.dms_to(scene.alice) == []
+
+
+async def test_more_than_40_components_counted_recursively_are_refused(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    # A container, 8 action rows and their buttons: 1 + 8 + 31 = 40 components.
+    rows = [button_row(*(f"b{r}{i}" for i in range(4))) for r in range(7)]
+    forty = container(*rows, button_row("x", "y", "z"))
+    await post_raw(bot, scene.channel, {"flags": IS_COMPONENTS_V2, "components": [forty]})
+    [kept] = fake.messages_in(scene.channel)
+    assert len(custom_ids(kept)) == 31
+    # One button more: the top level has still one component, no row more than 5 buttons.
+    forty_one = container(*rows, button_row("w", "x", "y", "z"))
+    with pytest.raises(discord.HTTPException) as failure:
+        await post_raw(bot, scene.channel, {"flags": IS_COMPONENTS_V2, "components": [forty_one]})
+    assert failure.value.status == 400
+    assert refusal(fake) == {"components": "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED"}
+    assert fake.messages_in(scene.channel) == [kept]
+
+
+async def test_more_than_4000_characters_of_text_displays_are_refused(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    await send_orders(bot, scene.alice, "x" * 2500, "y" * 1500)  # 4000: the most allowed
+    with pytest.raises(discord.HTTPException) as failure:
+        await send_orders(bot, scene.alice, "x" * 2500, "y" * 1501)
+    assert failure.value.status == 400
+    assert refusal(fake) == {"components": "BASE_TYPE_MAX_LENGTH"}
+    assert [len(text_of(m)) for m in fake.dms_to(scene.alice)] == [4001]  # 4000 and a "\n"
+
+
+async def test_a_media_gallery_holds_1_to_10_items(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    def gallery(count: int) -> dict[str, Any]:
+        items = [{"media": {"url": f"https://example.com/{i}.png"}} for i in range(count)]
+        return container(text("Maps"), {"type": 12, "items": items})
+
+    await post_raw(bot, scene.channel, {"flags": IS_COMPONENTS_V2, "components": [gallery(10)]})
+    for count in (0, 11):
+        with pytest.raises(discord.HTTPException):
+            await post_raw(bot, scene.channel,
+                           {"flags": IS_COMPONENTS_V2, "components": [gallery(count)]})
+        assert refusal(fake) == {"components.0.components.1.items": "BASE_TYPE_BAD_LENGTH"}
+    [kept] = fake.messages_in(scene.channel)
+    assert len(gallery_items(kept)) == 10
+
+
+async def test_an_attachment_url_must_name_a_file_sent_with_the_message(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    with pytest.raises(discord.HTTPException) as failure:
+        await send_orders(bot, scene.alice, files=["map.png"])  # the gallery shows detail.png
+    assert failure.value.status == 400
+    url = "components.0.components.3.items.1.media.url"  # detail.png, the gallery's second
+    assert refusal(fake) == {url: "ATTACHMENT_NOT_FOUND"}
+    assert fake.dms_to(scene.alice) == []
+
+
+async def test_an_edit_replaces_the_components_and_keeps_the_message_v2(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    sent = await send_orders(bot, scene.alice)
+    edited = await sent.edit(view=OrdersLayout(bot, "Turn 3", "Orders sent", gallery=["map.png"]))
+    [stored] = fake.dms_to(scene.alice)
+    assert text_of(stored) == "Turn 3\nOrders sent"
+    assert stored["flags"] == IS_COMPONENTS_V2 and stored["edited_timestamp"] is not None
+    assert [a["filename"] for a in stored["attachments"]] == ["map.png", "detail.png"]
+    # Keeping only the map while the gallery shows it is fine...
+    await edited.edit(view=OrdersLayout(bot, "Turn 4", gallery=["map.png"]),
+                      attachments=[edited.attachments[0]])
+    [stored] = fake.dms_to(scene.alice)
+    assert text_of(stored) == "Turn 4"
+    assert [a["filename"] for a in stored["attachments"]] == ["map.png"]
+    # ...dropping a picture the gallery still shows is not.
+    with pytest.raises(discord.HTTPException) as failure:
+        await edited.edit(view=OrdersLayout(bot, "Turn 5", gallery=["map.png"]), attachments=[])
+    assert failure.value.status == 400
+    assert refusal(fake) == {"components.0.components.2.items.0.media.url": "ATTACHMENT_NOT_FOUND"}
+    assert text_of(fake.dms_to(scene.alice)[0]) == "Turn 4"
+
+
+async def test_an_edit_cannot_give_a_v2_message_content_or_take_its_flag_away(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    sent = await send_orders(bot, scene.alice)
+    with pytest.raises(discord.HTTPException) as failure:
+        await sent.edit(content="Your orders, please")
+    assert failure.value.status == 400
+    assert refusal(fake) == {"content": "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"}
+    route = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                               channel_id=sent.channel.id, message_id=sent.id)
+    with pytest.raises(discord.HTTPException):
+        await bot.http.request(route, json={"flags": 0})
+    assert refusal(fake) == {"flags": "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG"}
+    [stored] = fake.dms_to(scene.alice)
+    assert stored["content"] == "" and stored["flags"] == IS_COMPONENTS_V2
+    assert text_of(stored) == "Turn 3\nYour orders, please"
+
+
+async def test_a_top_level_text_display_needs_the_v2_flag(
+    fake: FakeDiscord, scene: Scene, bot: UmpireBot
+) -> None:
+    with pytest.raises(discord.HTTPException) as failure:
+        await post_raw(bot, scene.channel, {"components": [text("Turn 3")]})
+    assert failure.value.status == 400
+    assert refusal(fake) == {"components.0.type": "UNION_TYPE_CHOICES"}
+    assert fake.messages_in(scene.channel) == []
+    await post_raw(bot, scene.channel, {"flags": IS_COMPONENTS_V2, "components": [text("Turn 3")]})
+    [stored] = fake.messages_in(scene.channel)
+    assert text_of(stored) == "Turn 3" and stored["flags"] == IS_COMPONENTS_V2
