@@ -14,22 +14,32 @@ holds the game's lock, except ``read``, which any connection may run.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import NamedTuple
 
 from storage.sql import Conn
 
 
-async def read(conn: Conn, game_id: str) -> dict[str, list[str]]:
+class Held(NamedTuple):
+    """One piece of held news: the section of the dossier it goes in
+    (``umpire.words.dossier``) and its words."""
+
+    section: str
+    text: str
+
+
+async def read(conn: Conn, game_id: str) -> dict[str, list[Held]]:
     """Each side's held news, oldest first."""
     found = await conn.fetch(
-        "SELECT side, text FROM held_news WHERE game_id = ? ORDER BY side, n", (game_id,))
-    held: dict[str, list[str]] = {}
-    for side, text in found:
-        held.setdefault(str(side), []).append(str(text))
+        "SELECT side, section, text FROM held_news WHERE game_id = ? ORDER BY side, n",
+        (game_id,))
+    held: dict[str, list[Held]] = {}
+    for side, section, text in found:
+        held.setdefault(str(side), []).append(Held(str(section), str(text)))
     return held
 
 
-async def hold(conn: Conn, game_id: str, news: Mapping[str, Sequence[str]]) -> None:
-    """Add ``news`` (texts by side) after what each side holds already."""
+async def hold(conn: Conn, game_id: str, news: Mapping[str, Sequence[Held]]) -> None:
+    """Add ``news`` (by side) after what each side holds already."""
     for side, texts in news.items():
         if not texts:
             continue
@@ -38,8 +48,8 @@ async def hold(conn: Conn, game_id: str, news: Mapping[str, Sequence[str]]) -> N
             (game_id, side))
         first = int(found[0][0]) + 1
         await conn.executemany(
-            "INSERT INTO held_news (game_id, side, n, text) VALUES (?, ?, ?, ?)",
-            [(game_id, side, first + i, text) for i, text in enumerate(texts)])
+            "INSERT INTO held_news (game_id, side, n, section, text) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, side, first + i, h.section, h.text) for i, h in enumerate(texts)])
 
 
 async def release(conn: Conn, game_id: str, sides: Collection[str]) -> None:

@@ -390,6 +390,12 @@ CREATE TABLE held_news (
 CREATE INDEX events_by_type ON events (game_id, type, seq);
 """
 
+# The section of a side's dossier each piece of held news goes in (``umpire.words.dossier``);
+# news held before it reads as what happened to the side's units.
+_HELD_SECTIONS = """
+ALTER TABLE held_news ADD COLUMN section TEXT NOT NULL DEFAULT 'happened';
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
@@ -407,6 +413,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "outbox lanes: each audience's deliveries go out on their own",
               _OUTBOX_LANES),
     Migration(11, "news held for a side's next turn dossier; events by type", _HELD_NEWS),
+    Migration(12, "held news by dossier section", _HELD_SECTIONS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

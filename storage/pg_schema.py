@@ -285,6 +285,10 @@ CREATE TABLE held_news (
 CREATE INDEX events_by_type ON events (game_id, type, seq);
 """
 
+_HELD_SECTIONS = f"""
+ALTER TABLE held_news ADD COLUMN section {_T} NOT NULL DEFAULT 'happened';
+"""
+
 POSTGRESQL_SQL: dict[int, str] = {
     1: _INITIAL,
     2: _SEATS,
@@ -297,5 +301,6 @@ POSTGRESQL_SQL: dict[int, str] = {
     9: _OUTBOX_LEASES,
     10: _OUTBOX_LANES,
     11: _HELD_NEWS,
+    12: _HELD_SECTIONS,
 }
 """PostgreSQL's SQL of each migration, by number (``storage.migrations.MIGRATIONS``)."""

@@ -612,7 +612,7 @@ class Store:
         *,
         seats: Collection[tuple[int, str]] | None = None,
         at: datetime | None = None,
-        hold: Mapping[str, Sequence[str]] | None = None,
+        hold: Mapping[str, Sequence[held_news.Held]] | None = None,
         release: Collection[str] = (),
     ) -> list[int]:
         """Append ``events`` to the game's log as seqs ``expected_seq + 1 …``, queue their
@@ -624,7 +624,7 @@ class Store:
         commit whose seats are no longer the game's is stale too (``ConcurrencyError``).
 
         ``release``: sides whose held news (``storage.held_news``) went into these deliveries,
-        forgotten; then ``hold``: news (texts by side) held for each side's next message.
+        forgotten; then ``hold``: news (by side) held for each side's next message.
 
         Returns the new deliveries' ids, in order. When it returns, all of it is on disk; when it
         raises, none of it was written. Raises ``ConcurrencyError`` if the game's last seq is not
@@ -920,7 +920,7 @@ class Store:
 
     # -- players ready in a step ---------------------------------------------------------------
 
-    async def held_news(self, game_id: str) -> dict[str, list[str]]:
+    async def held_news(self, game_id: str) -> dict[str, list[held_news.Held]]:
         """The news each side of the game holds for its next message, oldest first."""
         self._check_open()
         return await held_news.read(self._db.reader, game_id)

@@ -60,7 +60,7 @@ async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path)
         await bot.outbox.idle()
         assert len(fake.dms_to(bob)) == before + 1
         [dossier] = [t for t in told() if "Under fire" in t]
-        assert dossier.index("Under fire") < dossier.index("Your orders, please")
+        assert dossier.index("Under fire") < dossier.index("You may:")
 
 
 async def test_an_order_naming_more_units_than_a_record_holds_is_refused_and_changes_nothing(

@@ -53,7 +53,7 @@ async def fire_at_a_marker(tmp_path: Path, name: str, strength: str) -> tuple[li
         state = await umpire.repository.state_for("g1")
         assert state.units["c-inf"].strength + state.units["c-inf"].stragglers <= int(strength)
         deliveries = await store.pending_deliveries("g1")
-        assert any(t.startswith("**Under fire**: Rebel Brigade")
+        assert any("**Under fire**: Rebel Brigade" in t
                    for t in to_player(deliveries, CONFEDERATE))
         return [*to_player(deliveries, UNION), reply.text], refusals[0]
 
@@ -83,7 +83,7 @@ async def test_secret_rolls_are_delivered_only_to_their_side(tmp_path: Path) -> 
         # dossier, beside the result they decide.
         mine = [line for line in reply.text.split("\n\n") if line.startswith("Secret roll")]
         assert mine and all("Union" not in line for line in mine)
-        held = (await store.held_news("g1"))["union"]
+        held = [h.text for h in (await store.held_news("g1"))["union"]]
         assert held[0].startswith("**Assaulted** at A0605")
         assert any(t.startswith("Secret roll") for t in held)
         assert not any("Secret roll for straggler check of Rebel" in t for t in held)

@@ -106,7 +106,7 @@ async def test_conceal_breed_and_move_a_marker(fake: FakeDiscord, tmp_path: Path
         assert await offered(fake, "conceal breed", {"marker": ""}, "marker", bob) == []
         await bot.outbox.idle()
         # ... in a DM, or held for the dossier of Bob's next phase (his side does not act now)
-        held = (await bot.umpire.store.held_news("g1")).get("union", [])
+        held = [h.text for h in (await bot.umpire.store.held_news("g1")).get("union", [])]
         told = "\n".join([*dm_texts(fake, bob), *held])
         assert "A concealment marker of the Army of Northern Virginia appeared at A1817" in told
         assert (f"Enemy marker {parent} (Army of Northern Virginia) split in two at A1817: "

@@ -88,7 +88,8 @@ async def add_small_game(db: Path) -> None:
             state.step, "open", {}, datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)))
         await store.set_state("slash-commands", "pushed")
         async with store._write("hold news for grey") as conn:
-            await held_news.hold(conn, "small", {"grey": ["Blue cavalry seen at A0304."]})
+            await held_news.hold(conn, "small", {
+                "grey": [held_news.Held("seen", "Blue cavalry seen at A0304.")]})
 
 
 @pytest.fixture

@@ -135,4 +135,4 @@ async def told(store: Store, side: str, *users: int, gid: str = "g1") -> list[st
     dossier, in order: DMs sent or waiting, the answers to its commands, then the held news."""
     recipients = [Recipient("side", side), *(Recipient("player", str(u)) for u in users)]
     sent = [d.text for d in await store.deliveries_for(gid, *recipients, limit=10_000)]
-    return sent + (await store.held_news(gid)).get(side, [])
+    return sent + [h.text for h in (await store.held_news(gid)).get(side, [])]

@@ -79,7 +79,7 @@ TABLES: tuple[Table, ...] = (
     Table("pending_orders", ("id", "game_id", "user_id", "kind", "body", "turn", "step",
                              "status", "shown", "created_at"), "game_id, created_at, id",
           ("body", "shown")),
-    Table("held_news", ("game_id", "side", "n", "text"), "game_id, side, n"),
+    Table("held_news", ("game_id", "side", "n", "section", "text"), "game_id, side, n"),
     Table("bot_state", ("key", "value"), "key"),
 )
 

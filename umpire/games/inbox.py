@@ -14,7 +14,8 @@ A batch's messages to a side (``umpire.games.routing``) are folded into one:
   was worded when it happened, from the side's view then.
 
 At the end of the game every side gets what it still holds. Within a message, a secret roll
-sits right after the result it decides (the rules log the roll first).
+sits right after the result it decides (the rules log the roll first), and a message of more
+than one kind of news is laid out as a dossier, in sections (``umpire.words.dossier``).
 
 This decides only *when* a side hears what routing already worded for it: whether a piece goes
 now or waits depends on the side's own phase, its own commands and its own questions, all of
@@ -26,11 +27,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from storage.held_news import Held
 from storage.json_codec import JsonObject
 from umpire.games.routing import Message, Piece
+from umpire.words.dossier import Section, dossier_text
 
-#: Between two pieces of one message.
-BETWEEN = "\n\n"
+#: A piece of a side's message: its section and its words.
+Told = tuple[Section, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +45,12 @@ class Folded:
     batch, which is ``Message.answers``), when the batch had one for their side."""
 
     messages: list[Message]
-    hold: dict[str, list[str]] = field(default_factory=dict)
+    hold: dict[str, list[Held]] = field(default_factory=dict)
     release: frozenset[str] = frozenset()
     answer: str | None = None
 
 
-def fold(messages: Sequence[Message], held: Mapping[str, Sequence[str]], *,
+def fold(messages: Sequence[Message], held: Mapping[str, Sequence[Held]], *,
          commanding: str | None = None, acknowledged: str | None = None,
          acting: Collection[str] = (), ending: bool = False) -> Folded:
     """Fold a batch's ``messages``: ``held`` is each side's news held before the batch,
@@ -60,7 +63,7 @@ def fold(messages: Sequence[Message], held: Mapping[str, Sequence[str]], *,
         if m.kind == "side":
             by_side.setdefault(m.target, []).append(m)
     out: list[Message] = []
-    hold: dict[str, list[str]] = {}
+    hold: dict[str, list[Held]] = {}
     released: set[str] = set()
     answer: str | None = None
     for m in messages:
@@ -74,43 +77,51 @@ def fold(messages: Sequence[Message], held: Mapping[str, Sequence[str]], *,
         pieces = beside_results(mine)
         called = any(p.piece in (Piece.CALL, Piece.QUESTION) for p in mine)
         if not (ending or called or side == commanding or side in acting):
-            hold[side] = list(dict.fromkeys(pieces))
+            hold[side] = [Held(s, t) for s, t in dict.fromkeys(pieces)]
             continue
         if held.get(side):
             released.add(side)
-        told = [*held.get(side, ()), *pieces]
+        told = [*_unheld(held.get(side, ())), *pieces]
         one = _one(side, told, mine)
         if side == commanding and not called:
-            answer = _joined([acknowledged, *told] if acknowledged else told)
+            answer = dossier_text(told, acknowledged)
             one = replace(one, answers=True)
         out.append(one)
     if ending:
         for side, news in held.items():
             if side not in released and news and side not in hold:
                 released.add(side)
-                out.append(Message("side", side, _joined(list(news))))
+                out.append(Message("side", side, dossier_text(_unheld(news))))
     return Folded(out, hold, frozenset(released), answer)
 
 
-def beside_results(messages: Sequence[Message]) -> list[str]:
-    """The messages' words in order, except that secret rolls come right after the result
-    that follows them: the rules log a roll before the result it decides, but it reads after
-    it. Rolls with no result after them stay before a call for orders, which ends a dossier."""
-    pieces: list[str] = []
+def beside_results(messages: Sequence[Message]) -> list[Told]:
+    """The messages' words in order, each with its section, except that secret rolls come
+    right after the result that follows them, in its section: the rules log a roll before the
+    result it decides, but it reads after it. Rolls with no result after them stay before a
+    call for orders, which ends a dossier, among what happened to the side."""
+    pieces: list[Told] = []
     rolls: list[str] = []
     for m in messages:
         if m.piece is Piece.ROLL:
             rolls.append(m.text)
         elif m.piece is Piece.CALL:
-            pieces += [*rolls, m.text]
+            pieces += [*((Section.HAPPENED, r) for r in rolls), (m.section, m.text)]
             rolls = []
         else:
-            pieces += [m.text, *rolls]
+            pieces += [(m.section, m.text), *((m.section, r) for r in rolls)]
             rolls = []
-    return pieces + rolls
+    return pieces + [(Section.HAPPENED, r) for r in rolls]
 
 
-def _one(side: str, pieces: Sequence[str], messages: Sequence[Message]) -> Message:
+def _unheld(news: Sequence[Held]) -> list[Told]:
+    """Held news as pieces (a section this code no longer knows reads as what happened)."""
+    known = {s.value for s in Section}
+    return [(Section(h.section) if h.section in known else Section.HAPPENED, h.text)
+            for h in news]
+
+
+def _one(side: str, pieces: Sequence[Told], messages: Sequence[Message]) -> Message:
     """One message to ``side`` of ``pieces``, carrying the map, buttons and edit key its
     messages asked for (the last map and key: a later call supersedes an earlier one)."""
     maps = [m.map_for for m in messages if m.map_for]
@@ -119,10 +130,5 @@ def _one(side: str, pieces: Sequence[str], messages: Sequence[Message]) -> Messa
         for b in m.buttons:
             buttons[repr(sorted(b.items()))] = b
     keys = [m.edit_key for m in messages if m.edit_key]
-    return Message("side", side, _joined(list(pieces)), map_for=maps[-1] if maps else None,
+    return Message("side", side, dossier_text(pieces), map_for=maps[-1] if maps else None,
                    buttons=tuple(buttons.values()), edit_key=keys[-1] if keys else "")
-
-
-def _joined(pieces: Sequence[str]) -> str:
-    """The pieces once each, in order, a blank line apart."""
-    return BETWEEN.join(dict.fromkeys(p for p in pieces if p))

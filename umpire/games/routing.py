@@ -32,6 +32,7 @@ from umpire.games.questions import answer_buttons
 from umpire.games.ready import done_button, orders_key
 from umpire.reads.drawn_maps import window_view
 from umpire.words.deadlines import PhaseDeadline, answer_due
+from umpire.words.dossier import Section, section_of
 from umpire.words.events import (
     arrivals_text,
     correction_for_host,
@@ -81,6 +82,8 @@ class Message:
     piece: Piece = Piece.NEWS
     #: A side's message that is also the answer to its player's command (``umpire.games.inbox``).
     answers: bool = False
+    #: The section of a dossier a side's message goes in (``umpire.words.dossier``).
+    section: Section = Section.HAPPENED
 
 
 class _Views:
@@ -178,7 +181,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     continue  # the side sees every enemy anyway: sighting is not news
                 text = sighted_text(views.of(side), seen, lost, memory_of(was, side))
                 if text:
-                    out.append(Message("side", side, text))
+                    out.append(Message("side", side, text, section=Section.SEEN))
             case ev.Told(text=text, audience=audience):
                 if audience == "public":
                     out.append(Message("public", "", text))
@@ -214,7 +217,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                     if side != owner and (information_model(after, side).shows_every_enemy or (
                             not isinstance(e, ev.MarkerRemoved)
                             and any(m.id in named for m in views.of(side).markers))):
-                        out.append(Message("side", side, marker_news(views.public, e, owner)))
+                        out.append(Message("side", side, marker_news(views.public, e, owner),
+                                           section=Section.SEEN))
             case QuestionAsked(question=q) if e.audience.startswith("side:") and (
                     text := e.report(views.for_audience(e.audience))):
                 # Its own deadline under its words; a button per choice.
@@ -224,7 +228,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 # A rule module's event, worded by the module from its audience's view.
                 kind = "public" if e.audience == "public" else "side"
                 out.append(Message(kind, e.audience.removeprefix("side:") if kind == "side"
-                                   else "", text))
+                                   else "", text, section=section_of(e)))
             case ev.GameEnded(seed_hex=seed, reason=reason):
                 out.append(_status(public_view(now), progress(now)))
                 out.append(Message("public", "", (
@@ -245,7 +249,7 @@ def _question(question: Question, text: str, game_id: str, at: datetime | None,
         text = f"{text}\n{answer_due(times_out, deadline)}"
     return Message("side", question.side, text,
                    buttons=answer_buttons(game_id, question) if game_id else (),
-                   piece=Piece.QUESTION)
+                   piece=Piece.QUESTION, section=Section.NOW)
 
 
 def status_message(state: GameState, deadline: PhaseDeadline | None) -> Message:
@@ -305,7 +309,7 @@ class _Asking:
         return [Message("side", side, orders_text(self.phase, side_options(opened, side),
                                                   project(opened, side), self.deadline),
                         map_for=window_view(side),
-                        buttons=self._done(side), piece=Piece.CALL,
+                        buttons=self._done(side), piece=Piece.CALL, section=Section.CALL,
                         edit_key=orders_key(side, self.phase.turn, self.step))
                 for side in self.acting if side not in opened.done]
 
