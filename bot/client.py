@@ -28,7 +28,14 @@ from bot.errors import on_tree_error
 from bot.outbox import INTERVAL, Outbox
 from bot.replay_view import ReplayButton
 from bot.shards import ShardPlan
-from bot.views import INBOX_PER_PAGE, AnswerButton, DoneButton, InboxButton, MoveButton
+from bot.views import (
+    INBOX_PER_PAGE,
+    AnswerButton,
+    DoneButton,
+    InboxButton,
+    MapButton,
+    MoveButton,
+)
 from rules.turn.status import GameStatus
 from umpire.service import Umpire
 
@@ -90,7 +97,8 @@ class VedetteBot(commands.AutoShardedBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         # The core's buttons; a cog adds its own when it is loaded (``cog_load``).
-        self.add_dynamic_items(MoveButton, InboxButton, DoneButton, AnswerButton, ReplayButton)
+        self.add_dynamic_items(MoveButton, InboxButton, DoneButton, AnswerButton, ReplayButton,
+                               MapButton)
         if self._sync_on_start:
             if self.holds_first_shard:
                 await self.sync_if_changed()

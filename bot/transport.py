@@ -10,8 +10,12 @@
   side's /inbox.
 - ``host``: a DM to the host.
 
-A delivery is one message (text, and a map as an attachment shown in an embed, and the
-delivery's buttons, such as Done under a side's orders, as components: ``bot.views``). A DM refused
+A delivery is one message. What a side's players read (``player``, ``side``) is a component
+message (``bot.messages.layout``): the text in a container, cut at its dossier's sections, the
+gallery of its pictures with their alt text, and its buttons (Done under a side's orders, a
+choice under a question, a map of each close-up: ``bot.views``). Past Discord's limits for
+such a message, and for the channel and the host, it is a plain message: text, a map as an
+attachment shown in an embed, and the buttons. A DM refused
 because the player does not accept DMs (50007, 50278) is permanent: the player is marked
 unreachable, owed a notice, and the message waits in /inbox. Other failures (Discord down, a
 timeout, missing permissions) are transient: the delivery stays pending and the outbox retries.
@@ -43,10 +47,10 @@ import aiohttp
 import discord
 
 from bot import threads
-from bot.messages import build
+from bot.messages import Layout, build, layout
 from bot.pacing import Pacer
-from bot.views import delivery_view
-from umpire.outbox.drain import NONCE_LENGTH, DeliveryRejected, lane_of
+from bot.views import delivery_items, delivery_view, map_buttons
+from umpire.outbox.drain import NONCE_LENGTH, DeliveryRejected, Picture, lane_of
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -57,6 +61,8 @@ log = logging.getLogger("vedette.outbox")
 DMS_CLOSED = frozenset({50007, 50278})
 GONE = frozenset({10003, 10013, 10008})  # unknown channel, user, message
 UNKNOWN_MESSAGE = 10008
+#: How a remembered message id says the message is a component message (edited as one).
+LAYOUT_MEMORY = "v2:"
 
 
 def edit_memory(game_id: str, edit_key: str) -> str:
@@ -72,13 +78,15 @@ def allowed(mentions: tuple[int, ...]) -> discord.AllowedMentions:
 @dataclass(frozen=True, slots=True)
 class _Outgoing:
     """What goes with the message being sent besides its words: the outbox lane it goes in,
-    its nonce, its buttons and whom it may notify (one per send: the outbox's lanes send side
-    by side)."""
+    its nonce, its buttons, whom it may notify, its gallery and whether it may be a component
+    message (one per send: the outbox's lanes send side by side)."""
 
     lane: str
     nonce: str | None
-    view: discord.ui.View | None
+    buttons: tuple[Mapping[str, Any], ...]
     mentions: tuple[int, ...]
+    pictures: tuple[Picture, ...] = ()
+    components: bool = False
 
 
 class DiscordTransport:
@@ -108,10 +116,10 @@ class DiscordTransport:
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[Mapping[str, Any]] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         try:
             await self._send(kind, target, text, image, image_name, key=key, buttons=buttons,
-                             edit_key=edit_key, mentions=mentions)
+                             edit_key=edit_key, mentions=mentions, pictures=pictures)
         except DeliveryRejected as e:
             if not e.permanent:
                 self.stalled.add(lane_of(kind, target))
@@ -120,11 +128,12 @@ class DiscordTransport:
     async def _send(self, kind: str, target: str, text: str, image: bytes | None,
                     image_name: str | None, *, key: str,
                     buttons: Sequence[Mapping[str, Any]], edit_key: str,
-                    mentions: tuple[int, ...]) -> None:
+                    mentions: tuple[int, ...], pictures: Sequence[Picture]) -> None:
         # The umpire's drain keys each delivery with its nonce (``umpire.outbox.drain.nonce``): the
         # same on every retry, and keyed with the game's seed, which the bot never holds.
         out = _Outgoing(lane_of(kind, target), key[:NONCE_LENGTH] if key else None,
-                        delivery_view(buttons), mentions)
+                        tuple(buttons), mentions, tuple(pictures),
+                        components=kind in ("player", "side"))
         if kind == "public":
             if self.game.channel_id is None:
                 raise DeliveryRejected("the game has no channel", permanent=True)
@@ -220,13 +229,21 @@ class DiscordTransport:
         or if it was deleted."""
         self._check(key)
         memory = edit_memory(self.game.id, edit_key)
-        posted = await self.umpire.remembered(memory)
-        if posted is not None and posted.isdigit():
-            parts = build(text, image, image_name)
-            kwargs: dict[str, Any] = {"content": parts.content, "embeds": parts.embeds,
-                                      "allowed_mentions": allowed(out.mentions)}
-            if parts.files:
-                kwargs["attachments"] = parts.files
+        posted = await self.umpire.remembered(memory) or ""
+        was_layout = posted.startswith(LAYOUT_MEMORY)
+        posted = posted.removeprefix(LAYOUT_MEMORY)
+        parts = self._layout(out, text, image, image_name) if was_layout else None
+        if posted.isdigit() and (parts is not None or not was_layout):
+            # A component message stays one (Discord keeps its flag); one whose text has
+            # outgrown it is posted anew as a plain message below.
+            kwargs: dict[str, Any] = {"allowed_mentions": allowed(out.mentions)}
+            if parts is not None:
+                kwargs |= {"view": parts.view, "attachments": parts.files}
+            else:
+                plain = build(text, image, image_name)
+                kwargs |= {"content": plain.content, "embeds": plain.embeds}
+                if plain.files:
+                    kwargs["attachments"] = plain.files
             try:
                 async with self.pacer.turn(out.lane):
                     await channel.get_partial_message(int(posted)).edit(**kwargs)
@@ -239,27 +256,47 @@ class DiscordTransport:
                 raise self._fail(key, e, permanent=False) from None
             except (TimeoutError, aiohttp.ClientError, OSError) as e:
                 raise self._fail(key, e, permanent=False) from None
-        message_id = await self._post(out, key, channel, text, image, image_name,
-                                      dm_user=dm_user)
-        await self.umpire.remember(memory, str(message_id))
+        message_id, as_layout = await self._post(out, key, channel, text, image, image_name,
+                                                 dm_user=dm_user)
+        await self.umpire.remember(memory,
+                                   (LAYOUT_MEMORY if as_layout else "") + str(message_id))
+
+    def _layout(self, out: _Outgoing, text: str, image: bytes | None,
+                image_name: str | None) -> Layout | None:
+        """The message as a component message, if it may be one and fits."""
+        if not out.components or (image is not None and image_name
+                                  and not image_name.endswith(".png")):
+            return None
+        pictures = out.pictures or (
+            (Picture(image, image_name or "map.png", ""),) if image is not None else ())
+        return layout(text, pictures, [*delivery_items(out.buttons),
+                                       *map_buttons(self.game.id, pictures)])
 
     async def _post(self, out: _Outgoing, key: str, channel: discord.abc.Messageable,
                     text: str, image: bytes | None, image_name: str | None, *,
-                    dm_user: int | None = None) -> int:
-        """Post the message; its id."""
+                    dm_user: int | None = None) -> tuple[int, bool]:
+        """Post the message; its id, and whether it is a component message."""
         self._check(key)
-        parts = build(text, image, image_name)
-        kwargs: dict[str, Any] = {"embeds": parts.embeds,
-                                  "allowed_mentions": allowed(out.mentions)}
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed(out.mentions)}
         if out.nonce is not None:
             kwargs["nonce"] = out.nonce
-        if parts.files:
-            kwargs["files"] = parts.files
-        if out.view is not None:
-            kwargs["view"] = out.view
+        content: str | None = None
+        parts = self._layout(out, text, image, image_name)
+        if parts is not None:
+            kwargs["view"] = parts.view
+            if parts.files:
+                kwargs["files"] = parts.files
+        else:
+            plain = build(text, image, image_name)
+            content = plain.content
+            kwargs["embeds"] = plain.embeds
+            if plain.files:
+                kwargs["files"] = plain.files
+            if (view := delivery_view(out.buttons)) is not None:
+                kwargs["view"] = view
         try:
             async with self.pacer.turn(out.lane):
-                message = await channel.send(parts.content, **kwargs)
+                message = await channel.send(content, **kwargs)
         except discord.Forbidden as e:
             if dm_user is not None and e.code in DMS_CLOSED:
                 await self._dms_closed(dm_user)
@@ -273,7 +310,7 @@ class DiscordTransport:
             raise self._fail(key, e, permanent=False) from None
         if dm_user is not None:
             await self._dms_open(dm_user)
-        return message.id
+        return message.id, parts is not None
 
     async def _lanes_in_order(self) -> list[str]:
         """The game's lanes in the order of their slots (``bot.pacing``): the channel, the host,

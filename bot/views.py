@@ -9,6 +9,7 @@ order of the clicker's gets one answer whatever the reason (``NOT_WAITING``).
 - Newer / Older under an inbox page: ``vedette:inbox:<game>:<page>``.
 - Done under a side's orders message: ``vedette:done:<game>:<side>:<turn>:<step>``.
 - A choice under a question put at once: ``vedette:answer:<game>:<question>:<choice>``.
+- A hot spot's map under a dossier's gallery: ``vedette:map:<game>:<cell>:<radius>``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.replies import answer, send_notice, thinking
 from rules import commands as cmd
 from umpire.games import ready
 from umpire.games.questions import ANSWER_ACTION
+from umpire.outbox.drain import Picture
 from umpire.reads import pending
 from umpire.service import UmpireError
 
@@ -331,10 +333,51 @@ def _answer_item(b: Mapping[str, Any]) -> AnswerButton | None:
     return AnswerButton(game, question, choice, b.get("default") is True)
 
 
-def delivery_view(buttons: Sequence[Mapping[str, Any]]) -> discord.ui.View | None:
-    """The buttons a delivery carries, as Discord components (``None`` for none). A record this
-    bot does not know, or one whose custom id would not fit, is left out: the commands still
-    do what any button does."""
+# -- maps of hot spots ---------------------------------------------------------------------------
+CELL = r"[A-Za-z0-9._-]{1,20}"
+MAP_TEMPLATE = re.compile(rf"vedette:map:(?P<game>{GAME_ID}):(?P<around>{CELL}):"
+                          r"(?P<radius>[0-9]{1,2})")
+#: The longest label Discord shows on a button.
+MAX_LABEL = 80
+
+
+class MapButton(GameButton, template=MAP_TEMPLATE):
+    """The map of one hot spot of a dossier, as the presser's side knows it now: the answer
+    ``/map around:`` gives, to the presser alone. Whoever presses it sees their own side's view
+    (a player of another side, their own), so a forged cell shows nothing ``/map`` would not."""
+
+    groups = (("game", str), ("around", str), ("radius", int))
+
+    def __init__(self, game_id: str, around: str, radius: int, label: str = "") -> None:
+        super().__init__(game_id, f"vedette:map:{game_id}:{around}:{radius}",
+                         (label or f"Map near {around}")[:MAX_LABEL],
+                         discord.ButtonStyle.secondary)
+        self.around = around
+        self.radius = radius
+
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        await thinking(interaction)
+        reply = await bot.umpire.my_map(self.game_id, interaction.user.id, self.around,
+                                        self.radius)
+        await answer(interaction, reply.text, image=reply.image, image_name="map.png")
+
+
+def map_buttons(game_id: str, pictures: Sequence[Picture]) -> list[discord.ui.Item[Any]]:
+    """A button for each close-up of a gallery, named by its alt text's first words
+    ("Contact near A2409"); none for a cell whose custom id would not fit."""
+    items: list[discord.ui.Item[Any]] = []
+    for p in pictures:
+        if p.around is None or p.radius is None:
+            continue
+        if MAP_TEMPLATE.fullmatch(f"vedette:map:{game_id}:{p.around}:{p.radius}"):
+            items.append(MapButton(game_id, p.around, p.radius, p.alt.partition(":")[0]))
+    return items
+
+
+def delivery_items(buttons: Sequence[Mapping[str, Any]]) -> list[discord.ui.Item[Any]]:
+    """The buttons a delivery carries, as Discord components. A record this bot does not know,
+    or one whose custom id would not fit, is left out: the commands still do what any button
+    does."""
     items: list[discord.ui.Item[Any]] = []
     for b in buttons:
         if b.get("action") == ANSWER_ACTION:
@@ -350,6 +393,12 @@ def delivery_view(buttons: Sequence[Mapping[str, Any]]) -> discord.ui.View | Non
         custom_id = f"vedette:done:{game}:{side}:{turn}:{step}"
         if len(custom_id) <= 100 and DONE_TEMPLATE.fullmatch(custom_id):
             items.append(DoneButton(game, side, turn, step))
+    return items
+
+
+def delivery_view(buttons: Sequence[Mapping[str, Any]]) -> discord.ui.View | None:
+    """The buttons a delivery carries, as a plain message's components (``None`` for none)."""
+    items = delivery_items(buttons)
     if not items:
         return None
     view = discord.ui.View(timeout=None)

@@ -176,6 +176,20 @@ class NewDelivery:
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """One picture of a message's gallery, drawn when it is sent (never stored): the PNG, the
+    file name it goes under, its alt text (what a reader who cannot see it is told it shows)
+    and, for a close-up of one place, the cell label it is centred on and its radius (a reader
+    may ask for that place's map again)."""
+
+    image: bytes
+    name: str
+    alt: str
+    around: str | None = None
+    radius: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DeliveryRecord:
     id: int
     game_id: str
@@ -203,6 +217,9 @@ class DeliveryRecord:
         return self.image is None and self.image_view is not None and bool(self.image_name)
     edit_key: str = ""
     mentions: tuple[int, ...] = ()
+    #: The pictures the message shows, its map first, once drawn for sending
+    #: (``umpire.reads.pictures``); empty for a message with one picture or none.
+    gallery: tuple[Picture, ...] = ()
 
 
 class Recipient(NamedTuple):

@@ -17,6 +17,7 @@ from rules.knowledge.public import announces_finished
 from storage.records import DeliveryRecord, Recipient
 from tests.fakediscord import (
     FakeUser,
+    gallery_items,
 )
 from tests.support.botkit import (
     EPHEMERAL,
@@ -106,13 +107,15 @@ async def test_two_players_play_a_turn_in_private(table: Table, bot: VedetteBot)
     assert not any("Grey Battery" in t for t in blue)
     assert not any("2nd Brigade" in t for t in grey)
     for user in (table.alice, table.bob):
-        orders = [m for m in dms(table, user) if "Your orders" in m["content"]]
+        orders = [m for m in dms(table, user) if "Your orders" in text_of(m)]
         assert orders
-        if MAPS:  # each order request comes with that side's map, shown in an embed
+        if MAPS:  # each order request comes with that side's map, first in its gallery
             for m in orders:
-                [attachment] = m["attachments"]
+                attachment = m["attachments"][0]
                 assert attachment["filename"].endswith(".png")
-                assert m["embeds"][0]["image"]["url"] == f"attachment://{attachment['filename']}"
+                first = gallery_items(m)[0]
+                assert first["media"]["url"] == f"attachment://{attachment['filename']}"
+                assert first["description"].startswith("Map of ")
     assert await bot.umpire.store.pending_deliveries(gid) == []
 
 
@@ -580,7 +583,7 @@ async def test_a_passing_failure_is_retried_without_duplicates(table: Table,
                         what="the retried DM")
     await settle(bot)
     [message] = dms(table, table.alice)
-    assert "Your orders, please" in message["content"]
+    assert "Your orders, please" in text_of(message)
     tries = fake.requests_to("POST", f"/channels/{dm.id}/messages")
     assert [r.status for r in tries] == [503, 503, 200]
 

@@ -18,6 +18,7 @@ from tests.fakediscord import (
     FakeDiscord,
     FakeUser,
     InteractionHandle,
+    buttons_of,
     patched_discord,
     run_client,
 )
@@ -89,8 +90,7 @@ def orders_dm(s: Shared, user: FakeUser) -> JSON:
 
 
 def done_id(message: JSON) -> str:
-    [row] = message["components"]
-    [button] = row["components"]
+    [button] = [b for b in buttons_of(message) if b["custom_id"].startswith("vedette:done:")]
     assert button["label"] == "Done"
     custom_id: str = button["custom_id"]
     return custom_id

@@ -2,7 +2,8 @@
 bot, tells each player a turn's news and results in at most three direct messages (the
 median: one a phase its side acts in), none past Discord's limits, and the enemy's fire once,
 in the dossier of the side's next phase. A side-mate's readiness (ruling FLOW-3) edits the
-dossier of the player still at their orders."""
+dossier of the player still at their orders. Each dossier is one component message: sections, a
+gallery of the phase map and close-ups with alt text, a map button per close-up."""
 
 from __future__ import annotations
 
@@ -10,8 +11,22 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from tests.fakediscord import FakeDiscord
-from tests.support.botkit import READY, play_story, text_of
+import discord
+
+from bot.messages import MAX_LAYOUT_TEXT, layout
+from tests.fakediscord import FakeDiscord, buttons_of, component_texts, gallery_items
+from tests.support.botkit import (
+    EPHEMERAL,
+    FIXTURES,
+    READY,
+    forged_button,
+    play_story,
+    private_answer,
+    render_ready,
+    started_game,
+    text_of,
+)
+from umpire.words.dossier import HEADING, HEADINGS, TITLE
 
 #: Discord's limits on one message.
 MAX_CONTENT, MAX_EMBED, MAX_EMBEDS = 2000, 4096, 6000
@@ -48,3 +63,81 @@ async def test_the_flank_march_sends_each_player_at_most_three_messages_a_turn(
 
 def without_note(text: str) -> str:
     return text.partition(f"\n\n{READY}")[0]
+
+
+# -- the dossier as a component message --------------------------------------------------------
+#: Discord's flag for a message built of components (containers, text displays, galleries).
+COMPONENTS_V2 = 1 << 15
+
+
+def headings(message: dict[str, Any]) -> list[str]:
+    return [t.split("\n")[0] for t in component_texts(message.get("components") or [])
+            if t.startswith(HEADING)]
+
+
+async def test_a_dossier_is_one_component_message_in_sections_with_its_gallery(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    """Each call for orders is a component message: the dossier's title, its sections in the
+    fixed order a line apart, the phase map first in its gallery with alt text, a close-up of
+    each further hot spot with a map button, and the Done button."""
+    story = await play_story(fake, tmp_path, turns=2, maps=render_ready())
+    calls = [m for u in story.everyone for m in fake.dms_to(u)
+             if "Your orders, please" in text_of(m)]
+    assert calls and all(m["flags"] & COMPONENTS_V2 and not m["content"] for m in calls)
+    order = [f"{HEADING}{h}" for h in dict.fromkeys(HEADINGS.values())]
+    sectioned = [m for m in calls if headings(m)]
+    assert sectioned, "a dossier of several kinds of news"
+    for m in sectioned:
+        assert component_texts(m["components"])[0].startswith(f"{TITLE}Your orders, please")
+        shown = headings(m)
+        assert shown == sorted(shown, key=order.index)
+    for m in calls:
+        assert any(b["label"] == "Done" for b in buttons_of(m))
+        if not render_ready():
+            continue
+        items = gallery_items(m)
+        assert [a["filename"] for a in m["attachments"]] == [
+            i["media"]["url"].removeprefix("attachment://") for i in items]
+        assert items[0]["description"].startswith("Map of ")
+        close_ups = items[1:]
+        maps = [b for b in buttons_of(m) if b["custom_id"].startswith("vedette:map:g1:")]
+        assert [b["label"] for b in maps] == [
+            i["description"].partition(":")[0] for i in close_ups]
+    if render_ready():
+        assert any(len(gallery_items(m)) > 1 for m in calls), "several hot spots far apart"
+
+
+async def test_a_map_button_shows_the_presser_their_own_sides_map(fake: FakeDiscord,
+                                                                   tmp_path: Path) -> None:
+    """A hot spot's map button answers as ``/map around:`` does, from the presser's own view:
+    pressed by a player of the other side, or forged with any cell, it shows nothing that
+    ``/map`` would not show that player."""
+    async with started_game(fake, tmp_path, FIXTURES / "tiny.toml", ("blue", "grey"),
+                            maps=render_ready()) as (bot, alice, bob):
+        await bot.outbox.idle()
+        shown = []
+        for user in (alice, bob):
+            forged = "vedette:map:g1:A0303:3"
+            handle = await fake.click(forged_button(fake, user, forged), forged, user=user)
+            callback = await handle.response()
+            pressed = await handle.original_message() if callback.type == 5 else handle.original
+            assert pressed is not None and pressed["flags"] & EPHEMERAL
+            asked = await private_answer(fake, "map", user, {"around": "A0303", "radius": 3})
+            assert text_of(pressed) == text_of(asked)
+            assert picture_bytes(fake, pressed) == picture_bytes(fake, asked)
+            shown.append(text_of(pressed))
+        assert shown[0] != shown[1]  # each their own side's map
+
+
+def picture_bytes(fake: FakeDiscord, message: dict[str, Any]) -> list[bytes]:
+    return [fake.world.blobs[int(a["id"])].data for a in message.get("attachments") or []]
+
+
+def test_a_message_past_the_limits_of_a_component_message_is_a_plain_one() -> None:
+    """Past 4,000 characters of text, or past 40 components, the message goes as text and
+    embeds (``bot.messages.build``), never cut."""
+    assert layout("x" * MAX_LAYOUT_TEXT) is not None
+    assert layout("x" * (MAX_LAYOUT_TEXT + 1)) is None
+    buttons = [discord.ui.Button[Any](label=str(n), custom_id=f"b{n}") for n in range(40)]
+    assert layout("Your orders, please.", buttons=buttons[:5]) is not None
+    assert layout("Your orders, please.", buttons=buttons) is None

@@ -49,9 +49,7 @@ async def test_fire_and_rally_through_the_bot(fake: FakeDiscord, tmp_path: Path)
         await bot.outbox.idle()
 
         def told() -> list[str]:
-            dms = fake.dms_to(bob)
-            return [m.get("content") or "" for m in dms] + [
-                e.get("description") or "" for m in dms for e in m.get("embeds") or []]
+            return [text_of(m) for m in fake.dms_to(bob)]
 
         # The enemy's fire reaches Bob once, in the dossier of his next phase, not as it falls.
         before = len(fake.dms_to(bob))

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import storage.db
 from storage.json_codec import JsonObject
+from storage.records import Picture
 from storage.store import Store
 from umpire.outbox.drain import drain
 from umpire.outbox.holder import new_holder
@@ -49,7 +50,7 @@ class FileTransport:
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         if self.hang_after is not None and self.accepted >= self.hang_after:
             print("hanging", flush=True)
             await asyncio.Event().wait()

@@ -50,6 +50,7 @@ from rules.commands import COMMAND_TYPES, Command
 from rules.state import to_snapshot
 from storage.clock import utc_now
 from storage.json_codec import JsonObject
+from storage.records import Picture
 from storage.store import Store
 from umpire.outbox.drain import drain
 from umpire.outbox.holder import new_holder
@@ -147,7 +148,7 @@ class FileTransport:
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         if self._delay:
             await asyncio.sleep(self._delay)
         game_id, _, delivery_id = key.rpartition(":")

@@ -28,7 +28,7 @@ from rules import commands as cmd
 from rules.knowledge.information import InformationModel
 from rules.knowledge.sighted import sight
 from storage.store import Store
-from tests.fakediscord import FakeDiscord, buttons_of
+from tests.fakediscord import FakeDiscord, buttons_of, gallery_items
 from tests.support.botkit import TOKEN, private_answer, started_game, text_of
 from tests.support.commitments import masked
 from tests.support.hearing import BLUE, GREY, HOST, SEED, Variant, scenario
@@ -115,9 +115,11 @@ async def blue_output(tmp_path: Path, name: str, model: InformationModel,
                 await read(umpire)
         for d in await store.pending_deliveries("g1", limit=10_000):
             if d.kind == "public" or d.target in (str(BLUE), "blue"):
-                d = await umpire.with_picture(d)  # drawn as it is sent
+                d = await umpire.with_picture(d, sending=True)  # drawn as it is sent
                 heard.append(f"{d.kind} {d.target} {masked(d.text)} {d.image_name} "
                              + (d.image or b"").hex())
+                heard += [f"  {p.name} {p.alt} {p.around} {p.radius} {p.image.hex()}"
+                          for p in d.gallery]
     assert grey_moved
     return heard
 
@@ -222,6 +224,10 @@ async def test_under_the_hidden_model_nothing_unseen_reaches_blue(tmp_path: Path
 WALL_CLOCK = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC")
 
 
+#: The random id a preview's buttons carry.
+PENDING_ID = re.compile(r":[0-9a-f]{12}$")
+
+
 async def blue_on_discord(tmp_path: Path, name: str, variant: Variant) -> list[str]:
     """Under the hidden model, through the bot and the local Discord stand-in: every answer
     Blue's player sees (texts, pictures' bytes, buttons), the autocomplete choices offered while
@@ -237,10 +243,13 @@ async def blue_on_discord(tmp_path: Path, name: str, variant: Variant) -> list[s
         def shown(message: dict[str, Any]) -> str:
             pictures = [f"{a['filename']} {fake.world.blobs[int(a['id'])].data.hex()}"
                         for a in message.get("attachments") or []]
-            buttons = [c.get("label") for c in buttons_of(message)]
+            # A preview's pending id is random (``umpire.reads.pending.new_id``): masked.
+            buttons = [(c.get("label"), PENDING_ID.sub(":<pending>", str(c.get("custom_id"))))
+                       for c in buttons_of(message)]
+            alts = [f"alt {item.get('description')}" for item in gallery_items(message)]
             text = text_of(message).replace(str(alice.id), "ALICE").replace(str(bob.id), "BOB")
             text = WALL_CLOCK.sub("<time>", text)  # when the test runs, not when play happened
-            return " | ".join([masked(text), *pictures, repr(buttons)])
+            return " | ".join([masked(text), *pictures, *alts, repr(buttons)])
 
         async def ask(command: str, options: dict[str, Any]) -> None:
             heard.append(f"/{command} {options}: "

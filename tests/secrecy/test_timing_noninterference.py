@@ -28,7 +28,7 @@ from rules import view as view_module
 from rules.commands import Command
 from rules.surprise.commands import OrderSurpriseMove
 from storage.json_codec import JsonObject
-from storage.records import Recipient
+from storage.records import Picture, Recipient
 from storage.store import Store
 from tests.fakediscord import FakeDiscord
 from tests.support.botkit import TOKEN, started_game
@@ -191,10 +191,11 @@ class OneAtATime(LockstepTransport):
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         async with self._line:
             await super().send(kind, target, text, image, image_name, key=key,
-                               buttons=buttons, edit_key=edit_key, mentions=mentions)
+                               buttons=buttons, edit_key=edit_key, mentions=mentions,
+                               pictures=pictures)
 
 
 async def test_control_an_audience_waiting_behind_another_is_caught(

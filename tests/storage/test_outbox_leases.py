@@ -24,7 +24,7 @@ from storage.clock import utc_now
 from storage.db import connect
 from storage.json_codec import JsonObject
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
-from storage.records import GameRecord, NewDelivery
+from storage.records import GameRecord, NewDelivery, Picture
 from storage.sql import Backend
 from storage.store import Store
 from umpire.outbox.drain import DEFAULT_LEASE, drain, nonce
@@ -65,7 +65,7 @@ class Recorder:
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         if self.delay:
             await asyncio.sleep(self.delay)
         if self.during_send:

@@ -55,6 +55,17 @@ def text_of(message: dict[str, Any]) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def forged_button(fake: FakeDiscord, user: FakeUser, custom_id: str) -> dict[str, Any]:
+    """A message in ``user``'s DM with the bot carrying a button with a custom id of their
+    choosing (as a modified client could send)."""
+    button = {"type": 2, "style": 1, "label": "Forged", "custom_id": custom_id}
+    return fake.world.new_message(
+        fake.dm_channel(user), fake.bot_user, {"content": "forged",
+                                               "components": [{"type": 1,
+                                                               "components": [button]}]},
+        [], extra={"interaction_metadata": {"id": "1", "type": 3, "user": user.payload()}})
+
+
 async def private_answer(fake: FakeDiscord, command: str, user: FakeUser,
                          options: dict[str, Any]) -> dict[str, Any]:
     """Run a slash command in the user's DM; the bot's final answer, which must be ephemeral."""
@@ -268,15 +279,17 @@ class Story:
         return [u for pair in self.players.values() for u in pair]
 
 
-async def play_story(fake: FakeDiscord, folder: Path, turns: int = TURNS) -> Story:
-    """Play the story's first ``turns`` turns on a database in ``folder``."""
+async def play_story(fake: FakeDiscord, folder: Path, turns: int = TURNS, *,
+                     maps: bool = False) -> Story:
+    """Play the story's first ``turns`` turns on a database in ``folder`` (with ``maps``,
+    drawn and sent)."""
     guild = fake.add_guild("Wargames Club")
     story = Story({side: (fake.add_user(f"{side}-1", guild=guild),
                           fake.add_user(f"{side}-2", guild=guild))
                    for side in ("union", "confederate")})
     host = story.players["union"][0].id
     async with Store.open(folder / "vedette.db") as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        umpire = Umpire(store, maps=MapMaker(enabled=maps))
         await umpire.create_game(FLANK_MARCH, host, game_id="g1", without=WITHOUT,
                                  seed=SEEDS["success"])
         for side, pair in story.players.items():

@@ -17,8 +17,9 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from storage.json_codec import JsonObject
+from storage.records import Picture
 from storage.store import Store
-from tests.fakediscord import FakeDiscord, Hold
+from tests.fakediscord import FakeDiscord, Hold, buttons_of, component_texts, gallery_items
 from umpire.outbox.drain import lane_of, nonce
 
 #: How long the outbox may take to reach its next state before the test fails (a bound on a
@@ -47,7 +48,7 @@ class LockstepTransport:
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         lane = lane_of(kind, target)
         assert lane not in self.in_flight, f"two sends at once in lane {lane}"
         answered = asyncio.get_running_loop().create_future()
@@ -188,9 +189,13 @@ class DiscordLockstep:
 
 
 def _words(body: object) -> str:
-    """What a posted or edited message says: its content and its embeds' text."""
+    """What a posted or edited message shows: its content and its embeds' text, and for a
+    component message its text displays, its pictures' alt text and its buttons."""
     if not isinstance(body, dict):
         return ""
     parts = [str(body.get("content") or "")]
     parts += [str(e.get("description") or "") for e in body.get("embeds") or []]
+    parts += component_texts(body.get("components") or [])
+    parts += [f"[picture: {item.get('description') or ''}]" for item in gallery_items(body)]
+    parts += [f"[button: {b.get('label')} {b.get('custom_id')}]" for b in buttons_of(body)]
     return "\n".join(p for p in parts if p)

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import random
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from storage.clock import utc_now
 from storage.db import connect
 from storage.errors import StorageError
 from storage.migrations import MIGRATIONS, migrate
-from storage.records import GameRecord, NewDelivery, NewEvent, Recipient
+from storage.records import GameRecord, NewDelivery, NewEvent, Picture, Recipient
 from storage.store import Store
 from tests.support.botkit import MAPS
 from umpire.demo.main import Order, reachable_route
@@ -62,13 +63,17 @@ class Recorder:
 
     def __init__(self, closed: frozenset[str] = frozenset()) -> None:
         self.sent: list[tuple[str, str, str, bytes | None]] = []
+        #: Each target's galleries, in order.
+        self.galleries: dict[str, list[tuple[Picture, ...]]] = {}
         self.closed = closed
 
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
-                   image_name: str | None, *, key: str = "", **more: object) -> None:
+                   image_name: str | None, *, key: str = "", pictures: Sequence[Picture] = (),
+                   **more: object) -> None:
         if target in self.closed:
             raise DeliveryRejected("DMs closed", permanent=True)
         self.sent.append((kind, target, text, image))
+        self.galleries.setdefault(target, []).append(tuple(pictures))
 
 
 # -- stored once -----------------------------------------------------------------------------
@@ -279,7 +284,13 @@ async def test_a_sides_map_is_drawn_once_when_sent_and_again_by_the_inbox(
         assert all(d.image is None for d in pending) and pictures(db) == []
         transport = Recorder()
         await umpire.drain("g", transport)
-        assert maps.drawn == 2  # one a side, side-mates sharing it
+        # One phase map a side and its close-ups, side-mates sharing them.
+        [union_gallery] = transport.galleries["101"]
+        [confederate_gallery] = transport.galleries["201"]
+        assert transport.galleries["102"] == [union_gallery]
+        assert len(union_gallery) > 1 and union_gallery[0].around is None
+        assert all(p.around is not None and p.alt for p in union_gallery[1:])
+        assert maps.drawn == len(union_gallery) + len(confederate_gallery)
         assert pictures(db) == []
         for user in (101, 102, 201, 202):
             sent = [image for _, target, _, image in transport.sent

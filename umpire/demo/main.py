@@ -39,6 +39,7 @@ from rules.surprise.commands import ChooseDetour, ExecuteSurpriseMove, OrderSurp
 from rules.turn.status import GameStatus
 from rules.view import project
 from storage.json_codec import JsonObject
+from storage.records import Picture
 from storage.store import Store
 from umpire.demo import chancellorsville as cv
 from umpire.demo import concealed
@@ -123,7 +124,7 @@ class FolderTransport(Transport):
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         edited = edit_key if kind == "public" else ""  # only public posts are edited
         if edited in self.edited:
             # A file cannot edit what it wrote: each new state of the post follows, marked.

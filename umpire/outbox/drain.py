@@ -31,6 +31,7 @@ from typing import Protocol
 from storage import outbox_leases
 from storage.json_codec import JsonObject
 from storage.records import DeliveryRecord
+from storage.records import Picture as Picture  # what a transport is given to show
 from storage.store import Store
 
 NONCE_LENGTH = 25  # Discord's limit on a message nonce
@@ -63,7 +64,7 @@ class Transport(Protocol):
     async def send(self, kind: str, target: str, text: str, image: bytes | None,
                    image_name: str | None, *, key: str = "",
                    buttons: Sequence[JsonObject] = (), edit_key: str = "",
-                   mentions: tuple[int, ...] = ()) -> None:
+                   mentions: tuple[int, ...] = (), pictures: Sequence[Picture] = ()) -> None:
         """Deliver one message, or raise ``DeliveryRejected``. ``key`` names the delivery, the
         same on every retry, so that a transport that can may refuse to post it twice.
         ``buttons`` are the delivery's buttons as the umpire records them (``umpire.games.ready``'s
@@ -74,7 +75,9 @@ class Transport(Protocol):
         cannot edit posts again; one whose message is gone posts it anew). Other kinds are
         never edits, whatever their key (on a host DM it marks the notice of requests to join,
         ``storage.seat_notices``). ``mentions`` are the only users the
-        message may notify; without them it notifies nobody."""
+        message may notify; without them it notifies nobody. ``pictures``: the message's
+        gallery, its map first (``image`` is that map); a transport that cannot show several
+        pictures shows ``image``."""
 
 
 Painter = Callable[[DeliveryRecord], Awaitable[DeliveryRecord]]
@@ -210,7 +213,8 @@ class _Sending:
                     await self.transport.send(
                         d.kind, d.target, d.text, d.image, d.image_name,
                         key=nonce(self.secret, key) if self.secret is not None else key,
-                        buttons=d.buttons, edit_key=d.edit_key, mentions=d.mentions)
+                        buttons=d.buttons, edit_key=d.edit_key, mentions=d.mentions,
+                        pictures=d.gallery)
                 except DeliveryRejected as e:
                     await self.store.mark_failed(d.id, str(e), e.permanent)
                     continue

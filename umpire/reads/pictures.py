@@ -7,6 +7,11 @@ drawn: a reader only ever gets the deliveries that were addressed to them. Each 
 last few pictures of each view (``umpire.reads.drawn_maps``), so that players asking for the same
 view at the same moment share one drawing.
 
+A call for orders shows the side's **gallery** when it is sent: the phase map (the window fitted
+to its hot spots, ``render.focus``), then one close-up of each hot spot when there are several
+far apart, each with its alt text (``umpire.words.focus``). The close-ups, like the map, are a
+function of the side's view alone.
+
 A picture is looked up by the digest of the view it shows (``umpire.reads.map_digest``), worked out
 first, never by the seq it follows: a side asking twice with nothing new for it gets the picture
 kept, however much the enemy did meanwhile, and a queued map and a ``/map`` of the same view
@@ -17,12 +22,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from functools import partial
 
 from rules.state import GameState
-from storage.records import DeliveryRecord
+from storage.records import DeliveryRecord, Picture
 from umpire.base import UmpireBase
 from umpire.games.repository import LiveGame
 from umpire.reads.drawn_maps import Counts, MapKey, read_view
+from umpire.words.focus import gallery, map_alt
+
+#: The most close-ups a gallery shows besides the phase map.
+CLOSE_UPS = 3
 
 UMPIRE_VIEW = "umpire"
 
@@ -39,16 +49,39 @@ class Pictures(UmpireBase):
         if not delivery.picture_to_draw or not self.maps.enabled:
             return delivery
         view, fitted = read_view(delivery.image_view or "")
+        side = None if view == UMPIRE_VIEW else view
         try:
-            image = await self._map_at(delivery.game_id, delivery.seq,
-                                       None if view == UMPIRE_VIEW else view, queued=sending,
+            image = await self._map_at(delivery.game_id, delivery.seq, side, queued=sending,
                                        fitted=fitted)
+            shown = (await self._gallery(delivery, side, image) if sending and fitted
+                     and image is not None and side is not None else ())
         except Exception:
             # The words matter more than the picture: they go (or are shown) without it.
             log.exception("game %s: the map of delivery %d could not be drawn",
                           delivery.game_id, delivery.id)
-            image = None
-        return replace(delivery, image=image)
+            image, shown = None, ()
+        return replace(delivery, image=image, gallery=shown)
+
+    async def _gallery(self, delivery: DeliveryRecord, side: str, image: bytes
+                       ) -> tuple[Picture, ...]:
+        """The phase map of a call for orders, with its alt text, and a close-up of each of the
+        side's hot spots when it has more than one far apart (the map alone shows one)."""
+        game = await self.repository.get(delivery.game_id)
+        state = (game.state if game.state.seq == delivery.seq
+                 else await self.repository.state_at(delivery.game_id, delivery.seq))
+        view, digest = await self.maps.looked_at(state, side)
+        name = delivery.image_name or "map.png"
+        spots = gallery(view, CLOSE_UPS + 1)
+        shown = [Picture(image, name, map_alt(view))]
+        for spot in spots[:CLOSE_UPS] if len(spots) > 1 else ():
+            png = await game.pictures.picture(
+                side, MapKey(digest, spot.around, spot.radius),
+                partial(self.maps.side_map, state, side, around=spot.around,
+                        radius=spot.radius, queued=True))
+            if png is not None:
+                shown.append(Picture(png, name.removesuffix(".png") + f"-{spot.around}.png",
+                                     spot.alt, spot.around, spot.radius))
+        return tuple(shown)
 
     async def with_pictures(self, items: list[DeliveryRecord]) -> list[DeliveryRecord]:
         """``items``, each with its map drawn."""

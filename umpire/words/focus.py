@@ -70,6 +70,22 @@ def alt_text(view: SideView, spot: HotSpot) -> str:
     return words
 
 
+def map_alt(view: SideView) -> str:
+    """What the phase map shows, in one line: whose it is, and the counters in the view."""
+    own = sum(u.level == OWN for u in view.units)
+    ghosts = sum(u.level == GHOST for u in view.units)
+    in_sight = len(view.units) - own - ghosts
+    markers = sum(m.side != view.side for m in view.markers)
+    parts = [counted(own, "of your units", "of your units")]
+    if in_sight:
+        parts.append(f"{counted(in_sight, 'enemy unit')} in sight")
+    if markers:
+        parts.append(counted(markers, "enemy marker"))
+    if ghosts:
+        parts.append(f"{counted(ghosts, 'enemy unit')} last seen")
+    return f"Map of {view.side_name}, turn {view.turn}: " + ", ".join(parts)
+
+
 def gallery(view: SideView, limit: int = 4) -> tuple[CloseUpWords, ...]:
     """Up to ``limit`` close-ups of the side's hot spots, far apart (``render.focus.close_ups``),
     each with its alt text."""
