@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from bot.messages import MAX_LAYOUT_TEXT, layout
 from tests.fakediscord import FakeDiscord, buttons_of, component_texts, gallery_items
@@ -19,7 +20,9 @@ from tests.support.botkit import (
     EPHEMERAL,
     FIXTURES,
     READY,
+    SAMPLES,
     forged_button,
+    play_sample,
     play_story,
     private_answer,
     render_ready,
@@ -59,6 +62,22 @@ async def test_the_flank_march_sends_each_player_at_most_three_messages_a_turn(
     # Side-mates read the same dossiers (but for the readiness note at the end).
     assert [without_note(t) for t in union if "Your orders, please" in t] == [
         without_note(t) for t in mate if "Your orders, please" in t]
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+async def test_every_sample_tells_each_player_a_turn_in_few_component_messages(
+        fake: FakeDiscord, tmp_path: Path, sample: str) -> None:
+    """The other samples through the bot: the flank march under Concealed Forces, and
+    Chancellorsville with and without the raid. A player reads a turn in three messages at
+    the median, each within Discord's limits, and every call for orders is a component
+    message."""
+    story = await play_sample(fake, tmp_path, sample)
+    a_turn = [len(messages) for turn in story.sent for messages in turn.values()]
+    assert statistics.median(a_turn) <= 3, a_turn
+    sent = [m for u in story.everyone for m in fake.dms_to(u)]
+    assert all(within_limits(m) for m in sent)
+    calls = [m for m in sent if "Your orders, please" in text_of(m)]
+    assert calls and all(m["flags"] & COMPONENTS_V2 for m in calls)
 
 
 def without_note(text: str) -> str:

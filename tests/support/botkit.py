@@ -27,6 +27,8 @@ from tests.fakediscord import (
     patched_discord,
     run_client,
 )
+from umpire.demo import chancellorsville as cv
+from umpire.demo import concealed
 from umpire.demo.main import SCENARIO as FLANK_MARCH
 from umpire.demo.main import SEEDS, TURNS, WITHOUT, Seats, play_turn
 from umpire.reads.maps import MapMaker
@@ -271,7 +273,7 @@ class Story:
     """The players (two a side, the first Union player hosting) and the DMs each was sent in
     each turn (``sent[turn - 1][user id]``)."""
 
-    players: dict[str, tuple[FakeUser, FakeUser]]
+    players: dict[str, tuple[FakeUser, ...]]
     sent: list[dict[int, list[JSON]]] = field(default_factory=list)
 
     @property
@@ -304,6 +306,48 @@ async def play_story(fake: FakeDiscord, folder: Path, turns: int = TURNS, *,
                 for turn in range(1, turns + 1):
                     before = {u.id: len(fake.dms_to(u)) for u in story.everyone}
                     await play_turn(umpire, turn, "success", seats)
+                    await bot.outbox.idle()
+                    story.sent.append({u.id: fake.dms_to(u)[before[u.id]:]
+                                       for u in story.everyone})
+    return story
+
+
+#: The other sample stories, each played by one player a side: the flank march under Concealed
+#: Forces, and Chancellorsville without and with the cavalry raid.
+SAMPLES = ("concealed", "chancellorsville", "chancellorsville-raid")
+
+
+async def play_sample(fake: FakeDiscord, folder: Path, sample: str) -> Story:
+    """Play every turn of one of ``SAMPLES`` through the bot, one player a side (the Union's
+    hosting), on a database in ``folder``."""
+    guild = fake.add_guild("Wargames Club")
+    story = Story({side: (fake.add_user(side, guild=guild),)
+                   for side in ("union", "confederate")})
+    players = {side: users[0].id for side, users in story.players.items()}
+    host = players["union"]
+    raid = sample == "chancellorsville-raid"
+    async with Store.open(folder / "vedette.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        if sample == "concealed":
+            await umpire.create_game(FLANK_MARCH, host, game_id="g1", seed=SEEDS["concealed"])
+        else:
+            await umpire.create_game(cv.SCENARIO, host, game_id="g1", seed=cv.SEEDS[raid],
+                                     options=cv.OPTIONS[raid])
+        for side, user in players.items():
+            await umpire.join("g1", user, side, in_server=True)
+        await umpire.start("g1", host)
+        roles, notes = concealed.Roles(), cv.Notes()
+        bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
+        with patched_discord(fake.base_url):
+            async with run_client(bot, token=TOKEN):
+                await bot.outbox.idle()
+                for turn in range(1, (concealed.TURNS if sample == "concealed"
+                                      else cv.TURNS) + 1):
+                    before = {u.id: len(fake.dms_to(u)) for u in story.everyone}
+                    if sample == "concealed":
+                        await concealed.play_turn(umpire, "g1", players, turn, roles)
+                    else:
+                        await cv.play_turn(umpire, "g1", players, turn, notes)
                     await bot.outbox.idle()
                     story.sent.append({u.id: fake.dms_to(u)[before[u.id]:]
                                        for u in story.everyone})
