@@ -18,4 +18,6 @@ class Reply:
     delivery_ids: tuple[int, ...] = ()
     #: The request was accepted before (a repeated request id): nothing was applied now.
     repeated: bool = False
+    #: The name the attachment goes under (a map: ``map.png`` when not given).
+    image_name: str | None = None
 

@@ -37,7 +37,7 @@ class HelpCog(commands.Cog):
         else:
             found = record.id
         reply = await self.bot.umpire.help_for(found, interaction.user.id)
-        await answer(interaction, reply.text)
+        await answer(interaction, reply.text, image=reply.image, image_name=reply.image_name)
 
 
 async def setup(bot: VedetteBot) -> None:

@@ -16,7 +16,14 @@ from tests.fakediscord import FakeDiscord
 from tests.support.botkit import TOKEN, private_answer, started_game, text_of
 from tests.support.combat import FIELD, Dice
 from umpire.games import catalog
-from umpire.reads.helping import GENERAL, GUIDE, help_text, help_text_general, phase_commands
+from umpire.reads.helping import (
+    GENERAL,
+    GUIDE,
+    GUIDE_FILE,
+    help_text,
+    help_text_general,
+    phase_commands,
+)
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
@@ -41,18 +48,24 @@ async def test_help_names_the_phase_s_commands_and_who_can_act_in_dms_and_the_ch
     async with FakeDiscord(token=TOKEN) as fake, started_game(
             fake, tmp_path, field(tmp_path), ("union", "confederate")) as (bot, alice, bob):
         # The Union's movement: alice (Union) is called on; bob (Confederates) waits.
-        mine = text_of(await private_answer(fake, "help", alice, {}))
+        answered = await private_answer(fake, "help", alice, {})
+        mine = text_of(answered)
         assert "you command Union" in mine
         assert "Turn 1: Union Movement and Close Combat Phase." in mine
         assert "This phase's commands: /assault, /formation, /move, /rally, /done." in mine
         assert "- move units (/move): " in mine and "Union Brigade" in mine
         assert GUIDE in mine and "/units" in mine
+        # With no address for the guides, the guide itself comes with the answer.
+        [attached] = answered["attachments"]
+        assert attached["filename"] == "playing.md"
+        assert fake.world.blobs[int(attached["id"])].data == GUIDE_FILE.read_bytes()
         # With the guides published (VEDETTE_DOCS_URL), a link Discord shows as one.
         bot.umpire.docs_url = "https://example.org/vedette/docs"
-        linked = text_of(await private_answer(fake, "help", alice, {}))
+        linked_answer = await private_answer(fake, "help", alice, {})
+        linked = text_of(linked_answer)
         assert ("The whole guide: [Playing with Vedette]"
                 "(https://example.org/vedette/docs/playing.md)") in linked
-        assert GUIDE not in linked
+        assert GUIDE not in linked and not linked_answer["attachments"]
         theirs = text_of(await private_answer(fake, "help", bob, {}))
         assert "you command Confederates" in theirs
         assert "Nothing waits for you in this phase." in theirs

@@ -8,6 +8,9 @@ only that it has. Someone who plays no side in the game hears the general comman
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 from rules.modules.catalog import SPEC_BY_NAME
 from rules.scenario.markup import plain
 from rules.state import GameState
@@ -18,16 +21,39 @@ from umpire.base import UmpireBase
 from umpire.clock.phase_clock import step_clock
 from umpire.words.deadlines import PhaseDeadline, orders_due
 
-#: Where the whole guide is when no address for the guides is set.
-GUIDE = "The whole guide: docs/playing.md (in the Vedette repository)."
+#: The players' guide, as the bot's own files hold it.
+GUIDE_FILE = Path(__file__).resolve().parents[2] / "docs" / "playing.md"
+#: The line pointing to the whole guide when no address for the guides is set: the guide comes
+#: with the answer, as a file Discord shows in place.
+GUIDE = "The whole guide for players is attached (playing.md): open it to read it here."
+#: The same, where the bot's files lack the guide.
+GUIDE_NAMED = "The whole guide: docs/playing.md (in the Vedette repository)."
 
 
 def guide(docs_url: str = "") -> str:
     """The line pointing to the whole guide: a link to ``playing.md`` in the folder the guides
-    are published in (``VEDETTE_DOCS_URL``), or its name in the repository when none is set."""
+    are published in (``VEDETTE_DOCS_URL``); when none is set, the guide goes with the answer
+    (``guide_file``), or, lacking it, its name in the repository."""
     if not docs_url:
-        return GUIDE
+        return GUIDE if guide_file() is not None else GUIDE_NAMED
     return f"The whole guide: [Playing with Vedette]({docs_url.rstrip('/')}/playing.md)"
+
+
+@functools.cache
+def guide_file() -> bytes | None:
+    """The players' guide, read once (``None`` if the bot's files lack it)."""
+    try:
+        return GUIDE_FILE.read_bytes()
+    except OSError:
+        return None
+
+
+def with_guide(text: str, docs_url: str) -> Reply:
+    """``text`` as an answer, with the guide attached when no address for it is set."""
+    attached = guide_file() if not docs_url else None
+    if attached is None:
+        return Reply(text)
+    return Reply(text, image=attached, image_name=GUIDE_FILE.name)
 
 
 #: What anyone can do, in or out of a game.
@@ -122,13 +148,14 @@ class Helping(UmpireBase):
         commands for their side and what it can do now, or the general commands when they
         play no side in it."""
         if game_id is None:
-            return Reply(help_text_general(self.docs_url))
+            return with_guide(help_text_general(self.docs_url), self.docs_url)
         game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         now = self.store.now()
         clock = await step_clock(self.store, game_id, game.state, now)
-        return Reply(help_text(game.state, game_id, player.side if player else None,
-                               None if clock is None else clock.shown(now), self.docs_url))
+        return with_guide(help_text(game.state, game_id, player.side if player else None,
+                                    None if clock is None else clock.shown(now),
+                                    self.docs_url), self.docs_url)
 
 
 def help_text_general(docs_url: str = "") -> str:
