@@ -13,7 +13,8 @@
 A delivery is one message. What a side's players read (``player``, ``side``) is a component
 message (``bot.messages.layout``): the text in a container, cut at its dossier's sections, the
 gallery of its pictures with their alt text, and its buttons (Done under a side's orders, a
-choice under a question, a map of each close-up: ``bot.views``). Past Discord's limits for
+choice under a question, a map of each close-up, the presser's units under a call for orders:
+``bot.views``, ``bot.paging``). Past Discord's limits for
 such a message, and for the channel and the host, it is a plain message: text, a map as an
 attachment shown in an embed, and the buttons. A DM refused
 because the player does not accept DMs (50007, 50278) is permanent: the player is marked
@@ -49,7 +50,9 @@ import discord
 from bot import threads
 from bot.messages import Layout, build, layout
 from bot.pacing import Pacer
+from bot.paging import UnitsPageButton
 from bot.views import delivery_items, delivery_view, map_buttons
+from umpire.games.ready import DONE_ACTION
 from umpire.outbox.drain import NONCE_LENGTH, DeliveryRejected, Picture, lane_of
 
 if TYPE_CHECKING:
@@ -269,8 +272,12 @@ class DiscordTransport:
             return None
         pictures = out.pictures or (
             (Picture(image, image_name or "map.png", ""),) if image is not None else ())
-        return layout(text, pictures, [*delivery_items(out.buttons),
-                                       *map_buttons(self.game.id, pictures)])
+        buttons = [*delivery_items(out.buttons), *map_buttons(self.game.id, pictures)]
+        if any(b.get("action") == DONE_ACTION for b in out.buttons):
+            # A call for orders lists only a few of the units that can act: the whole list
+            # pages with buttons, as /units does (the presser's own side's, privately).
+            buttons.append(UnitsPageButton(self.game.id, 0, label="Your units"))
+        return layout(text, pictures, buttons)
 
     async def _post(self, out: _Outgoing, key: str, channel: discord.abc.Messageable,
                     text: str, image: bytes | None, image_name: str | None, *,

@@ -148,6 +148,26 @@ async def test_a_map_button_shows_the_presser_their_own_sides_map(fake: FakeDisc
         assert shown[0] != shown[1]  # each their own side's map
 
 
+async def test_a_call_for_orders_pages_the_pressers_own_units(fake: FakeDiscord,
+                                                              tmp_path: Path) -> None:
+    """A call for orders names only a few of the units that can act; its "Your units" button
+    pages the whole list, as ``/units`` does, to the presser alone and of the presser's own
+    side: the enemy pressing it on a copy of the message gets the enemy's own list."""
+    async with started_game(fake, tmp_path, FIXTURES / "tiny.toml", ("blue", "grey")) as (
+            bot, alice, bob):
+        await bot.outbox.idle()
+        orders = [m for m in fake.dms_to(alice) if "Your orders, please" in text_of(m)][-1]
+        [units] = [b for b in buttons_of(orders) if b["label"] == "Your units"]
+        titles = []
+        for user in (alice, bob):
+            handle = await fake.click(orders, units["custom_id"], user=user)
+            await handle.response()
+            listed = await handle.followup()
+            assert listed["flags"] & EPHEMERAL
+            titles.append(listed["embeds"][0]["title"])
+        assert titles[0].startswith("Your units: Blue") and titles[1].startswith("Your units: Grey")
+
+
 def picture_bytes(fake: FakeDiscord, message: dict[str, Any]) -> list[bytes]:
     return [fake.world.blobs[int(a["id"])].data for a in message.get("attachments") or []]
 

@@ -8,9 +8,9 @@ last few pictures of each view (``umpire.reads.drawn_maps``), so that players as
 view at the same moment share one drawing.
 
 A call for orders shows the side's **gallery** when it is sent: the phase map (the window fitted
-to its hot spots, ``render.focus``), then one close-up of each hot spot when there are several
-far apart, each with its alt text (``umpire.words.focus``). The close-ups, like the map, are a
-function of the side's view alone.
+to its hot spots, ``render.focus``), then a close-up of each hot spot that window leaves out,
+each with its alt text (``umpire.words.focus``). The close-ups, like the map, are a function of
+the side's view alone.
 
 A picture is looked up by the digest of the view it shows (``umpire.reads.map_digest``), worked out
 first, never by the seq it follows: a side asking twice with nothing new for it gets the picture
@@ -20,10 +20,12 @@ share one picture.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 from functools import partial
 
+from render.focus import fitted_window
 from rules.state import GameState
 from storage.records import DeliveryRecord, Picture
 from umpire.base import UmpireBase
@@ -65,15 +67,16 @@ class Pictures(UmpireBase):
     async def _gallery(self, delivery: DeliveryRecord, side: str, image: bytes
                        ) -> tuple[Picture, ...]:
         """The phase map of a call for orders, with its alt text, and a close-up of each of the
-        side's hot spots when it has more than one far apart (the map alone shows one)."""
+        side's hot spots whose centre the map's window leaves out."""
         game = await self.repository.get(delivery.game_id)
         state = (game.state if game.state.seq == delivery.seq
                  else await self.repository.state_at(delivery.game_id, delivery.seq))
         view, digest = await self.maps.looked_at(state, side)
         name = delivery.image_name or "map.png"
-        spots = gallery(view, CLOSE_UPS + 1)
+        window = await asyncio.to_thread(fitted_window, view)
         shown = [Picture(image, name, map_alt(view))]
-        for spot in spots[:CLOSE_UPS] if len(spots) > 1 else ():
+        # No window: the map is the whole board, and shows every spot.
+        for spot in gallery(view, CLOSE_UPS, outside=window) if window is not None else ():
             png = await game.pictures.picture(
                 side, MapKey(digest, spot.around, spot.radius),
                 partial(self.maps.side_map, state, side, around=spot.around,

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from render.fit import Window
 from render.focus import CloseUp, HotSpot, close_ups
 from rules.view import GHOST, OWN, SideView
+
+#: How many more hot spots than a gallery shows are looked at, for those the map already shows.
+MORE_SPOTS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +90,14 @@ def map_alt(view: SideView) -> str:
     return f"Map of {view.side_name}, turn {view.turn}: " + ", ".join(parts)
 
 
-def gallery(view: SideView, limit: int = 4) -> tuple[CloseUpWords, ...]:
+def gallery(view: SideView, limit: int = 4, outside: Window | None = None
+            ) -> tuple[CloseUpWords, ...]:
     """Up to ``limit`` close-ups of the side's hot spots, far apart (``render.focus.close_ups``),
-    each with its alt text."""
-    return tuple(_words(view, c) for c in close_ups(view, limit))
+    each with its alt text; with ``outside`` (the phase map's window), only of the spots whose
+    centre that window does not show."""
+    shown = [c for c in close_ups(view, limit + MORE_SPOTS)
+             if outside is None or not outside.holds(c.around)]
+    return tuple(_words(view, c) for c in shown[:limit])
 
 
 def _words(view: SideView, close: CloseUp) -> CloseUpWords:
