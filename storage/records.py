@@ -173,6 +173,9 @@ class NewDelivery:
     edit_key: str = ""
     mentions: tuple[int, ...] = ()
     sent: bool = False
+    #: The seq the delivery follows when it is not its commit's event (an edit showing an
+    #: earlier message's map again: the map of the moment that message followed).
+    seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1109,7 +1109,9 @@ def _delivery_rows(
         sha = None if image is None else hashlib.sha256(image).hexdigest()
         rows_out.append(_DeliveryRow((
             game_id,
-            _delivery_seq(expected_seq, event_count, delivery.event_index, index),
+            _delivery_seq(expected_seq, event_count, delivery.event_index, index)
+            if delivery.seq is None else _earlier_seq(expected_seq + event_count, delivery.seq,
+                                                      index),
             delivery.kind,
             delivery.target,
             delivery.text,
@@ -1185,6 +1187,13 @@ def _delivery_seq(expected_seq: int, event_count: int, event_index: int | None, 
             f"delivery {index} names event {event_index}, but the commit has {event_count} events"
         )
     return expected_seq + 1 + (event_index % event_count)
+
+
+def _earlier_seq(last: int, seq: int, index: int) -> int:
+    """A delivery's own seq, which must be one of the game's events so far."""
+    if not 0 <= seq <= last:
+        raise StorageError(f"delivery {index} follows seq {seq}, but the game's last is {last}")
+    return seq
 
 
 def _recipients_clause(game_id: str, recipients: Sequence[Recipient]) -> tuple[str, list[Any]]:

@@ -513,6 +513,12 @@ async def test_the_log_is_counted_and_read_from_its_last_event_of_a_type(store: 
     assert (await store.get_delivery(queued)).seq == 4  # type: ignore[union-attr]
     with pytest.raises(NotFoundError):
         await store.queue_deliveries("ghost", [NewDelivery("host", "", "note")])
+    # An edit showing an earlier message's map follows that message's moment.
+    [again] = await store.queue_deliveries("flank-1", [NewDelivery("host", "", "edit", seq=2)])
+    assert (await store.get_delivery(again)).seq == 2  # type: ignore[union-attr]
+    for outside in (-1, 5):
+        with pytest.raises(StorageError, match="follows seq"):
+            await store.queue_deliveries("flank-1", [NewDelivery("host", "", "x", seq=outside)])
 
 
 # -- commits --------------------------------------------------------------------------------

@@ -137,11 +137,11 @@ class Readying(UmpireBase):
             game_id, Recipient("player", str(user_id)), key)
         if orders is None:
             return NewDelivery("player", str(user_id), note)
-        # The edit shows the message's map again (an edit replaces what the message shows),
-        # drawn from the side's view as it stands now.
+        # The edit shows the message's pictures again (an edit replaces what the message
+        # shows): those of the moment the orders message followed, drawn once for both.
         return NewDelivery("player", str(user_id), ready.with_readiness(orders.text, note),
                            buttons=orders.buttons, edit_key=key, image_name=orders.image_name,
-                           image_view=orders.image_view)
+                           image_view=orders.image_view, seq=orders.seq)
 
     # -- seats given up while the others wait ------------------------------------------------------
     async def leave(self, game_id: str, user_id: int) -> Reply:
