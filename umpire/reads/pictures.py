@@ -27,11 +27,12 @@ from functools import partial
 
 from render.focus import fitted_window
 from rules.state import GameState
+from rules.view import SideView
 from storage.records import DeliveryRecord, Picture
 from umpire.base import UmpireBase
 from umpire.games.repository import LiveGame
 from umpire.reads.drawn_maps import Counts, MapKey, read_view
-from umpire.words.focus import gallery, map_alt
+from umpire.words.focus import CloseUpWords, gallery, map_alt
 
 #: The most close-ups a gallery shows besides the phase map.
 CLOSE_UPS = 3
@@ -73,10 +74,10 @@ class Pictures(UmpireBase):
                  else await self.repository.state_at(delivery.game_id, delivery.seq))
         view, digest = await self.maps.looked_at(state, side)
         name = delivery.image_name or "map.png"
-        window = await asyncio.to_thread(fitted_window, view)
+        # Worked out off the event loop: finding the hot spots scans the board.
+        spots = await asyncio.to_thread(_close_ups, view)
         shown = [Picture(image, name, map_alt(view))]
-        # No window: the map is the whole board, and shows every spot.
-        for spot in gallery(view, CLOSE_UPS, outside=window) if window is not None else ():
+        for spot in spots:
             png = await game.pictures.picture(
                 side, MapKey(digest, spot.around, spot.radius),
                 partial(self.maps.side_map, state, side, around=spot.around,
@@ -126,3 +127,10 @@ class Pictures(UmpireBase):
         return await game.pictures.picture(
             side, MapKey(digest, fitted=fitted),
             lambda: self.maps.side_map(state, side, queued=queued, fitted=fitted))
+
+
+def _close_ups(view: SideView) -> tuple[CloseUpWords, ...]:
+    """The close-ups of the side's hot spots its phase map's window leaves out (none when the
+    map is the whole board, which shows every spot)."""
+    window = fitted_window(view)
+    return gallery(view, CLOSE_UPS, outside=window) if window is not None else ()
