@@ -40,8 +40,9 @@ ROUTE_AHEAD = 4
 REASONS = ("contact", "fight", "march", "moved", "units")
 #: The hot spots the phase map's window tries to frame, the first before all.
 FRAMED = 3
-#: The radii a close-up may have (``close_ups``).
-CLOSE_UP_RADII = (3, 8)
+#: A close-up's radius, the same for every close-up: each scale a picture is drawn at costs a
+#: terrain layer of the whole board the first time (``render.terrain``), so one scale is kept.
+CLOSE_UP_RADIUS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,15 +248,13 @@ def close_ups(view: SideView, limit: int = 4) -> tuple[CloseUp, ...]:
     """Up to ``limit`` close-ups, one for each hot spot, in their rank, leaving out a spot whose
     centre a close-up before it already shows."""
     grid = view.game_map.grid
-    lo, hi = CLOSE_UP_RADII
     out: list[CloseUp] = []
     for spot in hot_spots(view):
         if len(out) >= limit:
             break
         if any(grid.distance(spot.centre, c.around) <= c.radius for c in out):
             continue
-        reach = max(grid.distance(spot.centre, c) for c in spot.cells)
-        out.append(CloseUp(spot, spot.centre, max(lo, min(hi, reach + 1))))
+        out.append(CloseUp(spot, spot.centre, CLOSE_UP_RADIUS))
     return tuple(out)
 
 

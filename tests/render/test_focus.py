@@ -10,7 +10,7 @@ from dataclasses import replace
 from bench.samples import sample_map, sample_view
 from render.draw import draw_picture
 from render.fit import densest_window
-from render.focus import close_ups, fitted_window, hot_spots
+from render.focus import CLOSE_UP_RADIUS, close_ups, fitted_window, hot_spots
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route
@@ -100,7 +100,7 @@ def test_the_gallery_has_one_close_up_per_hot_spot_far_apart() -> None:
     view = view_of(*REAR, *FRONT, enemy(1, Cell(54, 31)), enemy(2, Cell(52, 31)))
     shots = close_ups(view)
     assert [c.spot.reason for c in shots] == ["contact", "units"]
-    assert all(3 <= c.radius <= 8 for c in shots)
+    assert all(c.radius == CLOSE_UP_RADIUS for c in shots)  # one scale for every close-up
     assert len(close_ups(view, 1)) == 1
     words = gallery(view)
     assert words[0].alt.endswith("2 enemy units in sight, 2 of yours")
