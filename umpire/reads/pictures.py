@@ -8,9 +8,9 @@ last few pictures of each view (``umpire.reads.drawn_maps``), so that players as
 view at the same moment share one drawing.
 
 A call for orders shows the side's **gallery** when it is sent: the phase map (the window fitted
-to its hot spots, ``render.focus``), then a close-up of each hot spot that window leaves out,
-each with its alt text (``umpire.words.focus``). The close-ups, like the map, are a function of
-the side's view alone.
+to its hot spots, ``render.focus``), then a close-up of each hot spot out of that window's
+reach, each with its alt text (``umpire.words.focus``). The close-ups, like the map, are a
+function of the side's view alone.
 
 A picture is looked up by the digest of the view it shows (``umpire.reads.map_digest``), worked out
 first, never by the seq it follows: a side asking twice with nothing new for it gets the picture
@@ -25,7 +25,6 @@ import logging
 from dataclasses import replace
 from functools import partial
 
-from render.focus import fitted_window
 from rules.state import GameState
 from rules.view import SideView
 from storage.records import DeliveryRecord, Picture
@@ -68,7 +67,7 @@ class Pictures(UmpireBase):
     async def _gallery(self, delivery: DeliveryRecord, side: str, image: bytes
                        ) -> tuple[Picture, ...]:
         """The phase map of a call for orders, with its alt text, and a close-up of each of the
-        side's hot spots whose centre the map's window leaves out."""
+        side's hot spots out of the map's reach."""
         game = await self.repository.get(delivery.game_id)
         state = (game.state if game.state.seq == delivery.seq
                  else await self.repository.state_at(delivery.game_id, delivery.seq))
@@ -130,7 +129,5 @@ class Pictures(UmpireBase):
 
 
 def _close_ups(view: SideView) -> tuple[CloseUpWords, ...]:
-    """The close-ups of the side's hot spots its phase map's window leaves out (none when the
-    map is the whole board, which shows every spot)."""
-    window = fitted_window(view)
-    return gallery(view, CLOSE_UPS, outside=window) if window is not None else ()
+    """The close-ups of the side's hot spots out of its phase map's reach."""
+    return gallery(view, CLOSE_UPS, beside_map=True)

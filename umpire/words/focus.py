@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from render.fit import Window
+from render.fit import fit_size
 from render.focus import CloseUp, HotSpot, close_ups
 from rules.view import GHOST, OWN, SideView
 
@@ -90,14 +90,19 @@ def map_alt(view: SideView) -> str:
     return f"Map of {view.side_name}, turn {view.turn}: " + ", ".join(parts)
 
 
-def gallery(view: SideView, limit: int = 4, outside: Window | None = None
+def gallery(view: SideView, limit: int = 4, *, beside_map: bool = False
             ) -> tuple[CloseUpWords, ...]:
     """Up to ``limit`` close-ups of the side's hot spots, far apart (``render.focus.close_ups``),
-    each with its alt text; with ``outside`` (the phase map's window), only of the spots whose
-    centre that window does not show."""
-    shown = [c for c in close_ups(view, limit + MORE_SPOTS)
-             if outside is None or not outside.holds(c.around)]
-    return tuple(_words(view, c) for c in shown[:limit])
+    each with its alt text. ``beside_map``: only of the spots the phase map, fitted on the
+    first spot (``render.focus.fitted_window``), cannot reach: those farther from the first
+    spot's centre than half the map's shorter side."""
+    shots = close_ups(view, limit + MORE_SPOTS)
+    if beside_map and shots:
+        cols, rows = fit_size(view.game_map.grid)
+        first, reach = shots[0].around, min(cols, rows) // 2
+        grid = view.game_map.grid
+        shots = tuple(c for c in shots if grid.distance(c.around, first) > reach)
+    return tuple(_words(view, c) for c in shots[:limit])
 
 
 def _words(view: SideView, close: CloseUp) -> CloseUpWords:
