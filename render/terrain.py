@@ -266,6 +266,8 @@ class TerrainLayer:
 _CACHE: OrderedDict[tuple[str, int, bool], TerrainLayer] = OrderedDict()
 _PRINTS: dict[int, tuple[weakref.ref[GameMap], str]] = {}
 _LOCK = threading.RLock()
+#: The layers being drawn, each with the lock its drawer holds.
+_DRAWING: dict[tuple[str, int, bool], threading.Lock] = {}
 #: Layers kept (a big board's layer and its fogged twin take some 10-40 MB).
 _KEEP = 8
 
@@ -300,19 +302,35 @@ def _forget(key: int, _ref: object = None) -> None:
 
 def terrain_layer(gm: GameMap, scale: int = BOARD_SCALE, every_label: bool = False
                   ) -> TerrainLayer:
-    """The cached layer of ``gm`` at ``scale``; drawn on first use."""
+    """The cached layer of ``gm`` at ``scale``; drawn on first use, once: threads asking for
+    a layer being drawn wait for it (many games of one scenario start at once, and each
+    drawing holds the interpreter for a good part of a second)."""
     key = (fingerprint(gm), scale, every_label)
     with _LOCK:
-        hit = _CACHE.get(key)
+        hit = _kept(key)
         if hit is not None:
-            _CACHE.move_to_end(key)
             return hit
-    layer = TerrainLayer(gm, scale, every_label)
-    with _LOCK:
-        _CACHE[key] = layer
-        while len(_CACHE) > _KEEP:
-            _CACHE.popitem(last=False)
+        drawing = _DRAWING.setdefault(key, threading.Lock())
+    with drawing:
+        with _LOCK:
+            hit = _kept(key)
+            if hit is not None:
+                return hit
+        layer = TerrainLayer(gm, scale, every_label)
+        with _LOCK:
+            _CACHE[key] = layer
+            _DRAWING.pop(key, None)
+            while len(_CACHE) > _KEEP:
+                _CACHE.popitem(last=False)
     return layer
+
+
+def _kept(key: tuple[str, int, bool]) -> TerrainLayer | None:
+    """The layer kept under ``key``, now the most recently used (under ``_LOCK``)."""
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+    return hit
 
 
 def clear_cache() -> None:
