@@ -500,7 +500,8 @@ async def play(t: TwoProcesses) -> None:
     assert "Grey Battery moved 1 cell(s) to B0603" in await t.confirm(moved, t.bob)
     done = await t.click(t.orders(t.bob), button(t.orders(t.bob), "Done"), t.bob)
     assert "finished" in text_of(done), text_of(done)
-    assert "Your orders, please: Blue Army Movement Phase, turn 2." in text_of(t.orders(t.alice))
+    assert "Your orders, please: Blue Army Movement Phase, turn 2 (game" in text_of(
+        t.orders(t.alice))
 
     # The host ends the game in the server; the verification there checks every roll.
     in_dm = text_of(await t.say("game status", t.alice))

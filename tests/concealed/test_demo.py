@@ -43,7 +43,7 @@ OWNER_ONLY = ("which of markers", "the force is now under", "the decoy is marker
               "Deployment plan", "may react at once", "(question ")
 #: The Union's phase in which its scout finds Colston: before it, nothing of his is named.
 REVEALING_PHASE = ("Your orders, please: Army of the Potomac Movement and Close Combat Phase, "
-                   "turn 6.")
+                   "turn 6 (game `demo`).")
 #: What the Confederates are told as Colston's division deploys: the first moment one of their
 #: units on the map sees the scout.
 REVEALED = "is revealed (an enemy unit came within sight): its 6 units deploy"
@@ -146,7 +146,7 @@ def test_the_confederates_are_told_each_beat(demo: Path) -> None:
                     "brigade)", "(question confederate:q1)",
                     # at once: before the Confederates' own movement and fire phases
                     "Your orders, please: Army of Northern Virginia Movement and Close Combat "
-                    "Phase, turn 6.")
+                    "Phase, turn 6 (game `demo`).")
     # the breeding rolls, in the answers to the breeding orders, beside their results
     assert replies.count("Secret roll for which of markers") == 2
     assert "Secret roll for which of markers" not in inbox
@@ -176,7 +176,7 @@ def test_the_union_scout_is_stopped_twice_and_fired_on_at_once(demo: Path) -> No
                     "brigade and Paxton's (Stonewall) brigade: **1M**",
                     "8th Pennsylvania Cavalry loses 1 strength point",
                     "Secret roll for morale check of 8th Pennsylvania Cavalry (fire)",
-                    "Your orders, please: Army of the Potomac Fire Phase, turn 6.")
+                    "Your orders, please: Army of the Potomac Fire Phase, turn 6 (game `demo`).")
     assert (inbox + replies).count("has been seen by the enemy") == 1
 
 

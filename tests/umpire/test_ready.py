@@ -58,7 +58,7 @@ async def test_a_shared_side_finishes_when_all_its_players_are_done(tmp_path: Pa
         # ... as an edit of U2's orders message for the phase, which now ends with the note.
         [(kind, target, text)] = await sent_since(store, mark)
         assert (kind, target) == ("player", str(U2))
-        assert text.startswith("Your orders, please: Command Phase, turn 1.")
+        assert text.startswith("Your orders, please: Command Phase, turn 1 (game `g1`).")
         assert text.endswith("\n\nReady to end the Command Phase (turn 1): <@11>. Still giving "
                              "orders: <@12>.")
         [orders, edit] = await store.deliveries_for(

@@ -27,6 +27,7 @@ from rules.modules.spec import OptionValue
 from rules.scenario.markup import plain
 from storage.json_codec import JsonObject
 from umpire.games.seats import mention
+from umpire.words.dossier import TITLE
 
 #: The game option: when a side shared by several players has finished its step.
 READY_OPTION = "ready"
@@ -117,7 +118,13 @@ READY_NOTE = "Ready to end the "
 
 
 def with_readiness(orders: str, note: str) -> str:
-    """A side's orders message with a readiness note at its end, in place of the one it had."""
+    """A side's orders message with a readiness note, in place of the one it had: under a
+    dossier's title (who on the side is still to act heads it), or at the end of a message
+    without one."""
+    if orders.startswith(TITLE):
+        head, _, rest = orders.partition("\n\n")
+        title = head.split("\n")[0]
+        return f"{title}\n{note}" + (f"\n\n{rest}" if rest else "")
     base, _, _ = orders.partition(f"\n\n{READY_NOTE}")
     return f"{base}\n\n{note}"
 

@@ -307,7 +307,8 @@ class _Asking:
         """Each acting side's call for orders, as the step stood once opened, with its Done
         button; none for a side that passed it by itself (its own line says so)."""
         return [Message("side", side, orders_text(self.phase, side_options(opened, side),
-                                                  project(opened, side), self.deadline),
+                                                  project(opened, side), self.deadline,
+                                                  self.game_id),
                         map_for=window_view(side),
                         buttons=self._done(side), piece=Piece.CALL, section=Section.CALL,
                         edit_key=orders_key(side, self.phase.turn, self.step))

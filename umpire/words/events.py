@@ -43,12 +43,15 @@ NAMED_UNITS = 4
 
 
 def orders_text(view: SideView, options: SideOptions | None = None,
-                own: SideView | None = None, deadline: PhaseDeadline | None = None) -> str:
+                own: SideView | None = None, deadline: PhaseDeadline | None = None,
+                game_id: str = "") -> str:
     """The call for orders of the step the public ``view`` stands in; with the side's
     ``options`` (``rules.turn.idle``), what it may do now and which of its units can (with the MPs
     they have left, from the side's ``own`` view); with the step's ``deadline``, when the orders
-    are due (public: ruling FLOW-27)."""
-    head = f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}."
+    are due (public: ruling FLOW-27). Its first line, the dossier's title, names the game
+    (``game_id``): one player's DMs from the bot hold every game he plays."""
+    game = f" (game `{plain(game_id)}`)" if game_id else ""
+    head = f"Your orders, please: {_whose(view)}{plain(view.phase)}, turn {view.turn}{game}."
     if deadline is not None:
         head += f" {orders_due(deadline)}"
     if options is None:
