@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -374,12 +374,22 @@ def map_buttons(game_id: str, pictures: Sequence[Picture]) -> list[discord.ui.It
     return items
 
 
+#: How the buttons a cog brings are made from a delivery's records, by their ``action``: each
+#: cog registers its own as it is loaded (``bot.cogs.orders``: the Move button).
+BUTTON_MAKERS: dict[str, Callable[[Mapping[str, Any]], discord.ui.Item[Any] | None]] = {}
+
+
 def delivery_items(buttons: Sequence[Mapping[str, Any]]) -> list[discord.ui.Item[Any]]:
     """The buttons a delivery carries, as Discord components. A record this bot does not know,
     or one whose custom id would not fit, is left out: the commands still do what any button
     does."""
     items: list[discord.ui.Item[Any]] = []
     for b in buttons:
+        make = BUTTON_MAKERS.get(str(b.get("action")))
+        if make is not None:
+            if (made := make(b)) is not None:
+                items.append(made)
+            continue
         if b.get("action") == ANSWER_ACTION:
             if (choice := _answer_item(b)) is not None:
                 items.append(choice)

@@ -178,6 +178,35 @@ async def test_a_call_for_orders_pages_the_pressers_own_units(fake: FakeDiscord,
         assert titles[0].startswith("Your units: Blue") and titles[1].startswith("Your units: Grey")
 
 
+async def test_the_move_button_gives_the_pressers_own_move_through_a_form(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    """A call for orders whose phase lets the side move carries Move…; it opens a form for
+    ``/move``'s two fields, and the move is the presser's own order, as ``/move`` gives it. The
+    enemy pressing it on a copy of the message gives an order for their own side only, which
+    their phase refuses."""
+    async with started_game(fake, tmp_path, FIXTURES / "tiny.toml", ("blue", "grey")) as (
+            bot, alice, bob):
+        await bot.outbox.idle()
+        orders = [m for m in fake.dms_to(alice) if "Your orders, please" in text_of(m)][-1]
+        [move] = [b for b in buttons_of(orders) if b["label"] == "Move…"]
+        answers = []
+        for user in (alice, bob):
+            opened = await fake.click(orders, move["custom_id"], user=user)
+            form = await opened.response()
+            assert form.type == 9 and form.data["custom_id"] == "vedette:move-form:g1"
+            handle = await fake.submit_modal("vedette:move-form:g1", {
+                "unit": "2nd Brigade" if user is alice else "Grey Battery",
+                "route": "A0106" if user is alice else "B0603"}, user=user)
+            callback = await handle.response()
+            given = await handle.original_message() if callback.type == 5 else handle.original
+            assert given is not None and given["flags"] & EPHEMERAL
+            answers.append(text_of(given))
+        assert "2nd Brigade moved" in answers[0], answers[0]
+        assert "moved" not in answers[1] and "2nd Brigade" not in answers[1], answers[1]
+        state = await bot.umpire.repository.state_for("g1")
+        assert state.loaded.board.label(state.units["grey-bat"].cell) != "B0603"
+
+
 def picture_bytes(fake: FakeDiscord, message: dict[str, Any]) -> list[bytes]:
     return [fake.world.blobs[int(a["id"])].data for a in message.get("attachments") or []]
 

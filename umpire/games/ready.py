@@ -142,6 +142,16 @@ def orders_key(side: str, turn: int, step: int) -> str:
     return f"orders:{side}:{turn}:{step}"
 
 
+#: The button under a side's orders message that opens a form for one unit's move.
+MOVE_ACTION = "move"
+
+
+def move_button(game_id: str) -> JsonObject:
+    """The Move button under a side's orders message, when the phase lets the side move: a
+    form for one unit and its route, given as ``/move`` gives it."""
+    return {"action": MOVE_ACTION, "game": game_id}
+
+
 def done_button(game_id: str, side: str, turn: int, step: int) -> JsonObject:
     """The Done button under a side's orders message for ``turn``'s ``step``."""
     return {"action": DONE_ACTION, "game": game_id, "side": side, "turn": turn, "step": step}

@@ -20,7 +20,7 @@ from rules.knowledge.public import finish_is_public
 from rules.knowledge.sighted import information_model
 from rules.scenario.markup import plain
 from rules.state import GameState, apply
-from rules.turn.idle import side_options
+from rules.turn.idle import SideOptions, side_options
 from rules.turn.progress import TurnProgress, newly_acting, opens_turn, progress
 from rules.turn.reaction import Question, QuestionAsked
 from rules.turn.status import GameStatus
@@ -29,7 +29,7 @@ from storage.json_codec import JsonObject
 from umpire.clock.questions import times_out_at
 from umpire.games.options import core_option
 from umpire.games.questions import answer_buttons
-from umpire.games.ready import done_button, orders_key
+from umpire.games.ready import done_button, move_button, orders_key
 from umpire.reads.drawn_maps import window_view
 from umpire.words.deadlines import PhaseDeadline, answer_due
 from umpire.words.dossier import Section, section_of
@@ -45,6 +45,9 @@ from umpire.words.events import (
 )
 from umpire.words.markers import marker_news
 from umpire.words.status_post import MENTION_PLAYERS, call_text, status_key, status_text
+
+#: The ruleset's word for moving units, the core's action a Move button gives.
+MOVING = "move"
 
 
 class Piece(StrEnum):
@@ -306,18 +309,24 @@ class _Asking:
     def messages(self, opened: GameState) -> list[Message]:
         """Each acting side's call for orders, as the step stood once opened, with its Done
         button; none for a side that passed it by itself (its own line says so)."""
-        return [Message("side", side, orders_text(self.phase, side_options(opened, side),
-                                                  project(opened, side), self.deadline,
-                                                  self.game_id),
-                        map_for=window_view(side),
-                        buttons=self._done(side), piece=Piece.CALL, section=Section.CALL,
-                        edit_key=orders_key(side, self.phase.turn, self.step))
+        return [self._call(opened, side, side_options(opened, side))
                 for side in self.acting if side not in opened.done]
 
-    def _done(self, side: str) -> tuple[JsonObject, ...]:
+    def _call(self, opened: GameState, side: str, options: SideOptions) -> Message:
+        return Message("side", side, orders_text(self.phase, options, project(opened, side),
+                                                 self.deadline, self.game_id),
+                       map_for=window_view(side), buttons=self._buttons(side, options),
+                       piece=Piece.CALL, section=Section.CALL,
+                       edit_key=orders_key(side, self.phase.turn, self.step))
+
+    def _buttons(self, side: str, options: SideOptions) -> tuple[JsonObject, ...]:
+        """Done, and Move when the side has a unit that can move."""
         if not self.game_id:
             return ()
-        return (done_button(self.game_id, side, self.phase.turn, self.step),)
+        done = done_button(self.game_id, side, self.phase.turn, self.step)
+        if any(offer.action == MOVING for offer in options.offers):
+            return (done, move_button(self.game_id))
+        return (done,)
 
 
 def _has_words(e: ev.GameEvent) -> bool:
