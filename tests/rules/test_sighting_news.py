@@ -5,8 +5,10 @@ sight as they were (hidden model: a side sees enemies only by sighting)."""
 from __future__ import annotations
 
 from rules import commands as cmd
+from rules.view import project
 from tests.support.surprise import Game, load_ground
 from umpire.games.routing import messages_for
+from umpire.words.events import by_place
 
 
 def hidden_game() -> Game:
@@ -51,3 +53,20 @@ def test_lost_and_newly_sighted_units_are_told_and_nothing_else() -> None:
     game.to(2, "movement", "grey")
     [again] = blue_hears(game, cmd.Move(unit="Grey Horse", route="road A0905"))
     assert again == "Your troops sight: Grey Horse (cavalry, 3) at A0905"
+
+
+def test_units_near_several_named_places_are_told_place_by_place() -> None:
+    """Sighted units near more than one named place are told a line a place (the nearest
+    within three cells), those near none last; near one place or none, in one line."""
+    game = Game(load_ground(('name = "Crossroads"\nat = "A1605"',
+                             'name = "Crossroads"\nat = "A1605"\n\n[[map.places]]\n'
+                             'name = "Mill"\nat = "A0706"')))
+    view = project(game.state, "blue")
+    cell = view.board.parse
+    told = [(cell("A0705"), "Grey Battery at A0705"), (cell("A1604"), "Grey Horse at A1604"),
+            (cell("A0606"), "Grey Brigade at A0606"), (cell("A0101"), "Grey Scouts at A0101")]
+    assert by_place(view, told) == ("\n- near Mill: Grey Battery at A0705; Grey Brigade at A0606"
+                                    "\n- near Crossroads: Grey Horse at A1604"
+                                    "\n- elsewhere: Grey Scouts at A0101")
+    assert by_place(view, told[:1] + told[2:3]) == (
+        " Grey Battery at A0705; Grey Brigade at A0606")

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules import events as ev
 from rules.forces.location import Withdrawn, location_words
-from rules.ground.board import Board
+from rules.ground.board import Board, Place
 from rules.ground.grid import Cell
 from rules.knowledge.levels import IDENTIFIED, UnitView
 from rules.knowledge.sighted import known_name, known_order
@@ -120,13 +120,14 @@ def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
     parts = []
     if new:
         # Anonymous units by what shows of them, never by who they are.
-        parts.append("Your troops sight: " + "; ".join(
-            f"{plain(known_name(w))} ({_what(w)}) at {_at(board, Cell(*w['cell']))}"
-            for w in _identified_first(new)))
+        parts.append("Your troops sight:" + by_place(view, [
+            (Cell(*w["cell"]),
+             f"{plain(known_name(w))} ({_what(w)}) at {_at(board, Cell(*w['cell']))}")
+            for w in _identified_first(new)]))
     if moved:
-        parts.append("Still in sight, moved: " + "; ".join(
-            f"{plain(known_name(w))} to {_at(board, Cell(*w['cell']))}"
-            for w in _identified_first(moved)))
+        parts.append("Still in sight, moved:" + by_place(view, [
+            (Cell(*w["cell"]), f"{plain(known_name(w))} to {_at(board, Cell(*w['cell']))}")
+            for w in _identified_first(moved)]))
     if changed:
         parts.append("Still in sight, now seen as: " + "; ".join(
             f"{plain(known_name(w))} ({_what(w)}"
@@ -134,9 +135,48 @@ def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
             for w in _identified_first(changed)))
     lost = list(lost)
     if lost:
-        parts.append("Lost from sight: " + "; ".join(
-            _ghost_name(view, uid) for uid in _lost_in_order(view, lost)))
+        parts.append("Lost from sight:" + by_place(view, [
+            (_last_seen(view, uid), _ghost_name(view, uid))
+            for uid in _lost_in_order(view, lost)]))
     return "\n".join(parts)
+
+
+#: A unit this many cells or fewer from a named place is told as near it.
+NEAR_PLACE = 3
+
+
+def by_place(view: SideView, told: list[tuple[Cell | None, str]]) -> str:
+    """Units told in a line, or, when they are near more than one named place of the map, a
+    line for each place (the nearest within ``NEAR_PLACE`` cells; the rest last, as
+    elsewhere), in the order each place first comes."""
+    groups: dict[str, list[str]] = {}
+    for cell, words in told:
+        place = _near_place(view, cell)
+        groups.setdefault(f"near {plain(place.name)}" if place else "elsewhere",
+                          []).append(words)
+    if len(groups) < 2:
+        return " " + "; ".join(words for _, words in told)
+    elsewhere = groups.pop("elsewhere", None)
+    lines = [f"- {where}: " + "; ".join(words) for where, words in groups.items()]
+    if elsewhere:
+        lines.append("- elsewhere: " + "; ".join(elsewhere))
+    return "\n" + "\n".join(lines)
+
+
+def _near_place(view: SideView, cell: Cell | None) -> Place | None:
+    """The named place nearest ``cell`` within ``NEAR_PLACE`` cells (the first listed, at equal
+    distance)."""
+    if cell is None:
+        return None
+    grid = view.game_map.grid
+    near = [(grid.distance(cell, p.cell), i, p) for i, p in enumerate(view.board.places)]
+    near = [n for n in near if n[0] <= NEAR_PLACE]
+    return min(near)[2] if near else None
+
+
+def _last_seen(view: SideView, uid: str) -> Cell | None:
+    m = next((u for u in view.memory if u.ref == uid), None)
+    return None if m is None else m.cell
 
 
 def correction_for_host(e: ev.UnitCorrected, before: SideView) -> str:
