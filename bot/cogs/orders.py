@@ -73,7 +73,7 @@ class MoveFormButton(GameButton, template=re.compile(rf"vedette:give:move:(?P<ga
                          discord.ButtonStyle.primary)
 
     async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
-        await interaction.response.send_modal(MoveForm(self.game_id))
+        await interaction.response.send_modal(MoveForm(self.game_id, interaction.id))
 
 
 def move_form_button(record: Mapping[str, Any]) -> discord.ui.Item[Any] | None:
@@ -94,8 +94,10 @@ class MoveForm(discord.ui.Modal, title="Move a unit"):
         label="Route", custom_id="route", max_length=500,
         placeholder="map labels or place names; 'road' before one follows the road")
 
-    def __init__(self, game_id: str) -> None:
-        super().__init__(custom_id=f"vedette:move-form:{game_id}")
+    def __init__(self, game_id: str, opened_by: int) -> None:
+        # One custom id per form opened: the bot keeps open forms by their custom id alone,
+        # so two players' forms under one id would answer only the last one opened.
+        super().__init__(custom_id=f"vedette:move-form:{game_id}:{opened_by}")
         self.game_id = game_id
 
     async def on_submit(self, interaction: Interaction) -> None:

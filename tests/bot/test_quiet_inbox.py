@@ -15,7 +15,13 @@ import discord
 import pytest
 
 from bot.messages import MAX_LAYOUT_TEXT, layout
-from tests.fakediscord import FakeDiscord, buttons_of, component_texts, gallery_items
+from tests.fakediscord import (
+    FakeDiscord,
+    InteractionHandle,
+    buttons_of,
+    component_texts,
+    gallery_items,
+)
 from tests.support.botkit import (
     EPHEMERAL,
     FIXTURES,
@@ -148,9 +154,7 @@ async def test_a_map_button_shows_the_presser_their_own_sides_map(fake: FakeDisc
         for user in (alice, bob):
             forged = "vedette:map:g1:A0303:3"
             handle = await fake.click(forged_button(fake, user, forged), forged, user=user)
-            callback = await handle.response()
-            pressed = await handle.original_message() if callback.type == 5 else handle.original
-            assert pressed is not None and pressed["flags"] & EPHEMERAL
+            pressed = await ephemeral(handle)
             asked = await private_answer(fake, "map", user, {"around": "A0303", "radius": 3})
             assert text_of(pressed) == text_of(asked)
             assert picture_bytes(fake, pressed) == picture_bytes(fake, asked)
@@ -189,22 +193,31 @@ async def test_the_move_button_gives_the_pressers_own_move_through_a_form(
         await bot.outbox.idle()
         orders = [m for m in fake.dms_to(alice) if "Your orders, please" in text_of(m)][-1]
         [move] = [b for b in buttons_of(orders) if b["label"] == "Move…"]
-        answers = []
+        # Both open the form before either sends it: each form is answered.
+        forms = []
         for user in (alice, bob):
-            opened = await fake.click(orders, move["custom_id"], user=user)
-            form = await opened.response()
-            assert form.type == 9 and form.data["custom_id"] == "vedette:move-form:g1"
-            handle = await fake.submit_modal("vedette:move-form:g1", {
-                "unit": "2nd Brigade" if user is alice else "Grey Battery",
-                "route": "A0106" if user is alice else "B0603"}, user=user)
-            callback = await handle.response()
-            given = await handle.original_message() if callback.type == 5 else handle.original
-            assert given is not None and given["flags"] & EPHEMERAL
-            answers.append(text_of(given))
+            form = await (await fake.click(orders, move["custom_id"], user=user)).response()
+            assert form.type == 9 and form.data["custom_id"].startswith("vedette:move-form:g1:")
+            forms.append(form.data["custom_id"])
+        assert forms[0] != forms[1]
+        answers = []
+        for user, form_id, unit, route in ((bob, forms[1], "Grey Battery", "B0603"),
+                                           (alice, forms[0], "2nd Brigade", "A0106")):
+            handle = await fake.submit_modal(form_id, {"unit": unit, "route": route},
+                                             user=user)
+            answers.insert(0, text_of(await ephemeral(handle)))
         assert "2nd Brigade moved" in answers[0], answers[0]
         assert "moved" not in answers[1] and "2nd Brigade" not in answers[1], answers[1]
         state = await bot.umpire.repository.state_for("g1")
         assert state.loaded.board.label(state.units["grey-bat"].cell) != "B0603"
+
+
+async def ephemeral(handle: InteractionHandle) -> dict[str, Any]:
+    """The bot's answer to an interaction, which only its giver sees."""
+    callback = await handle.response()
+    given = await handle.original_message() if callback.type == 5 else handle.original
+    assert given is not None and given["flags"] & EPHEMERAL
+    return given
 
 
 def picture_bytes(fake: FakeDiscord, message: dict[str, Any]) -> list[bytes]:
