@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -28,6 +27,8 @@ from PIL import Image, ImageDraw
 from PIL.ImageFont import FreeTypeFont
 
 from render.style import INK, PAPER, RGB, centred_text, fit_font, font, mix, on
+from rules.forces.labels import abbreviate as abbreviate  # re-exported
+from rules.forces.labels import counter_label
 from rules.ground.grid import Cell
 from rules.view import ANONYMOUS, GHOST, MARKER, OWN, MarkerView, UnitView
 
@@ -84,10 +85,7 @@ def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "",
 def short_name(u: UnitView) -> str:
     """A counter's usual label: the view's short name, or one made from its full name when the
     short one is only the name cut off."""
-    short = u.short
-    if not short or (u.name.startswith(short) and len(short) < len(u.name)):
-        short = abbreviate(u.name) or short
-    return short
+    return counter_label(u.name, u.short)
 
 
 def name_font(look: Look) -> tuple[str, FreeTypeFont]:
@@ -124,58 +122,6 @@ def name_fits(text: str, scale: int, px: int) -> bool:
     else regular)."""
     room = label_room(scale)
     return font(px, True).getlength(text) <= room or font(px).getlength(text) <= room
-
-
-_RANKS = frozenset({"gen.", "gen", "maj.", "brig.", "lt.", "col.", "capt.", "general", "major",
-                    "colonel", "captain", "lieut.", "hon.", "lt.-gen.", "maj.-gen."})
-_ARMS = frozenset({"cavalry", "infantry", "battery", "artillery", "battalion", "regiment",
-                   "brigade", "division", "corps", "sharpshooters", "detachment", "wagons",
-                   "train", "light", "horse", "volunteers", "militia", "legion", "zouaves"})
-_STATES = {
-    "alabama": "Ala", "arkansas": "Ark", "connecticut": "Conn", "delaware": "Del",
-    "florida": "Fla", "georgia": "Ga", "illinois": "Ill", "indiana": "Ind", "iowa": "Ia",
-    "kentucky": "Ky", "louisiana": "La", "maine": "Me", "maryland": "Md",
-    "massachusetts": "Mass", "michigan": "Mich", "minnesota": "Minn", "mississippi": "Miss",
-    "missouri": "Mo", "ohio": "O", "pennsylvania": "Pa", "tennessee": "Tenn", "texas": "Tex",
-    "vermont": "Vt", "virginia": "Va", "wisconsin": "Wis", "new york": "NY",
-    "new jersey": "NJ", "new hampshire": "NH", "north carolina": "NC", "south carolina": "SC",
-    "rhode island": "RI", "west virginia": "WVa", "united states": "US",
-}
-_DIVISION = re.compile(r"^(\d+)\w*\s+division,?\s+([ivxl]+)\s+corps", re.IGNORECASE)
-
-
-def abbreviate(name: str) -> str:
-    """A counter's label made from a full name when the view has no short one: a leader's
-    surname ("Maj. Gen. Oliver O. Howard": Howard), a brigade's commander ("Mott's brigade":
-    Mott), a division of a corps ("2nd Division, XI Corps": 2/XI), a numbered unit's number and
-    state ("13th New York Battery": 13th NY; the symbol shows the arm), else the commander named
-    in brackets ("Battery I, 1st Ohio (Dilger)": Dilger)."""
-    main, _, rest = name.partition("(")
-    paren = rest.split(")")[0].strip()
-    main = main.strip()
-    words = main.replace(",", " ").split()
-    if not words:
-        return paren.split()[-1] if paren else ""
-    if words[0].lower() in _RANKS:
-        names = [w for w in words if w.lower() not in _RANKS]
-        return names[-1] if names else words[-1]
-    m = _DIVISION.match(main)
-    if m:
-        return f"{m.group(1)}/{m.group(2).upper()}"
-    for w in words:
-        if w.endswith("'s") or w.endswith("'"):
-            return w[:-2] if w.endswith("'s") else w[:-1]
-    if words[0][:1].isdigit():
-        numbers = [w for w in words if w[:1].isdigit()]
-        place = " ".join(w for w in words if not w[:1].isdigit()
-                         and w.lower() not in _ARMS and w.lower() not in ("and", "&"))
-        state = _STATES.get(place.lower(), "".join(w[:1] for w in place.split()))
-        if len(place.split()) == 1 and place.lower() not in _STATES:
-            state = place[:4]
-        return f"{'/'.join(numbers)} {state}".strip()
-    if paren:
-        return paren.split()[-1]
-    return words[0]
 
 
 def card_size(scale: int, formation: str) -> tuple[int, int]:
@@ -358,10 +304,7 @@ def under_label(contents: tuple[UnitView, ...]) -> str:
     if not contents:
         return "decoy"
     head = next((u for u in contents if u.kind == "leader"), contents[0])
-    short = head.short
-    if not short or (head.name.startswith(short) and len(short) < len(head.name)):
-        short = abbreviate(head.name) or short  # a rank ("Brig. Gen.") is no name
-    return short
+    return counter_label(head.name, head.short)  # a rank ("Brig. Gen.") is no name
 
 
 def by_cell(units: Iterable[UnitView]) -> dict[Cell, list[UnitView]]:
