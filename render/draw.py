@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
@@ -31,10 +32,11 @@ from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter
 from render.legend import LegendKey, legend, title_bar, with_window_line
 from render.style import PAPER, RGB, ROUTE, side_colour
 from render.terrain import TerrainLayer, terrain_layer
+from rules.forces.lookup import closest, names_of
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.knowledge.information import InformationModel
-from rules.view import GHOST, SideView
+from rules.view import GHOST, OWN, SideView, UnitView
 
 #: Cells round ``around`` when a window is asked for without a radius.
 DEFAULT_RADIUS = 8
@@ -178,8 +180,23 @@ def view_labels(view: SideView) -> dict[str, str]:
         if len(_LABELS) >= LABELS_KEPT:
             _LABELS.clear()
         found = _LABELS[key] = unique_labels(counters, short_name,
-                                             functools.partial(_fits_window, scale))
+                                             functools.partial(_fits_window, scale),
+                                             _misleading(view.side, counters))
     return found
+
+
+def _misleading(side: str | None, counters: Sequence[UnitView]) -> Callable[[UnitView, str], bool]:
+    """Whether a label, typed in an order, would name another of the side's own units than the
+    one it is put on (``rules.forces.lookup``): no order reads an enemy's name."""
+    own = [(u.ref, names_of(u.ref, u.name, u.short)) for u in counters
+           if u.level == OWN and u.side == side]
+
+    def misleads(u: UnitView, label: str) -> bool:
+        if u.level != OWN or u.side != side:
+            return False
+        found = closest(own, label)
+        return len(found) == 1 and found[0] != u.ref
+    return misleads
 
 
 #: Label sets remembered (``view_labels``), by what they depend on.

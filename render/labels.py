@@ -37,11 +37,15 @@ def named(u: UnitView) -> bool:
 
 
 def unique_labels(units: Iterable[UnitView], base: Callable[[UnitView], str],
-                  fits: Callable[[str], bool]) -> dict[str, str]:
+                  fits: Callable[[str], bool],
+                  misleads: Callable[[UnitView, str], bool] = lambda u, label: False
+                  ) -> dict[str, str]:
     """Each named counter's label, by ``ref``: ``base`` (its usual short name) where that is
     nobody else's, else the first of its other candidates (``candidates``) that is free, else
     the base with a number. Whoever comes first in the claiming order (commanders before their
-    troops, then by ref) keeps a shared base."""
+    troops, then by ref) keeps a shared base. A shared base or a candidate that, typed in an
+    order, would name another of the side's own units (``misleads``, ruling ORD-51) is passed
+    over for the next candidate, when there is one."""
     counters = sorted((u for u in units if named(u)),
                       key=lambda u: (_CLAIM.get(u.kind, 6), u.side, u.ref))
     bases = {u.ref: fitted(base(u), fits) for u in counters}
@@ -59,12 +63,14 @@ def unique_labels(units: Iterable[UnitView], base: Callable[[UnitView], str],
         if u.ref in out:
             continue
         b = bases[u.ref]
-        pick = b if b not in taken else ""
+        pick = b if b not in taken and not misleads(u, b) else ""
         for c in ([] if pick else candidates(u, base(u))):
             c = fitted(c, fits)
-            if c and c not in taken:
+            if c and c not in taken and not misleads(u, c):
                 pick = c
                 break
+        if not pick and b not in taken:
+            pick = b  # no candidate names it better
         n = next_number.get(b, 2)
         while not pick:
             pick = numbered(b, n, fits)

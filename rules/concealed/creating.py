@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 def decide_conceal(out: Outcome, side: str, command: ConcealForce) -> None:
     state = out.state
     require_phase_start(state, side, "conceal a force")
-    leader = own_unit(state, side, command.leader)
+    # A leader is asked for: "Colston" is the general before his namesake brigade (ORD-52).
+    leader = own_unit(state, side, command.leader, wanted=lambda u: u.is_leader)
     if leader.cell is None:
         raise Refusal(f"{leader.name} is not on the map")
     kind, members, name = _force(state, side, leader, command.join)

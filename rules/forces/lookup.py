@@ -1,18 +1,27 @@
 """Finding one of a side's own units by the name a player gives, and reading a list of them.
 
-A unit is named by its id, its name or its short name, in any case. Names may hold any
-character, commas included ("Dilger's battery, 1st Ohio"), so a list separated by commas is read
-against the side's own names: wherever several pieces together spell one of them exactly, they
-name that one unit (ruling ORD-10). Only the side's own units are ever looked at, so an enemy's
-name or id gets exactly the answer a name of no unit gets."""
+A unit is named by its id, its name or its short name, in any case, or by any word of them or
+of the label on its counter (``rules.forces.labels``), or by the first letters of such a word:
+"Dieck" is "13th New York Battery (Dieckmann)", "13th NY" and "13th N." too, as its counter
+reads. The closest kind of match wins (``Match``, ruling ORD-50); a text that the closest kind
+fits in several units is refused with their names, never as a name of no unit. Names may hold
+any character, commas included ("Dilger's battery, 1st Ohio"), so a list separated by commas is
+read against the side's own names: wherever several pieces together spell one of them exactly,
+they name that one unit (ruling ORD-10). Only the side's own units are ever looked at, so an
+enemy's name or id, or a word only an enemy's name holds, gets exactly the answer a name of no
+unit gets."""
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TypeVar
 
-from rules.forces.units import Unit
+from rules.forces.labels import counter_label
+from rules.forces.units import Command, Unit
 from rules.refusal import Refusal
 from rules.state import GameState
 
@@ -20,6 +29,33 @@ from rules.state import GameState
 SEPARATORS = re.compile(r"([,;\n])")
 _AROUND = re.compile(r"\s*([,;])\s*")
 _SPACES = re.compile(r"\s+")
+#: A word of a name: letters and digits, with an apostrophe inside ("O'Neal").
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_POSSESSIVE = re.compile(r"['’]s$")
+#: Refusals list at most this many of the units a text could mean.
+MOST_LISTED = 5
+T = TypeVar("T")
+
+
+class Match(IntEnum):
+    """How closely a typed text names something, closest first (ruling ORD-50)."""
+
+    ID = 0  #: its id, whole
+    EXACT = 1  #: its name or short name, whole
+    START = 2  #: the beginning of its name
+    WORD = 3  #: whole words of its names or of its counter's label ("Hill")
+    WORD_START = 4  #: the beginnings of such words ("Dieck"), or their initials ("RE Lee")
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """Everything a unit (or a command) answers to: its id, its whole names (``same_name``)
+    and the words of its names and label (``words``), one tuple a name."""
+
+    id: str
+    name: str
+    whole: tuple[str, ...]
+    words: tuple[tuple[str, ...], ...]
 
 
 def same_name(text: str) -> str:
@@ -28,28 +64,139 @@ def same_name(text: str) -> str:
     return _SPACES.sub(" ", _AROUND.sub(r"\1", text.strip().lower()))
 
 
+def words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` as they are compared: in small letters, without a possessive
+    ("Hill's": hill; "Rodes'": rodes) or stops ("A. P.": a, p)."""
+    return tuple(_POSSESSIVE.sub("", w) for w in _WORD.findall(text.lower()))
+
+
 def unit_keys(unit: Unit) -> tuple[str, ...]:
     """Everything that names ``unit`` exactly, as ``same_name`` writes it."""
     return tuple(same_name(k) for k in (unit.id, unit.name, unit.short) if k)
 
 
-def own_unit(state: GameState, side: str, name: str) -> Unit:
-    """Find one of ``side``'s units by id, name or short name (any case).
+def unit_names(unit: Unit) -> Names:
+    """What ``unit`` answers to (``names_of``)."""
+    return names_of(unit.id, unit.name, unit.short)
+
+
+def names_of(ref: str, name: str, short: str) -> Names:
+    """What the unit of id ``ref``, ``name`` and ``short`` name answers to: those whole, and
+    the words of those and of its counter's label (a short name that is only its name cut off
+    adds no word)."""
+    label = counter_label(name, short)
+    cut = name.startswith(short) and len(short) < len(name)
+    texts = dict.fromkeys(t for t in (ref, name, "" if cut else short, label) if t)
+    return Names(same_name(ref), name, tuple(same_name(k) for k in (ref, name, short) if k),
+                 tuple(words(t) for t in texts))
+
+
+def command_names(command: Command) -> Names:
+    """What a command answers to: its id and name, whole and by their words."""
+    return Names(same_name(command.id), command.name,
+                 tuple(same_name(k) for k in (command.id, command.name)),
+                 tuple(words(t) for t in (command.id, command.name)))
+
+
+def match(names: Names, typed: str) -> Match | None:
+    """How closely ``typed`` names what ``names`` belongs to, or ``None`` when it does not."""
+    key = same_name(typed)
+    if not key:
+        return None
+    if key == names.id:
+        return Match.ID
+    if key in names.whole:
+        return Match.EXACT
+    if same_name(names.name).startswith(key):
+        return Match.START
+    asked = words(typed)
+    if not asked:
+        return None
+    if any(_run(asked, said, i, whole=True) for said in names.words for i in range(len(said))):
+        return Match.WORD
+    if any(_run(asked, said, i, whole=False) for said in names.words for i in range(len(said))):
+        return Match.WORD_START
+    return None
+
+
+def _run(asked: Sequence[str], said: Sequence[str], at: int, *, whole: bool) -> bool:
+    """Whether the words ``asked`` are, in order, the words of ``said`` from ``at`` on: each
+    the word itself (``whole``), or else its beginning or the initials of as many words as it
+    has letters ("RE" for "Robert E.", "NY" for "New York")."""
+    if not asked:
+        return True
+    if at >= len(said):
+        return False
+    first, rest = asked[0], asked[1:]
+    if ((said[at] == first or (not whole and said[at].startswith(first)))
+            and _run(rest, said, at + 1, whole=whole)):
+        return True
+    n = len(first)
+    if (not whole and n > 1 and first.isalpha() and at + n <= len(said)
+            and "".join(w[:1] for w in said[at:at + n]) == first):
+        return _run(rest, said, at + n, whole=whole)
+    return False
+
+
+def closest(named: Iterable[tuple[T, Names]], typed: str) -> list[T]:
+    """What ``typed`` names among ``named``: everything that matches it as closely as anything
+    does (``Match``), in the given order; nothing when nothing matches."""
+    found = [(m, thing) for thing, names in named if (m := match(names, typed)) is not None]
+    if not found:
+        return []
+    best = min(m for m, _ in found)
+    return [thing for m, thing in found if m == best]
+
+
+def several(typed: str, names: Sequence[str]) -> Refusal:
+    """The refusal of a text that names several of the side's own units (or commands): it lists
+    them by name, at most ``MOST_LISTED``."""
+    shown = list(names[:MOST_LISTED])
+    more = len(names) - len(shown)
+    if more:
+        listed = f"{', '.join(shown)} or {more} more"
+    else:
+        listed = f"{', '.join(shown[:-1])} or {shown[-1]}"
+    return Refusal(f"{typed.strip()[:60]!r} could be {len(names)} of yours. "
+                   f"Did you mean: {listed}?")
+
+
+def own_unit(state: GameState, side: str, name: str,
+             wanted: Callable[[Unit], bool] | None = None) -> Unit:
+    """Find one of ``side``'s units by id, name or short name (any case), or by words of them
+    or of its counter's label (``match``). Where the order asks for a certain kind of unit
+    (``wanted``: a leader, say), the units of that kind are searched first, and the others only
+    when none of them answers to the name.
 
     Only the side's own units are searched, so a name that belongs to an enemy unit gets exactly
     the answer a name of no unit gets."""
-    key = same_name(name)
     mine = state.units_of(side)
-    for u in mine:
-        if key in unit_keys(u):
-            return u
-    starts = [u for u in mine if same_name(u.name).startswith(key)]
-    if len(starts) == 1:
-        return starts[0]
+    pools = ([u for u in mine if wanted(u)], mine) if wanted is not None else (mine,)
+    for pool in pools:
+        found = closest(((u, unit_names(u)) for u in pool), name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise several(name, [u.name for u in found])
     names = {u.name.lower(): u.name for u in mine}
-    near = [names[n] for n in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)]
+    near = [names[n] for n in difflib.get_close_matches(same_name(name), list(names), n=3,
+                                                        cutoff=0.6)]
     hint = f" Did you mean: {', '.join(near)}?" if near else ""
     raise Refusal(f"You have no unit called {name.strip()[:60]!r}.{hint}")
+
+
+def own_command(state: GameState, side: str, name: str, *, closely: bool = False) -> str | None:
+    """The id of the side's own command ``name`` names (``match``), or ``None``. With
+    ``closely``, only its id or whole name counts; otherwise words of them do too, and a text
+    several commands answer to equally is refused with their names."""
+    mine = [c for c in state.commands.values() if c.side == side]
+    named = [(c, command_names(c)) for c in mine]
+    if closely:
+        named = [(c, n) for c, n in named if match(n, name) in (Match.ID, Match.EXACT)]
+    found = closest(named, name)
+    if len(found) > 1:
+        raise several(name, [c.name for c in found])
+    return found[0].id if found else None
 
 
 def split_list(items: str | Iterable[str], known: Callable[[str], bool], most: int = 1

@@ -5,7 +5,7 @@ A force is written as a list separated by commas: units (by name, short name or 
 commands beneath it). A name may itself hold commas ("1st Division, XI Corps (Devens)"): the
 list is read against the side's own names (``rules.forces.lookup.split_list``, ruling ORD-10).
 Only the ordering side's own units and commands are searched, so naming an enemy gets the same
-answer as naming nothing (rules.engine.own_unit). Units not on the map when
+answer as naming nothing (``rules.forces.lookup``). Units not on the map when
 the order is given are not part of the force (ruling SM-20).
 """
 
@@ -15,7 +15,17 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rules.forces.chain_of_command import force as command_force
-from rules.forces.lookup import own_keys, own_unit, pieces_of, same_name, split_list
+from rules.forces.lookup import (
+    Match,
+    match,
+    own_command,
+    own_keys,
+    own_unit,
+    pieces_of,
+    same_name,
+    split_list,
+    unit_names,
+)
 from rules.forces.units import Unit
 from rules.forces.words import Echelon, UnitKind
 from rules.refusal import Refusal
@@ -66,11 +76,15 @@ def resolve(state: GameState, side: str, text: str) -> tuple[list[Unit], str]:
 
 
 def _own_command(state: GameState, side: str, key: str) -> str | None:
-    low = same_name(key)
-    for c in state.commands.values():
-        if c.side == side and low in (same_name(c.id), same_name(c.name)):
-            return c.id
-    return None
+    """The side's own command ``key`` names, if it names one rather than a unit: a command's id
+    or whole name first, then a unit's; failing both, words of a command's names before words
+    of a unit's (a force is most often a command: "Colston" is his division, ruling ORD-52)."""
+    exact = own_command(state, side, key, closely=True)
+    if exact is not None:
+        return exact
+    if any(match(unit_names(u), key) in (Match.ID, Match.EXACT) for u in state.units_of(side)):
+        return None
+    return own_command(state, side, key)
 
 
 def _force_name(names: Sequence[str]) -> str:
