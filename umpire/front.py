@@ -22,7 +22,7 @@ from umpire.outbox import dm_notice
 from umpire.outbox import drain as outbox
 from umpire.outbox import holder as outbox_holder
 from umpire.outbox.drain import DEFAULT_LEASE, Transport
-from umpire.reads import pending, player_settings
+from umpire.reads import foreseen, pending, player_settings
 from umpire.reads.pending import Pending, PendingMarch, PendingMove
 from umpire.reads.player_settings import Preview
 from umpire.words import replies as wording
@@ -94,24 +94,35 @@ class Front(UmpireBase):
     # -----------------------------------
     async def save_pending_move(self, game_id: str, user_id: int, unit: str, route: str
                                 ) -> PendingMove:
-        """Keep a previewed move for its Confirm, stamped with the current turn and step and
-        with how the unit stands now (``pending.standing``)."""
+        """Keep a previewed move for its Confirm, stamped with the current turn and step, with
+        how the unit stands now (``pending.standing``) and with what its preview promised
+        (``umpire.reads.foreseen.word_of``)."""
         state = (await self.repository.get(game_id)).state
         return await pending.save(self.store, game_id, user_id, unit, route, turn=state.turn,
                                   step=state.step,
-                                  previewed=await self._standing(game_id, user_id, unit))
+                                  previewed=await self._standing(game_id, user_id, unit, route))
 
     async def pending_outdated(self, move: PendingMove) -> str | None:
-        """``None`` while the previewed unit stands as its preview found it; otherwise what
-        to tell the player, whose Confirm would no longer do what the preview said."""
-        if move.previewed == await self._standing(move.game_id, move.user_id, move.unit):
+        """``None`` while the previewed unit stands as its preview found it and the preview's
+        word still holds on what the side knows now; otherwise what to tell the player, whose
+        Confirm would no longer do what the preview said (ruling ORD-47)."""
+        was_unit, told, was_word = move.previewed.partition("\n")
+        now = await self._standing(move.game_id, move.user_id, move.unit,
+                                   move.route if told else "")
+        unit_now, _, word_now = now.partition("\n")
+        if was_unit != unit_now:
+            return (f"This preview is out of date: {move.unit} has moved or changed since it was "
+                    "shown. Give the order again to see where it would go now.")
+        if was_word == word_now:
             return None
-        return (f"This preview is out of date: {move.unit} has moved or changed since it was "
-                "shown. Give the order again to see where it would go now.")
+        return (f"Not ordered: what your side knows has changed since this preview was shown, "
+                f"and the move would no longer do what it said. Now: {word_now}\nGive the order "
+                "again to confirm it.")
 
-    async def _standing(self, game_id: str, user_id: int, unit: str) -> str:
-        """How the player's own unit ``unit`` stands now; empty for none (nothing of another
-        side is looked at)."""
+    async def _standing(self, game_id: str, user_id: int, unit: str, route: str = "") -> str:
+        """How the player's own unit ``unit`` stands now; empty for none; with ``route``, and
+        on the next line, what a preview of the move would promise now (read from the side's
+        own view only)."""
         game = await self.repository.get(game_id)
         player = await self.store.get_player(game_id, user_id)
         if player is None:
@@ -120,7 +131,10 @@ class Front(UmpireBase):
             mine = own_unit(game.state, player.side, unit)
         except Refusal:
             return ""
-        return pending.standing(mine, game.state.loaded.board)
+        standing = pending.standing(mine, game.state.loaded.board)
+        if not route:
+            return standing
+        return f"{standing}\n{foreseen.word_of(game.state, player.side, unit, route)}"
 
     async def pending_move(self, pending_id: str) -> PendingMove | None:
         return await pending.load(self.store, pending_id)

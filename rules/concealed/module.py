@@ -33,7 +33,9 @@ from rules.forces.markers import Marker
 from rules.forces.units import Unit
 from rules.forces.words import Formation
 from rules.ground.grid import Cell
+from rules.knowledge.levels import MarkerView
 from rules.knowledge.notes import ModuleNote
+from rules.knowledge.overlay import Ground
 from rules.modules.api import RuleModule
 from rules.modules.registry import register
 from rules.orders.stops import Stop
@@ -89,6 +91,10 @@ class ConcealedForces(RuleModule):
     # -- movement and the reveal -------------------------------------------------------------------
     def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
         return revealing.stop_reason(state, unit, cell)
+
+    def foreseen_stop(self, unit: Unit, cell: Cell, markers: tuple[MarkerView, ...],
+                      ground: Ground) -> Stop | None:
+        return revealing.foreseen_stop(unit, cell, markers, ground)
 
     def blocked_cells(self, state: GameState, side: str) -> frozenset[Cell]:
         return pickets.blocked_by_markers(state, side)

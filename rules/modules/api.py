@@ -17,7 +17,7 @@ from rules.forces.markers import Marker
 from rules.forces.units import Unit
 from rules.ground.grid import Cell
 from rules.knowledge.information import InformationModel
-from rules.knowledge.levels import UnitView
+from rules.knowledge.levels import MarkerView, UnitView
 from rules.knowledge.notes import ModuleNote
 from rules.knowledge.overlay import Ground, Overlay
 from rules.modules.data import data_of as data_of  # re-exported: modules read their data
@@ -119,6 +119,13 @@ class RuleModule:
         """A reason for a moving unit to stop after entering ``cell``, or ``None``. A stop is
         never a refusal: the move ends in the last cell the unit may stand in. Asked for every
         step of an ordinary move, and of a surprise column's head."""
+        return None
+
+    def foreseen_stop(self, unit: Unit, cell: Cell, markers: tuple[MarkerView, ...],
+                      ground: Ground) -> Stop | None:
+        """The stop ``stop_reason`` would make after ``unit`` enters ``cell``, as its side can
+        foresee it from the enemy markers it sees (``markers``) and the public ground alone: what
+        a move's preview says (``rules.orders.foresight``). Never reads the game state."""
         return None
 
     def move_marker(self, out: Outcome, side: str, marker: Marker, route: str) -> bool:

@@ -21,6 +21,7 @@ from rules.ground.board import LabelError
 from rules.ground.grid import Cell
 from rules.modules.api import RuleModule
 from rules.modules.registry import in_force
+from rules.orders.known import known_enemy
 from rules.orders.movement import (
     MoveError,
     MoveResult,
@@ -31,7 +32,7 @@ from rules.orders.movement import (
     plan_order,
 )
 from rules.orders.positions import positions_changed
-from rules.orders.route import Route, RouteError, expand, parse_route
+from rules.orders.route import NoRoad, Route, RouteError, expand, parse_route, road_advice
 from rules.orders.stops import Stop
 from rules.outcome import Outcome
 from rules.refusal import Refusal
@@ -148,6 +149,10 @@ def order_plan(state: GameState, side: str, unit: Unit, route_text: str) -> Move
     try:
         route = parse_route(gm, route_text)
         path = expand(gm, route, unit.cell)
+    except NoRoad as e:
+        # The way forward keeps clear of the enemy the side knows of (ruling ORD-46).
+        enemy = known_enemy(state, side).cells
+        raise Refusal(e.words(gm, road_advice(gm, e.start, e.leg.to, enemy))) from None
     except (RouteError, LabelError) as e:
         raise Refusal(str(e)) from None
     friends: dict[Cell, int] = {}

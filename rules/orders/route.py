@@ -82,6 +82,21 @@ def _longest_waypoint(gm: GameMap, words: list[str], start: int) -> tuple[Cell, 
     raise RouteError(f"cannot read {words[start]!r} as a waypoint")
 
 
+class NoRoad(RouteError):
+    """A road leg that no road carries: the leg, where it starts and where it goes. Its words
+    give a way forward from the map alone; ``rules.orders.core`` words it again keeping clear
+    of the enemy the moving side knows of (``road_advice``)."""
+
+    def __init__(self, gm: GameMap, n: int, leg: Leg, start: Cell) -> None:
+        self.n, self.leg, self.start = n, leg, start
+        super().__init__(self.words(gm, road_advice(gm, start, leg.to)))
+
+    def words(self, gm: GameMap, advice: str) -> str:
+        board = gm.board
+        return (f"leg {self.n + 1} ({self.leg.text}): no road joins {board.describe(self.start)} "
+                f"to {board.describe(self.leg.to)}: {advice}")
+
+
 def expand(gm: GameMap, route: Route, start: Cell) -> list[Cell]:
     """The cells the route enters, in order, from ``start`` (which is not included)."""
     path: list[Cell] = []
@@ -92,10 +107,7 @@ def expand(gm: GameMap, route: Route, start: Cell) -> list[Cell]:
         if leg.by_road:
             run = road_path(gm, here, leg.to)
             if run is None:
-                raise RouteError(
-                    f"leg {n + 1} ({leg.text}): no road joins {gm.board.describe(here)} to "
-                    f"{gm.board.describe(leg.to)}: {road_advice(gm, here, leg.to)}"
-                )
+                raise NoRoad(gm, n, leg, here)
         else:
             run = gm.grid.line(here, leg.to)[1:]
         path += run
@@ -142,32 +154,108 @@ def nearest_road_cell(gm: GameMap, cell: Cell) -> Cell | None:
     return min(found, key=lambda c: (gm.grid.distance(cell, c), gm.idx(c)))
 
 
-def road_advice(gm: GameMap, start: Cell, to: Cell) -> str:
+def road_advice(gm: GameMap, start: Cell, to: Cell, enemy: frozenset[Cell] = frozenset()
+                ) -> str:
     """A way forward for a road leg that no road carries (ruling ORD-5): the route written so
-    that it reaches a road first, or leaves it for the end, from the map alone (public)."""
+    that it reaches a road first, or leaves it for the end, from the map alone (public). With
+    ``enemy`` (the cells where the moving side knows of an enemy), a route it suggests never
+    goes through one of them, nor next to one before it is next to its destination (ruling
+    ORD-46): another road cell is tried, then the straight way; with none clear, it says so
+    instead of suggesting a route."""
+    reason, route = _advice(gm, start, to)
+    if route is None:
+        return reason
+    if not enemy or _clear(gm, route, start, enemy):
+        return f"{reason}: try {_quoted(route)}"
+    past = _first_near(gm, route, start, enemy)
+    assert past is not None
+    passes = (f"{_quoted(route)} would pass {gm.board.describe(past)}, "
+              f"{'where' if past in enemy else 'next to'} the enemy your troops know of")
+    for other in _other_ways(gm, start, to):
+        if _clear(gm, other, start, enemy):
+            return f"{reason}; {passes}: try {_quoted(other)}"
+    return (f"{reason}; {passes}, and so would every other way this can suggest: give "
+            "waypoints round it")
+
+
+def _advice(gm: GameMap, start: Cell, to: Cell) -> tuple[str, str | None]:
+    """Why no road carries the leg, and the route to try (``None``: none to suggest)."""
     board = gm.board
     on_start, on_end = gm.has_road(start), gm.has_road(to)
     if not on_start:
         near = nearest_road_cell(gm, start)
         if near is None:
-            return "this map has no roads"
+            return "this map has no roads", None
         first = board.label(near)
         if on_end and to not in road_network(gm, near):
             return (f"{board.describe(start)} is not on a road (the nearest road cell is "
                     f"{board.describe(near)}, {gm.grid.distance(start, near)} away), and that "
-                    f"road does not lead to {board.describe(to)}")
+                    f"road does not lead to {board.describe(to)}"), None
         tail = f"road {board.label(to)}" if on_end else _off_road_end(gm, near, to)
         if ROAD_WORD not in tail.split():
-            return (f"neither {board.describe(start)} nor {board.describe(to)} is on a road: "
-                    f"try {_quoted(board.label(to))}")
+            return (f"neither {board.describe(start)} nor {board.describe(to)} is on a road",
+                    board.label(to))
         return (f"{board.describe(start)} is not on a road; the nearest road cell is "
-                f"{board.describe(near)} ({gm.grid.distance(start, near)} away): try "
-                f"{_quoted(f'{first} {tail}')}")
+                f"{board.describe(near)} ({gm.grid.distance(start, near)} away)",
+                f"{first} {tail}")
     if not on_end:
-        return (f"{board.describe(to)} is not on a road: try "
-                f"{_quoted(_off_road_end(gm, start, to))}")
+        return f"{board.describe(to)} is not on a road", _off_road_end(gm, start, to)
     return (f"the roads at {board.describe(start)} and {board.describe(to)} do not meet: go "
-            "across country for part of the way")
+            "across country for part of the way"), None
+
+
+#: Road cells tried, nearest the destination first, for a way round the known enemy.
+OTHER_WAYS = 24
+
+
+def _other_ways(gm: GameMap, start: Cell, to: Cell) -> list[str]:
+    """Other routes to ``to`` as a player would write them: by road to each road cell the start
+    (or the road cell nearest it) is joined to, nearest ``to`` first, then straight on; last,
+    straight across country."""
+    board = gm.board
+    entry = start if gm.has_road(start) else nearest_road_cell(gm, start)
+    ways: list[str] = []
+    if entry is not None:
+        lead = "" if entry == start else f"{board.label(entry)} "
+        cells = sorted(road_network(gm, entry), key=lambda c: (gm.grid.distance(to, c), gm.idx(c)))
+        for cell in cells[:OTHER_WAYS]:
+            if cell == entry:
+                ways.append(f"{lead}{board.label(to)}".strip())
+            elif cell == to:
+                ways.append(f"{lead}road {board.label(to)}")
+            else:
+                ways.append(f"{lead}road {board.label(cell)} {board.label(to)}")
+    ways.append(board.label(to))
+    return list(dict.fromkeys(ways))
+
+
+def _cells_of(gm: GameMap, route: str, start: Cell) -> list[Cell] | None:
+    try:
+        return expand(gm, parse_route(gm, route), start)
+    except (RouteError, LabelError):
+        return None
+
+
+def _clear(gm: GameMap, route: str, start: Cell, enemy: frozenset[Cell]) -> bool:
+    """Whether ``route`` from ``start`` keeps clear of ``enemy`` until its end (the destination
+    is the player's own choice): through no enemy's cell, and next to none until it is next to
+    its destination."""
+    cells = _cells_of(gm, route, start)
+    return cells is not None and _first_near(gm, route, start, enemy) is None
+
+
+def _first_near(gm: GameMap, route: str, start: Cell, enemy: frozenset[Cell]) -> Cell | None:
+    """The first cell of ``route`` before its end that does not keep clear of ``enemy``."""
+    cells = _cells_of(gm, route, start) or []
+    if not cells:
+        return None
+    grid, to = gm.grid, cells[-1]
+    for cell in cells[:-1]:
+        if cell in enemy:
+            return cell
+        if grid.distance(cell, to) > 1 and any(n in enemy for n in grid.neighbours(cell)):
+            return cell
+    return None
 
 
 def _quoted(route: str) -> str:

@@ -133,9 +133,13 @@ async def test_a_road_leg_with_no_road_names_the_road_to_take(tmp_path: Path) ->
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await new_game(store)
         seq = await store.last_seq("g1")
+        # The Grey Brigade at B0704 is on Blue's map (the open model): no way there this can
+        # suggest keeps clear of it, and the answer says so (ruling ORD-46).
         with pytest.raises(UmpireError, match=r"no road joins A0105 to B0804: A0105 is not on a "
-                           r"road; the nearest road cell is A0104 \(1 away\): try "
-                           r"'A0104 road B0804'$"):
+                           r"road; the nearest road cell is A0104 \(1 away\); 'A0104 road "
+                           r"B0804' would pass B0604, next to the enemy your troops know of, and "
+                           r"so would every other way this can suggest: give waypoints round "
+                           r"it$"):
             await umpire.handle("g1", BLUE, cmd.Move(unit="2nd Brigade", route="road B0804"))
         with pytest.raises(UmpireError, match=r"A0101 is not on a road: try 'A0101' \(across "
                            r"country\)$"):

@@ -6,8 +6,9 @@ every move, or only those by road or longer than ``LONG_ROUTE`` cells, as the pl
 names the unit through the same lookup the engine uses (an enemy unit's name gets the same
 answer as a name of no unit), settles the order with the engine's own function
 (``rules.orders.core.order_plan``: each step priced, the route cut where the MPs run out) and says
-where the unit ends by the very function the move is made with (``MoveOrder.expected``), so that
-Confirm does what the preview said unless the enemy or a rule stops the unit sooner. It never
+where the unit ends by the very function the move is made with, walked against the enemy the
+side's view shows (``umpire.reads.foreseen``, ruling ORD-44), so that Confirm does what the
+preview said unless an enemy the side does not see or a rule stops the unit sooner. It never
 changes the game; the move is validated again, in full, when it is given.
 """
 
@@ -23,8 +24,8 @@ from rules.ground.board import Board
 from rules.knowledge.overlay import Route
 from rules.orders.core import order_plan
 from rules.orders.movement import OrderPlan, PlannedStep
-from rules.orders.stops import StopKind
 from rules.turn.status import GameStatus
+from umpire.reads.foreseen import ends_line, foreseen, is_out_of_mp
 from umpire.reads.player_settings import Preview
 from umpire.service import Umpire, UmpireError
 
@@ -32,8 +33,6 @@ from umpire.service import Umpire, UmpireError
 LONG_ROUTE = 6
 #: Cells beyond the MPs named one by one; the rest are counted.
 NOT_REACHED_NAMED = 6
-#: What no preview can know: the enemy it cannot see, and the rules' stops on the way.
-UNLESS = "unless the enemy or the rules stop it sooner"
 
 
 @dataclass(frozen=True)
@@ -83,21 +82,14 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
         return None
     gm = state.loaded.map
     board = gm.board
-    expected = order.expected(state)
-    end = expected.cells[-1] if expected.cells else mine.cell
+    seen = foreseen(state, side, order)
+    end = seen.result.cells[-1] if seen.result.cells else mine.cell
     head = (f"**{mine.name}** at {board.describe(mine.cell)}, in {mine.formation}, "
             f"{mine.mp_left:g} MP left, ordered {route.strip()!r}"
             f"{' (by road)' if by_road else ''}:")
-    out_of_mp = expected.stop is not None and expected.stop.kind is StopKind.OUT_OF_MP
-    if expected.stop is not None:
-        words = expected.stopped.replace(f" at {board.describe(end)}", "", 1)
-        ends = (f"It stops at {board.describe(end)}: {_stop_words(words)}, with "
-                f"{mine.mp_left - expected.mp:g} MP left, {UNLESS}.")
-    else:
-        ends = (f"It ends at {board.describe(end)} with {mine.mp_left - expected.mp:g} MP left, "
-                f"{UNLESS}.")
+    ends = ends_line(state, mine, seen)
     text = "\n".join([head, *step_lines(board, order.plan), ends, "Confirm to give the order."])
-    path = expected.cells
+    path = seen.result.cells
     image = None
     if path:
         middle = path[len(path) // 2]
@@ -109,13 +101,7 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
         except ValueError:
             image = None
     return MovePlan(mine.name, board.label(mine.cell), tuple(board.label(c) for c in path),
-                    by_road, text, image, board.label(end), out_of_mp)
-
-
-def _stop_words(stopped: str) -> str:
-    """A stop's words as the preview says them, of a move not yet made ("its MPs run out")."""
-    return stopped.replace("its MPs ran out", "its MPs run out", 1).replace(
-        "and fell back", "and it falls back", 1)
+                    by_road, text, image, board.label(end), is_out_of_mp(seen))
 
 
 def step_lines(board: Board, plan: OrderPlan) -> list[str]:

@@ -30,6 +30,8 @@ from rules.concealed.timing import require_phase_start
 from rules.forces.markers import Marker
 from rules.forces.units import Unit
 from rules.ground.grid import Cell
+from rules.knowledge.levels import MarkerView
+from rules.knowledge.overlay import Ground
 from rules.knowledge.sighted import rule_for, sight, turn_visibility
 from rules.orders.positions import positions_changed
 from rules.orders.stops import Stop, StopKind
@@ -62,6 +64,24 @@ def stop_reason(state: GameState, unit: Unit, cell: Cell) -> Stop | None:
                 state, unit, cell, marker):
             return Stop(StopKind.RULE, "it came upon an enemy concealed force at "
                         f"{state.loaded.board.describe(marker.cell)}")
+    return None
+
+
+def foreseen_stop(unit: Unit, cell: Cell, markers: tuple[MarkerView, ...], ground: Ground
+                  ) -> Stop | None:
+    """``stop_reason`` as the moving side foresees it: the enemy markers it sees, each taken to
+    be a force (a decoy stops the unit as well), found by the same reach and sight."""
+    gm = ground.game_map
+    for marker in sorted(markers, key=lambda m: m.id):
+        if gm.grid.distance(cell, marker.cell) <= REVEAL_RANGE:
+            how = f"within {REVEAL_RANGE} hexes of"
+        elif unit.observer and ground.rule.sees(gm.idx(cell), gm.idx(marker.cell),
+                                                ground.visibility):
+            how = "in sight of"
+        else:
+            continue
+        return Stop(StopKind.RULE, f"it comes {how} the enemy marker your troops see at "
+                    f"{gm.board.describe(marker.cell)}, and finding what is under it stops it")
     return None
 
 
