@@ -14,6 +14,7 @@ from pydantic import Field
 from rules.events import GameEvent
 from rules.knowledge.reporting import unit_name
 from rules.surprise import records as rec
+from rules.surprise.march.stopping import MarchStop
 
 if TYPE_CHECKING:
     from rules.view import SideView
@@ -213,6 +214,8 @@ class DetourResolved(MarchEvent):
     detour: list[Ref] = Field(default_factory=list)
     #: False when the phase ended unanswered: later blocked hexes are entered without asking.
     interactive: bool = True
+    #: Whether the leader's initiative roll was tried (``None`` in games recorded before).
+    tried: bool | None = None
 
     def report(self, view: SideView) -> str:
         if self.taken:
@@ -229,6 +232,9 @@ class ColumnMarched(MarchEvent):
     type: Literal["surprise_column_marched"] = "surprise_column_marched"
     moves: dict[str, list[Ref]]
     run: dict[str, Any]
+    #: Once the run is over, why it stopped (``None`` while it goes on, and in games recorded
+    #: before the reasons were kept).
+    why: MarchStop | None = None
 
     def report(self, view: SideView) -> str:
         lead = self.run["order"][0] if self.run.get("order") else ""
@@ -238,7 +244,10 @@ class ColumnMarched(MarchEvent):
         text = (f"Surprise move {self.called}: {moved} unit(s) marched; the head "
                 f"({_unit(view, lead)}) is at {where} after {_mp(float(self.run['spent']))}.")
         if self.run.get("stopped"):
-            text += f" It stopped: {self.run['stopped']}."
+            stopped = (self.why.contact_words(view) if self.why else "") or self.run["stopped"]
+            text += f" It stopped: {stopped}."
+        if self.why is not None and self.why.blocked is not None:
+            text += " " + self.why.blocked_words(view)
         return text
 
 
@@ -247,9 +256,13 @@ class MarchEnded(MarchEvent):
     outcome: str
     lost_mp: float = 0.0
     rest: bool = False
+    #: The MPs the column could still spend after its first blocked hex (``None``: it entered
+    #: none), and those of ``lost_mp`` that lay beyond them (ruling SM-27).
+    allowed_after_blocked: float | None = None
+    beyond_blocked: float = 0.0
 
     def report(self, view: SideView) -> str:
-        lost = (f" The {_mp(self.lost_mp)} its head did not spend are lost."
+        lost = (f" The {_mp(self.lost_mp)} its head did not spend are lost{self._why_lost()}."
                 if self.lost_mp > 0 else "")
         after = (" Its units count as having moved in your next movement phase."
                  if self.rest else "")
@@ -257,6 +270,21 @@ class MarchEnded(MarchEvent):
                 if self.outcome == rec.EXECUTED else "")
         return (f"Surprise move {self.called}: "
                 f"{rec.STATUS_WORDS.get(self.outcome, self.outcome)}.{lost}{after}{tail}")
+
+    def _why_lost(self) -> str:
+        """Which of the lost MPs a blocked hex took, and which the column did not use."""
+        allowed = self.allowed_after_blocked
+        if allowed is None:
+            return ""
+        if allowed <= 0:
+            return ": a triggered march's movement ends at its first blocked hex"
+        unused = round(self.lost_mp - self.beyond_blocked, 2)
+        if unused <= 0:
+            return f": no more than {_mp(allowed)} may be spent after a blocked hex"
+        of = f"{unused:g} of the {_mp(allowed)} it could still spend after the blocked hex"
+        if self.beyond_blocked <= 0:
+            return f": {of}"
+        return f": {of}, and the {_mp(self.beyond_blocked)} beyond them"
 
 
 class CancelSent(MarchEvent):

@@ -43,7 +43,7 @@ from rules.events import side_audience
 from rules.forces.units import Unit
 from rules.forces.words import STACKING_KINDS, Formation
 from rules.ground.grid import Cell
-from rules.knowledge.sighted import sight
+from rules.knowledge.sighted import rule_for, sight, turn_visibility
 from rules.modules.registry import in_force
 from rules.orders.movement import formation_change_cost
 from rules.orders.positions import positions_changed
@@ -55,13 +55,18 @@ from rules.surprise import interference, orders
 from rules.surprise import records as rec
 from rules.surprise.march.column import march_formation, route_path
 from rules.surprise.march.paths import cheapest_path
+from rules.surprise.march.stopping import (
+    AFTER_BLOCKED_MP,
+    BlockedHex,
+    Blocker,
+    MarchStop,
+    NoDetour,
+)
 from rules.turn import reaction
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
 
-#: MPs the force may still spend once its lead element has reached a blocked hex.
-AFTER_BLOCKED_MP = 6.0
 EPS = 1e-9
 
 PAUSED, CHUNK, DONE = "paused", "chunk", "done"
@@ -179,6 +184,60 @@ def find_detour(state: GameState, side: str, lead: Unit, here: Cell, path: Seque
     return None if found is None or not found[0] else found[0]
 
 
+def blockers(state: GameState, side: str, cell: Cell) -> list[Blocker]:
+    """The enemy counters that make ``cell`` a blocked hex for ``side``: each that fights within
+    the blocked radius of it, nearest first, then each that observes and sees it, nearest
+    first; an enemy marker of the modules' blocked cells counts as both (ruling CF-16). Facts
+    for the owner's report only: its words name none the owner does not see (ruling SM-25)."""
+    gm = state.loaded.map
+    radius = state.loaded.ruleset.blocked_radius
+    rule, vis = rule_for(state), turn_visibility(state)
+    target = gm.idx(cell)
+    counters = [(u.cell, u.combat, u.observer) for u in state.enemies_of(side)
+                if u.cell is not None]
+    if any(cell in module.blocked_cells(state, side) for module in in_force(state.modules)):
+        counters += [(m.cell, True, True) for m in state.markers_list() if m.side != side]
+    near: set[Cell] = set()
+    seeing: set[Cell] = set()
+    for where, fights, observes in counters:
+        if fights and gm.grid.distance(where, cell) <= radius:
+            near.add(where)
+        elif observes and rule.visible_from(gm.idx(where), vis) >> target & 1:
+            seeing.add(where)
+
+    def order(c: Cell) -> tuple[int, int, int]:
+        return gm.grid.distance(c, cell), c.col, c.row
+
+    return ([Blocker(cell=rec.ref(c), near=True) for c in sorted(near, key=order)]
+            + [Blocker(cell=rec.ref(c), near=False) for c in sorted(seeing - near, key=order)])
+
+
+def _no_detour(record: Mapping[str, Any], run: Mapping[str, Any], cell: Cell,
+               leader: Unit | None, way: list[Cell] | None) -> NoDetour | None:
+    """Why the head entered the blocked hex ``cell`` rather than go round it (``way``: the
+    detour found there, if one was looked for); ``None`` for a hex declined in a run recorded
+    before the reasons were kept."""
+    told: Mapping[str, str] = run.get("no_detour", {})
+    if _key(cell) in told:
+        return NoDetour(told[_key(cell)])
+    if cell in {rec.cell_of(c) for c in run["declined"]}:
+        return None
+    if leader is None or leader.cell is None:
+        return NoDetour.NO_LEADER
+    if record["detour"] == "never":
+        return NoDetour.NEVER
+    if way is None:
+        return NoDetour.NO_WAY
+    # An ``ask`` order not asked: after a question went unanswered this phase, or in the turns
+    # of a collision, which begin with no questions.
+    unanswered = NoDetour.UNANSWERED.value in told.values()
+    return NoDetour.NOT_ASKED if unanswered else NoDetour.COLLISION
+
+
+def _key(cell: Cell) -> str:
+    return f"{cell.col},{cell.row}"
+
+
 def _stop_words(run: Mapping[str, Any]) -> str:
     if run["half"]:
         return "half its saved MPs are spent"
@@ -210,6 +269,7 @@ def walk(state: GameState, record: Mapping[str, Any], limit: float | None
         nxt = rec.cell_of(run["path"][0])
         if nxt in enemy:
             run["stopped"] = "it ran into the enemy"
+            run["contact"] = rec.ref(nxt)
             break
         cost = gm.step_cost(here, nxt, lead.movement_class, lead.formation)
         if cost is None:
@@ -221,6 +281,7 @@ def walk(state: GameState, record: Mapping[str, Any], limit: float | None
         if limit is not None and run["spent"] + cost > limit + EPS:
             return run, "chunk", []
         is_blocked = bool(blocked >> gm.idx(nxt) & 1)
+        detour: list[Cell] | None = None
         if is_blocked and run["blocked_at"] is None and nxt not in declined and can_detour:
             path = [rec.cell_of(c) for c in run["path"]]
             detour = find_detour(state, side, lead, here, path, blocked, enemy)
@@ -229,6 +290,16 @@ def walk(state: GameState, record: Mapping[str, Any], limit: float | None
                     return run, "roll", detour
                 if run["interactive"]:
                     return run, "ask", detour
+        if is_blocked and run["blocked_at"] is None:
+            # The facts of the report (ruling SM-25): why no detour, and what blocked the hex.
+            run["blocked_hex"] = BlockedHex(
+                cell=rec.ref(nxt), at_mp=run["spent"] + cost,
+                allowed=0.0 if run["half"] else min(AFTER_BLOCKED_MP,
+                                                    run["budget"] - run["spent"] - cost),
+                radius=gm.ruleset.blocked_radius, blockers=blockers(state, side, nxt),
+                no_detour=_no_detour(record, run, nxt, leader, detour),
+                leader=leader.id if leader is not None else "",
+                step=len(run["trail"])).model_dump(mode="json")
         run["spent"] += cost
         run["trail"].append(rec.ref(nxt))
         run["path"].pop(0)
@@ -314,12 +385,25 @@ def _flush(out: Outcome, march_id: str, run: dict[str, Any]) -> None:
     moves = place_column(out.state, record, run)
     out.add(sev.ColumnMarched(audience=side_audience(str(record["side"])), march=march_id,
                               name=rec.name_of(out.state, march_id),
-                              moves=moves, run=run))
+                              moves=moves, run=run, why=why_stopped(run)))
     moved = [uid for uid, cells in moves.items() if cells]
     positions_changed(out, moved)
     for module in in_force(out.state.modules):
         for uid in moved:
             module.after_move(out, uid)
+
+
+def why_stopped(run: Mapping[str, Any]) -> MarchStop | None:
+    """The facts of the owner's report on a run that is over (``None`` while it goes on): the
+    first blocked hex, the cells and MPs spent after it, the enemy-held cell it ran into."""
+    if not run.get("done"):
+        return None
+    contact = run.get("contact")
+    if not run.get("blocked_hex"):
+        return MarchStop(contact=contact)
+    blocked = BlockedHex.model_validate(run["blocked_hex"])
+    return MarchStop(blocked=blocked, after=[list(c) for c in run["trail"][blocked.step + 1:]],
+                     after_mp=round(float(run["spent"]) - blocked.at_mp, 2), contact=contact)
 
 
 def advance(out: Outcome, march_id: str, limit: float | None = None) -> str:
@@ -351,7 +435,7 @@ def advance(out: Outcome, march_id: str, limit: float | None = None) -> str:
         taken = try_detour(out, march_id)
         out.add(sev.DetourResolved(audience=side_audience(side), march=march_id,
                                    name=rec.name_of(out.state, march_id), cell=cell,
-                                   taken=taken, detour=route if taken else []))
+                                   taken=taken, tried=True, detour=route if taken else []))
 
 
 def try_detour(out: Outcome, march_id: str) -> bool:
@@ -375,7 +459,7 @@ def choose_detour(out: Outcome, march_id: str, attempt: bool) -> None:
     taken = try_detour(out, march_id) if attempt else False
     out.add(sev.DetourResolved(audience=side_audience(side), march=march_id,
                                name=rec.name_of(out.state, march_id),
-                               cell=list(run["pending"]), taken=taken,
+                               cell=list(run["pending"]), taken=taken, tried=attempt,
                                detour=list(run["detour"]) if taken else []))
     advance(out, march_id)
 
@@ -386,10 +470,18 @@ def finish(out: Outcome, march_id: str) -> None:
     record = rec.march(out.state, march_id)
     run = record["run"] or {}
     rest = run.get("kind") == "collision"
-    lost = max(0.0, float(run.get("budget", 0.0)) - float(run.get("spent", 0.0)))
+    budget = float(run.get("budget", 0.0))
+    lost = max(0.0, budget - float(run.get("spent", 0.0)))
+    # What a blocked hex took (ruling SM-27): the MPs beyond those it allowed after it.
+    blocked = run.get("blocked_hex")
+    allowed = float(blocked["allowed"]) if blocked else None
+    beyond = max(0.0, budget - float(blocked["at_mp"]) - float(blocked["allowed"])) if blocked \
+        else 0.0
     out.add(sev.MarchEnded(audience=side_audience(str(record["side"])), march=march_id,
                            name=rec.name_of(out.state, march_id),
-                           outcome=rec.EXECUTED, lost_mp=round(lost, 2), rest=rest))
+                           outcome=rec.EXECUTED, lost_mp=round(lost, 2), rest=rest,
+                           allowed_after_blocked=allowed,
+                           beyond_blocked=round(min(beyond, lost), 2)))
 
 
 def halt(out: Outcome, march_id: str, why: str) -> None:
@@ -408,7 +500,8 @@ def settle_pending(out: Outcome, march_id: str) -> None:
     side = str(record["side"])
     out.add(sev.DetourResolved(audience=side_audience(side), march=march_id,
                                name=rec.name_of(out.state, march_id),
-                               cell=list(record["run"]["pending"]), taken=False, interactive=False))
+                               cell=list(record["run"]["pending"]), taken=False, tried=False,
+                               interactive=False))
     advance(out, march_id)
 
 
@@ -429,3 +522,9 @@ def apply_run_event(record: dict[str, Any], event: Any) -> None:
                 run["path"] = [list(c) for c in detour] + path[j + 1:]
             else:
                 run["declined"].append(list(cell))
+                # Why, for the report once the head enters it (ruling SM-26).
+                why = (NoDetour.UNANSWERED if not event.interactive else
+                       None if event.tried is None else
+                       NoDetour.FAILED if event.tried else NoDetour.DECLINED)
+                if why is not None:
+                    run.setdefault("no_detour", {})[_key(rec.cell_of(cell))] = why.value
