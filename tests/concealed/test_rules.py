@@ -217,7 +217,7 @@ def test_only_a_divisional_commander_takes_a_marker() -> None:
 def test_forces_conceal_only_at_the_start_of_their_own_movement_phase() -> None:
     g = game()
     g.do("blue", cmd.Move(unit="blue-cav", route="A0303"))
-    assert "before any of your units has moved" in refused(
+    assert "before any unit of your side moves" in refused(
         g, "blue", ConcealForce(leader="blue-gen"))
     g.step()  # Grey's movement phase
     assert "your own movement phase" in refused(g, "blue", ConcealForce(leader="blue-gen"))
@@ -364,7 +364,7 @@ def test_breeding_only_at_the_start_of_the_phase() -> None:
     force = conceal(g, "blue-gen")
     to_blue_movement(g, 2)
     g.do("blue", cmd.Move(unit="blue-cav", route="A0303"))
-    assert "before any of your units has moved" in refused(g, "blue", BreedDecoy(marker=force))
+    assert "before any unit of your side moves" in refused(g, "blue", BreedDecoy(marker=force))
 
 
 def test_an_enemy_marker_cannot_be_bred_from() -> None:
@@ -496,7 +496,7 @@ def test_unconcealing_after_a_move_or_in_the_enemys_phase_is_refused() -> None:
     force = conceal(g, "blue-gen")
     to_blue_movement(g, 2)
     g.do("blue", cmd.Move(unit="blue-cav", route="A0303"))
-    assert "before any of your units has moved" in refused(g, "blue", Unconceal(marker=force))
+    assert "before any unit of your side moves" in refused(g, "blue", Unconceal(marker=force))
     g.step()
     assert "your own movement phase" in refused(g, "blue", Unconceal(marker=force))
     assert "no concealment marker" in refused(g, "grey", Unconceal(marker=force))
@@ -508,7 +508,7 @@ def test_a_marker_move_counts_as_movement_begun() -> None:
     to_blue_movement(g, 2)
     kept, decoy = breed(g, force)
     g.do("blue", cmd.Move(unit=decoy, route="A0605"))
-    assert "before any of your units has moved" in refused(g, "blue", Unconceal(marker=kept))
+    assert "before any unit of your side moves" in refused(g, "blue", Unconceal(marker=kept))
 
 
 # -- detaching (ruling CF-3) ---------------------------------------------------------------------
