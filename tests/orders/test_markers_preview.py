@@ -13,7 +13,7 @@ import pytest
 
 from bot.client import VedetteBot
 from rules import events as ev
-from rules.commands import Done
+from rules.commands import Done, Move
 from rules.concealed import events as cev
 from rules.concealed import records as rec
 from rules.concealed.commands import ConcealForce
@@ -89,6 +89,19 @@ async def test_a_marker_move_is_previewed_confirmed_and_cut_where_its_mps_run_ou
         assert (f"Marker {mid} ({DIVISION}) moved to A1815 (stopped: its MPs ran out at "
                 "A1815).") in shown
         assert await marker_at(bot, mid) == "A1815"
+
+
+async def test_confirm_tells_why_not_when_the_marker_moved_since_its_preview(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    async with started_game(fake, tmp_path, SCENARIO, SIDES, seed=SEED) as (bot, alice, bob):
+        mid = await concealed_colston(bot.umpire, {"confederate": alice.id, "union": bob.id})
+        await bot.umpire.set_preview_setting(alice.id, Preview.ON)
+        preview = await private_answer(fake, "move", alice, {"unit": f"marker {mid}",
+                                                             "route": NORTH})
+        await bot.umpire.handle("g1", alice.id, Move(unit=f"marker {mid}", route="A1816"))
+        shown = text_of(await confirm_preview(fake, preview, alice))
+        assert shown.startswith(f"This preview is out of date: marker {mid} has moved")
+        assert await marker_at(bot, mid) == "A1816"  # Confirm did nothing more
 
 
 async def test_a_short_marker_move_follows_the_preview_setting_as_a_units_does(
