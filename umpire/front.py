@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.forces.lookup import own_unit
+from rules.forces.markers import own_marker
 from rules.refusal import Refusal
 from storage.errors import StorageError as DatabaseError
 from storage.records import GameStatus, PlayerRecord
@@ -127,11 +128,13 @@ class Front(UmpireBase):
         player = await self.store.get_player(game_id, user_id)
         if player is None:
             return ""
+        board = game.state.loaded.board
         try:
             mine = own_unit(game.state, player.side, unit)
         except Refusal:
-            return ""
-        standing = pending.standing(mine, game.state.loaded.board)
+            marker = own_marker(game.state.markers, player.side, unit)
+            return "" if marker is None else pending.marker_standing(marker, board)
+        standing = pending.standing(mine, board)
         if not route:
             return standing
         return f"{standing}\n{foreseen.word_of(game.state, player.side, unit, route)}"

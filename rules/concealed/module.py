@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.commands import GameCommand
 from rules.concealed import events as cev
-from rules.concealed import marching, pickets, scouts
+from rules.concealed import marching, moving, pickets, scouts
 from rules.concealed import records as rec
 from rules.concealed.breeding import decide_breed
 from rules.concealed.commands import (
@@ -38,6 +38,7 @@ from rules.knowledge.notes import ModuleNote
 from rules.knowledge.overlay import Ground
 from rules.modules.api import RuleModule
 from rules.modules.registry import register
+from rules.orders.marker_order import MarkerOrder
 from rules.orders.stops import Stop
 from rules.refusal import Refusal
 from rules.state import GameState, with_units
@@ -81,6 +82,10 @@ class ConcealedForces(RuleModule):
 
     def move_marker(self, out: Outcome, side: str, marker: Marker, route: str) -> bool:
         return decide_marker_move(out, side, marker, route)
+
+    def marker_order(self, state: GameState, side: str, marker: Marker, route: str
+                     ) -> MarkerOrder | None:
+        return moving.marker_order(state, side, marker, route)
 
     # -- the fold ----------------------------------------------------------------------------------
     def apply(self, state: GameState, event: GameEvent) -> GameState | None:

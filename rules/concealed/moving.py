@@ -7,10 +7,12 @@ of leaders alone moves as its slowest leader). A decoy moves as fast as the owne
 mounted cavalry brigade's allowance at horse rates: the fastest any real force could go, so that
 no decoy is known by its speed (ruling CF-5).
 
-What the side knows refuses the order: a step that cannot be taken, MPs that do not pay, a route
-ending on a friendly unit (other than leaders and HQs) or another of its markers. What the enemy
-does stops it, never refuses it: the marker halts before a hex in an enemy unit's line of sight,
-within two hexes of an enemy unit or marker, or held by the enemy (ruling CF-7).
+What the side knows refuses the order: a step that cannot be taken, MPs that do not pay for the
+first step, a route ending on a friendly unit (other than leaders and HQs) or another of its
+markers. A route longer than the MPs is cut at the last hex they pay for, as a unit's is (ruling
+CF-21). What the enemy does stops it, never refuses it: the marker halts before a hex in an enemy
+unit's line of sight, within two hexes of an enemy unit or marker, or held by the enemy (ruling
+CF-7).
 """
 
 from __future__ import annotations
@@ -26,9 +28,13 @@ from rules.concealed.reveal.spacing import KEEP_AWAY, cell_in_enemy_sight, enemy
 from rules.forces.markers import Marker
 from rules.forces.words import STACKING_KINDS, Formation, MovementClass, UnitKind
 from rules.ground.board import LabelError
+from rules.ground.gamemap import StepPrice
 from rules.ground.grid import Cell
+from rules.orders.marker_order import MarkerOrder
+from rules.orders.movement import MoveResult, OrderPlan, PlannedStep
 from rules.orders.positions import positions_changed
 from rules.orders.route import RouteError, expand, parse_route
+from rules.orders.stops import out_of_mp
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.turn import reaction
@@ -69,33 +75,36 @@ def members(state: GameState, record: Mapping[str, Any]) -> list[Member]:
             ceiling]
 
 
+def marker_order(state: GameState, side: str, marker: Marker, route: str
+                 ) -> MarkerOrder | None:
+    """The side's move of one of its concealed forces as its own knowledge settles it, the one
+    reading both the move and its preview use; ``None`` if this module did not make the
+    marker."""
+    settled = _settle(state, side, marker, route)
+    return None if settled is None else settled[0]
+
+
 def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> bool:
     """Move one of the side's concealed forces; ``False`` if this module did not make the
     marker."""
     state = out.state
-    record = force(state, marker.id)
-    if record is None:
+    if force(state, marker.id) is None:
         return False
     reaction.require_not_held(state, side)
-    if kind_of(record) is not ForceKind.DECOY and record["concealed_turn"] == state.turn:
-        raise Refusal(f"marker {marker.id} was concealed this turn: a concealed force may not "
-                      "move in the turn it is created")
-    gm = state.loaded.map
-    try:
-        path = expand(gm, parse_route(gm, route), marker.cell)
-    except (RouteError, LabelError) as e:
-        raise Refusal(str(e)) from None
-    # A forced march adds its MPs to every member's allowance (ruling CF-15).
-    extra = forced_mp(state, marker.id)
-    pace = [replace(m, movement=m.movement + extra) for m in members(state, record)]
-    costs = _check(state, side, marker, path, pace)
-    entered, stopped = _walk(state, side, marker, path)
+    settled = _settle(state, side, marker, route)
+    if settled is None:
+        return False
+    order, costs = settled
+    entered, stopped = _walk(state, side, marker, order.plan.path)
+    if len(entered) == len(order.plan.path) and not stopped:
+        # Nothing of the enemy's on the way: it ends exactly where its preview said.
+        entered, stopped = list(order.expected.cells), order.expected.stopped
     # A stop never leaves the marker on a friend: it falls back to the last free hex.
     while entered and _friend_at(state, side, marker, entered[-1]):
         entered.pop()
     used = dict(spent(state, marker.id))
-    for m in pace:
-        used[m.key] = used.get(m.key, 0.0) + sum(costs[m.key][:len(entered)])
+    for key, steps in costs.items():
+        used[key] = used.get(key, 0.0) + sum(steps[:len(entered)])
     cells = tuple((c.col, c.row) for c in entered)
     if cells:
         out.add(ev.MarkerMoved(audience="public", marker=marker.id, path=cells))
@@ -105,15 +114,49 @@ def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> b
     return True
 
 
-def _check(state: GameState, side: str, marker: Marker, path: Sequence[Cell],
-           pace: list[Member]) -> dict[str, list[float]]:
-    """Each member's cost of each step; refuses what the side itself knows is wrong."""
+def _settle(state: GameState, side: str, marker: Marker, route: str
+            ) -> tuple[MarkerOrder, dict[str, list[float]]] | None:
+    """The order, and what each member pays for each step its MPs reach."""
+    record = force(state, marker.id)
+    if record is None:
+        return None
+    if kind_of(record) is not ForceKind.DECOY and record["concealed_turn"] == state.turn:
+        raise Refusal(f"marker {marker.id} was concealed this turn: a concealed force may not "
+                      "move in the turn it is created")
+    gm = state.loaded.map
+    try:
+        parsed = parse_route(gm, route)
+        path = expand(gm, parsed, marker.cell)
+    except (RouteError, LabelError) as e:
+        raise Refusal(str(e)) from None
+    # A forced march adds its MPs to every member's allowance (ruling CF-15).
+    extra = forced_mp(state, marker.id)
+    pace = [replace(m, movement=m.movement + extra) for m in members(state, record)]
+    plan, costs, slowest = _plan(state, side, marker, path, pace)
+    order = MarkerOrder(marker, parsed, plan, _expected(state, side, marker, plan),
+                        _pace_words(state, slowest))
+    return order, costs
+
+
+def _pace_words(state: GameState, member: Member) -> str:
+    """Whom the force keeps pace with, in its own side's words."""
+    unit = state.units.get(member.key)
+    return unit.name if unit is not None else "a mounted cavalry brigade"
+
+
+def _plan(state: GameState, side: str, marker: Marker, path: Sequence[Cell],
+          pace: list[Member]) -> tuple[OrderPlan, dict[str, list[float]], Member]:
+    """Every step priced for the force, cut at the last hex all its members pay for (ruling
+    CF-21, as ORD-1 for a unit); refuses what the side itself knows is wrong. The plan's steps
+    and MPs are those of the member whose MPs run out first (the fewest MPs left at the end on
+    a tie): the one the force keeps pace with, returned with the plan."""
     if not path:
         raise Refusal("the route does not leave the marker's hex")
     gm = state.loaded.map
     board = gm.board
     used = spent(state, marker.id)
-    costs: dict[str, list[float]] = {m.key: [] for m in pace}
+    start = {m.key: m.movement - used.get(m.key, 0.0) for m in pace}
+    prices: dict[str, list[StepPrice]] = {m.key: [] for m in pace}
     here = marker.cell
     for n, cell in enumerate(path, start=1):
         where = f"step {n} ({board.describe(here)} to {board.describe(cell)})"
@@ -122,20 +165,67 @@ def _check(state: GameState, side: str, marker: Marker, path: Sequence[Cell],
         if not gm.grid.adjacent(here, cell):
             raise Refusal(f"{where}: the cells do not touch")
         for m in pace:
-            cost = gm.step_cost(here, cell, m.movement_class, m.formation)
-            if cost is None:
+            price = gm.step_price(here, cell, m.movement_class, m.formation)
+            if price is None:
                 raise Refusal(f"{where}: the force cannot go that way")
-            costs[m.key].append(cost)
-            total = used.get(m.key, 0.0) + sum(costs[m.key])
-            if total > m.movement + 1e-9:
-                left = m.movement - used.get(m.key, 0.0) - sum(costs[m.key][:-1])
-                raise Refusal(f"{where}: costs {cost:g} MP but the force's slowest unit has "
-                              f"only {left:g} of {m.movement:g} MP left")
+            prices[m.key].append(price)
         here = cell
-    if _friend_at(state, side, marker, path[-1]):
-        raise Refusal(f"{board.describe(path[-1])} holds other troops of yours: a concealed "
-                      "force stacks with no unit but leaders and HQs")
-    return costs
+    reach = {m.key: _paid(start[m.key], prices[m.key]) for m in pace}
+    k = min(reach.values())
+    slowest = min(pace, key=lambda m: (reach[m.key],
+                                       start[m.key] - sum(p.cost for p in prices[m.key][:k])))
+    if k == 0:  # it could not move at all: an order to say so, not a move of no hexes
+        first = prices[slowest.key][0]
+        raise Refusal(f"step 1 ({board.describe(marker.cell)} to {board.describe(path[0])}): "
+                      f"costs {first.cost:g} MP but the force's slowest unit has only "
+                      f"{start[slowest.key]:g} of {slowest.movement:g} MP left")
+    steps: list[PlannedStep] = []
+    left = start[slowest.key]
+    for n, (cell, price) in enumerate(zip(path, prices[slowest.key], strict=True)):
+        if n < k:
+            left -= price.cost
+        before = path[n - 1] if n else marker.cell
+        steps.append(PlannedStep(before, cell, price.cost, price.why, max(left, 0.0), n < k))
+    costs = {key: [p.cost for p in found[:k]] for key, found in prices.items()}
+    budget = start[slowest.key]
+    if k == len(path):
+        if _friend_at(state, side, marker, path[-1]):
+            raise Refusal(f"{board.describe(path[-1])} holds other troops of yours: a "
+                          "concealed force stacks with no unit but leaders and HQs")
+        return OrderPlan(tuple(steps), budget, None), costs, slowest
+    reached = path[:k]
+    if all(_friend_at(state, side, marker, c) for c in reached):
+        raise Refusal(f"its MPs run out at {board.describe(reached[-1])}, and that hex and "
+                      "every one before it hold other troops of yours (a concealed force "
+                      "stacks with no unit but leaders and HQs): give it a shorter route")
+    return (OrderPlan(tuple(steps), budget, out_of_mp(board.describe(reached[-1]))), costs,
+            slowest)
+
+
+def _paid(left: float, prices: Sequence[StepPrice]) -> int:
+    """How many of the steps, in order, ``left`` MPs pay for."""
+    for n, price in enumerate(prices):
+        left -= price.cost
+        if left < -1e-9:
+            return n
+    return len(prices)
+
+
+def _expected(state: GameState, side: str, marker: Marker, plan: OrderPlan) -> MoveResult:
+    """Where the marker ends with nothing of the enemy's in the way: the last hex its MPs pay
+    for, or, when that holds other troops of the side, the last free hex before it."""
+    paid = [s for s in plan.steps if s.reached]
+    k = len(paid)
+    while k and _friend_at(state, side, marker, paid[k - 1].cell):
+        k -= 1
+    cells = tuple(s.cell for s in paid[:k])
+    mp = plan.budget - paid[k - 1].left if k else 0.0
+    stop = plan.end_stop
+    if stop is not None and k < len(paid):
+        board = state.loaded.board
+        stop = stop.fell_back(f"{stop.words}, on other troops of yours, and fell back to "
+                              f"{board.describe(cells[-1])}")
+    return MoveResult(cells, mp, stop)
 
 
 def _walk(state: GameState, side: str, marker: Marker, path: Sequence[Cell]

@@ -1,11 +1,18 @@
 """When the owner's concealment orders may be given: at the start of his movement phase, before
-any of his units or markers has moved in it (Cf 1.3, 1.5, 2.2, 3.1)."""
+any of his units or markers has moved in it (Cf 1.3, 1.5, 2.2, 3.1).
+
+On a side shared by several players the window is the side's: one player's move closes it for
+all. The refusal is a ``WindowClosed``, so that the umpire can add which of the side's own orders
+closed it (ruling FLOW-64)."""
 
 from __future__ import annotations
 
 from rules.concealed.records import data
-from rules.refusal import Refusal
+from rules.refusal import Refusal, WindowClosed
 from rules.state import GameState
+
+#: How the calls for orders and the refusals say when the start-of-phase orders may be given.
+BEFORE_ANY_MOVE = "before any unit of your side moves"
 
 
 def movement_begun(state: GameState, side: str) -> bool:
@@ -30,4 +37,5 @@ def require_phase_start(state: GameState, side: str, doing: str) -> None:
     if side in state.done:
         raise Refusal("you have already finished this phase")
     if movement_begun(state, side):
-        raise Refusal(f"you can {doing} only before any of your units has moved this phase")
+        raise WindowClosed(f"you can {doing} only at the start of your movement phase, "
+                           f"{BEFORE_ANY_MOVE}, and your side has already moved this phase")

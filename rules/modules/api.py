@@ -26,6 +26,7 @@ from rules.orders.stops import Stop
 from rules.turn.offers import Offer
 
 if TYPE_CHECKING:
+    from rules.orders.marker_order import MarkerOrder
     from rules.outcome import Outcome
     from rules.scenario.loader import LoadedScenario
     from rules.state import GameState
@@ -133,6 +134,14 @@ class RuleModule:
         its events to ``out`` or raising ``Refusal``; ``False`` if this module did not make the
         marker (another module may have)."""
         return False
+
+    def marker_order(self, state: GameState, side: str, marker: Marker, route: str
+                     ) -> MarkerOrder | None:
+        """``side``'s move of its ``marker`` along ``route`` as the side's own knowledge
+        settles it (``rules.orders.marker_order``), the one reading both ``move_marker`` and a
+        preview use; raises ``Refusal`` for an order ``move_marker`` would refuse. ``None`` if
+        this module did not make the marker."""
+        return None
 
     def after_move(self, out: Outcome, unit_id: str) -> None:
         """A unit has ended a move."""

@@ -217,7 +217,7 @@ def test_only_a_divisional_commander_takes_a_marker() -> None:
 def test_forces_conceal_only_at_the_start_of_their_own_movement_phase() -> None:
     g = game()
     g.do("blue", cmd.Move(unit="blue-cav", route="A0303"))
-    assert "before any of your units has moved" in refused(
+    assert "before any unit of your side moves" in refused(
         g, "blue", ConcealForce(leader="blue-gen"))
     g.step()  # Grey's movement phase
     assert "your own movement phase" in refused(g, "blue", ConcealForce(leader="blue-gen"))
@@ -238,10 +238,11 @@ def test_a_force_moves_at_the_pace_of_its_slowest_unit() -> None:
     g = game()
     mid = conceal(g, "blue-gen2")  # a brigade on foot (6 MP) and a battery (8 MP)
     to_blue_movement(g, 2)
-    why = refused(g, "blue", cmd.Move(unit=mid, route="A1209"))  # 7 clear hexes
-    assert "only 0 of 6 MP left" in why
-    g.do("blue", cmd.Move(unit=mid, route="A1109"))  # 6 hexes: the brigade's whole allowance
+    # 7 clear hexes: the brigade's 6 MP pay for 6 of them, and the move is cut there (CF-21).
+    out = g.do("blue", cmd.Move(unit=mid, route="A1209"))
     assert g.state.markers[mid].cell == g.cell("A1109")
+    [moved] = [e for e in out.events if e.type == "cf_moved"]
+    assert moved.stopped == "its MPs ran out at A1109"  # type: ignore[attr-defined]
     assert "only 0 of 6 MP left" in refused(g, "blue", cmd.Move(unit=mid, route="A1209"))
 
 
@@ -253,9 +254,10 @@ def test_a_decoy_moves_as_fast_as_a_mounted_brigade_and_no_faster() -> None:
     # The decoy may move at once, and farther than the division could (7 hexes of 12 MP).
     g.do("blue", cmd.Move(unit=decoy, route="A1205"))
     assert g.state.markers[decoy].cell == g.cell("A1205")
-    assert "of 12 MP left" in refused(g, "blue", cmd.Move(unit=decoy, route="A1211 A1111"))
-    g.do("blue", cmd.Move(unit=decoy, route="A1210"))  # 5 more: 12 in all
+    # 5 MP left pay for 5 of the next 6 hexes: 12 in all, and no further.
+    g.do("blue", cmd.Move(unit=decoy, route="A1211 A1111"))
     assert g.state.markers[decoy].cell == g.cell("A1210")
+    assert "only 0 of 12 MP left" in refused(g, "blue", cmd.Move(unit=decoy, route="A1211"))
 
 
 def test_a_force_stops_before_three_hexes_of_the_enemy() -> None:
@@ -362,7 +364,7 @@ def test_breeding_only_at_the_start_of_the_phase() -> None:
     force = conceal(g, "blue-gen")
     to_blue_movement(g, 2)
     g.do("blue", cmd.Move(unit="blue-cav", route="A0303"))
-    assert "before any of your units has moved" in refused(g, "blue", BreedDecoy(marker=force))
+    assert "before any unit of your side moves" in refused(g, "blue", BreedDecoy(marker=force))
 
 
 def test_an_enemy_marker_cannot_be_bred_from() -> None:
@@ -494,7 +496,7 @@ def test_unconcealing_after_a_move_or_in_the_enemys_phase_is_refused() -> None:
     force = conceal(g, "blue-gen")
     to_blue_movement(g, 2)
     g.do("blue", cmd.Move(unit="blue-cav", route="A0303"))
-    assert "before any of your units has moved" in refused(g, "blue", Unconceal(marker=force))
+    assert "before any unit of your side moves" in refused(g, "blue", Unconceal(marker=force))
     g.step()
     assert "your own movement phase" in refused(g, "blue", Unconceal(marker=force))
     assert "no concealment marker" in refused(g, "grey", Unconceal(marker=force))
@@ -506,7 +508,7 @@ def test_a_marker_move_counts_as_movement_begun() -> None:
     to_blue_movement(g, 2)
     kept, decoy = breed(g, force)
     g.do("blue", cmd.Move(unit=decoy, route="A0605"))
-    assert "before any of your units has moved" in refused(g, "blue", Unconceal(marker=kept))
+    assert "before any unit of your side moves" in refused(g, "blue", Unconceal(marker=kept))
 
 
 # -- detaching (ruling CF-3) ---------------------------------------------------------------------

@@ -63,7 +63,7 @@ def test_what_may_not_be_released_is_refused_plainly() -> None:
 def test_scouts_are_released_only_at_the_start_of_the_phase() -> None:
     g, m = concealed()
     g.do("blue", cmd.Move(unit="blue-ind", route="A0202"))
-    assert "only before any of your units has moved" in refused(
+    assert "before any unit of your side moves" in refused(
         g, "blue", ReleaseScouts(marker=m, units=("blue-lancers",)))
     g.step()  # Grey's movement phase
     assert "start of your own movement phase" in refused(

@@ -16,6 +16,7 @@ from rules.combat import events as combat_events
 from rules.concealed import events as cev
 from rules.concealed import records as rec
 from rules.concealed.commands import BreedDecoy, ForceMarch, Unconceal
+from rules.concealed.moving import marker_order
 from rules.forces.counting import enemy_combat_presences
 from rules.forces.location import Withdrawn
 from rules.state import apply, with_units
@@ -26,6 +27,13 @@ GREY_MARKER = "0900"
 #: Eight steps from Blue's force: two more than its infantry's six MPs.
 EIGHT = "A0401 A0101 A0102"
 NINE = "A0401 A0101 A0103"
+
+
+def _reach(g: Game, marker: str, route: str) -> int:
+    """How many hexes of ``route`` the marker's MPs pay for, with no enemy in the way."""
+    order = marker_order(g.state, "blue", g.state.markers[marker], route)
+    assert order is not None
+    return len(order.expected.cells)
 
 
 def _option(value: str) -> tuple[str, str]:
@@ -101,11 +109,12 @@ def test_each_enemy_marker_counts_once_whatever_is_under_it() -> None:
 
 def test_a_concealed_force_may_force_march_up_to_the_rulesets_limit() -> None:
     g, m = concealed()
-    assert "only 0 of 6 MP left" in refused(g, "blue", cmd.Move(unit=m, route=EIGHT))
+    assert _reach(g, m, EIGHT) == 6  # the infantry's six MPs: the route is cut (CF-21)
     assert "at most 4 MPs" in refused(g, "blue", ForceMarch(marker=m, mp=5))
     assert "negative" in refused(g, "blue", ForceMarch(marker=m, mp=-1))
     g.do("blue", ForceMarch(marker=m, mp=2))
-    assert "only 0 of 8 MP left" in refused(g, "blue", cmd.Move(unit=m, route=NINE))
+    assert _reach(g, m, NINE) == 8
+    assert _reach(g, m, EIGHT) == 8
     g.do("blue", cmd.Move(unit=m, route=EIGHT))
     assert g.state.markers[m].cell == g.cell("A0102")
     assert "already used 2 forced-march MP(s)" in refused(g, "blue", ForceMarch(marker=m, mp=1))
@@ -167,8 +176,9 @@ def test_a_decoy_may_force_march_and_owes_no_check() -> None:
     decoy = rec.decoys_of(g.state, "blue")[0]
     # Sixteen hexes: past the twelve MPs any unforced decoy may go.
     sixteen = "A0401 A0101 A0104 A0304 A0301 A0201"
-    assert "only 0 of 12 MP left" in refused(g, "blue", cmd.Move(unit=decoy, route=sixteen))
+    assert _reach(g, decoy, sixteen) == 12
     g.do("blue", ForceMarch(marker=decoy, mp=4))
+    assert _reach(g, decoy, sixteen) == 16
     since = len(g.events)
     g.do("blue", cmd.Move(unit=decoy, route=sixteen))
     g.step()

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from rules import commands as cmd
 from rules import engine
 from rules.engine import Refusal, decide, request_key, start
+from rules.refusal import WindowClosed
 from rules.view import own_view, project
 from storage.records import GameStatus, NewDelivery
 from umpire.answers import Reply, UmpireError
 from umpire.base import UmpireBase
 from umpire.games import dice, seats
 from umpire.games.repository import LiveGame, Shown
+from umpire.reads.window import closed_by
 from umpire.words import replies as wording
 
 
@@ -87,6 +89,10 @@ class Deciding(UmpireBase):
             outcome = await asyncio.to_thread(
                 decide, game.state, side, command,
                 dice.SeededDice(game.record.seed, game_id), host, request_id, user=user_id)
+        except WindowClosed as e:  # say which of the side's own orders closed it (FLOW-64)
+            phase = await self.store.events_from_last(game_id, "phase_began")
+            closing = closed_by(phase, game.state, side, user_id)
+            raise UmpireError(f"{e}: {closing} closed it" if closing else str(e)) from None
         except Refusal as e:
             raise UmpireError(str(e)) from None
         status: GameStatus | None = None

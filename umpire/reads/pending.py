@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.forces.markers import Marker
 from rules.forces.units import Unit
 from rules.ground.board import Board
 from rules.state import GameState
@@ -66,6 +67,13 @@ def standing(unit: Unit, board: Board) -> str:
     has left and its formation."""
     cell = board.label(unit.cell) if unit.cell is not None else "off the map"
     return f"{unit.id} at {cell}, {unit.mp_left:g} MP, {unit.formation}"
+
+
+def marker_standing(marker: Marker, board: Board) -> str:
+    """Where one of the side's markers stands, in the words its preview depends on: its id,
+    its cell and the phase it last moved in."""
+    moved = "" if marker.moved_phase is None else f", moved in {marker.moved_phase}"
+    return f"marker {marker.id} at {board.label(marker.cell)}{moved}"
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,9 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
                     long_route: int = LONG_ROUTE) -> MovePlan | None:
     """The plan of a move worth confirming: by road, longer than ``long_route`` cells, or any
     move when the player's preview setting is on; ``None`` for a move to give at once, or one
-    the umpire answers without a preview (not this side's phase, a concealment marker): give it
-    directly, and ``handle`` answers. Raises ``UmpireError`` with the engine's own words for an
+    the umpire answers without a preview (not this side's phase): give it directly, and
+    ``handle`` answers. One of the side's markers is previewed as a unit is
+    (``umpire.reads.marker_preview``). Raises ``UmpireError`` with the engine's own words for an
     order it would refuse on what the side knows (an unknown unit, a route that cannot be read
     or followed)."""
     state = await umpire.repository.state_for(game_id)
@@ -67,8 +68,12 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     try:
         mine = own_unit(state, side, unit)
     except Refusal as e:
-        if own_marker(state.markers, side, unit) is not None:
-            return None  # a concealed force's marker: its module moves it and answers
+        marker = own_marker(state.markers, side, unit)
+        if marker is not None:  # one of the side's markers: previewed as its module settles it
+            from umpire.reads.marker_preview import plan_marker_move  # it builds on this module
+
+            return await plan_marker_move(umpire, state, side, user_id, marker, route,
+                                          long_route=long_route)
         raise UmpireError(str(e)) from None
     if mine.cell is None:
         return None
