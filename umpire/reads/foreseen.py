@@ -42,7 +42,7 @@ def ends_line(state: GameState, mine: Unit, seen: Foreseen) -> str:
         return f"It stops at {board.describe(end)}: {seen.why}, with {left}, {UNLESS}."
     if result.stop is not None:
         words = result.stopped.replace(f" at {board.describe(end)}", "", 1)
-        return f"It stops at {board.describe(end)}: {_stop_words(words)}, with {left}, {UNLESS}."
+        return f"It stops at {board.describe(end)}: {stop_words(words)}, with {left}, {UNLESS}."
     return f"It ends at {board.describe(end)} with {left}, {UNLESS}."
 
 
@@ -51,7 +51,7 @@ def is_out_of_mp(seen: Foreseen) -> bool:
     return stop is not None and stop.kind is StopKind.OUT_OF_MP
 
 
-def _stop_words(stopped: str) -> str:
+def stop_words(stopped: str) -> str:
     """A stop's words as the preview says them, of a move not yet made ("its MPs run out")."""
     return stopped.replace("its MPs ran out", "its MPs run out", 1).replace(
         "and fell back", "and it falls back", 1)

@@ -19,8 +19,9 @@ from rules.refusal import Refusal
 from rules.scenario.markup import plain
 from rules.state import GameState
 from rules.view import project
+from umpire.reads.foreseen import UNLESS, stop_words
 from umpire.reads.player_settings import Preview
-from umpire.reads.preview import LONG_ROUTE, UNLESS, MovePlan, _stop_words, step_lines
+from umpire.reads.preview import LONG_ROUTE, MovePlan, step_lines
 from umpire.service import Umpire, UmpireError
 from umpire.words.markers import marker_ref, under
 
@@ -66,7 +67,7 @@ async def plan_marker_move(umpire: Umpire, state: GameState, side: str, user_id:
             f"{route.strip()!r}{' (by road)' if by_road else ''}:")
     if expected.stop is not None:
         words = expected.stopped.replace(f" at {board.describe(end)}", "", 1)
-        ends = (f"It stops at {board.describe(end)}: {_stop_words(words)}, with {left:g} MP "
+        ends = (f"It stops at {board.describe(end)}: {stop_words(words)}, with {left:g} MP "
                 f"left, {UNLESS}.")
     else:
         ends = f"It ends at {board.describe(end)} with {left:g} MP left, {UNLESS}."
