@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules.concealed import events as cev
+from rules.concealed.foresight import foreseen_halt
 from rules.concealed.records import ForceKind, force, forced_mp, kind_of, spent
 from rules.concealed.reveal.spacing import KEEP_AWAY, cell_in_enemy_sight, enemy_cells
 from rules.forces.markers import Marker
@@ -30,6 +31,7 @@ from rules.forces.words import STACKING_KINDS, Formation, MovementClass, UnitKin
 from rules.ground.board import LabelError
 from rules.ground.gamemap import StepPrice
 from rules.ground.grid import Cell
+from rules.orders.known import known_enemy
 from rules.orders.marker_order import MarkerOrder
 from rules.orders.movement import MoveResult, OrderPlan, PlannedStep
 from rules.orders.positions import positions_changed
@@ -78,10 +80,20 @@ def members(state: GameState, record: Mapping[str, Any]) -> list[Member]:
 def marker_order(state: GameState, side: str, marker: Marker, route: str
                  ) -> MarkerOrder | None:
     """The side's move of one of its concealed forces as its own knowledge settles it, the one
-    reading both the move and its preview use; ``None`` if this module did not make the
-    marker."""
+    reading both the move and its preview use, with where the enemy the side knows of would
+    halt it (``rules.concealed.foresight``); ``None`` if this module did not make the marker."""
     settled = _settle(state, side, marker, route)
-    return None if settled is None else settled[0]
+    if settled is None:
+        return None
+    order = settled[0]
+    entered, why = foreseen_halt(known_enemy(state, side), order.expected.cells)
+    if not why:
+        return order
+    cells = list(order.expected.cells[:entered])
+    while cells and _friend_at(state, side, marker, cells[-1]):
+        cells.pop()
+    mp = order.plan.budget - order.plan.steps[len(cells) - 1].left if cells else 0.0
+    return replace(order, foreseen=MoveResult(tuple(cells), mp, None), halt=why)
 
 
 def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> bool:

@@ -87,18 +87,18 @@ def in_the_way(board: Board, counters: Sequence[UnitView]) -> str:
     seen = [u for u in counters if u.level != GHOST]
     if not seen:
         more = len(counters) - 1
-        return (f"{_called(first)}{_others(more)}, which your troops last saw at {where} "
+        return (f"{enemy_called(first)}{_others(more)}, which your troops last saw at {where} "
                 f"(turn {first.last_seen_turn}), may still be there, next on its way")
     more = len(seen) - 1
     verb = "are" if more else "is"
     if first.level == MARKER:
         return (f"an enemy counter{_others(more)}, which your troops see face down at {where}, "
                 f"{verb} next on its way")
-    return (f"{_called(first)}{_others(more)}, which your troops see at {where}, {verb} next on "
-            "its way")
+    return (f"{enemy_called(first)}{_others(more)}, which your troops see at {where}, {verb} "
+            "next on its way")
 
 
-def _called(counter: UnitView) -> str:
+def enemy_called(counter: UnitView) -> str:
     """An enemy counter as the side may name it."""
     if counter.level == ANONYMOUS or counter.anonymous or not counter.name:
         return f"an enemy {counter.kind} unit" if counter.kind else "an enemy unit"

@@ -23,10 +23,13 @@ class MarkerOrder:
     (``plan``: its ``budget`` is the MPs that pace has left), ``expected``, where it ends
     with no enemy in the way (``mp``: what it spends getting there, out of ``plan.budget``),
     and ``pace``: whom the marker keeps pace with, in its side's own words (the unit under it
-    whose MPs run out first, say)."""
+    whose MPs run out first, say). ``foreseen`` is where it halts instead, and ``halt`` why in
+    the side's own words, when the enemy the side knows of is in the way (ruling CF-22)."""
 
     marker: Marker
     route: Route
     plan: OrderPlan
     expected: MoveResult
     pace: str = ""
+    foreseen: MoveResult | None = None
+    halt: str = ""

@@ -54,7 +54,7 @@ async def plan_marker_move(umpire: Umpire, state: GameState, side: str, user_id:
         return None
     gm = state.loaded.map
     board = gm.board
-    expected = order.expected
+    expected = order.foreseen or order.expected
     end = expected.cells[-1] if expected.cells else marker.cell
     left = order.plan.budget - expected.mp
     ref = marker_ref(marker.id)
@@ -65,7 +65,13 @@ async def plan_marker_move(umpire: Umpire, state: GameState, side: str, user_id:
     head = (f"**{ref.capitalize()}**{f' ({what})' if what else ''} at "
             f"{board.describe(marker.cell)}{pace}, {order.plan.budget:g} MP left, ordered "
             f"{route.strip()!r}{' (by road)' if by_road else ''}:")
-    if expected.stop is not None:
+    if order.halt and not expected.cells:
+        ends = (f"It halts at {board.describe(marker.cell)}, where it stands: {order.halt}; "
+                f"{UNLESS.replace('sooner', 'elsewhere')}.")
+    elif order.halt:
+        ends = (f"It stops at {board.describe(end)}: {order.halt}, with {left:g} MP left, "
+                f"{UNLESS}.")
+    elif expected.stop is not None:
         words = expected.stopped.replace(f" at {board.describe(end)}", "", 1)
         ends = (f"It stops at {board.describe(end)}: {stop_words(words)}, with {left:g} MP "
                 f"left, {UNLESS}.")
