@@ -37,6 +37,7 @@ from rules.concealed.commands import (
     ReleaseScouts,
     Unconceal,
 )
+from umpire.reads.naming import Concealing
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -83,7 +84,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
                                                     "division (or a lone cavalry brigade) under "
                                                     "a concealment marker")
     @app_commands.describe(leader=LEADER_HELP, join=JOIN_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(leader=ac.unit_names, join=ac.own_units)
+    @app_commands.autocomplete(leader=ac.concealing(Concealing.LEADER),
+                               join=ac.concealing(Concealing.JOIN, "leader", listed=True))
     async def force(self, interaction: Interaction, leader: app_commands.Range[str, 1, 100],
                     join: app_commands.Range[str, 1, 1000] | None = None,
                     game: GameArg | None = None) -> None:
@@ -93,7 +95,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="breed", description="Start of your movement phase: a concealed "
                                                     "force breeds a decoy in its hex")
     @app_commands.describe(marker=MARKER_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers)
+    @app_commands.autocomplete(marker=ac.concealing(Concealing.BREEDING))
     async def breed(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     game: GameArg | None = None) -> None:
         await self._give(interaction, game, order_record(BreedDecoy, TOO_LONG, marker=marker))
@@ -101,7 +103,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="reveal", description="Start of your movement phase: a concealed "
                                                      "force turns back into its units")
     @app_commands.describe(marker=MARKER_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers)
+    @app_commands.autocomplete(marker=ac.concealing(Concealing.REVEALING))
     async def reveal(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                      game: GameArg | None = None) -> None:
         await self._give(interaction, game, order_record(Unconceal, TOO_LONG, marker=marker))
@@ -118,7 +120,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="scout", description="Start of your movement phase: a concealed "
                                                     "division releases scouts")
     @app_commands.describe(marker=MARKER_HELP, units=SCOUTS_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers, units=ac.own_units)
+    @app_commands.autocomplete(marker=ac.concealing(Concealing.SCOUTING),
+                               units=ac.concealing(Concealing.SCOUTS, "marker", listed=True))
     async def scout(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     units: app_commands.Range[str, 1, 1000], game: GameArg | None = None) -> None:
         command = order_record(ReleaseScouts, TOO_LONG, marker=marker, units=unit_list(units))

@@ -77,9 +77,9 @@ def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> b
     if record is None:
         return False
     reaction.require_not_held(state, side)
-    if kind_of(record) is not ForceKind.DECOY and record["concealed_turn"] == state.turn:
-        raise Refusal(f"marker {marker.id} was concealed this turn: a concealed force may not "
-                      "move in the turn it is created")
+    refused = marker_refusal(state, marker)
+    if refused is not None:
+        raise refused
     gm = state.loaded.map
     try:
         path = expand(gm, parse_route(gm, route), marker.cell)
@@ -103,6 +103,36 @@ def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> b
                            path=cells, stopped=stopped))
     positions_changed(out, ())
     return True
+
+
+def marker_refusal(state: GameState, marker: Marker) -> Refusal | None:
+    """Why the force under the marker may not be ordered to move at all now: none of this
+    module's, or concealed this turn (a decoy excepted). A force that may be ordered still
+    needs the MPs for its route (``marker_can_step``)."""
+    record = force(state, marker.id)
+    if record is None:
+        return Refusal(f"marker {marker.id} cannot be moved by an order")
+    if kind_of(record) is not ForceKind.DECOY and record["concealed_turn"] == state.turn:
+        return Refusal(f"marker {marker.id} was concealed this turn: a concealed force may not "
+                       "move in the turn it is created")
+    return None
+
+
+def marker_can_step(state: GameState, side: str, marker: Marker) -> bool:
+    """Whether some one-step route of the marker would be accepted now: the cheapest order it
+    could be given, checked as the order itself is (``_check``)."""
+    record = force(state, marker.id)
+    if record is None or marker_refusal(state, marker) is not None:
+        return False
+    extra = forced_mp(state, marker.id)
+    pace = [replace(m, movement=m.movement + extra) for m in members(state, record)]
+    for cell in state.loaded.map.grid.neighbours(marker.cell):
+        try:
+            _check(state, side, marker, [cell], pace)
+        except Refusal:
+            continue
+        return True
+    return False
 
 
 def _check(state: GameState, side: str, marker: Marker, path: Sequence[Cell],

@@ -1,17 +1,39 @@
 """What Concealed Forces lets a side do now (``RuleModule.offers``), in its own movement phase:
 move a concealed force (its marker) or turn it back into its units, and, before anything of the
-side has moved, put a division under concealment. Read from the side's own markers and
-commands only; whether its leader is seen by the enemy (which would refuse the concealment) is
-not looked at, since the side cannot know it for sure (ruling FLOW-12)."""
+side has moved, put a division under concealment.
+
+Each list is made by asking the order's own check of every candidate (``conceal_refusal``,
+``marker_refusal``, ``scout_refusal``, ``breed_refusal``, ``unconceal_check``), so that a choice
+offered is never refused for itself: the offers and the refusals cannot disagree (ruling
+ORD-55). Read from the side's own units, markers and commands, and from the enemy counters its
+view shows; whether its units are seen by the enemy (which would refuse the concealment) is not
+looked at, since the side cannot know it for sure (ruling FLOW-12).
+"""
 
 from __future__ import annotations
 
-from rules.concealed.timing import movement_begun
-from rules.forces.words import Echelon
+from rules.concealed.breeding import breed_refusal
+from rules.concealed.creating import conceal_refusal
+from rules.concealed.moving import marker_can_step
+from rules.concealed.records import force, own_marker
+from rules.concealed.reveal.revealing import unconceal_check
+from rules.concealed.scouts import scout_refusal
+from rules.forces.markers import Marker, markers_of
+from rules.forces.units import Unit
+from rules.refusal import Refusal
 from rules.state import GameState
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
 from rules.view import SideView
+
+#: What each offer says (the side's call for orders lists them).
+MOVE_WORDS = "move a concealed force (/move) or reveal it (/conceal reveal)"
+CONCEAL_WORDS = "conceal a division (/conceal force)"
+
+
+def marker_ref(marker: Marker) -> str:
+    """A marker as an order names it."""
+    return f"marker {marker.id}"
 
 
 def concealed_offers(state: GameState, side: str, view: SideView, step: Step
@@ -19,14 +41,78 @@ def concealed_offers(state: GameState, side: str, view: SideView, step: Step
     if not step.allows("move"):
         return ()
     out: list[Offer] = []
-    markers = tuple(f"marker {m.id}" for m in view.markers if m.own and m.side == side)
+    markers = tuple(marker_ref(m) for m in movable(state, side))
     if markers:
-        out.append(Offer("move", "move a concealed force (/move) or reveal it (/conceal reveal)",
-                         markers))
-    if not movement_begun(state, side):
-        leaders = {c.leader for c in state.commands.values()
-                   if c.side == side and c.echelon is Echelon.DIVISION}
-        names = tuple(u.name for u in view.own_units() if u.ref in leaders)
-        if names:
-            out.append(Offer("conceal", "conceal a division (/conceal force)", names))
+        out.append(Offer("move", MOVE_WORDS, markers, markers))
+    leaders = concealers(state, side, view)
+    if leaders:
+        out.append(Offer("conceal", CONCEAL_WORDS, tuple(u.name for u in leaders),
+                         tuple(u.id for u in leaders)))
     return tuple(out)
+
+
+def own_forces(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that stand for a force of this module's (a decoy included)."""
+    return [m for m in markers_of(state.markers, side) if force(state, m.id) is not None]
+
+
+def movable(state: GameState, side: str) -> list[Marker]:
+    """The side's markers some move order would be accepted for now: its phase and a step it
+    can pay for."""
+    if not _moving_now(state, side):
+        return []
+    return [m for m in own_forces(state, side) if marker_can_step(state, side, m)]
+
+
+def concealers(state: GameState, side: str, view: SideView) -> list[Unit]:
+    """The side's units (on the map, as its view lists them) that may put their force under a
+    concealment marker now: divisional commanders and lone cavalry brigades the order would
+    take, the enemy's sight aside."""
+    mine = [state.units[u.ref] for u in view.own_units() if u.ref in state.units]
+    return [u for u in mine if u.cell is not None
+            and conceal_refusal(state, side, u, sight=False) is None]
+
+
+def joiners(state: GameState, side: str, leader: Unit) -> list[Unit]:
+    """The side's units that may join ``leader``'s concealment (units directly under his
+    division's corps, in his command range), each as the order would take it."""
+    if conceal_refusal(state, side, leader, sight=False) is not None:
+        return []
+    division = state.commands.get(leader.command)
+    corps = division.parent if division is not None else ""
+    return [u for u in state.units_of(side) if corps and u.command == corps
+            and u.cell is not None and u.id != leader.id
+            and conceal_refusal(state, side, leader, (u.id,), sight=False) is None]
+
+
+def scouting(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that may release scouts now, and have some under them."""
+    return [m for m in own_forces(state, side) if scouts_under(state, side, marker_ref(m))]
+
+
+def scouts_under(state: GameState, side: str, marker_text: str) -> list[Unit]:
+    """The units under the marker named that it may release as scouts now."""
+    if scout_refusal(state, side, marker_text) is not None:
+        return []
+    marker = own_marker(state, side, marker_text)
+    record = force(state, marker.id) if marker is not None else None
+    inside = [] if record is None else [state.units[u] for u in record["units"]
+                                        if u in state.units]
+    return [u for u in inside if scout_refusal(state, side, marker_text, (u.id,)) is None]
+
+
+def breeding(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that may breed a decoy now."""
+    return [m for m in own_forces(state, side)
+            if breed_refusal(state, side, marker_ref(m)) is None]
+
+
+def revealing(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that may turn back into their units now."""
+    return [m for m in own_forces(state, side)
+            if not isinstance(unconceal_check(state, side, marker_ref(m)), Refusal)]
+
+
+def _moving_now(state: GameState, side: str) -> bool:
+    step = state.current
+    return step.allows("move") and side in step.acting(state.sides) and side not in state.done

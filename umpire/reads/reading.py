@@ -18,7 +18,7 @@ from umpire.gameref import GameRef, ref_of
 from umpire.games import seats
 from umpire.games.repository import LiveGame
 from umpire.reads import naming
-from umpire.reads.naming import Action, Named
+from umpire.reads.naming import Action, Concealing, Named
 from umpire.verify import check as verify
 from umpire.verify import record
 from umpire.words import markers as marker_words
@@ -168,6 +168,31 @@ class Reading(UmpireBase):
         strike now first, with distance and sight (``umpire.reads.naming.targets``)."""
         found = await self._asking_side(game_id, user_id, in_play=True)
         return naming.targets(*found, action, units_text) if found else []
+
+    async def offer_choices(self, game_id: str, user_id: int, action: str) -> list[Named]:
+        """The player's own units the rules offer for ``action`` now (``formation``,
+        ``rally``, ...: ``umpire.reads.naming.offered``), each list made by the order's own
+        check, so that what is offered is never refused for the unit itself."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.offered(*found, action) if found else []
+
+    async def mover_choices(self, game_id: str, user_id: int) -> list[Named]:
+        """What ``/move`` may name now: the player's markers that may move, then his units
+        that may (``umpire.reads.naming.movers``)."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.movers(*found) if found else []
+
+    async def concealed_choices(self, game_id: str, user_id: int, what: Concealing,
+                                context: str = "") -> list[Named]:
+        """What a Concealed Forces order of the player's may name now
+        (``umpire.reads.naming.concealed_choices``)."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.concealed_choices(*found, what, context) if found else []
+
+    async def march_choices(self, game_id: str, user_id: int) -> list[Named]:
+        """The player's commands and units a surprise-move order could name now."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.marchers(*found) if found else []
 
     async def force_choices(self, game_id: str, user_id: int) -> list[Named]:
         """The player's own commands and units on the map, for a march's ``force:``."""
