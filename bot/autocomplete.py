@@ -20,7 +20,8 @@ from bot.buttons import bot_of
 from bot.game_choice import game_for_autocomplete
 from rules.forces.words import FORMATIONS_BY_KIND
 from umpire.games import catalog
-from umpire.reads.naming import Concealing, Named, complete_list, ranked
+from umpire.modules.concealed import Concealing
+from umpire.reads.naming import Named, complete_list, ranked
 from umpire.service import UmpireError
 
 Interaction = discord.Interaction[Any]

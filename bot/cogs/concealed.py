@@ -37,7 +37,7 @@ from rules.concealed.commands import (
     ReleaseScouts,
     Unconceal,
 )
-from umpire.reads.naming import Concealing
+from umpire.modules.concealed import Concealing
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot

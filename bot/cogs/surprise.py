@@ -46,6 +46,7 @@ from umpire.modules.surprise import (
     MAX_LEAVE_OUT,
     MarchPlan,
     PendingDetour,
+    march_forces,
     march_names,
     march_status,
     plan_march,
@@ -93,7 +94,7 @@ async def _forces(interaction: Interaction, current: str, *, free: bool
     umpire = bot_of(interaction).umpire
     try:
         known = await umpire.force_choices(game_id, interaction.user.id)
-        offered = await umpire.march_choices(game_id, interaction.user.id) if free else known
+        offered = await march_forces(umpire, game_id, interaction.user.id) if free else known
     except Exception:
         return []
     return ac.unit_list_choices(current, known, offered)

@@ -12,12 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from rules.combat.aiming import Action as Action  # re-exported
 from rules.combat.aiming import aims
-from rules.concealed import offers as cof
-from rules.concealed.records import MODULE
 from rules.forces.lookup import (
     SEPARATORS,
     own_unit,
@@ -30,8 +27,6 @@ from rules.forces.markers import Marker
 from rules.forces.units import Unit
 from rules.refusal import Refusal
 from rules.state import GameState
-from rules.surprise import offers as sof
-from rules.surprise.spec import SPEC as SURPRISE_SPEC
 from rules.turn.idle import side_options
 from rules.view import project
 from umpire.words import markers as marker_words
@@ -41,19 +36,7 @@ MAX_CHOICES = 25
 MAX_VALUE = 100
 #: The offer that says who may do each action (``rules.turn.idle``, ``rules.combat.offers``).
 OFFER_OF: dict[Action, str] = {"fire": "fire", "assault": "close_combat"}
-SURPRISE = SURPRISE_SPEC.name
 _WORD = re.compile(r"[\w']+")
-
-
-class Concealing(StrEnum):
-    """The Concealed Forces lists an order may complete from (``concealed_choices``)."""
-
-    LEADER = "leader"  # who may conceal his force
-    JOIN = "join"  # who may join a leader's concealment
-    SCOUTS = "scouts"  # who a marker may release as scouts
-    SCOUTING = "scouting"  # the markers that may release scouts
-    BREEDING = "breeding"  # the markers that may breed a decoy
-    REVEALING = "revealing"  # the markers that may turn back into their units
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,41 +117,6 @@ def marker_choice(state: GameState, side: str, markers: Sequence[Marker]) -> lis
     labels = dict(marker_words.own_marker_choices(project(state, side)))
     refs = [marker_words.marker_ref(m.id) for m in markers]
     return [Named(r, labels.get(r, r), (same_name(r),)) for r in refs]
-
-
-def concealed_choices(state: GameState, side: str, what: Concealing, context: str = ""
-                      ) -> list[Named]:
-    """What a Concealed Forces order may name now (``rules.concealed.offers``, each list made
-    by the order's own check): ``context`` is the leader a ``join`` list joins, or the marker
-    whose scouts are listed."""
-    if MODULE not in state.modules:
-        return []
-    match what:
-        case Concealing.LEADER:
-            return [named_unit(u) for u in cof.concealers(state, side, project(state, side))]
-        case Concealing.JOIN:
-            try:
-                leader = own_unit(state, side, context)
-            except Refusal:
-                return []
-            return [named_unit(u) for u in cof.joiners(state, side, leader)]
-        case Concealing.SCOUTS:
-            return [named_unit(u) for u in cof.scouts_under(state, side, context)]
-        case Concealing.SCOUTING:
-            return marker_choice(state, side, cof.scouting(state, side))
-        case Concealing.BREEDING:
-            return marker_choice(state, side, cof.breeding(state, side))
-        case Concealing.REVEALING:
-            return marker_choice(state, side, cof.revealing(state, side))
-
-
-def marchers(state: GameState, side: str) -> list[Named]:
-    """The side's commands and units a surprise-move order could name as its force now
-    (``rules.surprise.offers.may_march``: the order's own reading of a force)."""
-    if SURPRISE not in state.modules:
-        return []
-    return [Named(ref, name, (same_name(ref), same_name(name)))
-            for ref, name in sof.marchers(state, side)]
 
 
 def chosen_units(state: GameState, side: str, text: str) -> list[Unit]:

@@ -17,8 +17,9 @@ from umpire.clock.phase_clock import step_clock
 from umpire.gameref import GameRef, ref_of
 from umpire.games import seats
 from umpire.games.repository import LiveGame
+from umpire.modules.concealed import Concealing, concealed_choices
 from umpire.reads import naming
-from umpire.reads.naming import Action, Concealing, Named
+from umpire.reads.naming import Action, Named
 from umpire.verify import check as verify
 from umpire.verify import record
 from umpire.words import markers as marker_words
@@ -187,12 +188,7 @@ class Reading(UmpireBase):
         """What a Concealed Forces order of the player's may name now
         (``umpire.reads.naming.concealed_choices``)."""
         found = await self._asking_side(game_id, user_id, in_play=True)
-        return naming.concealed_choices(*found, what, context) if found else []
-
-    async def march_choices(self, game_id: str, user_id: int) -> list[Named]:
-        """The player's commands and units a surprise-move order could name now."""
-        found = await self._asking_side(game_id, user_id, in_play=True)
-        return naming.marchers(*found) if found else []
+        return concealed_choices(*found, what, context) if found else []
 
     async def force_choices(self, game_id: str, user_id: int) -> list[Named]:
         """The player's own commands and units on the map, for a march's ``force:``."""
