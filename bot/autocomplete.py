@@ -20,7 +20,6 @@ from bot.buttons import bot_of
 from bot.game_choice import game_for_autocomplete
 from rules.forces.words import FORMATIONS_BY_KIND
 from umpire.games import catalog
-from umpire.modules.concealed import Concealing
 from umpire.reads.naming import Named, complete_list, ranked
 from umpire.service import UmpireError
 
@@ -113,27 +112,6 @@ def offered(action: str) -> Completer:
             log.debug("no %s choices for game %s", action, game_id, exc_info=True)
             return []
         return named(found, current)
-    return complete
-
-
-def concealing(what: Concealing, context: str = "", *, listed: bool = False) -> Completer:
-    """A completer of what a Concealed Forces order may name now (``Umpire.concealed_choices``):
-    ``context`` is the field naming the leader or marker the list depends on; ``listed``, a
-    list of units separated by commas (the last item completed)."""
-    async def complete(interaction: Interaction, current: str) -> Choices:
-        game_id = await game_for_autocomplete(interaction)
-        if game_id is None:
-            return []
-        umpire = bot_of(interaction).umpire
-        given = str(getattr(interaction.namespace, context, "") or "") if context else ""
-        try:
-            found = await umpire.concealed_choices(game_id, interaction.user.id, what, given)
-            known = (await umpire.own_unit_choices(game_id, interaction.user.id)
-                     if listed else [])
-        except Exception:
-            log.debug("no %s choices for game %s", what, game_id, exc_info=True)
-            return []
-        return unit_list_choices(current, known, found) if listed else named(found, current)
     return complete
 
 

@@ -13,6 +13,7 @@ from rules.refusal import Refusal
 from rules.state import GameState
 from rules.view import project
 from umpire.reads.naming import Named, marker_choice, named_unit
+from umpire.service import Umpire
 
 
 class Concealing(StrEnum):
@@ -50,3 +51,14 @@ def concealed_choices(state: GameState, side: str, what: Concealing, context: st
             return marker_choice(state, side, cof.breeding(state, side))
         case Concealing.REVEALING:
             return marker_choice(state, side, cof.revealing(state, side))
+
+
+async def concealed_choices_for(umpire: Umpire, game_id: str, user_id: int, what: Concealing,
+                                context: str = "") -> list[Named]:
+    """What a Concealed Forces order of the player's may name now (``concealed_choices``);
+    nothing for someone who plays no side in the game, or before or after play."""
+    state = await umpire.repository.state_for(game_id)
+    player = await umpire.player(game_id, user_id)
+    if player is None or not state.status.in_play:
+        return []
+    return concealed_choices(state, player.side, what, context)

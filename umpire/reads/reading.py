@@ -17,7 +17,6 @@ from umpire.clock.phase_clock import step_clock
 from umpire.gameref import GameRef, ref_of
 from umpire.games import seats
 from umpire.games.repository import LiveGame
-from umpire.modules.concealed import Concealing, concealed_choices
 from umpire.reads import naming
 from umpire.reads.naming import Action, Named
 from umpire.verify import check as verify
@@ -182,13 +181,6 @@ class Reading(UmpireBase):
         that may (``umpire.reads.naming.movers``)."""
         found = await self._asking_side(game_id, user_id, in_play=True)
         return naming.movers(*found) if found else []
-
-    async def concealed_choices(self, game_id: str, user_id: int, what: Concealing,
-                                context: str = "") -> list[Named]:
-        """What a Concealed Forces order of the player's may name now
-        (``umpire.reads.naming.concealed_choices``)."""
-        found = await self._asking_side(game_id, user_id, in_play=True)
-        return concealed_choices(*found, what, context) if found else []
 
     async def force_choices(self, game_id: str, user_id: int) -> list[Named]:
         """The player's own commands and units on the map, for a march's ``force:``."""
