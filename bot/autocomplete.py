@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -74,14 +75,44 @@ async def _own_markers(interaction: Interaction, game_id: str) -> list[tuple[str
 
 
 async def units(interaction: Interaction, current: str) -> Choices:
-    """The asking player's own units, and his own markers (a concealed force moves by its
-    marker), each marker labelled with what is under it."""
+    """What ``/move`` may name now: the asking player's own markers that may move (a concealed
+    force moves by its marker), each labelled with what is under it, then his own units that
+    may move; never a unit inside a marker (``Umpire.mover_choices``: ruling ORD-56)."""
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
-    names = await _own_unit_names(interaction, game_id)
-    found = labelled(await _own_markers(interaction, game_id), current)
-    return (found + matching(names, current))[:MAX_CHOICES]
+    try:
+        found = await bot_of(interaction).umpire.mover_choices(game_id, interaction.user.id)
+    except Exception:
+        log.debug("no movers for game %s", game_id, exc_info=True)
+        return []
+    return named(found, current)
+
+
+def named(found: list[Named], current: str) -> Choices:
+    """Choices of one unit or marker each, best match of the name first, completing to the
+    ref an order reads."""
+    return labelled([(n.ref, n.name) for n in found], current)
+
+
+Completer = Callable[[Interaction, str], Coroutine[Any, Any, Choices]]
+
+
+def offered(action: str) -> Completer:
+    """A completer of one of the asking player's units the rules offer for ``action`` now
+    (``Umpire.offer_choices``): the list is made by the order's own check."""
+    async def complete(interaction: Interaction, current: str) -> Choices:
+        game_id = await game_for_autocomplete(interaction)
+        if game_id is None:
+            return []
+        try:
+            found = await bot_of(interaction).umpire.offer_choices(
+                game_id, interaction.user.id, action)
+        except Exception:
+            log.debug("no %s choices for game %s", action, game_id, exc_info=True)
+            return []
+        return named(found, current)
+    return complete
 
 
 async def own_units(interaction: Interaction, current: str) -> Choices:

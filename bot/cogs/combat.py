@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from discord import app_commands
 from discord.ext import commands
 
-from bot.autocomplete import MAX_CHOICES, MAX_VALUE, unit_list_choices, unit_names
+from bot.autocomplete import MAX_CHOICES, MAX_VALUE, offered, unit_list_choices
 from bot.buttons import bot_of
 from bot.cogs import Interaction, give_order, in_servers_and_dms, unit_list
 from bot.errors import order_record
@@ -122,7 +122,7 @@ class CombatCog(commands.Cog):
     @app_commands.command(name="rally", description="Try to rally one of your units")
     @app_commands.describe(unit="One of your shaken, disorganized or routed units",
                            game=GAME_HELP)
-    @app_commands.autocomplete(unit=unit_names)
+    @app_commands.autocomplete(unit=offered("rally"))
     async def rally(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                     game: GameArg | None = None) -> None:
         await thinking(interaction)

@@ -22,9 +22,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autocomplete as ac
+from bot.buttons import bot_of
 from bot.cogs import Interaction, give_order, unit_list
 from bot.errors import order_record
-from bot.game_choice import GameArg
+from bot.game_choice import GameArg, game_for_autocomplete
 from bot.replies import thinking
 from rules.commands import Answer, GameCommand
 from rules.concealed.commands import (
@@ -37,6 +38,7 @@ from rules.concealed.commands import (
     ReleaseScouts,
     Unconceal,
 )
+from umpire.modules.concealed import Concealing, concealed_choices_for
 
 if TYPE_CHECKING:
     from bot.client import VedetteBot
@@ -66,6 +68,29 @@ TOO_LONG = ("that order is too long or empty: name up to twenty units of up to 1
             "characters each")
 
 
+def concealing(what: Concealing, context: str = "", *, listed: bool = False) -> ac.Completer:
+    """A completer of what a Concealed Forces order may name now (``Umpire.concealed_choices``):
+    ``context`` is the field naming the leader or marker the list depends on; ``listed``, a
+    list of units separated by commas (the last item completed)."""
+    async def complete(interaction: Interaction, current: str) -> Choices:
+        game_id = await game_for_autocomplete(interaction)
+        if game_id is None:
+            return []
+        umpire = bot_of(interaction).umpire
+        given = str(getattr(interaction.namespace, context, "") or "") if context else ""
+        try:
+            found = await concealed_choices_for(umpire, game_id, interaction.user.id, what,
+                                               given)
+            known = (await umpire.own_unit_choices(game_id, interaction.user.id)
+                     if listed else [])
+        except Exception:
+            ac.log.debug("no %s choices for game %s", what, game_id, exc_info=True)
+            return []
+        return (ac.unit_list_choices(current, known, found) if listed
+                else ac.named(found, current))
+    return complete
+
+
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
 class ConcealedCog(commands.GroupCog, group_name="conceal",
@@ -83,7 +108,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
                                                     "division (or a lone cavalry brigade) under "
                                                     "a concealment marker")
     @app_commands.describe(leader=LEADER_HELP, join=JOIN_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(leader=ac.unit_names, join=ac.own_units)
+    @app_commands.autocomplete(leader=concealing(Concealing.LEADER),
+                               join=concealing(Concealing.JOIN, "leader", listed=True))
     async def force(self, interaction: Interaction, leader: app_commands.Range[str, 1, 100],
                     join: app_commands.Range[str, 1, 1000] | None = None,
                     game: GameArg | None = None) -> None:
@@ -93,7 +119,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="breed", description="Start of your movement phase: a concealed "
                                                     "force breeds a decoy in its hex")
     @app_commands.describe(marker=MARKER_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers)
+    @app_commands.autocomplete(marker=concealing(Concealing.BREEDING))
     async def breed(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     game: GameArg | None = None) -> None:
         await self._give(interaction, game, order_record(BreedDecoy, TOO_LONG, marker=marker))
@@ -101,7 +127,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="reveal", description="Start of your movement phase: a concealed "
                                                      "force turns back into its units")
     @app_commands.describe(marker=MARKER_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers)
+    @app_commands.autocomplete(marker=concealing(Concealing.REVEALING))
     async def reveal(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                      game: GameArg | None = None) -> None:
         await self._give(interaction, game, order_record(Unconceal, TOO_LONG, marker=marker))
@@ -118,7 +144,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="scout", description="Start of your movement phase: a concealed "
                                                     "division releases scouts")
     @app_commands.describe(marker=MARKER_HELP, units=SCOUTS_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers, units=ac.own_units)
+    @app_commands.autocomplete(marker=concealing(Concealing.SCOUTING),
+                               units=concealing(Concealing.SCOUTS, "marker", listed=True))
     async def scout(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                     units: app_commands.Range[str, 1, 1000], game: GameArg | None = None) -> None:
         command = order_record(ReleaseScouts, TOO_LONG, marker=marker, units=unit_list(units))

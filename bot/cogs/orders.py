@@ -137,7 +137,7 @@ class OrdersCog(commands.Cog):
     @app_commands.command(name="formation", description="Change one of your units' formation")
     @app_commands.describe(unit="One of your units", formation="e.g. line, column, limbered",
                            game=GAME_HELP)
-    @app_commands.autocomplete(unit=ac.unit_names, formation=ac.formations)
+    @app_commands.autocomplete(unit=ac.offered("formation"), formation=ac.formations)
     async def formation(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                         formation: app_commands.Range[str, 1, 40],
                         game: GameArg | None = None) -> None:

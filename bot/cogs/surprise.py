@@ -46,6 +46,7 @@ from umpire.modules.surprise import (
     MAX_LEAVE_OUT,
     MarchPlan,
     PendingDetour,
+    march_forces,
     march_names,
     march_status,
     plan_march,
@@ -72,17 +73,31 @@ TOO_LONG = "that order is too long, empty or out of bounds"
 
 
 async def forces(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The asking player's own commands and units (never an enemy's): the last item of the
-    list is completed, each value the ids separated by commas, shown by the names (a command's
-    name may hold a comma: "1st Division, XI Corps (Devens)")."""
+    """The asking player's own commands and units that a surprise-move order could name now
+    (``Umpire.march_choices``: on the map, on no march, in the Command Phase; never an
+    enemy's): the last item of the list is completed, each value the ids separated by commas,
+    shown by the names (a command's name may hold a comma: "1st Division, XI Corps
+    (Devens)")."""
+    return await _forces(interaction, current, free=True)
+
+
+async def any_forces(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The asking player's own commands and units, any of them (never an enemy's)."""
+    return await _forces(interaction, current, free=False)
+
+
+async def _forces(interaction: Interaction, current: str, *, free: bool
+                  ) -> list[app_commands.Choice[str]]:
     game_id = await game_for_autocomplete(interaction)
     if game_id is None:
         return []
+    umpire = bot_of(interaction).umpire
     try:
-        known = await bot_of(interaction).umpire.force_choices(game_id, interaction.user.id)
+        known = await umpire.force_choices(game_id, interaction.user.id)
+        offered = await march_forces(umpire, game_id, interaction.user.id) if free else known
     except Exception:
         return []
-    return ac.unit_list_choices(current, known, known)
+    return ac.unit_list_choices(current, known, offered)
 
 
 async def marches(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -313,7 +328,7 @@ class SurpriseCog(commands.GroupCog, group_name="march",
                                                     "from their sham markers, then walk home")
     @app_commands.describe(units="Which shammed units, separated by commas (default: all of "
                                  "the march's)", march=MARCH_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(units=forces, march=marches)
+    @app_commands.autocomplete(units=any_forces, march=marches)
     async def rally(self, interaction: Interaction,
                     units: app_commands.Range[str, 1, 500] | None = None,
                     march: app_commands.Range[str, 1, 100] | None = None,

@@ -22,6 +22,7 @@ from rules.combat.config import CloseCombatEffect, Loss
 from rules.combat.fates import Fate
 from rules.combat.fire import shammed, shield_of
 from rules.combat.morale import worse
+from rules.combat.played import assault_unplayable
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.combat.stragglers import straggler_check
@@ -45,12 +46,10 @@ def resolve_assault(out: Outcome, side: str, command: Assault) -> None:
     state = out.state
     ruleset = state.loaded.ruleset
     rules = ruleset.combat
-    table = ruleset.tables.get("close_combat")
-    if table is None or table.kind == "plain":
-        raise Refusal("this game's rules have no close-combat table of odds or differentials")
-    if not rules.close_combat_results:
-        raise Refusal("the ruleset does not say what its close-combat results mean "
-                      "(combat.close_combat_results)")
+    missing = assault_unplayable(ruleset)
+    if missing is not None:
+        raise missing
+    table = ruleset.tables["close_combat"]
     attackers = fighters(state, side, command.units, "assault")
     know = Knowledge(state, side)
     target = resolve_target(state, side, command.target, know)

@@ -28,6 +28,7 @@ from rules.combat.conditions import Situation, applicable
 from rules.combat.fates import Fate
 from rules.combat.ledger import SHAM_BROKEN
 from rules.combat.morale import morale_check
+from rules.combat.played import fire_unplayable
 from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.events import side_audience
@@ -74,12 +75,10 @@ def resolve_fire(out: Outcome, side: str, command: Fire) -> None:
     state = out.state
     ruleset = state.loaded.ruleset
     rules = ruleset.combat
-    table = ruleset.tables.get("fire")
-    if table is None:
-        raise Refusal("this game's rules have no fire combat")
-    if not rules.fire_results:
-        raise Refusal("the ruleset does not say what its fire results mean "
-                      "(combat.fire_results)")
+    missing = fire_unplayable(ruleset)
+    if missing is not None:
+        raise missing
+    table = ruleset.tables["fire"]
     firers = fighters(state, side, command.units, "fire")
     know = Knowledge(state, side)
     target = resolve_target(state, side, command.target, know)

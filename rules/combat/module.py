@@ -12,6 +12,7 @@ from rules.combat.commands import Assault, Fire, Rally
 from rules.combat.fire import fire
 from rules.combat.morale import rally, rally_roll, require_rally
 from rules.combat.offers import combat_offers
+from rules.combat.played import COMMAND_ACTIONS, unplayable
 from rules.combat.spec import SPEC
 from rules.combat.stragglers import recover_stragglers
 from rules.commands import GameCommand
@@ -50,6 +51,10 @@ class Combat(RuleModule):
     def offers(self, state: GameState, side: str, view: SideView, step: Step
                ) -> tuple[Offer, ...]:
         return combat_offers(state, side, view, step)
+
+    def plays(self, state: GameState, command: str) -> bool:
+        action = COMMAND_ACTIONS.get(command)
+        return action is None or unplayable(state.loaded.ruleset, action) is None
 
     def rally_as(self, out: Outcome, unit: Unit) -> str | None:
         """The rally of ``/rally`` (ruling COMBAT-13) from the state ``unit`` is given in."""

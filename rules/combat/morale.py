@@ -12,6 +12,7 @@ from rules.combat import events as cev
 from rules.combat.checks import require_phase
 from rules.combat.commands import Rally
 from rules.combat.conditions import Situation, applicable
+from rules.combat.played import rally_unplayable
 from rules.events import side_audience
 from rules.forces.counting import enemy_combat_cells
 from rules.forces.lookup import own_unit
@@ -108,8 +109,9 @@ def rally(out: Outcome, side: str, command: Rally) -> None:
     """A rally roll on the morale table: a holding result restores the unit one state."""
     state = out.state
     require_phase(state, side, ("rally",), "rally")
-    if "morale" not in state.loaded.ruleset.tables:
-        raise Refusal("this game's rules have no morale table")
+    missing = rally_unplayable(state.loaded.ruleset)
+    if missing is not None:
+        raise missing
     unit = own_unit(state, side, command.unit)
     require_rally(state, unit)
     for module in in_force(state.modules):

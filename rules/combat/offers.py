@@ -13,6 +13,7 @@ not see the enemy next to it.
 from __future__ import annotations
 
 from rules.combat.ledger import used
+from rules.combat.played import assault_unplayable, fire_unplayable, rally_unplayable
 from rules.forces.units import Unit
 from rules.forces.words import COMBAT_KINDS
 from rules.ground.gamemap import GameMap
@@ -34,8 +35,7 @@ def combat_offers(state: GameState, side: str, view: SideView, step: Step
     targets = aimable_cells(view)
     gm = state.loaded.map
     out: list[Offer] = []
-    if (step.allows("fire") or step.allows("combat")) and "fire" in ruleset.tables \
-            and rules.fire_results:
+    if (step.allows("fire") or step.allows("combat")) and fire_unplayable(ruleset) is None:
         firers = [u for u in mine if _may(state, u, "fire")
                   and rules.state(u.morale).may_fire
                   and u.formation in rules.fire_formations.get(u.kind, ())
@@ -43,9 +43,8 @@ def combat_offers(state: GameState, side: str, view: SideView, step: Step
         if firers:
             out.append(Offer("fire", "fire at an enemy in sight (/fire)",
                              tuple(u.name for u in firers), tuple(u.id for u in firers)))
-    table = ruleset.tables.get("close_combat")
-    if (step.allows("close_combat") or step.allows("combat")) and table is not None \
-            and table.kind != "plain" and rules.close_combat_results:
+    if (step.allows("close_combat") or step.allows("combat")) \
+            and assault_unplayable(ruleset) is None:
         attackers = [u for u in mine if _may(state, u, "assault")
                      and rules.state(u.morale).may_assault
                      and u.cell is not None
@@ -53,10 +52,11 @@ def combat_offers(state: GameState, side: str, view: SideView, step: Step
         if attackers:
             out.append(Offer("close_combat", "assault an enemy next to you (/assault)",
                              tuple(u.name for u in attackers), tuple(u.id for u in attackers)))
-    if step.allows("rally") and "morale" in ruleset.tables:
-        rallying = tuple(u.name for u in mine if _may_rally(state, u))
+    if step.allows("rally") and rally_unplayable(ruleset) is None:
+        rallying = [u for u in mine if _may_rally(state, u)]
         if rallying:
-            out.append(Offer("rally", "rally a unit (/rally)", rallying))
+            out.append(Offer("rally", "rally a unit (/rally)", tuple(u.name for u in rallying),
+                             tuple(u.id for u in rallying)))
     return tuple(out)
 
 

@@ -21,29 +21,49 @@ from rules.concealed.commands import BreedDecoy
 from rules.concealed.pool import decoy_pool, decoys_available
 from rules.concealed.records import concealed_this_phase, decoys_of, force, own_marker
 from rules.concealed.timing import require_phase_start
+from rules.forces.markers import Marker
 from rules.refusal import Refusal
+from rules.state import GameState
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
 
 
+def breed_check(state: GameState, side: str, marker_text: str) -> Marker | Refusal:
+    """The marker that would breed now, or the refusal with its reason: the one reading of the
+    order that both the order and the side's offers use (the side's own records only)."""
+    try:
+        require_phase_start(state, side, "breed decoys")
+        if concealed_this_phase(state, side):
+            raise Refusal("decoys are bred before new forces are concealed: you have already "
+                          "concealed a force this phase")
+        marker = own_marker(state, side, marker_text)
+        record = force(state, marker.id) if marker is not None else None
+        if marker is None or record is None:
+            raise Refusal(f"you have no concealment marker {marker_text.strip()[:40]!r}")
+        if record.get("bred_turn") == state.turn:
+            raise Refusal(f"marker {marker.id} has bred or was bred this turn: it may breed "
+                          "from the next turn")
+        if decoys_available(state, side) <= 0:
+            raise Refusal(f"no decoy is left to breed: your pool is {decoy_pool(state, side)} "
+                          f"(divisions and independent cavalry on the table), "
+                          f"{len(decoys_of(state, side))} in play")
+    except Refusal as why:
+        return why
+    return marker
+
+
+def breed_refusal(state: GameState, side: str, marker_text: str) -> Refusal | None:
+    """Why the marker may not breed a decoy now (``None``: it may)."""
+    found = breed_check(state, side, marker_text)
+    return found if isinstance(found, Refusal) else None
+
+
 def decide_breed(out: Outcome, side: str, command: BreedDecoy) -> None:
     state = out.state
-    require_phase_start(state, side, "breed decoys")
-    if concealed_this_phase(state, side):
-        raise Refusal("decoys are bred before new forces are concealed: you have already "
-                      "concealed a force this phase")
-    marker = own_marker(state, side, command.marker)
-    record = force(state, marker.id) if marker is not None else None
-    if marker is None or record is None:
-        raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
-    if record.get("bred_turn") == state.turn:
-        raise Refusal(f"marker {marker.id} has bred or was bred this turn: it may breed from "
-                      "the next turn")
-    if decoys_available(state, side) <= 0:
-        raise Refusal(f"no decoy is left to breed: your pool is {decoy_pool(state, side)} "
-                      f"(divisions and independent cavalry on the table), "
-                      f"{len(decoys_of(state, side))} in play")
+    marker = breed_check(state, side, command.marker)
+    if isinstance(marker, Refusal):
+        raise marker
     first, second = out.new_marker_id(side), out.new_marker_id(side)
     into = (first, second) if first < second else (second, first)
     audience = ev.side_audience(side)

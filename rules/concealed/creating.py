@@ -30,6 +30,7 @@ from rules.forces.chain_of_command import command_range, in_command
 from rules.forces.lookup import own_unit, own_unit_list
 from rules.forces.units import Unit
 from rules.forces.words import STACKING_KINDS, Echelon, UnitKind
+from rules.ground.grid import Cell
 from rules.modules.registry import in_force
 from rules.orders.positions import positions_changed
 from rules.refusal import Refusal
@@ -41,28 +42,16 @@ if TYPE_CHECKING:
 
 def decide_conceal(out: Outcome, side: str, command: ConcealForce) -> None:
     state = out.state
-    require_phase_start(state, side, "conceal a force")
+    require_phase_start(state, side, "conceal a force")  # before the name is read
     # A leader is asked for: "Colston" is the general before his namesake brigade (ORD-52).
     leader = own_unit(state, side, command.leader, wanted=lambda u: u.is_leader)
-    if leader.cell is None:
-        raise Refusal(f"{leader.name} is not on the map")
-    kind, members, name = _force(state, side, leader, command.join)
-    for unit in members:
-        _require_free(state, unit)
+    found = conceal_check(state, side, leader, command.join)
+    if isinstance(found, Refusal):
+        raise found
+    kind, members, name = found
     where = leader.cell
-    board = state.loaded.board
-    enemy = nearest_enemy(state, side, where)
-    if enemy is not None and enemy[1] < KEEP_AWAY:
-        raise Refusal(f"a concealed force must stand at least {KEEP_AWAY} hexes from the "
-                      f"enemy: {board.describe(enemy[0])} is {enemy[1]} away")
+    assert where is not None  # conceal_check refuses a leader off the map
     going = {u.id for u in members}
-    staying = [u for u in state.units_of(side) if u.cell == where and u.id not in going
-               and u.kind in STACKING_KINDS]
-    if staying:
-        raise Refusal(f"{staying[0].name} would stay in {board.describe(where)}: a concealed "
-                      "force stacks with no other unit but leaders and HQs")
-    if any(m.side == side and m.cell == where for m in state.markers.values()):
-        raise Refusal(f"another of your markers stands in {board.describe(where)}")
     marker = out.new_marker_id(side)
     out.add(ev.MarkerPlaced(audience="public", marker=marker, side=side,
                             cell=(where.col, where.row)))
@@ -72,7 +61,52 @@ def decide_conceal(out: Outcome, side: str, command: ConcealForce) -> None:
     positions_changed(out, tuple(sorted(going)))
 
 
-def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...]
+def conceal_refusal(state: GameState, side: str, leader: Unit, join: tuple[str, ...] = (),
+                    *, sight: bool = True) -> Refusal | None:
+    """Why ``leader`` may not conceal now with ``join`` (``None``: it may). With ``sight``
+    off, whether the enemy sees the force is left out: the side's offers are read without it,
+    since the side cannot know it for sure (ruling FLOW-12); the order itself checks it."""
+    found = conceal_check(state, side, leader, join, sight=sight)
+    return found if isinstance(found, Refusal) else None
+
+
+def conceal_check(state: GameState, side: str, leader: Unit, join: tuple[str, ...] = (),
+                  *, sight: bool = True) -> tuple[ForceKind, list[Unit], str] | Refusal:
+    """What would go under the marker if ``leader`` concealed now with ``join``: the kind of
+    force, its units (the leader first) and its name; or the refusal, with its reason. The one
+    reading of a concealment that both the order and the side's offers use."""
+    try:
+        require_phase_start(state, side, "conceal a force")
+        if leader.cell is None:
+            raise Refusal(f"{leader.name} is not on the map")
+        kind, members, name = _force(state, side, leader, join, sight)
+        for unit in members:
+            _require_free(state, unit)
+        _require_room(state, side, leader.cell, {u.id for u in members})
+    except Refusal as why:
+        return why
+    return kind, members, name
+
+
+def _require_room(state: GameState, side: str, where: Cell, going: set[str]) -> None:
+    """The marker may stand where the leader is: far enough from the enemy (every enemy
+    counter shows under this module: ruling CF-4), with no unit of the side staying there and
+    no other of its markers."""
+    board = state.loaded.board
+    enemy = nearest_enemy(state, side, where)
+    if enemy is not None and enemy[1] < KEEP_AWAY:
+        raise Refusal(f"a concealed force must stand at least {KEEP_AWAY} hexes from the "
+                      f"enemy: {board.describe(enemy[0])} is {enemy[1]} away")
+    staying = [u for u in state.units_of(side) if u.cell == where and u.id not in going
+               and u.kind in STACKING_KINDS]
+    if staying:
+        raise Refusal(f"{staying[0].name} would stay in {board.describe(where)}: a concealed "
+                      "force stacks with no other unit but leaders and HQs")
+    if any(m.side == side and m.cell == where for m in state.markers.values()):
+        raise Refusal(f"another of your markers stands in {board.describe(where)}")
+
+
+def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...], sight: bool
            ) -> tuple[ForceKind, list[Unit], str]:
     """What goes under the marker: the kind of force, its units (the leader first) and its
     name; refused with the reason when it may not conceal."""
@@ -83,14 +117,14 @@ def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...]
         if not (is_independent_cavalry(leader) or is_detached(state, leader.id)):
             raise Refusal(f"{leader.name} is part of its division: only an independent "
                           "cavalry brigade, or one detached from its division, conceals alone")
-        _require_unseen(state, side, leader)
+        _require_unseen(state, side, leader, sight)
         return ForceKind.CAVALRY, [leader], leader.name
     if (division is None or division.echelon is not Echelon.DIVISION
             or division.leader != leader.id):
         raise Refusal(f"{leader.name} is not a divisional commander: a concealment marker goes "
                       "on a divisional commander or a lone cavalry brigade")
     members = [leader]
-    _require_unseen(state, side, leader)
+    _require_unseen(state, side, leader, sight)
     for unit in sorted(state.units_of(side), key=lambda u: u.id):
         if unit.command != division.id or unit.id == leader.id or unit.cell is None:
             continue
@@ -99,7 +133,7 @@ def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...]
         if not in_command(state, unit):
             raise Refusal(f"{unit.name} is out of command: the whole division must be in "
                           f"command to conceal (or mark it detached with /conceal detach)")
-        _require_unseen(state, side, unit)
+        _require_unseen(state, side, unit, sight)
         members.append(unit)
     reach = command_range(state, leader, division.echelon)
     grid = state.loaded.map.grid
@@ -114,13 +148,13 @@ def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...]
             raise Refusal(f"{unit.name} is not on the map")
         if grid.distance(leader.cell, unit.cell) > reach:
             raise Refusal(f"{unit.name} is beyond {leader.name}'s command range ({reach} hexes)")
-        _require_unseen(state, side, unit)
+        _require_unseen(state, side, unit, sight)
         members.append(unit)
     return ForceKind.DIVISION, members, division.name
 
 
-def _require_unseen(state: GameState, side: str, unit: Unit) -> None:
-    if seen_by_enemy(state, side, unit):
+def _require_unseen(state: GameState, side: str, unit: Unit, sight: bool) -> None:
+    if sight and seen_by_enemy(state, side, unit):
         raise Refusal(f"{unit.name} is in the enemy's line of sight: only units out of sight "
                       "may conceal")
 

@@ -126,15 +126,45 @@ def decide_marker_move(out: Outcome, side: str, marker: Marker, route: str) -> b
     return True
 
 
+def marker_refusal(state: GameState, marker: Marker) -> Refusal | None:
+    """Why the force under the marker may not be ordered to move at all now: none of this
+    module's, or concealed this turn (a decoy excepted). A force that may be ordered still
+    needs the MPs for its route (``marker_can_step``)."""
+    record = force(state, marker.id)
+    if record is None:
+        return Refusal(f"marker {marker.id} cannot be moved by an order")
+    if kind_of(record) is not ForceKind.DECOY and record["concealed_turn"] == state.turn:
+        return Refusal(f"marker {marker.id} was concealed this turn: a concealed force may not "
+                       "move in the turn it is created")
+    return None
+
+
+def marker_can_step(state: GameState, side: str, marker: Marker) -> bool:
+    """Whether some one-step route of the marker would be accepted now: the cheapest order it
+    could be given, checked as the order itself is (``_plan``)."""
+    record = force(state, marker.id)
+    if record is None or marker_refusal(state, marker) is not None:
+        return False
+    extra = forced_mp(state, marker.id)
+    pace = [replace(m, movement=m.movement + extra) for m in members(state, record)]
+    for cell in state.loaded.map.grid.neighbours(marker.cell):
+        try:
+            _plan(state, side, marker, [cell], pace)
+        except Refusal:
+            continue
+        return True
+    return False
+
+
 def _settle(state: GameState, side: str, marker: Marker, route: str
             ) -> tuple[MarkerOrder, dict[str, list[float]]] | None:
     """The order, and what each member pays for each step its MPs reach."""
     record = force(state, marker.id)
     if record is None:
         return None
-    if kind_of(record) is not ForceKind.DECOY and record["concealed_turn"] == state.turn:
-        raise Refusal(f"marker {marker.id} was concealed this turn: a concealed force may not "
-                      "move in the turn it is created")
+    refused = marker_refusal(state, marker)
+    if refused is not None:
+        raise refused
     gm = state.loaded.map
     try:
         parsed = parse_route(gm, route)

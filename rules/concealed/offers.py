@@ -1,30 +1,45 @@
 """What Concealed Forces lets a side do now (``RuleModule.offers``), in its own movement phase:
-move a concealed force (its marker), and, before any unit or marker of the side has moved in
-the phase, the start-of-phase orders (``rules.concealed.timing``): turn a force back into its
-units, breed a decoy, release scouts, put a division under concealment. Once anything of the
-side has moved, those are no longer offered, as they would be refused (ruling FLOW-63).
+move a concealed force (its marker), and, before any unit or marker of the side has moved in the
+phase, the start-of-phase orders (``rules.concealed.timing``): turn a force back into its units,
+breed a decoy, release scouts, put a division under concealment. Once anything of the side has
+moved, those are no longer offered, as they would be refused (ruling FLOW-63).
 
-Read from the side's own markers, units and commands only; whether its leader is seen by the
-enemy (which would refuse the concealment) is not looked at, since the side cannot know it for
-sure (ruling FLOW-12)."""
+Each list is made by asking the order's own check of every candidate (``conceal_refusal``,
+``marker_refusal``, ``scout_refusal``, ``breed_refusal``, ``unconceal_check``), so that a choice
+offered is never refused for itself: the offers and the refusals cannot disagree (ruling
+ORD-55). Read from the side's own units, markers and commands, and from the enemy counters its
+view shows; whether its units are seen by the enemy (which would refuse the concealment) is not
+looked at, since the side cannot know it for sure (ruling FLOW-12).
+"""
 
 from __future__ import annotations
 
-from rules.concealed.pool import decoys_available
-from rules.concealed.records import (
-    ForceKind,
-    concealed_this_phase,
-    force,
-    kind_of,
-    released_this_phase,
-)
-from rules.concealed.scouts import is_skirmisher
+from rules.concealed.breeding import breed_refusal
+from rules.concealed.creating import conceal_refusal
+from rules.concealed.moving import marker_can_step
+from rules.concealed.records import force, own_marker
+from rules.concealed.reveal.revealing import unconceal_check
+from rules.concealed.scouts import scout_refusal
 from rules.concealed.timing import BEFORE_ANY_MOVE, movement_begun
-from rules.forces.words import Echelon, UnitKind
+from rules.forces.markers import Marker, markers_of
+from rules.forces.units import Unit
+from rules.refusal import Refusal
 from rules.state import GameState
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
 from rules.view import SideView
+
+#: What each offer says (the side's call for orders lists them).
+MOVE_WORDS = "move a concealed force (/move)"
+CONCEAL_WORDS = "conceal a division (/conceal force)"
+REVEAL_WORDS = "reveal a concealed force (/conceal reveal)"
+BREED_WORDS = "breed a decoy (/conceal breed)"
+SCOUT_WORDS = "release scouts (/conceal scout)"
+
+
+def marker_ref(marker: Marker) -> str:
+    """A marker as an order names it."""
+    return f"marker {marker.id}"
 
 
 def concealed_offers(state: GameState, side: str, view: SideView, step: Step
@@ -32,48 +47,86 @@ def concealed_offers(state: GameState, side: str, view: SideView, step: Step
     if not step.allows("move"):
         return ()
     out: list[Offer] = []
-    own = [m.id for m in view.markers if m.own and m.side == side
-           and force(state, m.id) is not None]
-    markers = tuple(f"marker {m}" for m in own)
+    markers = tuple(marker_ref(m) for m in movable(state, side))
     if markers:
-        out.append(Offer("move", "move a concealed force (/move)", markers))
+        out.append(Offer("move", MOVE_WORDS, markers, markers))
     if movement_begun(state, side):
         return tuple(out)
-    if markers:
-        out.append(Offer("reveal", f"reveal a concealed force (/conceal reveal), "
-                                   f"{BEFORE_ANY_MOVE}", markers))
-    breeders = tuple(f"marker {m}" for m in own if _may_breed(state, side, m))
-    if breeders:
-        out.append(Offer("breed", f"breed a decoy (/conceal breed), {BEFORE_ANY_MOVE}",
-                         breeders))
-    scouting = tuple(f"marker {m}" for m in own if _may_scout(state, m))
-    if scouting:
-        out.append(Offer("scout", f"release scouts (/conceal scout), {BEFORE_ANY_MOVE}",
-                         scouting))
-    leaders = {c.leader for c in state.commands.values()
-               if c.side == side and c.echelon is Echelon.DIVISION}
-    names = tuple(u.name for u in view.own_units() if u.ref in leaders)
-    if names:
-        out.append(Offer("conceal", f"conceal a division (/conceal force), {BEFORE_ANY_MOVE}",
-                         names))
+    for action, words, found in (("reveal", REVEAL_WORDS, revealing(state, side)),
+                                 ("breed", BREED_WORDS, breeding(state, side)),
+                                 ("scout", SCOUT_WORDS, scouting(state, side))):
+        refs = tuple(marker_ref(m) for m in found)
+        if refs:
+            out.append(Offer(action, f"{words}, {BEFORE_ANY_MOVE}", refs, refs))
+    leaders = concealers(state, side, view)
+    if leaders:
+        out.append(Offer("conceal", f"{CONCEAL_WORDS}, {BEFORE_ANY_MOVE}",
+                         tuple(u.name for u in leaders), tuple(u.id for u in leaders)))
     return tuple(out)
 
 
-def _may_breed(state: GameState, side: str, marker_id: str) -> bool:
-    """As ``decide_breed`` would have it: a decoy left in the pool, no force concealed yet this
-    phase, and the marker neither bred nor bred from this turn."""
-    record = force(state, marker_id)
-    return (record is not None and record.get("bred_turn") != state.turn
-            and not concealed_this_phase(state, side) and decoys_available(state, side) > 0)
+def own_forces(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that stand for a force of this module's (a decoy included)."""
+    return [m for m in markers_of(state.markers, side) if force(state, m.id) is not None]
 
 
-def _may_scout(state: GameState, marker_id: str) -> bool:
-    """As ``decide_release`` would have it: a concealed division (no decoy, no lone cavalry
-    brigade) with cavalry or skirmishers under it, that has not released scouts this phase."""
-    record = force(state, marker_id)
-    if record is None or kind_of(record) is not ForceKind.DIVISION:
-        return False
-    if released_this_phase(state, marker_id):
-        return False
-    inside = [state.units[u] for u in record["units"] if u in state.units]
-    return any(is_skirmisher(u) or u.kind is UnitKind.CAVALRY for u in inside)
+def movable(state: GameState, side: str) -> list[Marker]:
+    """The side's markers some move order would be accepted for now: its phase and a step it
+    can pay for."""
+    if not _moving_now(state, side):
+        return []
+    return [m for m in own_forces(state, side) if marker_can_step(state, side, m)]
+
+
+def concealers(state: GameState, side: str, view: SideView) -> list[Unit]:
+    """The side's units (on the map, as its view lists them) that may put their force under a
+    concealment marker now: divisional commanders and lone cavalry brigades the order would
+    take, the enemy's sight aside."""
+    mine = [state.units[u.ref] for u in view.own_units() if u.ref in state.units]
+    return [u for u in mine if u.cell is not None
+            and conceal_refusal(state, side, u, sight=False) is None]
+
+
+def joiners(state: GameState, side: str, leader: Unit) -> list[Unit]:
+    """The side's units that may join ``leader``'s concealment (units directly under his
+    division's corps, in his command range), each as the order would take it."""
+    if conceal_refusal(state, side, leader, sight=False) is not None:
+        return []
+    division = state.commands.get(leader.command)
+    corps = division.parent if division is not None else ""
+    return [u for u in state.units_of(side) if corps and u.command == corps
+            and u.cell is not None and u.id != leader.id
+            and conceal_refusal(state, side, leader, (u.id,), sight=False) is None]
+
+
+def scouting(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that may release scouts now, and have some under them."""
+    return [m for m in own_forces(state, side) if scouts_under(state, side, marker_ref(m))]
+
+
+def scouts_under(state: GameState, side: str, marker_text: str) -> list[Unit]:
+    """The units under the marker named that it may release as scouts now."""
+    if scout_refusal(state, side, marker_text) is not None:
+        return []
+    marker = own_marker(state, side, marker_text)
+    record = force(state, marker.id) if marker is not None else None
+    inside = [] if record is None else [state.units[u] for u in record["units"]
+                                        if u in state.units]
+    return [u for u in inside if scout_refusal(state, side, marker_text, (u.id,)) is None]
+
+
+def breeding(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that may breed a decoy now."""
+    return [m for m in own_forces(state, side)
+            if breed_refusal(state, side, marker_ref(m)) is None]
+
+
+def revealing(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that may turn back into their units now."""
+    return [m for m in own_forces(state, side)
+            if not isinstance(unconceal_check(state, side, marker_ref(m)), Refusal)]
+
+
+def _moving_now(state: GameState, side: str) -> bool:
+    step = state.current
+    return step.allows("move") and side in step.acting(state.sides) and side not in state.done

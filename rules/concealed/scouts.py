@@ -34,6 +34,7 @@ from rules.concealed.records import (
 )
 from rules.concealed.timing import require_phase_start
 from rules.forces.lookup import own_unit, own_unit_list
+from rules.forces.markers import Marker
 from rules.forces.units import Unit
 from rules.forces.words import Formation, MovementClass, UnitKind
 from rules.ground.board import Board
@@ -61,11 +62,45 @@ def is_skirmisher(unit: Unit) -> bool:
 
 def decide_release(out: Outcome, side: str, command: ReleaseScouts) -> None:
     state = out.state
+    found = release_check(state, side, command.marker, command.units)
+    if isinstance(found, Refusal):
+        raise found
+    marker, chosen = found
+    cavalry = [u for u in chosen if not is_skirmisher(u)]
+    ids = tuple(sorted(u.id for u in chosen))
+    out.add(cev.ScoutsReleased(
+        audience=ev.side_audience(side), marker=marker.id, units=ids,
+        cell=(marker.cell.col, marker.cell.row), cavalry=cavalry[0].id if cavalry else "",
+        names=tuple(state.units[u].name for u in ids)))
+    positions_changed(out, ids)
+
+
+def release_check(state: GameState, side: str, marker_text: str, units: tuple[str, ...]
+                  ) -> tuple[Marker, list[Unit]] | Refusal:
+    """The marker and the scouts it would release now, or the refusal with its reason. With no
+    ``units``, whether the marker may release any scouts now at all. The one reading of the
+    order that both the order and the side's offers use (only the side's own records are
+    read)."""
+    try:
+        return _release(state, side, marker_text, units)
+    except Refusal as why:
+        return why
+
+
+def scout_refusal(state: GameState, side: str, marker_text: str, units: tuple[str, ...] = ()
+                  ) -> Refusal | None:
+    """Why the marker may not release ``units`` now (``None``: it may)."""
+    found = release_check(state, side, marker_text, units)
+    return found if isinstance(found, Refusal) else None
+
+
+def _release(state: GameState, side: str, marker_text: str, units: tuple[str, ...]
+             ) -> tuple[Marker, list[Unit]]:
     require_phase_start(state, side, "release scouts")
-    marker = own_marker(state, side, command.marker)
+    marker = own_marker(state, side, marker_text)
     record = force(state, marker.id) if marker is not None else None
     if marker is None or record is None:
-        raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
+        raise Refusal(f"you have no concealment marker {marker_text.strip()[:40]!r}")
     kind = kind_of(record)
     if kind is ForceKind.DECOY:
         raise Refusal(f"marker {marker.id} is a decoy: it has no troops to release")
@@ -76,7 +111,7 @@ def decide_release(out: Outcome, side: str, command: ReleaseScouts) -> None:
         raise Refusal(f"marker {marker.id} has already released scouts this phase")
     inside = set(record["units"])
     chosen: list[Unit] = []
-    for ref in own_unit_list(state, side, command.units):  # names may hold commas
+    for ref in own_unit_list(state, side, units):  # names may hold commas
         unit = own_unit(state, side, ref)
         if unit.id not in inside:
             raise Refusal(f"{unit.name} is not under marker {marker.id}")
@@ -90,12 +125,7 @@ def decide_release(out: Outcome, side: str, command: ReleaseScouts) -> None:
     if len(cavalry) > 1:
         raise Refusal("a concealed force releases at most one cavalry unit at a time: "
                       f"{', '.join(u.name for u in cavalry)}")
-    ids = tuple(sorted(u.id for u in chosen))
-    out.add(cev.ScoutsReleased(
-        audience=ev.side_audience(side), marker=marker.id, units=ids,
-        cell=(marker.cell.col, marker.cell.row), cavalry=cavalry[0].id if cavalry else "",
-        names=tuple(state.units[u].name for u in ids)))
-    positions_changed(out, ids)
+    return marker, chosen
 
 
 # -- the scouts' reach in the phase they are released -------------------------------------------

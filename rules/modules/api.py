@@ -87,6 +87,12 @@ class RuleModule:
         keeps the step open for the side to decide. Empty: this module offers nothing."""
         return ()
 
+    def plays(self, state: GameState, command: str) -> bool:
+        """Whether this module's ``command`` (as its spec's ``phase_commands`` names it:
+        ``/fire``) can be played in the game at all, given its ruleset: ``/help`` lists only
+        those. The module's orders refuse the others with the same reason."""
+        return True
+
     # -- the game ----------------------------------------------------------------------------------
     def left_out(self, loaded: LoadedScenario) -> frozenset[str]:
         """Ids of units this module takes out of the game before it begins, read from the

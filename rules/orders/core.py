@@ -22,6 +22,7 @@ from rules.ground.grid import Cell
 from rules.modules.api import RuleModule
 from rules.modules.registry import in_force
 from rules.orders.known import known_enemy
+from rules.orders.may import formation_refusal, move_refusal
 from rules.orders.movement import (
     MoveError,
     MoveResult,
@@ -138,13 +139,11 @@ def order_plan(state: GameState, side: str, unit: Unit, route_text: str) -> Move
     knows (never an enemy): the one reading of an order that both the move and its preview
     use. Raises ``Refusal`` for a unit that may not move, a route that cannot be read, a step
     that cannot be taken, or a module's limit on the unit's own route."""
-    if unit.cell is None:
-        raise Refusal(f"{unit.name} is not on the map")
+    refused = move_refusal(state, unit)
+    if refused is not None:
+        raise refused
+    assert unit.cell is not None  # refused above when off the map
     modules = in_force(state.modules)
-    for module in modules:
-        why = module.may_move(state, unit)
-        if why:
-            raise Refusal(why)
     gm = state.loaded.map
     try:
         route = parse_route(gm, route_text)
@@ -201,18 +200,11 @@ def formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
     require_action(state, side, "formation", "change formation")
     reaction.require_not_held(state, side)
     unit = own_unit(state, side, command.unit)
-    for module in in_force(state.modules):  # a change of formation is movement too
-        why = module.may_move(state, unit)
-        if why:
-            raise Refusal(why)
     wanted = command.formation.strip().lower()
-    if wanted not in unit.formations:
-        raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
-    if wanted == unit.formation:
-        raise Refusal(f"{unit.name} is already in {wanted}")
+    refused = formation_refusal(state, unit, wanted)
+    if refused is not None:
+        raise refused
     cost = formation_change_cost(unit)
-    if unit.mp_left < cost:
-        raise Refusal(f"{unit.name} has no MPs left to change formation")
     out.add(ev.FormationChanged(audience=ev.side_audience(side), unit=unit.id, formation=wanted,
                                 mp=cost))
     update_sighting(out)

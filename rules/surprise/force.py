@@ -62,17 +62,32 @@ def resolve(state: GameState, side: str, text: str) -> tuple[list[Unit], str]:
         for u in found:
             chosen.setdefault(u.id, u)
     on_map = [u for u in state.units.values() if u.id in chosen and u.cell is not None]
-    if not on_map:
-        raise Refusal("none of those units is on the map")
-    for u in on_map:
-        busy = rec.march_of_unit(state, u.id, rec.OPEN)
-        if busy is not None:
-            raise Refusal(f"{u.name} is already in surprise move {busy['name']}")
+    refused = force_refusal(state, on_map)
+    if refused is not None:
+        raise refused
     if commands == 0:
         leader = ranking_leader(state, [u.id for u in on_map])
         if leader is not None:
             names = [f"{leader.name}'s column"]
     return on_map, _force_name(names)
+
+
+def force_refusal(state: GameState, on_map: Sequence[Unit]) -> Refusal | None:
+    """Why the force's units on the map may not march (``None``: they may): none of them on
+    the map, or one of them on a surprise move already. The order's own check, which the
+    side's offers ask too."""
+    if not on_map:
+        return Refusal("none of those units is on the map")
+    for u in on_map:
+        busy = rec.march_of_unit(state, u.id, rec.OPEN)
+        if busy is not None:
+            return Refusal(f"{u.name} is already in surprise move {busy['name']}")
+    return None
+
+
+def units_of_command(state: GameState, side: str, command: str) -> list[Unit]:
+    """The side's units a command means in a force (it plus attached), on the map."""
+    return [u for u in command_force(state, command) if u.side == side and u.cell is not None]
 
 
 def _own_command(state: GameState, side: str, key: str) -> str | None:

@@ -10,8 +10,11 @@ themselves: the next Command Phase is played anyway (ruling FLOW-14).
 
 from __future__ import annotations
 
+from rules.refusal import Refusal
 from rules.state import GameState
+from rules.surprise import force as frc
 from rules.surprise import records as rec
+from rules.surprise.orders import require_command_phase
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
 from rules.view import SideView
@@ -26,11 +29,11 @@ def surprise_offers(state: GameState, side: str, view: SideView, step: Step
                     ) -> tuple[Offer, ...]:
     out: list[Offer] = []
     if step.allows("order"):
-        free = tuple(u.name for u in view.own_units() if u.ref in state.units
-                     and state.units[u.ref].combat
-                     and rec.march_of_unit(state, u.ref, rec.OPEN) is None)
+        free = [state.units[u.ref] for u in view.own_units() if u.ref in state.units
+                and state.units[u.ref].combat and may_march(state, side, u.ref)]
         if free:
-            out.append(Offer("order", ORDER_WORDS, free))
+            out.append(Offer("order", ORDER_WORDS, tuple(u.name for u in free),
+                             tuple(u.id for u in free)))
         marches = tuple(str(m["name"]) for m in rec.side_marches(
             state, side, {rec.SENT, rec.ACCUMULATING}) if not m.get("cancel"))
         if marches:
@@ -41,3 +44,38 @@ def surprise_offers(state: GameState, side: str, view: SideView, step: Step
         if shammed:
             out.append(Offer("rally", RALLY_WORDS, shammed))
     return tuple(out)
+
+
+def may_march(state: GameState, side: str, ref: str) -> bool:
+    """Whether a surprise-move order could name the side's unit or command ``ref`` (an id) as
+    its force now, in the side's Command Phase: the order's own check of a force
+    (``rules.surprise.force.force_refusal``: on the map, on no surprise move already)."""
+    try:
+        require_command_phase(state, side)
+    except Refusal:
+        return False
+    return _free(state, side, ref)
+
+
+def _free(state: GameState, side: str, ref: str) -> bool:
+    if ref in state.commands:
+        units = frc.units_of_command(state, side, ref)
+    else:
+        unit = state.units.get(ref)
+        units = [unit] if unit is not None and unit.side == side and unit.cell is not None \
+            else []
+    return frc.force_refusal(state, units) is None
+
+
+def marchers(state: GameState, side: str) -> list[tuple[str, str]]:
+    """The side's commands, then its units, that a surprise-move order could name now, as
+    (id, name) pairs in the order of their names."""
+    try:
+        require_command_phase(state, side)
+    except Refusal:
+        return []
+    commands = sorted(((c.id, c.name) for c in state.commands.values() if c.side == side),
+                      key=lambda c: c[1].lower())
+    units = sorted(((u.id, u.name) for u in state.units_of(side) if u.cell is not None),
+                   key=lambda u: u[1].lower())
+    return [(ref, name) for ref, name in commands + units if _free(state, side, ref)]

@@ -18,10 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.forces.units import Unit
-from rules.ground.gamemap import GameMap
 from rules.modules.registry import in_force
-from rules.orders.movement import formation_change_cost
+from rules.orders.may import formation_refusal, may_step
 from rules.scenario.markup import plain
 from rules.state import GameState
 from rules.turn.offers import Offer
@@ -39,7 +37,6 @@ AUTO_PASS = "auto_pass"
 AUTO_PASS_ALONE = "auto_pass_alone"
 
 _YES = frozenset({"true", "yes", "on", "1"})
-_EPS = 1e-9
 
 #: Why a step passed, by the first of its actions the step allows (the side is told).
 _NOTHING: tuple[tuple[str, str], ...] = (
@@ -127,39 +124,21 @@ def passes_by_itself(state: GameState, side: str) -> SideOptions | None:
 # -- the core's offers ---------------------------------------------------------------------------
 def core_offers(state: GameState, side: str, view: SideView, step: Step) -> tuple[Offer, ...]:
     """Movement and changes of formation: the side's units on the map (as its view lists them)
-    with MPs left for a step into a neighbouring cell, or for a change of formation, that no
-    rule module holds in place. Enemy units are not looked at: where one stands in the way, the
-    order is still the side's to give (it stops the move, never refuses it)."""
+    that the order would accept (``rules.orders.may``: no rule module holds them, MPs left for a
+    step into a neighbouring cell, or for a change of formation). Enemy units are not looked
+    at: where one stands in the way, the order is still the side's to give (it stops the move,
+    never refuses it)."""
     out: list[Offer] = []
     mine = [state.units[u.ref] for u in view.own_units() if u.ref in state.units]
-    free = [u for u in mine if _may_move(state, u)]
+    on_map = [u for u in mine if u.cell is not None]
     if step.allows("move"):
-        movers = tuple(u.name for u in free if can_step(state.loaded.map, u))
+        movers = [u for u in on_map if may_step(state, u)]
         if movers:
-            out.append(Offer("move", "move units (/move)", movers))
+            out.append(Offer("move", "move units (/move)", tuple(u.name for u in movers),
+                             tuple(u.id for u in movers)))
     if step.allows("formation"):
-        changers = tuple(u.name for u in free if len(u.formations) > 1
-                         and u.mp_left + _EPS >= formation_change_cost(u))
+        changers = [u for u in on_map if formation_refusal(state, u) is None]
         if changers:
-            out.append(Offer("formation", "change formation (/formation)", changers))
+            out.append(Offer("formation", "change formation (/formation)",
+                             tuple(u.name for u in changers), tuple(u.id for u in changers)))
     return tuple(out)
-
-
-def _may_move(state: GameState, unit: Unit) -> bool:
-    return unit.cell is not None and not any(
-        module.may_move(state, unit) for module in in_force(state.modules))
-
-
-def can_step(gm: GameMap, unit: Unit) -> bool:
-    """Whether the unit has the MPs for a step into some neighbouring cell of the map."""
-    here = unit.cell
-    if here is None or unit.mp_left <= _EPS:
-        return False
-    board = gm.board
-    for cell in gm.grid.neighbours(here):
-        if not board.on_a_sheet(cell):
-            continue
-        cost = gm.step_cost(here, cell, unit.movement_class, unit.formation)
-        if cost is not None and cost <= unit.mp_left + _EPS:
-            return True
-    return False

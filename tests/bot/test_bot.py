@@ -127,13 +127,13 @@ async def test_autocomplete_offers_only_your_own_units(table: Table, bot: Vedett
         options = {"unit": typed if focused == "unit" else "x",
                    "route": typed if focused == "route" else "x"}
         handle = await fake.autocomplete("move", options, focused=focused, user=user)
-        return [c["value"] for c in (await handle.response()).choices]
+        return [c["name"] for c in (await handle.response()).choices]
 
-    assert await choices(table.alice, "") == ["1st Brigade", "2nd Brigade", "Blue Horse",
-                                              "General Azure"]
+    # /move offers the units that may move now (ruling ORD-56), shown by name: not Blue Horse,
+    # which arrives on turn 2
+    assert await choices(table.alice, "") == ["1st Brigade", "2nd Brigade", "General Azure"]
     assert await choices(table.alice, "grey") == []
-    assert await choices(table.bob, "") == ["Grey Battery", "Grey Brigade"]
-    assert await choices(table.bob, "Bri") == ["Grey Brigade"]
+    assert await choices(table.bob, "") == []  # not Grey's movement phase: nothing to move
     assert await choices(table.carol, "") == []  # not in a game: nothing at all
     places = await choices(table.alice, "road Old", focused="route")
     assert places == ["road Old", "road Old Church", "road Old Mill"]
@@ -497,10 +497,11 @@ async def test_a_player_in_two_games_picks_one(table: Table, bot: VedetteBot) ->
 
     handle = await fake.autocomplete("units", {"game": ""}, focused="game", user=table.alice)
     assert [c["value"] for c in (await handle.response()).choices] == [first, second]
-    handle = await fake.autocomplete("move", {"unit": "", "route": "x", "game": second},
+    handle = await fake.autocomplete("formation", {"unit": "", "formation": "x",
+                                                   "game": second},
                                      focused="unit", user=table.alice)
-    assert [c["value"] for c in (await handle.response()).choices] == ["Grey Battery",
-                                                                       "Grey Brigade"]
+    # the game chosen is read: Grey's units, none of which may change formation before play
+    assert [c["name"] for c in (await handle.response()).choices] == []
     # bob is in one game only: it is implied.
     assert "Grey Battery" in await say(table, "units", table.bob)
 

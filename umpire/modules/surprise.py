@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
+from rules.forces.lookup import same_name
 from rules.forces.units import Unit
 from rules.ground.grid import Cell
 from rules.knowledge.overlay import Route
@@ -20,11 +21,13 @@ from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
 from rules.surprise.force import resolve
 from rules.surprise.march.detached import Detached, detached
 from rules.surprise.notes import MarchNote, SurpriseNote
+from rules.surprise.offers import marchers
 from rules.surprise.orders import lead_and_path, require_command_phase
 from rules.surprise.records import MarchState
 from rules.turn.status import GameStatus
 from rules.view import SideView, project
 from umpire.reads import pending
+from umpire.reads.naming import Named
 from umpire.reads.pending import PendingMarch, new_id
 from umpire.service import Umpire, UmpireError
 
@@ -121,6 +124,17 @@ async def march_names(umpire: Umpire, game_id: str, user_id: int) -> list[str]:
     if player is None or "surprise_move" not in state.modules:
         return []
     return [str(m["name"]) for m in rec.side_marches(state, player.side, rec.OPEN)]
+
+
+async def march_forces(umpire: Umpire, game_id: str, user_id: int) -> list[Named]:
+    """The player's own commands and units a surprise-move order could name as its force now
+    (``rules.surprise.offers.marchers``: the order's own check of a force, ruling ORD-55)."""
+    state = await umpire.repository.state_for(game_id)
+    player = await umpire.player(game_id, user_id)
+    if player is None or "surprise_move" not in state.modules or not state.status.in_play:
+        return []
+    return [Named(ref, name, (same_name(ref), same_name(name)))
+            for ref, name in marchers(state, player.side)]
 
 
 # -- previewing an order ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from rules.modules.catalog import SPEC_BY_NAME
+from rules.modules.registry import in_force
 from rules.scenario.markup import plain
 from rules.state import GameState
 from rules.turn.idle import SideOptions, side_options
@@ -75,16 +75,19 @@ ACTION_COMMANDS: dict[str, tuple[str, ...]] = {
 
 
 def phase_commands(state: GameState) -> tuple[str, ...]:
-    """The commands the current step allows under the rule modules in force, each once."""
+    """The commands the current step allows under the rule modules in force, each once, less
+    those the game's ruleset gives a module no means to play (``RuleModule.plays``: no fire
+    table, no ``/fire``; ruling ORD-57)."""
     step = state.current
     out: dict[str, None] = {}
     for action in sorted(step.actions):
         for name in ACTION_COMMANDS.get(action, ()):
             out.setdefault(name, None)
-        for module in state.modules:
-            spec = SPEC_BY_NAME.get(module)
+        for module in in_force(state.modules):
+            spec = module.spec
             for name in spec.phase_commands.get(action, ()) if spec is not None else ():
-                out.setdefault(name, None)
+                if module.plays(state, name):
+                    out.setdefault(name, None)
     return tuple(out)
 
 

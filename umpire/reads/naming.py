@@ -23,11 +23,13 @@ from rules.forces.lookup import (
     same_name,
     split_list,
 )
+from rules.forces.markers import Marker
 from rules.forces.units import Unit
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.turn.idle import side_options
 from rules.view import project
+from umpire.words import markers as marker_words
 
 MAX_CHOICES = 25
 #: Discord's limit on a choice's name and value.
@@ -84,9 +86,37 @@ def fighters(state: GameState, side: str, action: Action) -> list[Named]:
     """The side's own units that may ``action`` now, as the rules offer it (phase, morale,
     formation, not yet used, an enemy the side sees within reach: ``rules.turn.idle.side_options``);
     none when the side does not act now."""
+    return offered(state, side, OFFER_OF[action])
+
+
+def offered(state: GameState, side: str, action: str) -> list[Named]:
+    """The side's own units the rules offer it for ``action`` now (``move``, ``formation``,
+    ``rally``, ``conceal``, ``order``: ``rules.turn.idle.side_options``, each list made by the
+    order's own check), by name; none when the side does not act now."""
     offers = side_options(state, side).offers
-    refs = [r for o in offers if o.action == OFFER_OF[action] for r in o.refs]
+    refs = [r for o in offers if o.action == action for r in o.refs]
     return [named_unit(state.units[r]) for r in dict.fromkeys(refs) if r in state.units]
+
+
+def movers(state: GameState, side: str) -> list[Named]:
+    """What ``/move`` may name now: the side's markers a move order would be accepted for
+    (each labelled with what is under it), then its units that may move (never a unit inside
+    a marker, nor one held in place or with no MPs left for a step)."""
+    options = side_options(state, side)
+    refs = [r for o in options.offers if o.action == "move" for r in o.refs]
+    labels = dict(marker_words.own_marker_choices(project(state, side))) if state.markers else {}
+    markers = [Named(r, labels.get(r, r), (same_name(r),)) for r in dict.fromkeys(refs)
+               if r not in state.units]
+    return markers + offered(state, side, "move")
+
+
+def marker_choice(state: GameState, side: str, markers: Sequence[Marker]) -> list[Named]:
+    """The side's ``markers`` as choices, each labelled with what is under it."""
+    if not markers:
+        return []
+    labels = dict(marker_words.own_marker_choices(project(state, side)))
+    refs = [marker_words.marker_ref(m.id) for m in markers]
+    return [Named(r, labels.get(r, r), (same_name(r),)) for r in refs]
 
 
 def chosen_units(state: GameState, side: str, text: str) -> list[Unit]:

@@ -169,6 +169,19 @@ class Reading(UmpireBase):
         found = await self._asking_side(game_id, user_id, in_play=True)
         return naming.targets(*found, action, units_text) if found else []
 
+    async def offer_choices(self, game_id: str, user_id: int, action: str) -> list[Named]:
+        """The player's own units the rules offer for ``action`` now (``formation``,
+        ``rally``, ...: ``umpire.reads.naming.offered``), each list made by the order's own
+        check, so that what is offered is never refused for the unit itself."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.offered(*found, action) if found else []
+
+    async def mover_choices(self, game_id: str, user_id: int) -> list[Named]:
+        """What ``/move`` may name now: the player's markers that may move, then his units
+        that may (``umpire.reads.naming.movers``)."""
+        found = await self._asking_side(game_id, user_id, in_play=True)
+        return naming.movers(*found) if found else []
+
     async def force_choices(self, game_id: str, user_id: int) -> list[Named]:
         """The player's own commands and units on the map, for a march's ``force:``."""
         found = await self._asking_side(game_id, user_id)

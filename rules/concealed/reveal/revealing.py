@@ -165,12 +165,23 @@ def reveal(out: Outcome, marker: Marker, *, cause: str, voluntary: bool = False
     return placed
 
 
-def decide_unconceal(out: Outcome, side: str, command: Unconceal) -> None:
-    state = out.state
-    require_phase_start(state, side, "unconceal a force")
-    marker = own_marker(state, side, command.marker)
+def unconceal_check(state: GameState, side: str, marker_text: str) -> Marker | Refusal:
+    """The marker that would turn back into its units now, or the refusal with its reason:
+    the one reading of the order that both the order and the side's offers use."""
+    try:
+        require_phase_start(state, side, "unconceal a force")
+    except Refusal as why:
+        return why
+    marker = own_marker(state, side, marker_text)
     if marker is None or force(state, marker.id) is None:
-        raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
+        return Refusal(f"you have no concealment marker {marker_text.strip()[:40]!r}")
+    return marker
+
+
+def decide_unconceal(out: Outcome, side: str, command: Unconceal) -> None:
+    marker = unconceal_check(out.state, side, command.marker)
+    if isinstance(marker, Refusal):
+        raise marker
     placed = reveal(out, marker, cause="unconcealed", voluntary=True)
     # Its units are on the map now: they see, and may find enemy forces in their turn (CF-10).
     positions_changed(out, tuple(uid for uid, _, _ in placed))

@@ -1,0 +1,64 @@
+"""The umpire's side of Concealed Forces: the lists its orders complete from, each made by the
+order's own check (``rules.concealed.offers``, ruling ORD-55), from the side's own records and
+view."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from rules.concealed import offers as cof
+from rules.concealed.records import MODULE
+from rules.forces.lookup import own_unit
+from rules.refusal import Refusal
+from rules.state import GameState
+from rules.view import project
+from umpire.reads.naming import Named, marker_choice, named_unit
+from umpire.service import Umpire
+
+
+class Concealing(StrEnum):
+    """The Concealed Forces lists an order may complete from (``concealed_choices``)."""
+
+    LEADER = "leader"  # who may conceal his force
+    JOIN = "join"  # who may join a leader's concealment
+    SCOUTS = "scouts"  # who a marker may release as scouts
+    SCOUTING = "scouting"  # the markers that may release scouts
+    BREEDING = "breeding"  # the markers that may breed a decoy
+    REVEALING = "revealing"  # the markers that may turn back into their units
+
+
+def concealed_choices(state: GameState, side: str, what: Concealing, context: str = ""
+                      ) -> list[Named]:
+    """What a Concealed Forces order may name now (``rules.concealed.offers``, each list made
+    by the order's own check): ``context`` is the leader a ``join`` list joins, or the marker
+    whose scouts are listed."""
+    if MODULE not in state.modules:
+        return []
+    match what:
+        case Concealing.LEADER:
+            return [named_unit(u) for u in cof.concealers(state, side, project(state, side))]
+        case Concealing.JOIN:
+            try:
+                leader = own_unit(state, side, context)
+            except Refusal:
+                return []
+            return [named_unit(u) for u in cof.joiners(state, side, leader)]
+        case Concealing.SCOUTS:
+            return [named_unit(u) for u in cof.scouts_under(state, side, context)]
+        case Concealing.SCOUTING:
+            return marker_choice(state, side, cof.scouting(state, side))
+        case Concealing.BREEDING:
+            return marker_choice(state, side, cof.breeding(state, side))
+        case Concealing.REVEALING:
+            return marker_choice(state, side, cof.revealing(state, side))
+
+
+async def concealed_choices_for(umpire: Umpire, game_id: str, user_id: int, what: Concealing,
+                                context: str = "") -> list[Named]:
+    """What a Concealed Forces order of the player's may name now (``concealed_choices``);
+    nothing for someone who plays no side in the game, or before or after play."""
+    state = await umpire.repository.state_for(game_id)
+    player = await umpire.player(game_id, user_id)
+    if player is None or not state.status.in_play:
+        return []
+    return concealed_choices(state, player.side, what, context)
