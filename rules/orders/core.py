@@ -16,7 +16,7 @@ from rules import events as ev
 from rules.forces.lookup import own_unit
 from rules.forces.markers import Marker, own_marker
 from rules.forces.units import Unit
-from rules.forces.words import STACKING_KINDS
+from rules.forces.words import STACKING_KINDS, formation_said
 from rules.ground.board import LabelError
 from rules.ground.grid import Cell
 from rules.modules.api import RuleModule
@@ -202,9 +202,9 @@ def formation(out: Outcome, side: str, command: cmd.SetFormation) -> None:
             raise Refusal(why)
     wanted = command.formation.strip().lower()
     if wanted not in unit.formations:
-        raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
+        raise Refusal(f"{unit.name} may be {' or '.join(f.said for f in unit.formations)}")
     if wanted == unit.formation:
-        raise Refusal(f"{unit.name} is already in {wanted}")
+        raise Refusal(f"{unit.name} is already {formation_said(wanted)}")
     cost = formation_change_cost(unit)
     if unit.mp_left < cost:
         raise Refusal(f"{unit.name} has no MPs left to change formation")

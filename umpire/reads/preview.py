@@ -19,6 +19,7 @@ from itertools import groupby
 from rules.engine import Refusal
 from rules.forces.lookup import own_unit
 from rules.forces.markers import own_marker
+from rules.forces.words import formation_said
 from rules.ground.board import Board
 from rules.knowledge.overlay import Route
 from rules.orders.core import order_plan
@@ -85,7 +86,7 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     board = gm.board
     expected = order.expected(state)
     end = expected.cells[-1] if expected.cells else mine.cell
-    head = (f"**{mine.name}** at {board.describe(mine.cell)}, in {mine.formation}, "
+    head = (f"**{mine.name}** at {board.describe(mine.cell)}, {formation_said(mine.formation)}, "
             f"{mine.mp_left:g} MP left, ordered {route.strip()!r}"
             f"{' (by road)' if by_road else ''}:")
     out_of_mp = expected.stop is not None and expected.stop.kind is StopKind.OUT_OF_MP
