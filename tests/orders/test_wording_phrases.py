@@ -48,6 +48,15 @@ async def test_a_change_of_formation_reads_is_now_unlimbered_and_is_now_in_line(
     assert not re.search(r"\bin (dismounted|mounted|limbered|unlimbered)\b", guns + again)
 
 
+async def test_a_unit_yet_to_arrive_is_named_in_the_answer_to_its_order(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    """Blue Horse arrives on turn 2: the answer names it as its counter does, not "blue-cav"."""
+    async with started_game(fake, tmp_path, TINY, ("blue", "grey"), seed=SEED) as (_, alice, _b):
+        said = text_of(await private_answer(fake, "formation", alice,
+                                            {"unit": "Blue Horse", "formation": "dismounted"}))
+    assert "Blue Horse is now dismounted." in said and "blue-cav" not in said
+
+
 # -- the end of a phase --------------------------------------------------------------------------
 def test_the_end_of_the_end_of_turn_is_the_end_of_turn() -> None:
     assert end_of("End of Turn") == "End of Turn"

@@ -138,6 +138,8 @@ def acknowledgement(own: SideView, command: cmd.Command, events: Iterable[ev.Eve
 
 
 def _own_name(view: SideView, ref: str) -> str:
-    unit = view.unit(ref)
+    """One of the side's own units by name, on the map or off it (yet to arrive), never by its
+    id."""
+    unit = view.unit(ref) or next((u for u in view.off_map if u.ref == ref), None)
     return unit.name if unit else ref
 
