@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from rules.chancellorsville.events import VictoryDecided
 from rules.chancellorsville.victory import MODULE as RAID_VICTORY
-from rules.combat.events import CloseCombatResolved, FireReceived, FireResolved
 from rules.forces.location import Eliminated, Withdrawn
 from rules.forces.words import COMBAT_KINDS
 from rules.reading import event_from_json
@@ -33,9 +32,6 @@ from umpire.verify.record import LoggedEvent
 VICTORY_MODULES = frozenset({RAID_VICTORY})
 #: The events that carry such a result, each able to word itself for everyone.
 VICTORY_EVENTS = frozenset({VictoryDecided.model_fields["type"].default})
-#: The reports that give a side the result of one of the umpire's rolls.
-ROLL_REPORTS = frozenset(kind.model_fields["type"].default
-                         for kind in (FireResolved, FireReceived, CloseCombatResolved))
 #: Rolls listed in the post itself; more go in the attached file (with the first few shown).
 MAX_ROLLS_IN_POST = 12
 #: Eliminated units named per side in the post; the rest are counted.
@@ -129,16 +125,19 @@ def roll_lines(state: GameState, events: Sequence[LoggedEvent]) -> list[str]:
 
 
 def result_told_to(events: Sequence[LoggedEvent], index: int) -> list[str]:
-    """The sides told the result of the umpire's roll ``events[index]``: those a combat report
-    after it (before the next roll on the same table) gives that result to. A report that could
-    not show the result (an unidentified enemy's) tells nothing."""
+    """The sides told the result of the umpire's roll ``events[index]``: those a report after
+    it (before the next roll on the same table) gives that result to, as a combat report does
+    (its ``result``). A report that could not show the result (on a counter the firers could
+    not identify) carries none, and tells nothing."""
     roll = events[index].payload
     sides: list[str] = []
     for e in events[index + 1:]:
-        if e.type == "die_rolled" and e.payload.get("table") == roll.get("table"):
-            break
-        if (e.type in ROLL_REPORTS and e.audience.startswith("side:")
-                and roll.get("result") and e.payload.get("result") == roll.get("result")):
+        if e.type == "die_rolled":
+            if e.payload.get("table") == roll.get("table"):
+                break
+            continue  # another roll (a morale check) is no report of this one
+        if (e.audience.startswith("side:") and roll.get("result")
+                and e.payload.get("result") == roll.get("result")):
             side = e.audience.removeprefix("side:")
             if side not in sides:
                 sides.append(side)
