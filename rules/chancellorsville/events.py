@@ -55,6 +55,16 @@ class PlacesHeld(GameEvent):
     held: dict[str, str]
 
 
+def result_words(code: str, words: str) -> str:
+    """The chart's result as players read it: its meaning in bold, then the chart's code when
+    the code says something else ("**Union marginal victory** (USA-M)"); a code that is its own
+    meaning ("DRAW", "draw") is said once ("**Draw**")."""
+    if not words:
+        return f"**{code}**"
+    said = words[0].upper() + words[1:]
+    return f"**{said}**" if code.lower() == words.lower() else f"**{said}** ({code})"
+
+
 class VictoryDecided(GameEvent):
     """The victory chart read at the end of the game. ``roll`` is the raid die (0: no roll,
     the raid was not sent), ``column`` the chart's column, ``margin`` the Federal margin
@@ -79,8 +89,8 @@ class VictoryDecided(GameEvent):
             why = (f"The Federal raid roll is {self.roll} on one die: the raid {verdict}, and "
                    f"the chart is read in its {self.column} column.")
         return (f"**Victory.** {why} Federal points {self.federal}, Confederate points "
-                f"{self.confederate}: Federal margin {self.margin:+d}. Result: **{self.result}** "
-                f"({self.words}).")
+                f"{self.confederate}: Federal margin {self.margin:+d}. Result: "
+                f"{result_words(self.result, self.words)}.")
 
 
 #: Every event the two modules fold or tell.

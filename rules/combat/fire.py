@@ -33,6 +33,7 @@ from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.events import side_audience
 from rules.forces.units import Unit
+from rules.forces.words import formation_said
 from rules.knowledge.sighted import appearance
 from rules.modules.registry import in_force
 from rules.orders.positions import moved_units, positions_changed
@@ -92,8 +93,8 @@ def resolve_fire(out: Outcome, side: str, command: Fire) -> None:
         assert f.cell is not None
         allowed = rules.fire_formations.get(f.kind, ())
         if f.formation not in allowed:
-            need = " or ".join(allowed) or "any formation"
-            raise Refusal(f"{f.name} cannot fire in {f.formation} (it fires in {need})")
+            need = " or ".join(formation_said(a) for a in allowed) or "in any formation"
+            raise Refusal(f"{f.name} cannot fire {formation_said(f.formation)} (it fires {need})")
         distance = grid.distance(f.cell, target.cell)
         band = rules.band_at(f.kind, distance)
         if band is None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from rules.concealed.notes import ConcealedNote
 from rules.concealed.records import MODULE, ForceKind
 from rules.events import CellRef, GameEvent
+from rules.forces.words import formation_said
 from rules.ground.grid import Cell
 
 if TYPE_CHECKING:
@@ -217,7 +218,7 @@ class DeploymentPlanned(GameEvent):
     def report(self, view: SideView) -> str:
         name = _name_under(view, self.marker, self.unit)
         where = "in the marker's hex" if self.place == "here" else f"{self.place} of the marker"
-        how = f" in {self.formation}" if self.formation else ""
+        how = f" {formation_said(self.formation)}" if self.formation else ""
         return (f"Deployment plan for marker {self.marker}: {name} sets up {where}{how} when "
                 "the force deploys, if the rules allow it there.")
 

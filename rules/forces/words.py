@@ -45,6 +45,13 @@ class Formation(StrEnum):
     MOUNTED = "mounted"
     DISMOUNTED = "dismounted"
 
+    @property
+    def said(self) -> str:
+        """The formation as a sentence says it after "is" or a unit's name: a line or a column
+        is something a unit is *in* ("in line"); limbered, mounted and the rest are what the
+        unit *is* ("limbered")."""
+        return f"in {self.value}" if self in FORMATIONS_SAID_WITH_IN else self.value
+
 
 class MovementClass(StrEnum):
     """Which column of the terrain costs a unit pays."""
@@ -72,6 +79,18 @@ FORMATIONS_BY_KIND: dict[UnitKind, tuple[Formation, ...]] = {
     UnitKind.HQ: (Formation.MOUNTED,),
     UnitKind.WAGON: (Formation.COLUMN,),
 }
+
+#: Formations named as a place the unit stands in ("in line"); the others read as adjectives.
+FORMATIONS_SAID_WITH_IN: frozenset[Formation] = frozenset({Formation.LINE, Formation.COLUMN})
+
+def formation_said(word: str) -> str:
+    """A formation's word as a sentence says it (``Formation.said``); a word that names no
+    formation (a ruleset's own) is said as a line is, after "in"."""
+    try:
+        return Formation(word).said
+    except ValueError:
+        return f"in {word}"
+
 
 #: Formations that may use road movement (the series' "column" family).
 ROAD_FORMATIONS: frozenset[Formation] = frozenset(

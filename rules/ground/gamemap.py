@@ -104,7 +104,8 @@ class GameMap:
         road = self.road_between(a, b)
         if road is not None and (formation in ROAD_FORMATIONS
                                  or movement_class == MovementClass.LEADER):
-            return StepPrice(self.ruleset.roads[road].cost, f"by {road}, in {formation}")
+            return StepPrice(self.ruleset.roads[road].cost,
+                             f"by {road}, {Formation(formation).said}")
         side = self.hexside_between(a, b)
         extra = 0.0
         if side is not None:
@@ -117,7 +118,7 @@ class GameMap:
         if formation == Formation.LINE and movement_class in terrain.line_cost:
             why += ", in line"
         if road is not None:
-            why += f", the {road} not used in {formation}"
+            why += f", the {road} not used {Formation(formation).said}"
         if extra:
             why += f", +{extra:g} for the {side}"
         return StepPrice(terrain.cost_for(movement_class, formation) + extra, why)

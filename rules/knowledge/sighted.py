@@ -269,6 +269,12 @@ def _slot(payload: Mapping[str, Any], taken: Mapping[str, Any]) -> str:
     return f"{base}:{n}"
 
 
+def end_of(phase: str) -> str:
+    """The end of a phase in words: "End of the Fire Phase"; a phase whose name already speaks
+    of an end (the "End of Turn") is named as it is, never "End of the End of Turn"."""
+    return phase if phase.lower().startswith("end of") else f"End of the {phase}"
+
+
 def phase_report(view: SideView) -> str:
     """The end-of-phase report for a side that sees its enemies only by sighting, from its own
     view: the enemy units in sight, and those lost from sight this turn, as its memory holds
@@ -282,7 +288,7 @@ def phase_report(view: SideView) -> str:
                   if u.last_seen_turn == view.turn)
     if not in_sight and not lost:
         return ""
-    lines = [f"**End of the {view.phase}**: what your troops saw."]
+    lines = [f"**{end_of(view.phase)}**: what your troops saw."]
     if in_sight:
         lines.append("In sight: " + "; ".join(f"{n} at {c}" for n, c in in_sight))
     if lost:

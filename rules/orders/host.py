@@ -81,7 +81,7 @@ def _check_correction(state: GameState, unit: Unit, changes: dict[str, object]
             fixed[key] = value
         elif key == "formation":
             if value not in unit.formations:
-                raise Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
+                raise Refusal(f"{unit.name} may be {' or '.join(f.said for f in unit.formations)}")
             fixed[key] = value
         elif key == "morale":
             states = [m.name for m in state.loaded.ruleset.combat.morale_states]

@@ -10,6 +10,7 @@ never refuses it (``rules.orders.core``).
 from __future__ import annotations
 
 from rules.forces.units import Unit
+from rules.forces.words import formation_said
 from rules.ground.gamemap import GameMap
 from rules.modules.registry import in_force
 from rules.orders.movement import formation_change_cost
@@ -67,11 +68,11 @@ def formation_refusal(state: GameState, unit: Unit, wanted: str | None = None
         return why
     if wanted is None:
         if len(unit.formations) < 2:
-            return Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
+            return Refusal(f"{unit.name} may only be {formation_said(unit.formation)}")
     elif wanted not in unit.formations:
-        return Refusal(f"{unit.name} can be in: {', '.join(unit.formations)}")
+        return Refusal(f"{unit.name} may be {' or '.join(f.said for f in unit.formations)}")
     elif wanted == unit.formation:
-        return Refusal(f"{unit.name} is already in {wanted}")
+        return Refusal(f"{unit.name} is already {formation_said(wanted)}")
     if unit.mp_left + _EPS < formation_change_cost(unit):
         return Refusal(f"{unit.name} has no MPs left to change formation")
     return None

@@ -8,6 +8,7 @@ read from the ruleset. Results are short strings; the rule module that owns the 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -123,3 +124,10 @@ class Table(BaseModel):
         index = column if isinstance(column, int) else self.column_index(column)
         index = max(0, min(len(self.columns) - 1, index))
         return self.row_for(roll).results[index]
+
+
+def result_meaning(tables: Mapping[str, Table], table: str, result: str) -> str:
+    """What a result read in a table means (its ``results`` entry), or ``""`` when the table or
+    the meaning is not there (a roll on no table, a result the table leaves unexplained)."""
+    found = tables.get(table)
+    return found.results.get(result, "") if found is not None else ""

@@ -261,7 +261,7 @@ async def test_the_end_of_game_post_gives_the_raid_roll_the_column_and_the_resul
     [victory] = [t for t in texts if t.startswith("**Victory.**")]
     found = re.search(r"The Federal raid roll is ([1-6]) on one die: the raid (succeeded|came "
                       r"to nothing), and the chart is read in its (Successful Raid|No Raid) "
-                      r"column\. .*Result: \*\*(\S+)\*\* \((.+)\)\.", victory)
+                      r"column\. .*Result: \*\*([^*]+)\*\*( \(\S+\))?\.", victory)
     assert found is not None, victory
     roll, verdict, column = int(found[1]), found[2], found[3]
     assert (roll <= 2) == (verdict == "succeeded") == (column == "Successful Raid")

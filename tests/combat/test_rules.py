@@ -172,7 +172,8 @@ def test_fire_refusals_change_nothing(fire_ready: GameState) -> None:
     state = fire_ready
     cases = [
         (Fire(units=("Union Brigade",), target="Rebel Battery"), "beyond its range"),
-        (Fire(units=("Union Cavalry",), target="Rebel Brigade"), "cannot fire in mounted"),
+        (Fire(units=("Union Cavalry",), target="Rebel Brigade"),
+         "cannot fire mounted \\(it fires dismounted\\)"),
         (Fire(units=("Union Brigade",), target="General Grey"), "not a combat unit"),
         (Fire(units=("Union Brigade",), target="Nobody"), "see no enemy called 'Nobody'"),
         (Fire(units=("Union Brigade",), target="A0808"), "see no enemy at A0808"),

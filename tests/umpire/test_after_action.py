@@ -103,7 +103,9 @@ async def test_the_report_gives_each_sides_losses_and_every_secret_roll(tmp_path
     listed = report.text if report.image is None else report.image.decode("utf-8")
     for r in rolls:
         assert f"log event {r.seq} (" in listed
-        assert f"{r.payload['purpose']}: {r.payload['value']} on {r.payload['dice']}" in listed
+        # The umpire's rolls name the units their purpose gives by id (ruling INFO-16).
+        purpose = after_action.named_purpose(state, str(r.payload["purpose"]))
+        assert f"{purpose}: {r.payload['value']} on {r.payload['dice']}" in listed
 
 
 def test_many_rolls_go_in_an_attached_file() -> None:

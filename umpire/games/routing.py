@@ -19,6 +19,7 @@ from rules import events as ev
 from rules.knowledge.public import finish_is_public
 from rules.knowledge.sighted import information_model
 from rules.scenario.markup import plain
+from rules.scenario.tables import result_meaning
 from rules.state import GameState, apply
 from rules.turn.idle import SideOptions, side_options
 from rules.turn.progress import TurnProgress, newly_acting, opens_turn, progress
@@ -193,7 +194,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.DieRolled(audience=audience) if audience.startswith("side:"):
                 side = audience.removeprefix("side:")
                 told[side] = told.get(side, 0) + 1
-                out.append(Message("side", side, roll_text(e, game_id, told[side]),
+                meaning = result_meaning(now.loaded.ruleset.tables, e.table, e.result)
+                out.append(Message("side", side, roll_text(e, game_id, told[side], meaning),
                                    piece=Piece.ROLL))
             case ev.GamePaused(paused=paused, reason=reason):
                 word = "paused" if paused else "resumed"

@@ -20,6 +20,7 @@ from itertools import groupby
 from rules.engine import Refusal
 from rules.forces.lookup import own_unit
 from rules.forces.markers import own_marker
+from rules.forces.words import formation_said
 from rules.ground.board import Board
 from rules.knowledge.overlay import Route
 from rules.orders.core import order_plan
@@ -89,7 +90,7 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     board = gm.board
     seen = foreseen(state, side, order)
     end = seen.result.cells[-1] if seen.result.cells else mine.cell
-    head = (f"**{mine.name}** at {board.describe(mine.cell)}, in {mine.formation}, "
+    head = (f"**{mine.name}** at {board.describe(mine.cell)}, {formation_said(mine.formation)}, "
             f"{mine.mp_left:g} MP left, ordered {route.strip()!r}"
             f"{' (by road)' if by_road else ''}:")
     ends = ends_line(state, mine, seen)

@@ -112,15 +112,18 @@ def _side_rolls(events: Sequence[LoggedEvent]) -> list[str]:
     return out
 
 
-def roll_words(p: Mapping[str, object]) -> str:
-    """A logged roll in words: its purpose, value and dice, modifiers, and the table read."""
+def roll_words(p: Mapping[str, object], meaning: str = "") -> str:
+    """A logged roll in words: its purpose, value and dice, modifiers, and the table read (with
+    what its result means, when ``meaning`` says)."""
     text = f"{p.get('purpose')}: {p.get('value')} on {p.get('dice')}"
     mods = p.get("modifiers")
     if isinstance(mods, dict) and mods:
-        text += " (" + ", ".join(f"{k} {v:+d}" for k, v in mods.items()
+        text += " (" + ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in mods.items()
                                  if isinstance(v, int)) + ")"
     if p.get("table"):
-        text += f"; {p.get('table')} column {p.get('column')}: {p.get('result')}"
+        table = str(p.get("table")).replace("_", " ")
+        text += f"; {table} column {p.get('column')}: {p.get('result')}"
+        text += f" ({meaning})" if meaning else ""
     return text
 
 

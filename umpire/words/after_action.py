@@ -10,6 +10,7 @@ text file, so that the channel's post stays short (ruling FLOW-51).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from rules.forces.location import Eliminated, Withdrawn
 from rules.forces.words import COMBAT_KINDS
 from rules.reading import event_from_json
 from rules.scenario.markup import plain
+from rules.scenario.tables import result_meaning
 from rules.state import GameState
 from rules.view import public_view
 from storage.records import NewDelivery
@@ -98,11 +100,14 @@ def victory_text(state: GameState, events: Sequence[LoggedEvent]) -> str:
 
 
 def roll_lines(state: GameState, events: Sequence[LoggedEvent]) -> list[str]:
-    """Every secret roll of the game (told to one side, or to the umpire only), in the order of
-    the log; a side's rolls carry the number its messages gave them."""
+    """Every secret roll of the game, in the order of the log, each with whom it was told to:
+    a side's rolls carry the number its messages gave them; the umpire's own rolls (fire and
+    close combat) name the sides whose reports gave their result, and read "umpire only" when
+    no side's did. Units are named, never given by their ids, and each result says what it
+    means."""
     told: dict[str, int] = {}
     out = []
-    for e in events:
+    for index, e in enumerate(events):
         if e.type != "die_rolled" or e.audience == "public":
             continue
         if e.audience.startswith("side:"):
@@ -110,9 +115,45 @@ def roll_lines(state: GameState, events: Sequence[LoggedEvent]) -> list[str]:
             told[side] = told.get(side, 0) + 1
             who = f"{plain(state.side_name(side))} roll {told[side]}"
         else:
-            who = "umpire only"
-        out.append(f"log event {e.seq} ({who}): {roll_words(e.payload)}")
+            sides = " and ".join(plain(state.side_name(s)) for s in result_told_to(events, index))
+            who = f"the umpire's roll, its result told to {sides}" if sides else "umpire only"
+        payload = {**e.payload, "purpose": named_purpose(state, str(e.payload.get("purpose")))}
+        meaning = result_meaning(state.loaded.ruleset.tables, str(e.payload.get("table", "")),
+                                 str(e.payload.get("result", "")))
+        out.append(f"log event {e.seq} ({who}): {roll_words(payload, meaning)}")
     return out
+
+
+def result_told_to(events: Sequence[LoggedEvent], index: int) -> list[str]:
+    """The sides told the result of the umpire's roll ``events[index]``: those a report after
+    it (before the next roll on the same table) gives that result to, as a combat report does
+    (its ``result``). A report that could not show the result (on a counter the firers could
+    not identify) carries none, and tells nothing."""
+    roll = events[index].payload
+    sides: list[str] = []
+    for e in events[index + 1:]:
+        if e.type == "die_rolled":
+            if e.payload.get("table") == roll.get("table"):
+                break
+            continue  # another roll (a morale check) is no report of this one
+        if (e.audience.startswith("side:") and roll.get("result")
+                and e.payload.get("result") == roll.get("result")):
+            side = e.audience.removeprefix("side:")
+            if side not in sides:
+                sides.append(side)
+    return sides
+
+
+def named_purpose(state: GameState, purpose: str) -> str:
+    """A roll's purpose with the units the umpire's rolls give by id ("close combat by
+    fitz-lee at C1922") given by name. The purpose is logged as rolled (the dice are drawn
+    from it), so the names are put in only here."""
+    found = re.fullmatch(r"(?P<what>close combat|fire) by (?P<ids>.+?) at (?P<at>.+)", purpose)
+    if found is None:
+        return purpose
+    names = [plain(state.units[uid].name) if uid in state.units else uid
+             for uid in found["ids"].split(", ")]
+    return f"{found['what']} by {' and '.join(names)} at {found['at']}"
 
 
 def rolls_file_name(game_id: str) -> str:

@@ -224,15 +224,19 @@ def correction_text(view: SideView, e: ev.UnitCorrected, user: int | None) -> st
             "hand. Every correction is listed in full when the game ends.")
 
 
-def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None) -> str:
-    """A secret roll in words; ``number`` is its place among the rolls told to the side."""
-    mods = ", ".join(f"{k} {v:+d}" for k, v in e.modifiers.items())
+def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None,
+              meaning: str = "") -> str:
+    """A secret roll in words; ``number`` is its place among the rolls told to the side.
+    ``meaning`` is what the result means (the table's ``results``): a roll says what came of it,
+    not only its code, so that "**I**" reads as the initiative taken."""
+    mods = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in e.modifiers.items())
     text = f"Secret roll for {e.purpose}: {e.value} on {e.dice}"
     if mods:
         text += f" ({mods})"
     if e.table:
-        text += f"; {e.table}" + (f" column {e.column}" if e.column else "")
-        text += f": **{e.result}**"
+        text += f"; {e.table.replace('_', ' ')} table" + (f", column {e.column}" if e.column
+                                                           else "")
+        text += f": **{e.result}**" + (f" ({meaning})" if meaning else "")
     if number is not None:
         game = f"game `{game_id}`, " if game_id else ""
         text += (f" ({game}your side's roll {number}; after the game `vedette verify --rolls` "

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rules import commands as cmd
 from rules import events as ev
-from rules.forces.words import COMBAT_KINDS
+from rules.forces.words import COMBAT_KINDS, formation_said
 from rules.turn.status import GameStatus
 from rules.view import IDENTIFIED, SideView
 from umpire.words import units as units_list
@@ -121,7 +121,7 @@ def acknowledgement(own: SideView, command: cmd.Command, events: Iterable[ev.Eve
             return (f"{_own_name(view, e.unit)} {e.reason} and halts where it stands for the "
                     "rest of this phase.")
         if isinstance(e, ev.FormationChanged):
-            return f"{_own_name(view, e.unit)} is now in {e.formation}."
+            return f"{_own_name(view, e.unit)} is now {formation_said(e.formation)}."
     if isinstance(command, cmd.Done):
         return "Noted: your side has finished this phase."
     if isinstance(command, cmd.Correct):
@@ -138,6 +138,8 @@ def acknowledgement(own: SideView, command: cmd.Command, events: Iterable[ev.Eve
 
 
 def _own_name(view: SideView, ref: str) -> str:
-    unit = view.unit(ref)
+    """One of the side's own units by name, on the map or off it (yet to arrive), never by its
+    id."""
+    unit = view.unit(ref) or next((u for u in view.off_map if u.ref == ref), None)
     return unit.name if unit else ref
 
