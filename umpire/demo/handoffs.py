@@ -53,9 +53,10 @@ async def play_turn(umpire: Umpire, turn: int, seats: Seats, hand_off: HandOff) 
         state = await umpire.repository.state_for(seats.game_id)
         if state.turn != turn or state.status != GameStatus.ACTIVE:
             return
-        side = next((s for s in state.acting_sides() if s not in state.done), None)
-        if side is None:
+        waiting = [s for s in state.acting_sides() if s not in state.done]
+        if not waiting:
             return
+        side = waiting[0]
         step = state.current
         if step.allows("order") and side == "confederate":
             await _jackson(umpire, turn, "success", seats)
