@@ -37,6 +37,13 @@ class GameEvent(BaseModel):
         events are worded by the umpire."""
         return ""
 
+    def asks_again(self) -> str:
+        """Why this event gives the side it is told to something new to decide, in that side's
+        words ("" for none): a player done for the turn is then asked again
+        (``rules.orders.standing``, ruling FLOW-71). Read from the event as told, never from
+        the truth behind it."""
+        return ""
+
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)

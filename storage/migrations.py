@@ -396,6 +396,33 @@ _HELD_SECTIONS = """
 ALTER TABLE held_news ADD COLUMN section TEXT NOT NULL DEFAULT 'happened';
 """
 
+# Orders that stand (``storage.standing``): a player's Done for the rest of a turn, with the seq
+# of the log it was given at (what the side is told after it may ask the player again), and the
+# standing orders of a side's units and commands, with the player who set each.
+_STANDING = """
+CREATE TABLE turn_done (
+    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn     INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    at_seq   INTEGER NOT NULL,
+    done_at  TEXT NOT NULL,
+    PRIMARY KEY (game_id, turn, user_id),
+    CONSTRAINT turn_done_user_id CHECK (typeof(user_id) = 'integer'),
+    CONSTRAINT turn_done_turn CHECK (typeof(turn) = 'integer' AND turn >= 0)
+);
+CREATE TABLE standing_orders (
+    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    side     TEXT NOT NULL,
+    unit     TEXT NOT NULL,
+    standing TEXT NOT NULL,
+    route    TEXT NOT NULL DEFAULT '',
+    user_id  INTEGER NOT NULL,
+    set_at   TEXT NOT NULL,
+    PRIMARY KEY (game_id, side, unit),
+    CONSTRAINT standing_user_id CHECK (typeof(user_id) = 'integer')
+);
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
@@ -414,6 +441,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               _OUTBOX_LANES),
     Migration(11, "news held for a side's next turn dossier; events by type", _HELD_NEWS),
     Migration(12, "held news by dossier section", _HELD_SECTIONS),
+    Migration(13, "a turn's Done and standing orders", _STANDING),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The newest schema this code knows."""

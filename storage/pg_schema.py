@@ -289,6 +289,28 @@ _HELD_SECTIONS = f"""
 ALTER TABLE held_news ADD COLUMN section {_T} NOT NULL DEFAULT 'happened';
 """
 
+_STANDING = f"""
+CREATE TABLE turn_done (
+    game_id  {_T} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn     INTEGER NOT NULL,
+    user_id  BIGINT NOT NULL,
+    at_seq   BIGINT NOT NULL,
+    done_at  {_T} NOT NULL,
+    PRIMARY KEY (game_id, turn, user_id),
+    CONSTRAINT turn_done_turn CHECK (turn >= 0)
+);
+CREATE TABLE standing_orders (
+    game_id  {_T} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    side     {_T} NOT NULL,
+    unit     {_T} NOT NULL,
+    standing {_T} NOT NULL,
+    route    {_T} NOT NULL DEFAULT '',
+    user_id  BIGINT NOT NULL,
+    set_at   {_T} NOT NULL,
+    PRIMARY KEY (game_id, side, unit)
+);
+"""
+
 POSTGRESQL_SQL: dict[int, str] = {
     1: _INITIAL,
     2: _SEATS,
@@ -302,5 +324,6 @@ POSTGRESQL_SQL: dict[int, str] = {
     10: _OUTBOX_LANES,
     11: _HELD_NEWS,
     12: _HELD_SECTIONS,
+    13: _STANDING,
 }
 """PostgreSQL's SQL of each migration, by number (``storage.migrations.MIGRATIONS``)."""

@@ -953,6 +953,56 @@ class Store:
                 return []
             return await self._queue(conn, game_id, deliveries)
 
+    # -- orders that stand: a turn's Done and standing orders ------------------------------------
+    async def turn_done(self, game_id: str, turn: int) -> dict[int, int]:
+        """The users who said they are done for ``turn``, each with the seq of the log they
+        said it at."""
+        found = await self._read(
+            "SELECT user_id, at_seq FROM turn_done WHERE game_id = ? AND turn = ?"
+            " ORDER BY done_at, user_id", (game_id, turn))
+        return {int(row[0]): int(row[1]) for row in found}
+
+    async def mark_turn_done(self, game_id: str, user_id: int, turn: int, at_seq: int) -> None:
+        """Record the user done for the rest of ``turn`` as of seq ``at_seq`` (said again: from
+        the new seq, so that what came before it no longer asks them again)."""
+        async with self._write(f"mark user {user_id} done for turn {turn} in {game_id!r}") \
+                as conn:
+            await _lock_game(conn, game_id)
+            await conn.execute(
+                "INSERT INTO turn_done (game_id, turn, user_id, at_seq, done_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, user_id)"
+                " DO UPDATE SET at_seq = excluded.at_seq, done_at = excluded.done_at",
+                (game_id, turn, user_id, at_seq, to_text(self._now())))
+
+    async def standing_orders(self, game_id: str, side: str) -> list[tuple[str, str, str, int]]:
+        """A side's standing orders: (unit or leader, order, route, who set it), in the order
+        they were set."""
+        found = await self._read(
+            "SELECT unit, standing, route, user_id FROM standing_orders"
+            " WHERE game_id = ? AND side = ? ORDER BY set_at, unit", (game_id, side))
+        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3])) for r in found]
+
+    async def set_standing_order(self, game_id: str, side: str, unit: str, standing: str,
+                                 route: str, user_id: int) -> None:
+        """Give ``unit`` (a unit, or a leader for his command) a standing order, in place of
+        the one it had."""
+        async with self._write(f"set a standing order in {game_id!r}") as conn:
+            await _lock_game(conn, game_id)
+            await conn.execute(
+                "INSERT INTO standing_orders (game_id, side, unit, standing, route, user_id,"
+                " set_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, side, unit)"
+                " DO UPDATE SET standing = excluded.standing, route = excluded.route,"
+                " user_id = excluded.user_id, set_at = excluded.set_at",
+                (game_id, side, unit, standing, route, user_id, to_text(self._now())))
+
+    async def clear_standing_order(self, game_id: str, side: str, unit: str) -> bool:
+        """Take ``unit``'s standing order away; whether it had one."""
+        async with self._write(f"clear a standing order in {game_id!r}") as conn:
+            await _lock_game(conn, game_id)
+            return await conn.execute(
+                "DELETE FROM standing_orders WHERE game_id = ? AND side = ? AND unit = ?",
+                (game_id, side, unit)) > 0
+
     # -- orders waiting for a confirmation (storage.pending_orders) -------------------------
 
     async def add_pending_order(self, row: PendingRow) -> None:

@@ -51,8 +51,20 @@ class UmpireBase(ABC):
     @abstractmethod
     async def _handle(self, game: LiveGame, user_id: int, command: cmd.Command, *,
                       is_admin: bool = False, request_id: str | None = None,
-                      extra: Sequence[NewDelivery] = (), answered: bool = True) -> Reply:
+                      extra: Sequence[NewDelivery] = (), answered: bool = True,
+                      standing: bool = False) -> Reply:
         """Decide one command inside ``Repository.decided`` (the lock held, the game loaded)."""
+
+    # -- orders that stand (``umpire.games.standing_orders``) ----------------------------------
+    @abstractmethod
+    async def _carry_on(self, game_id: str) -> None:
+        """Carry out what the turn's standing Done and standing orders call for now."""
+
+    @abstractmethod
+    async def _finish_if_all_ready(self, game_id: str, side: str, turn: int | None = None,
+                                   step: int | None = None, *, giver: int | None = None
+                                   ) -> Reply | None:
+        """Give the side's Done when every player still seated on it is ready."""
 
     # -- seats (``umpire.games.setting_up``) ---------------------------------------------------
     @abstractmethod

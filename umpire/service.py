@@ -18,6 +18,8 @@ owns. The parts each hold the repository via ``self.repository`` (not by inherit
 - ``umpire.games.setting_up``: ``SettingUp``, games and seats;
 - ``umpire.games.readying``: ``Readying``, ready players on a shared side, and so the umpire's
   ``handle``, ``leave`` and ``unseat``, which call the deciding and seat steps by name;
+- ``umpire.games.standing_orders``: ``StandingOrders``, ``/standing`` and carrying out the
+  turn's standing Done and standing orders after every command;
 - ``umpire.games.correcting``: ``Correcting``, the host's corrections by unit name;
 - ``umpire.reads.reading``: ``Reading``, reading for players;
 - ``umpire.reads.replay``: ``Replaying``, past maps;
@@ -43,6 +45,7 @@ from umpire.games.readying import Readying
 from umpire.games.repository import SNAPSHOT_EVERY, Repository
 from umpire.games.retrying import RETRY, RetryPolicy
 from umpire.games.setting_up import SettingUp
+from umpire.games.standing_orders import StandingOrders
 from umpire.reads.helping import Helping
 from umpire.reads.maps import MapMaker
 from umpire.reads.pictures import Pictures
@@ -52,8 +55,8 @@ from umpire.reads.replay import Replaying
 __all__ = ["SNAPSHOT_EVERY", "Reply", "Umpire", "UmpireError"]
 
 
-class Umpire(Deciding, SettingUp, Readying, Correcting, Reading, Replaying, Helping, Pictures,
-             Front):
+class Umpire(Deciding, SettingUp, Readying, StandingOrders, Correcting, Reading, Replaying,
+             Helping, Pictures, Front):
     """The umpire of every game in one store: set up, decide (with ready players), read and
     replay, help (see the modules above), and the front end's door (``umpire.front``)."""
 

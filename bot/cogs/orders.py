@@ -1,4 +1,5 @@
-"""Orders: ``/move``, ``/formation`` and ``/done``. They work in a DM with the bot and in the
+"""Orders: ``/move``, ``/formation``, ``/done`` (for this phase or the rest of the turn, and its
+Done for the turn button) and ``/standing``. They work in a DM with the bot and in the
 game's channel (or a side's thread), where every answer is ephemeral. A call for orders whose
 phase lets the side move carries a Move button, which opens a form for ``/move``'s two fields
 (``vedette:give:move:<game>``)."""
@@ -20,9 +21,10 @@ from bot.cogs import Interaction, in_servers_and_dms, resolve_game
 from bot.errors import Refused, report
 from bot.game_choice import GameArg
 from bot.replies import answer, thinking
-from bot.views import BUTTON_MAKERS, GAME_ID, confirm_view, remember_preview
+from bot.views import BUTTON_MAKERS, GAME_ID, SIDE_ID, confirm_view, remember_preview
 from rules import commands as cmd
-from umpire.games.ready import MOVE_ACTION
+from rules.orders.standing import StandingOrder
+from umpire.games.ready import DONE_TURN_ACTION, MOVE_ACTION
 from umpire.reads.preview import plan_move
 
 if TYPE_CHECKING:
@@ -59,6 +61,52 @@ async def give_move(bot: VedetteBot, interaction: Interaction, game_id: str, uni
                                     request_id=str(interaction.id))
     await answer(interaction, reply.text)
     bot.outbox.kick(game_id)
+
+
+# -- /done until: and the Done for the turn button -------------------------------------------------
+UNTIL_PHASE = "phase"
+UNTIL_TURN = "next-turn"
+UNTIL_HELP = "Done for this phase (default), or for the rest of the turn"
+UNTIL_CHOICES = [app_commands.Choice(name="this phase", value=UNTIL_PHASE),
+                 app_commands.Choice(name="the rest of the turn", value=UNTIL_TURN)]
+STANDING_CHOICES = [app_commands.Choice(name=o.words, value=o.value) for o in StandingOrder]
+
+DONE_TURN = re.compile(rf"vedette:done-turn:(?P<game>{GAME_ID}):(?P<side>{SIDE_ID}):"
+                       r"(?P<turn>\d{1,4}):(?P<step>\d{1,3})")
+
+
+class DoneTurnButton(GameButton, template=DONE_TURN):
+    """Beside Done under a side's orders message: the presser's ``/done until:next-turn`` for
+    that step of play. A press for a step that is over, or by someone who does not command
+    that side, changes nothing (``Umpire.done`` checks both, as for Done)."""
+
+    groups = (("game", str), ("side", str), ("turn", int), ("step", int))
+
+    def __init__(self, game_id: str, side: str, turn: int, step: int) -> None:
+        super().__init__(game_id, f"vedette:done-turn:{game_id}:{side}:{turn}:{step}",
+                         "Done for the turn", discord.ButtonStyle.secondary)
+        self.side, self.turn, self.step = side, turn, step
+
+    async def press(self, interaction: Interaction, bot: VedetteBot) -> None:
+        await thinking(interaction)
+        reply = await bot.umpire.done(self.game_id, interaction.user.id,
+                                      request_id=str(interaction.id), side=self.side,
+                                      turn=self.turn, step=self.step, until_turn=True)
+        await answer(interaction, reply.text)
+        bot.outbox.kick(self.game_id)
+
+
+def done_turn_button(record: Mapping[str, Any]) -> discord.ui.Item[Any] | None:
+    """The Done for the turn button a delivery's record names
+    (``umpire.games.ready.done_button``)."""
+    game, side, turn, step = (record.get(k) for k in ("game", "side", "turn", "step"))
+    if not (isinstance(game, str) and isinstance(side, str) and isinstance(turn, int)
+            and isinstance(step, int)):
+        return None
+    custom_id = f"vedette:done-turn:{game}:{side}:{turn}:{step}"
+    if len(custom_id) > 100 or not DONE_TURN.fullmatch(custom_id):
+        return None
+    return DoneTurnButton(game, side, turn, step)
 
 
 # -- the Move button under a call for orders -----------------------------------------------------
@@ -127,11 +175,13 @@ class OrdersCog(commands.Cog):
 
     async def cog_load(self) -> None:
         BUTTON_MAKERS[MOVE_ACTION] = move_form_button
-        self.bot.add_dynamic_items(MoveFormButton)
+        BUTTON_MAKERS[DONE_TURN_ACTION] = done_turn_button
+        self.bot.add_dynamic_items(MoveFormButton, DoneTurnButton)
 
     async def cog_unload(self) -> None:
         BUTTON_MAKERS.pop(MOVE_ACTION, None)
-        self.bot.remove_dynamic_items(MoveFormButton)
+        BUTTON_MAKERS.pop(DONE_TURN_ACTION, None)
+        self.bot.remove_dynamic_items(MoveFormButton, DoneTurnButton)
 
     @in_servers_and_dms
     @app_commands.command(name="formation", description="Change one of your units' formation")
@@ -152,17 +202,64 @@ class OrdersCog(commands.Cog):
 
     @in_servers_and_dms
     @app_commands.command(name="done", description="You have finished your part of this "
-                                                   "phase")
-    @app_commands.describe(game=GAME_HELP)
-    async def done(self, interaction: Interaction, game: GameArg | None = None) -> None:
+                                                   "phase (or of the whole turn)")
+    @app_commands.describe(until=UNTIL_HELP, game=GAME_HELP)
+    @app_commands.choices(until=UNTIL_CHOICES)
+    async def done(self, interaction: Interaction, until: str = UNTIL_PHASE,
+                   game: GameArg | None = None) -> None:
         """On a side shared by several players this records the player ready; the side
-        finishes when the game's ``ready`` option says (``umpire.games.ready``)."""
+        finishes when the game's ``ready`` option says (``umpire.games.ready``). With
+        ``until:next-turn`` the player is done for the rest of the turn too (ruling
+        FLOW-70)."""
         await thinking(interaction)
         record = await resolve_game(interaction, game)
         reply = await self.bot.umpire.done(record.id, interaction.user.id,
-                                           request_id=str(interaction.id))
+                                           request_id=str(interaction.id),
+                                           until_turn=until == UNTIL_TURN)
         await answer(interaction, reply.text)
         self.bot.outbox.kick(record.id)
+
+    standing = app_commands.Group(name="standing", description="Standing orders: what your "
+                                  "units do in the later phases of a turn while you are done")
+
+    @standing.command(name="set", description="Give a unit (or a leader, for his whole "
+                                              "command) a standing order")
+    @app_commands.describe(unit="One of your units, or a leader for his command",
+                           order="What it does while you are done for the turn",
+                           route="For 'continue the march': the route to go on along",
+                           game=GAME_HELP)
+    @app_commands.choices(order=STANDING_CHOICES)
+    @app_commands.autocomplete(unit=ac.unit_names)
+    async def standing_set(self, interaction: Interaction,
+                           unit: app_commands.Range[str, 1, 100], order: str,
+                           route: app_commands.Range[str, 0, 500] = "",
+                           game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.set_standing(record.id, interaction.user.id, unit, order,
+                                                   route)
+        await answer(interaction, reply.text)
+        self.bot.outbox.kick(record.id)
+
+    @standing.command(name="clear", description="Take a unit's standing order away")
+    @app_commands.describe(unit="One of your units or leaders", game=GAME_HELP)
+    @app_commands.autocomplete(unit=ac.unit_names)
+    async def standing_clear(self, interaction: Interaction,
+                             unit: app_commands.Range[str, 1, 100],
+                             game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.clear_standing(record.id, interaction.user.id, unit)
+        await answer(interaction, reply.text)
+
+    @standing.command(name="list", description="Your side's standing orders")
+    @app_commands.describe(game=GAME_HELP)
+    async def standing_list(self, interaction: Interaction,
+                            game: GameArg | None = None) -> None:
+        await thinking(interaction)
+        record = await resolve_game(interaction, game)
+        reply = await self.bot.umpire.standing_list(record.id, interaction.user.id)
+        await answer(interaction, reply.text)
 
 
 async def setup(bot: VedetteBot) -> None:

@@ -107,6 +107,9 @@ class FireReceived(GameEvent):
     #: The unit's name, which its side knows (the fire may have taken it off the map).
     name: str = ""
 
+    def asks_again(self) -> str:
+        return "one of your units was fired on"
+
     def report(self, view: SideView) -> str:
         name = unit_name(view, self.unit, self.name)
         if self.shield == "ignored":
@@ -137,6 +140,9 @@ class CloseCombatResolved(GameEvent):
     meaning: str = ""
     outcome: tuple[str, ...] = ()
     shield: str = ""
+
+    def asks_again(self) -> str:
+        return "one of your units was assaulted" if self.viewpoint == "defender" else ""
 
     def report(self, view: SideView) -> str:
         where = view.board.describe(Cell(*self.cell))

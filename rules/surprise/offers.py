@@ -37,7 +37,7 @@ def surprise_offers(state: GameState, side: str, view: SideView, step: Step
         marches = tuple(str(m["name"]) for m in rec.side_marches(
             state, side, {rec.SENT, rec.ACCUMULATING}) if not m.get("cancel"))
         if marches:
-            out.append(Offer("order", CANCEL_WORDS, marches))
+            out.append(Offer("order", CANCEL_WORDS, marches, under_way=True))
     if step.allows("move"):
         shammed = tuple(str(m["name"]) for m in rec.side_marches(state, side, rec.OPEN)
                         if m.get("shams"))

@@ -17,9 +17,13 @@ class Offer:
     what the side may do, with the command that does it; ``units``: the names of the side's
     own units (or markers) that could do it now, in the view's order (empty when the offer is
     not about particular units); ``refs``: the same units' ids, in the same order, where the
-    offer knows them (for autocomplete, which completes to ids: ruling ORD-10)."""
+    offer knows them (for autocomplete, which completes to ids: ruling ORD-10); ``under_way``:
+    the offer is about something the side already has in progress."""
 
     action: str
     words: str
     units: tuple[str, ...] = ()
     refs: tuple[str, ...] = ()
+    #: About something the side has under way (a march, an order on its way, a detachment):
+    #: a phase with such an offer never passes on standing orders alone (ruling FLOW-74).
+    under_way: bool = False

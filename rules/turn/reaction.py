@@ -89,6 +89,9 @@ class QuestionAsked(GameEvent):
     def report(self, view: SideView) -> str:
         return self.question.words()
 
+    def asks_again(self) -> str:
+        return "a question was put to your side"
+
 
 class QuestionAnswered(GameEvent):
     """The asked side answered (or, ``by_default``, the deadline or the step's end did)."""

@@ -87,6 +87,8 @@ async def add_small_game(db: Path) -> None:
             "p-1", "small", BLUE, "move", {"unit": "b1", "route": "0102"}, state.turn,
             state.step, "open", {}, datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)))
         await store.set_state("slash-commands", "pushed")
+        await store.mark_turn_done("small", BLUE, state.turn, state.seq)
+        await store.set_standing_order("small", "blue", "b1", "hold", "", BLUE)
         async with store._write("hold news for grey") as conn:
             await held_news.hold(conn, "small", {
                 "grey": [held_news.Held("seen", "Blue cavalry seen at A0304.")]})

@@ -80,6 +80,10 @@ TABLES: tuple[Table, ...] = (
                              "status", "shown", "created_at"), "game_id, created_at, id",
           ("body", "shown")),
     Table("held_news", ("game_id", "side", "n", "section", "text"), "game_id, side, n"),
+    Table("turn_done", ("game_id", "turn", "user_id", "at_seq", "done_at"),
+          "game_id, turn, user_id"),
+    Table("standing_orders", ("game_id", "side", "unit", "standing", "route", "user_id",
+                              "set_at"), "game_id, side, unit"),
     Table("bot_state", ("key", "value"), "key"),
 )
 

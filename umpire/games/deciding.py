@@ -55,7 +55,9 @@ class Deciding(UmpireBase):
                                                 seats=players)
             return Reply("The game has started.", delivery_ids=done.ids)
 
-        return await self.repository.decided(game_id, decide)
+        reply = await self.repository.decided(game_id, decide)
+        await self._carry_on(game_id)  # standing orders set before the start may pass a phase
+        return reply
 
     async def _decide_command(self, game_id: str, user_id: int, command: cmd.Command, *,
                               is_admin: bool = False, request_id: str | None = None) -> Reply:
@@ -68,12 +70,14 @@ class Deciding(UmpireBase):
 
     async def _handle(self, game: LiveGame, user_id: int, command: cmd.Command, *,
                       is_admin: bool = False, request_id: str | None = None,
-                      extra: Sequence[NewDelivery] = (), answered: bool = True) -> Reply:
+                      extra: Sequence[NewDelivery] = (), answered: bool = True,
+                      standing: bool = False) -> Reply:
         """``_decide_command`` inside ``Repository.decided`` (the game's lock held and the game
         loaded); ``extra`` deliveries are committed with the command's. ``answered``: the reply
         is shown to the user, so that their copy of the message it repeats is not sent
         (``False`` for a command the umpire gives on a player's behalf, whose reply nobody
-        reads)."""
+        reads). ``standing``: a standing order or a Done for the turn the umpire carries out
+        for the player's side: what it causes for the side waits for its next dossier."""
         game_id = game.record.id
         if request_id is not None and request_key(request_id) in game.state.requests:
             return Reply(wording.ALREADY_ACCEPTED, repeated=True)
@@ -110,8 +114,9 @@ class Deciding(UmpireBase):
         # when the host plays a side: what it causes is told as the enemy's acts are.
         by = side if side and not command.host_only else None
         done = await self.repository.commit(
-            game, outcome, status=status, extra=extra, commanding=by,
-            shown=Shown(user_id, text) if by and answered else None)
+            game, outcome, status=status, extra=extra, commanding=None if standing else by,
+            shown=Shown(user_id, text) if by and answered and not standing else None,
+            standing=by if standing else None)
         return Reply(done.answer or text, delivery_ids=done.ids)
 
     async def end_game(self, game_id: str, user_id: int, *, is_admin: bool = False,

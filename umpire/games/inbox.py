@@ -52,12 +52,15 @@ class Folded:
 
 def fold(messages: Sequence[Message], held: Mapping[str, Sequence[Held]], *,
          commanding: str | None = None, acknowledged: str | None = None,
-         acting: Collection[str] = (), ending: bool = False) -> Folded:
+         acting: Collection[str] = (), ending: bool = False,
+         quiet: Collection[str] = ()) -> Folded:
     """Fold a batch's ``messages``: ``held`` is each side's news held before the batch,
     ``commanding`` the side whose player gave the batch's command (``None``: the host, a
     clock), ``acknowledged`` the words the command's answer starts with, ``acting`` the sides
     whose phase the batch ended or began (their message goes now: the phase is theirs),
-    ``ending``: the batch ends the game (every side's held news goes out)."""
+    ``ending``: the batch ends the game (every side's held news goes out), ``quiet``: sides
+    whose players' Done for the turn stands (``umpire.games.standing``): no call for orders,
+    and everything else held for their next dossier, unless they gave the command."""
     by_side: dict[str, list[Message]] = {}
     for m in messages:
         if m.kind == "side":
@@ -74,8 +77,15 @@ def fold(messages: Sequence[Message], held: Mapping[str, Sequence[Held]], *,
         mine = by_side.pop(side, None)
         if mine is None:
             continue  # folded into the side's first message
+        hushed = side in quiet and side != commanding and not ending
+        if hushed:
+            mine = [p for p in mine if p.piece is not Piece.CALL]
         pieces = beside_results(mine)
         called = any(p.piece in (Piece.CALL, Piece.QUESTION) for p in mine)
+        if hushed and not called:
+            if pieces:
+                hold[side] = [Held(s, t) for s, t in dict.fromkeys(pieces)]
+            continue
         if not (ending or called or side == commanding or side in acting):
             hold[side] = [Held(s, t) for s, t in dict.fromkeys(pieces)]
             continue

@@ -54,6 +54,8 @@ READY_WORDS: dict[OptionValue, str] = {
 #: The Done button's record in a delivery (``NewDelivery.buttons``): the front end turns it into
 #: its own button.
 DONE_ACTION = "done"
+#: The Done for the turn button's record: the presser's ``/done until:next-turn``.
+DONE_TURN_ACTION = "done-turn"
 
 PHASE_OVER = "that phase is over; nothing was changed"
 NOT_YOUR_SIDE = ("this button belongs to the orders of a side you do not command; nothing was "
@@ -152,6 +154,9 @@ def move_button(game_id: str) -> JsonObject:
     return {"action": MOVE_ACTION, "game": game_id}
 
 
-def done_button(game_id: str, side: str, turn: int, step: int) -> JsonObject:
-    """The Done button under a side's orders message for ``turn``'s ``step``."""
-    return {"action": DONE_ACTION, "game": game_id, "side": side, "turn": turn, "step": step}
+def done_button(game_id: str, side: str, turn: int, step: int, *,
+                turn_over: bool = False) -> JsonObject:
+    """The Done button under a side's orders message for ``turn``'s ``step``; with
+    ``turn_over``, the Done for the turn button beside it (ruling FLOW-70)."""
+    return {"action": DONE_TURN_ACTION if turn_over else DONE_ACTION, "game": game_id,
+            "side": side, "turn": turn, "step": step}

@@ -27,6 +27,7 @@ from umpire.games import ready
 from umpire.games.options import core_option
 from umpire.games.repository import LiveGame
 from umpire.games.retrying import stale_write
+from umpire.games.standing import done_for_turn_text
 from umpire.words import replies as wording
 
 #: The front end's delivery option for a private thread per side (``bot.threads``).
@@ -57,20 +58,34 @@ class Readying(UmpireBase):
                 return await self._handle(game, user_id, command, is_admin=is_admin,
                                           request_id=request_id, extra=told)
 
-            return await self.repository.decided(game_id, force)
-        return await self._decide_command(game_id, user_id, command, is_admin=is_admin,
-                                          request_id=request_id)
+            reply = await self.repository.decided(game_id, force)
+        else:
+            reply = await self._decide_command(game_id, user_id, command, is_admin=is_admin,
+                                               request_id=request_id)
+        # A step the command opened may be one the turn's standing Done finishes.
+        await self._carry_on(game_id)
+        return reply
 
     async def done(self, game_id: str, user_id: int, *, request_id: str | None = None,
                    side: str | None = None, turn: int | None = None,
-                   step: int | None = None) -> Reply:
+                   step: int | None = None, until_turn: bool = False) -> Reply:
         """The player says they have finished the current step. ``side``, ``turn`` and
         ``step`` come from a Done button: a button of another side changes nothing, nor does
-        one of a step that is over."""
+        one of a step that is over. ``until_turn``: done for the rest of the turn too
+        (``/done until:next-turn``, the Done for the turn button: ruling FLOW-70)."""
+        reply = await self._done(game_id, user_id, request_id=request_id, side=side,
+                                 turn=turn, step=step, until_turn=until_turn)
+        await self._carry_on(game_id)
+        return reply
+
+    async def _done(self, game_id: str, user_id: int, *, request_id: str | None,
+                    side: str | None, turn: int | None, step: int | None,
+                    until_turn: bool) -> Reply:
         marked: tuple[str, int, int] | None = None  # the side and step marked ready in
+        whole = ""  # the words of a Done for the turn
 
         async def decide(game: LiveGame) -> Reply:
-            nonlocal marked
+            nonlocal marked, whole
             marked = None
             state = game.state
             if request_id is not None and request_key(request_id) in state.requests:
@@ -84,6 +99,11 @@ class Readying(UmpireBase):
             if turn is not None and (state.status == GameStatus.ENDED
                                      or (state.turn, state.step) != (turn, step)):
                 raise UmpireError(ready.PHASE_OVER)
+            if until_turn and state.status == GameStatus.ACTIVE:
+                await self.store.mark_turn_done(game_id, user_id, state.turn, state.seq)
+                whole = done_for_turn_text(state.turn)
+                if player.side not in state.acting_sides():
+                    return Reply(whole)  # nothing of the side's is open now
             rule = ready.rule_of(core_option(state.loaded.scenario.scenario.options,
                                              ready.READY_OPTION))
             if rule is ready.ReadyRule.ANY or player.side not in state.acting_sides():
@@ -119,12 +139,15 @@ class Readying(UmpireBase):
             return Reply(ready.you_are_ready(now.waiting), delivery_ids=tuple(ids))
 
         reply = await self.repository.decided(game_id, decide)
-        if marked is None:
-            return reply
-        # A side-mate may have been marked ready meanwhile by another process, each of the
-        # two finding the other still giving orders: whoever looks now finishes the side.
-        finished = await self._finish_if_all_ready(game_id, *marked, giver=user_id)
-        return reply if finished is None else finished
+        if marked is not None:
+            # A side-mate may have been marked ready meanwhile by another process, each of the
+            # two finding the other still giving orders: whoever looks now finishes the side.
+            finished = await self._finish_if_all_ready(game_id, *marked, giver=user_id)
+            reply = reply if finished is None else finished
+        if whole and whole not in reply.text:
+            reply = Reply(f"{reply.text}\n\n{whole}", delivery_ids=reply.delivery_ids,
+                          repeated=reply.repeated)
+        return reply
 
     async def _told_ready(self, game_id: str, user_id: int, side: str, state: GameState,
                           note: str, threads: bool) -> NewDelivery:

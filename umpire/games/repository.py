@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
@@ -44,10 +44,12 @@ from storage.records import (
 from storage.store import Store
 from umpire.answers import UmpireError
 from umpire.clock.phase_clock import step_clock
-from umpire.games import catalog
+from umpire.games import catalog, ready
 from umpire.games.inbox import fold
+from umpire.games.options import core_option
 from umpire.games.retrying import RETRY, RetryPolicy, Stale
-from umpire.games.routing import Message, messages_for
+from umpire.games.routing import Message, Piece, call_for, messages_for
+from umpire.games.standing import StandingNow, asked_again_text, standing_now, standing_text
 from umpire.reads.drawn_maps import DrawnMaps, picture_file
 from umpire.reads.maps import MapMaker
 from umpire.verify import record
@@ -56,6 +58,7 @@ from umpire.words import after_action
 from umpire.words import replies as wording
 from umpire.words.corrections import corrections, end_of_game_text
 from umpire.words.deadlines import PhaseDeadline
+from umpire.words.dossier import Section
 from umpire.words.status_post import mention_line
 
 SNAPSHOT_EVERY = 50
@@ -210,14 +213,18 @@ class Repository:
     async def commit(self, game: LiveGame, outcome: Outcome, status: GameStatus | None = None,
                       extra: Sequence[NewDelivery] = (), shown: Shown | None = None,
                       seats: Sequence[PlayerRecord] | None = None,
-                      commanding: str | None = None) -> Committed:
+                      commanding: str | None = None, standing: str | None = None
+                      ) -> Committed:
         """Store the outcome's events with their deliveries; ``extra`` are told right after the
         first of them (the start's own post, say). ``commanding``: the side whose player gave
         the command (what it causes for that side is told now, not held: ``umpire.games.inbox``).
         ``shown``: what the answer to the command shows the player who gave it (their copy of
         their side's message is stored as sent, its words in the answer). ``seats``: the
         players the outcome was decided with, when it depends on them (the start's roster);
-        the commit is stale if they changed meanwhile.
+        the commit is stale if they changed meanwhile. ``standing``: the side whose standing
+        orders or Done for the turn the umpire gives (what it causes for the side is held for
+        its next dossier, as for any side whose Done for the turn stands:
+        ``umpire.games.standing``).
 
         Raises ``Stale`` when another process committed this game first: nothing is stored,
         and this copy's roll counts are untouched (``decided`` drops it)."""
@@ -234,10 +241,18 @@ class Repository:
         deadline = await self._deadline(game.record.id, before.seq, after, new_events, now)
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told,
                                 deadline, now)
+        stands = await standing_now(
+            self.store, game.record.id, {side: game.seated(side) for side in after.sides},
+            after, before.seq, outcome.events,
+            any_one=ready.rule_of(core_option(after.loaded.scenario.scenario.options,
+                                              ready.READY_OPTION)) is ready.ReadyRule.ANY)
+        messages += _asked_again(stands, messages, after, game.record.id, deadline)
+        messages = [await self._with_standing(game.record.id, after, m) for m in messages]
+        quiet = set(stands.quiet) | ({standing} if standing else set())
         folded = fold(messages, await self.store.held_news(game.record.id),
                       commanding=commanding, acknowledged=shown.text if shown else None,
                       acting=_acting(before, outcome.events, after),
-                      ending=status == GameStatus.ENDED)
+                      ending=status == GameStatus.ENDED, quiet=quiet)
         answer = folded.answer if shown is not None else None
         deliveries = await self._address(game, after, folded.messages,
                                          Shown(shown.user_id, answer) if shown and answer
@@ -264,6 +279,16 @@ class Repository:
                 side = e.audience.removeprefix("side:")
                 game.rolls_told[side] = game.rolls_told.get(side, 0) + 1
         return Committed(tuple(ids), answer)
+
+    async def _with_standing(self, game_id: str, after: GameState, message: Message
+                             ) -> Message:
+        """A side's call for orders ends with its standing orders, when it has any."""
+        if message.piece is not Piece.CALL:
+            return message
+        rows = await self.store.standing_orders(game_id, message.target)
+        if not rows:
+            return message
+        return replace(message, text=f"{message.text}\n\n{standing_text(after.units, rows)}")
 
     async def _deadline(self, game_id: str, seq: int, after: GameState,
                         new_events: Sequence[NewEvent], now: datetime) -> PhaseDeadline | None:
@@ -375,6 +400,21 @@ def _acting(before: GameState, events: Sequence[ev.Event], after: GameState) -> 
         if isinstance(e, ev.PhaseBegan):
             acting.update(after.steps[e.step].acting(after.sides))
     return acting
+
+
+def _asked_again(stands: StandingNow, messages: Sequence[Message], after: GameState,
+                 game_id: str, deadline: PhaseDeadline | None) -> list[Message]:
+    """The line to each side whose Done for the turn the batch lifted, saying why; and its
+    call for orders when it is acting in a step it was not called to (it was quiet)."""
+    out: list[Message] = []
+    for side, why in stands.lifted.items():
+        out.append(Message("side", side, asked_again_text(why), section=Section.NOW))
+        called = any(m.kind == "side" and m.target == side and m.piece is Piece.CALL
+                     for m in messages)
+        if (side in stands.was_quiet and side not in stands.quiet and not called
+                and side in after.acting_sides() and side not in after.done):
+            out.append(call_for(after, side, game_id, deadline))
+    return out
 
 
 def _options(record: GameRecord) -> dict[str, str | int | bool]:

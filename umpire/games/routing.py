@@ -257,6 +257,14 @@ def _question(question: Question, text: str, game_id: str, at: datetime | None,
                    piece=Piece.QUESTION, section=Section.NOW)
 
 
+def call_for(state: GameState, side: str, game_id: str,
+             deadline: PhaseDeadline | None) -> Message:
+    """``side``'s call for orders in the step open now, as a step's opening words it
+    (for a side asked again in the middle of a step it was not called to: ruling FLOW-71)."""
+    asking = _Asking(0, public_view(state), (side,), game_id, state.step, _of(deadline, state))
+    return asking.messages(state)[0]
+
+
 def status_message(state: GameState, deadline: PhaseDeadline | None) -> Message:
     """The current turn's status post as it stands, with the deadline of the step open now
     (to edit it when the deadline changes outside a batch of events: the host sets it)."""
@@ -322,13 +330,14 @@ class _Asking:
                        edit_key=orders_key(side, self.phase.turn, self.step))
 
     def _buttons(self, side: str, options: SideOptions) -> tuple[JsonObject, ...]:
-        """Done, and Move when the side has a unit that can move."""
+        """Done, Done for the turn, and Move when the side has a unit that can move."""
         if not self.game_id:
             return ()
         done = done_button(self.game_id, side, self.phase.turn, self.step)
+        whole = done_button(self.game_id, side, self.phase.turn, self.step, turn_over=True)
         if any(offer.action == MOVING for offer in options.offers):
-            return (done, move_button(self.game_id))
-        return (done,)
+            return (done, whole, move_button(self.game_id))
+        return (done, whole)
 
 
 def _has_words(e: ev.GameEvent) -> bool:
