@@ -4,14 +4,14 @@ ends and why, and the map with the planned route, then Confirm.
 
 The order is settled by the module that made the marker (``RuleModule.marker_order``), the same
 reading its move is made with, so the marker goes where the preview says unless the enemy or a
-rule stops it sooner (ruling CF-21). Only the side's own knowledge is read: the marker, what is
-under it (its own view's words) and its own troops; never an enemy. It never changes the game.
+rule stops it sooner (ruling CF-21), and halts it where the enemy the side knows of would (ruling
+CF-22). Only the side's own knowledge is read: the marker, what is under it (its own view's
+words), its own troops and the enemy its view shows. It never changes the game.
 """
 
 from __future__ import annotations
 
 from rules.forces.markers import Marker
-from rules.knowledge.overlay import Route
 from rules.modules.registry import in_force
 from rules.orders.marker_order import MarkerOrder
 from rules.orders.stops import StopKind
@@ -20,8 +20,8 @@ from rules.scenario.markup import plain
 from rules.state import GameState
 from rules.view import project
 from umpire.reads.foreseen import UNLESS, stop_words
+from umpire.reads.planned import LONG_ROUTE, MovePlan, route_picture, step_lines
 from umpire.reads.player_settings import Preview
-from umpire.reads.preview import LONG_ROUTE, MovePlan, step_lines
 from umpire.service import Umpire, UmpireError
 from umpire.words.markers import marker_ref, under
 
@@ -79,16 +79,7 @@ async def plan_marker_move(umpire: Umpire, state: GameState, side: str, user_id:
         ends = f"It ends at {board.describe(end)} with {left:g} MP left, {UNLESS}."
     text = "\n".join([head, *step_lines(board, order.plan), ends, "Confirm to give the order."])
     path = expected.cells
-    image = None
-    if path:
-        middle = path[len(path) // 2]
-        radius = max(3, max(gm.grid.distance(middle, c) for c in (marker.cell, *path)) + 2)
-        try:
-            planned = Route((marker.cell, *path), f"{ref}: planned move")
-            image = await umpire.maps.side_map(state, side, around=board.label(middle),
-                                               radius=radius, routes=(planned,))
-        except ValueError:
-            image = None
+    image = await route_picture(umpire, state, side, marker.cell, path, ref)
     out_of_mp = expected.stop is not None and expected.stop.kind is StopKind.OUT_OF_MP
     return MovePlan(ref, board.label(marker.cell), tuple(board.label(c) for c in path),
                     by_road, text, image, board.label(end), out_of_mp)

@@ -14,41 +14,17 @@ changes the game; the move is validated again, in full, when it is given.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import groupby
-
 from rules.engine import Refusal
 from rules.forces.lookup import own_unit
 from rules.forces.markers import own_marker
 from rules.forces.words import formation_said
-from rules.ground.board import Board
-from rules.knowledge.overlay import Route
 from rules.orders.core import order_plan
-from rules.orders.movement import OrderPlan, PlannedStep
 from rules.turn.status import GameStatus
 from umpire.reads.foreseen import ends_line, foreseen, is_out_of_mp
+from umpire.reads.marker_preview import plan_marker_move
+from umpire.reads.planned import LONG_ROUTE, MovePlan, route_picture, step_lines
 from umpire.reads.player_settings import Preview
 from umpire.service import Umpire, UmpireError
-
-#: Routes entering more cells than this are shown before they are given, whatever the setting.
-LONG_ROUTE = 6
-#: Cells beyond the MPs named one by one; the rest are counted.
-NOT_REACHED_NAMED = 6
-
-
-@dataclass(frozen=True)
-class MovePlan:
-    """What a move would do: the unit's name, the cells it would enter (labels, as far as its
-    MPs pay), whether any leg follows a road, where it ends and why, and the words and map."""
-
-    unit: str
-    start: str
-    cells: tuple[str, ...]
-    by_road: bool
-    text: str
-    image: bytes | None = None
-    end: str = ""
-    out_of_mp: bool = False
 
 
 async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route: str, *,
@@ -71,8 +47,6 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     except Refusal as e:
         marker = own_marker(state.markers, side, unit)
         if marker is not None:  # one of the side's markers: previewed as its module settles it
-            from umpire.reads.marker_preview import plan_marker_move  # it builds on this module
-
             return await plan_marker_move(umpire, state, side, user_id, marker, route,
                                           long_route=long_route)
         raise UmpireError(str(e)) from None
@@ -96,43 +70,8 @@ async def plan_move(umpire: Umpire, game_id: str, user_id: int, unit: str, route
     ends = ends_line(state, mine, seen)
     text = "\n".join([head, *step_lines(board, order.plan), ends, "Confirm to give the order."])
     path = seen.result.cells
-    image = None
-    if path:
-        middle = path[len(path) // 2]
-        radius = max(3, max(gm.grid.distance(middle, c) for c in (mine.cell, *path)) + 2)
-        try:
-            planned = Route((mine.cell, *path), f"{mine.name}: planned move")
-            image = await umpire.maps.side_map(state, side, around=board.label(middle),
-                                               radius=radius, routes=(planned,))
-        except ValueError:
-            image = None
+    image = await route_picture(umpire, state, side, mine.cell, path, mine.name)
     return MovePlan(mine.name, board.label(mine.cell), tuple(board.label(c) for c in path),
                     by_road, text, image, board.label(end), is_out_of_mp(seen))
 
-
-def step_lines(board: Board, plan: OrderPlan) -> list[str]:
-    """One line per run of alike steps (same cost, same reason), then the cells not reached:
-    "3-9. A0304 to A1004: 0.5 MP each (by road, in column), 2.5 MP left"."""
-    lines: list[str] = []
-    n = 1
-    reached = [s for s in plan.steps if s.reached]
-    for (cost, why), run in groupby(reached, key=lambda s: (s.cost, s.why)):
-        steps = list(run)
-        lines.append(_run_line(board, n, steps, cost, why))
-        n += len(steps)
-    beyond = [s for s in plan.steps if not s.reached]
-    if beyond:
-        named = ", ".join(board.label(s.cell) for s in beyond[:NOT_REACHED_NAMED])
-        more = len(beyond) - NOT_REACHED_NAMED
-        lines.append(f"Not reached (no MPs left for them): {named}"
-                     f"{f' and {more} more' if more > 0 else ''}.")
-    return lines
-
-
-def _run_line(board: Board, n: int, steps: list[PlannedStep], cost: float, why: str) -> str:
-    last = steps[-1]
-    if len(steps) == 1:
-        return (f"{n}. {board.describe(last.cell)}: {cost:g} MP ({why}), {last.left:g} MP "
-                "left")
-    return (f"{n}-{n + len(steps) - 1}. {board.label(steps[0].cell)} to "
-            f"{board.describe(last.cell)}: {cost:g} MP each ({why}), {last.left:g} MP left")
+__all__ = ["LONG_ROUTE", "MovePlan", "plan_move", "step_lines"]
