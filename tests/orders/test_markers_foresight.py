@@ -5,19 +5,52 @@ side cannot see yet changes nothing of it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rules import events as ev
+from rules.commands import Done
+from rules.concealed.commands import ConcealForce
 from rules.ground.grid import Cell
 from rules.state import GameState, apply
 from storage.store import Store
-from tests.orders.test_markers_preview import NORTH, _returning, concealed_colston
-from tests.support.concealed import SCENARIO, SEED
+from tests.support.concealed import COLSTON, SCENARIO, SEED
 from umpire.reads.maps import MapMaker
 from umpire.reads.player_settings import Preview
 from umpire.reads.preview import plan_move
 from umpire.service import Umpire
+
+#: Thicket and woods hexes north of Colston's marker at A1817: its battery's MPs pay for two.
+NORTH = "A1816 A1810"
+
+
+async def concealed_colston(umpire: Umpire, users: dict[str, int]) -> str:
+    """Colston's division concealed on turn 1, at the Confederate movement phase of turn 2;
+    its marker's id."""
+    await to_movement(umpire, users, 1)
+    await umpire.handle("g1", users["confederate"], ConcealForce(leader=COLSTON))
+    await to_movement(umpire, users, 2)
+    [mid] = (await umpire.repository.state_for("g1")).markers
+    return mid
+
+
+async def to_movement(umpire: Umpire, users: dict[str, int], turn: int) -> None:
+    for _ in range(60):
+        state = await umpire.repository.state_for("g1")
+        if (state.turn == turn and state.current.allows("move")
+                and "confederate" in state.acting_sides()):
+            return
+        for acting in state.acting_sides():
+            await umpire.handle("g1", users[acting], Done())
+    raise AssertionError(f"never reached the Confederate movement phase of turn {turn}")
+
+
+def _returning(state: GameState) -> Any:
+    async def state_for(game_id: str) -> GameState:
+        return state
+
+    return state_for
 
 
 def _with_union_marker(state: GameState, cell: Cell) -> GameState:
