@@ -135,7 +135,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="detach", description="Mark a unit detached from its division "
                                                      "(on a brigade goal), or back in it")
     @app_commands.describe(unit=UNIT_HELP, detached=DETACHED_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(unit=ac.unit_names)
+    @app_commands.autocomplete(unit=concealing(Concealing.DETACHING, "detached"))
     async def detach(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],
                      detached: bool = True, game: GameArg | None = None) -> None:
         command = order_record(MarkDetached, TOO_LONG, unit=unit, detached=detached)
@@ -154,7 +154,7 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="forced", description="Your movement phase: a concealed force "
                                                      "force-marches (secret straggler checks)")
     @app_commands.describe(marker=MARKER_HELP, mp=FORCED_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers)
+    @app_commands.autocomplete(marker=concealing(Concealing.FORCING))
     async def forced(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                      mp: app_commands.Range[int, 0, 12], game: GameArg | None = None) -> None:
         command = order_record(ForceMarch, TOO_LONG, marker=marker, mp=mp)
@@ -164,7 +164,9 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
                                                    "when the force deploys (secret)")
     @app_commands.describe(marker=MARKER_HELP, unit=UNIT_HELP, place=PLACE_HELP,
                            formation=FORMATION_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers, unit=ac.unit_names, formation=ac.formations)
+    @app_commands.autocomplete(marker=concealing(Concealing.PLANNING),
+                               unit=concealing(Concealing.PLAN_UNITS, "marker"),
+                               formation=ac.formations)
     async def plan(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                    unit: app_commands.Range[str, 1, 100], place: app_commands.Range[str, 1, 20],
                    formation: app_commands.Range[str, 1, 20] | None = None,
@@ -176,7 +178,8 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
     @app_commands.command(name="unplan", description="Withdraw a deployment plan: the units "
                                                      "deploy by the rule")
     @app_commands.describe(marker=MARKER_HELP, unit=PLAN_UNIT_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(marker=ac.markers, unit=ac.unit_names)
+    @app_commands.autocomplete(marker=concealing(Concealing.UNPLANNING),
+                               unit=concealing(Concealing.PLANNED, "marker"))
     async def unplan(self, interaction: Interaction, marker: app_commands.Range[str, 1, 100],
                      unit: app_commands.Range[str, 1, 100] | None = None,
                      game: GameArg | None = None) -> None:

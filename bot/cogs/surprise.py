@@ -44,6 +44,7 @@ from rules.surprise.commands import (
 )
 from umpire.modules.surprise import (
     MAX_LEAVE_OUT,
+    MarchOrder,
     MarchPlan,
     PendingDetour,
     march_forces,
@@ -100,16 +101,21 @@ async def _forces(interaction: Interaction, current: str, *, free: bool
     return ac.unit_list_choices(current, known, offered)
 
 
-async def marches(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The asking player's own surprise moves under way."""
-    game_id = await game_for_autocomplete(interaction)
-    if game_id is None:
-        return []
-    try:
-        names = await march_names(bot_of(interaction).umpire, game_id, interaction.user.id)
-    except Exception:
-        return []
-    return matching(names, current)
+def marches(order: MarchOrder) -> ac.Completer:
+    """A completer of the asking player's own surprise moves under way that ``order`` would
+    take now (every one of them for ``/march status``)."""
+    async def complete(interaction: Interaction, current: str
+                       ) -> list[app_commands.Choice[str]]:
+        game_id = await game_for_autocomplete(interaction)
+        if game_id is None:
+            return []
+        try:
+            names = await march_names(bot_of(interaction).umpire, game_id,
+                                      interaction.user.id, order)
+        except Exception:
+            return []
+        return matching(names, current)
+    return complete
 
 
 # -- surprise-move orders ------------------------------------------------------------------------
@@ -317,7 +323,7 @@ class SurpriseCog(commands.GroupCog, group_name="march",
     @app_commands.command(name="execute", description="Set a surprise move off at the start of "
                                                       "your next movement phase")
     @app_commands.describe(march=MARCH_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(march=marches)
+    @app_commands.autocomplete(march=marches(MarchOrder.EXECUTE))
     async def execute(self, interaction: Interaction,
                       march: app_commands.Range[str, 1, 100] | None = None,
                       game: GameArg | None = None) -> None:
@@ -328,7 +334,7 @@ class SurpriseCog(commands.GroupCog, group_name="march",
                                                     "from their sham markers, then walk home")
     @app_commands.describe(units="Which shammed units, separated by commas (default: all of "
                                  "the march's)", march=MARCH_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(units=any_forces, march=marches)
+    @app_commands.autocomplete(units=any_forces, march=marches(MarchOrder.RALLY))
     async def rally(self, interaction: Interaction,
                     units: app_commands.Range[str, 1, 500] | None = None,
                     march: app_commands.Range[str, 1, 100] | None = None,
@@ -342,7 +348,7 @@ class SurpriseCog(commands.GroupCog, group_name="march",
                            march=MARCH_HELP,
                            initiative="The force's leader changes its orders by initiative",
                            game=GAME_HELP)
-    @app_commands.autocomplete(march=marches)
+    @app_commands.autocomplete(march=marches(MarchOrder.CANCEL))
     async def cancel(self, interaction: Interaction, mode: Literal["execute", "reverse"],
                      march: app_commands.Range[str, 1, 100] | None = None,
                      initiative: bool = False, game: GameArg | None = None) -> None:
@@ -354,7 +360,7 @@ class SurpriseCog(commands.GroupCog, group_name="march",
                                                      "turn from now on")
     @app_commands.describe(mp="MPs added each turn until you choose again (0: none); secret "
                               "straggler checks", march=MARCH_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(march=marches)
+    @app_commands.autocomplete(march=marches(MarchOrder.FORCED))
     async def forced(self, interaction: Interaction, mp: app_commands.Range[int, 0, 12],
                      march: app_commands.Range[str, 1, 100] | None = None,
                      game: GameArg | None = None) -> None:
@@ -364,7 +370,7 @@ class SurpriseCog(commands.GroupCog, group_name="march",
     @app_commands.command(name="status", description="Your surprise moves, with the route on "
                                                      "your map")
     @app_commands.describe(march=MARCH_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(march=marches)
+    @app_commands.autocomplete(march=marches(MarchOrder.STATUS))
     async def status(self, interaction: Interaction,
                      march: app_commands.Range[str, 1, 100] | None = None,
                      game: GameArg | None = None) -> None:

@@ -25,6 +25,7 @@ from rules.concealed import events as cev
 from rules.concealed.commands import ForceMarch
 from rules.concealed.records import data, force, forced_mp, owed, own_marker, spent
 from rules.concealed.spec import MARCH_OPTION, SPEC
+from rules.forces.markers import Marker
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise.rolls import band_column
@@ -46,8 +47,19 @@ def option(state: GameState) -> str:
     return ON_REVEAL if "reveal" in value else EACH_TURN
 
 
-def decide_forced(out: Outcome, side: str, command: ForceMarch) -> None:
-    state = out.state
+def forced_refusal(state: GameState, side: str, marker_text: str) -> Refusal | None:
+    """Why the side's marker named may not force-march now (``None``: it may, for some number
+    of MPs)."""
+    try:
+        _forcing(state, side, marker_text)
+    except Refusal as why:
+        return why
+    return None
+
+
+def _forcing(state: GameState, side: str, marker_text: str) -> Marker:
+    """The side's concealment marker named, in its own movement phase, in a game that keeps
+    stragglers; refused otherwise."""
     step = state.current
     if not step.allows("move") or side not in step.acting(state.sides):
         raise Refusal("a concealed force force-marches only in your own movement phase")
@@ -56,9 +68,15 @@ def decide_forced(out: Outcome, side: str, command: ForceMarch) -> None:
     if COMBAT not in state.modules:
         raise Refusal("a forced march costs straggler checks, and this game keeps no "
                       "stragglers (its combat rules are not in force)")
-    marker = own_marker(state, side, command.marker)
+    marker = own_marker(state, side, marker_text)
     if marker is None or force(state, marker.id) is None:
-        raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
+        raise Refusal(f"you have no concealment marker {marker_text.strip()[:40]!r}")
+    return marker
+
+
+def decide_forced(out: Outcome, side: str, command: ForceMarch) -> None:
+    state = out.state
+    marker = _forcing(state, side, command.marker)
     limit = state.loaded.ruleset.forced_march_max
     if command.mp < 0:
         raise Refusal("forced-march MPs cannot be negative")

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from rules.concealed.breeding import breed_refusal
 from rules.concealed.creating import conceal_refusal
+from rules.concealed.detaching import detach_refusal
+from rules.concealed.marching import forced_refusal
 from rules.concealed.moving import marker_can_step
 from rules.concealed.records import force, own_marker
+from rules.concealed.reveal.plans import plan_refusal, unplan_refusal
 from rules.concealed.reveal.revealing import unconceal_check
 from rules.concealed.scouts import scout_refusal
 from rules.concealed.timing import BEFORE_ANY_MOVE, movement_begun
@@ -108,11 +111,8 @@ def scouts_under(state: GameState, side: str, marker_text: str) -> list[Unit]:
     """The units under the marker named that it may release as scouts now."""
     if scout_refusal(state, side, marker_text) is not None:
         return []
-    marker = own_marker(state, side, marker_text)
-    record = force(state, marker.id) if marker is not None else None
-    inside = [] if record is None else [state.units[u] for u in record["units"]
-                                        if u in state.units]
-    return [u for u in inside if scout_refusal(state, side, marker_text, (u.id,)) is None]
+    return [u for u in _under(state, side, marker_text)
+            if scout_refusal(state, side, marker_text, (u.id,)) is None]
 
 
 def breeding(state: GameState, side: str) -> list[Marker]:
@@ -125,6 +125,49 @@ def revealing(state: GameState, side: str) -> list[Marker]:
     """The side's markers that may turn back into their units now."""
     return [m for m in own_forces(state, side)
             if not isinstance(unconceal_check(state, side, marker_ref(m)), Refusal)]
+
+
+def forcing(state: GameState, side: str) -> list[Marker]:
+    """The side's markers that may force-march now (``forced_refusal``)."""
+    return [m for m in own_forces(state, side)
+            if forced_refusal(state, side, marker_ref(m)) is None]
+
+
+def planning(state: GameState, side: str) -> list[Marker]:
+    """The side's markers with units under them that may be given a deployment plan."""
+    return [m for m in own_forces(state, side) if plan_units(state, side, marker_ref(m))]
+
+
+def plan_units(state: GameState, side: str, marker_text: str) -> list[Unit]:
+    """The units under the marker named that may be given a deployment plan now."""
+    return [u for u in _under(state, side, marker_text)
+            if plan_refusal(state, side, marker_text, u.id) is None]
+
+
+def unplanning(state: GameState, side: str) -> list[Marker]:
+    """The side's markers with a deployment plan to withdraw."""
+    return [m for m in own_forces(state, side)
+            if unplan_refusal(state, side, marker_ref(m)) is None]
+
+
+def planned_units(state: GameState, side: str, marker_text: str) -> list[Unit]:
+    """The units under the marker named whose deployment plan may be withdrawn now."""
+    return [u for u in _under(state, side, marker_text)
+            if unplan_refusal(state, side, marker_text, u.id) is None]
+
+
+def detachable(state: GameState, side: str, detached: bool = True) -> list[Unit]:
+    """The side's units that may be marked ``detached`` (or back with their division) now."""
+    return [u for u in state.units_of(side)
+            if detach_refusal(state, side, u.id, detached) is None]
+
+
+def _under(state: GameState, side: str, marker_text: str) -> list[Unit]:
+    """The units under the side's marker named (none for a decoy or another's marker)."""
+    marker = own_marker(state, side, marker_text)
+    record = force(state, marker.id) if marker is not None else None
+    return [] if record is None else [state.units[u] for u in record["units"]
+                                      if u in state.units]
 
 
 def _moving_now(state: GameState, side: str) -> bool:

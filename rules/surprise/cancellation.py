@@ -65,10 +65,36 @@ def find_march(state: GameState, side: str, name: str,
     raise Refusal(f"you have no surprise move under way called {name.strip()[:60]!r}")
 
 
+def cancel_refusal(state: GameState, side: str, march: str) -> Refusal | None:
+    """Why the side may not send new orders to its march named ``march`` now (``None``: it
+    may); whether its leader may still try his initiative is the order's own choice, not the
+    march's."""
+    try:
+        _cancellable(state, side, march)
+    except Refusal as why:
+        return why
+    return None
+
+
+def _cancellable(state: GameState, side: str, march: str) -> Mapping[str, Any]:
+    """The march, in the side's Command Phase, still waiting for its order or saving its MPs
+    with no new orders on their way; refused otherwise."""
+    require_command_phase(state, side)
+    record = find_march(state, side, march)
+    if record["status"] == rec.RUNNING:
+        raise Refusal(f"surprise move {record['name']} is already marching")
+    if record["status"] == rec.TRIGGERED:
+        raise Refusal(f"surprise move {record['name']} has been triggered: it must march")
+    if record["status"] == rec.REVERSING:
+        raise Refusal(f"surprise move {record['name']} is already reversing")
+    if record["status"] != rec.SENT and record["cancel"]:
+        raise Refusal(f"new orders for {record['name']} are already on their way")
+    return record
+
+
 def decide_cancel(out: Outcome, side: str, command: CancelSurpriseMove) -> None:
     state = out.state
-    require_command_phase(state, side)
-    record = find_march(state, side, command.march)
+    record = _cancellable(state, side, command.march)
     march_id = str(record["id"])
     audience = side_audience(side)
     if record["status"] == rec.SENT:
@@ -77,14 +103,6 @@ def decide_cancel(out: Outcome, side: str, command: CancelSurpriseMove) -> None:
                               why="countermanded before it was accepted; the force never acted "
                                   "on it"))
         return
-    if record["status"] == rec.RUNNING:
-        raise Refusal(f"surprise move {record['name']} is already marching")
-    if record["status"] == rec.TRIGGERED:
-        raise Refusal(f"surprise move {record['name']} has been triggered: it must march")
-    if record["status"] == rec.REVERSING:
-        raise Refusal(f"surprise move {record['name']} is already reversing")
-    if record["cancel"]:
-        raise Refusal(f"new orders for {record['name']} are already on their way")
     if command.by_initiative:
         leader = frc.ranking_leader(state, record["units"])
         if leader is None or leader.cell is None:

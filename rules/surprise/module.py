@@ -18,7 +18,7 @@ from rules.modules.api import RuleModule
 from rules.modules.registry import register
 from rules.refusal import Refusal
 from rules.state import GameState, with_module_data, with_units
-from rules.surprise import cancellation, interference, notes, orders, rally
+from rules.surprise import cancellation, interference, notes, orders, queueing, rally
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.commands import (
@@ -51,7 +51,7 @@ class SurpriseMove(RuleModule):
             case OrderSurpriseMove():
                 orders.decide_order(out, side, command)
             case ExecuteSurpriseMove():
-                _execute(out, side, command)
+                queueing.decide_execute(out, side, command)
             case CancelSurpriseMove():
                 cancellation.decide_cancel(out, side, command)
             case ChooseDetour():
@@ -146,20 +146,6 @@ class SurpriseMove(RuleModule):
                 ground: Ground) -> Overlay:
         return notes.overlay(note if isinstance(note, notes.SurpriseNote) else None, enemies,
                              ground)
-
-
-def _execute(out: Outcome, side: str, command: ExecuteSurpriseMove) -> None:
-    record = cancellation.find_march(out.state, side, command.march)
-    if record["status"] == rec.SENT:
-        raise Refusal(f"the order for {record['name']} has not been accepted yet: there is "
-                      "nothing to set off")
-    if record["status"] != rec.ACCUMULATING:
-        raise Refusal(f"surprise move {record['name']} is "
-                      f"{rec.STATUS_WORDS.get(str(record['status']), record['status'])}")
-    if record["execute_queued"]:
-        raise Refusal(f"surprise move {record['name']} is already set to go")
-    out.add(sev.ExecutionQueued(audience=f"side:{side}", march=str(record["id"]),
-                                name=str(record["name"])))
 
 
 def _detour(out: Outcome, side: str, command: ChooseDetour) -> None:

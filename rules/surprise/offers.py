@@ -10,11 +10,18 @@ themselves: the next Command Phase is played anyway (ruling FLOW-14).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import StrEnum
+
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import force as frc
 from rules.surprise import records as rec
+from rules.surprise.cancellation import cancel_refusal
+from rules.surprise.march.forced import forced_refusal
 from rules.surprise.orders import require_command_phase
+from rules.surprise.queueing import execute_refusal
+from rules.surprise.rally import rally_refusal
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
 from rules.view import SideView
@@ -79,3 +86,33 @@ def marchers(state: GameState, side: str) -> list[tuple[str, str]]:
     units = sorted(((u.id, u.name) for u in state.units_of(side) if u.cell is not None),
                    key=lambda u: u[1].lower())
     return [(ref, name) for ref, name in commands + units if _free(state, side, ref)]
+
+
+class MarchOrder(StrEnum):
+    """The orders (and the one read) that name one of the side's surprise moves."""
+
+    EXECUTE = "execute"  # set it off at the next movement phase
+    CANCEL = "cancel"  # new orders
+    FORCED = "forced"  # its forced-march MPs
+    RALLY = "rally"  # its shammed units rally
+    STATUS = "status"  # a read, not an order: every march under way
+
+
+#: Each order's own check of a march (``None``: the order would take it).
+MARCH_CHECKS: dict[MarchOrder, Callable[[GameState, str, str], Refusal | None]] = {
+    MarchOrder.EXECUTE: execute_refusal,
+    MarchOrder.CANCEL: cancel_refusal,
+    MarchOrder.FORCED: forced_refusal,
+    MarchOrder.RALLY: rally_refusal,
+}
+
+
+def open_marches(state: GameState, side: str, order: MarchOrder) -> list[str]:
+    """The names of the side's surprise moves under way that ``order`` would take now, each
+    asked of the order's own check (ruling ORD-58); for ``/march status``, which orders
+    nothing, all of them."""
+    mine = [str(m["name"]) for m in rec.side_marches(state, side, rec.OPEN)]
+    check = MARCH_CHECKS.get(order)
+    if check is None:
+        return mine
+    return [name for name in mine if check(state, side, name) is None]

@@ -141,12 +141,28 @@ def _roll(out: Outcome, side: str, march_id: str, unit: Unit, marker: str) -> No
                                   before=marker, after=after))
 
 
-def decide_rally(out: Outcome, side: str, command: RallyShammed) -> None:
-    state = out.state
+def rally_refusal(state: GameState, side: str, march: str, units: str = "") -> Refusal | None:
+    """Why the shammed ``units`` (all of them if empty) of the side's march named ``march``
+    may not rally now (``None``: they may). What the rally itself finds on the ground (a roll's
+    own refusals, a way home) is left to the order."""
+    try:
+        _rallying(state, side, march, units)
+    except Refusal as why:
+        return why
+    return None
+
+
+def _rallying(state: GameState, side: str, march: str, names: str
+              ) -> tuple[Mapping[str, Any], list[Unit]]:
     _require_movement_phase(state, side, False)
     reaction.require_not_held(state, side)
-    record = _accepted_march(state, side, command.march)
-    units = _units(state, side, record, command.units)
+    record = _accepted_march(state, side, march)
+    return record, _units(state, side, record, names)
+
+
+def decide_rally(out: Outcome, side: str, command: RallyShammed) -> None:
+    state = out.state
+    record, units = _rallying(state, side, command.march, command.units)
     march_id = str(record["id"])
     marked = [(u, _marker(record, u)) for u in units if _marker(record, u)]
     walkers = [u for u in units if not _marker(record, u)]

@@ -25,13 +25,20 @@ class Concealing(StrEnum):
     SCOUTING = "scouting"  # the markers that may release scouts
     BREEDING = "breeding"  # the markers that may breed a decoy
     REVEALING = "revealing"  # the markers that may turn back into their units
+    FORCING = "forcing"  # the markers that may force-march
+    PLANNING = "planning"  # the markers with units that may be given a deployment plan
+    PLAN_UNITS = "plan_units"  # the units under a marker that may be given one
+    UNPLANNING = "unplanning"  # the markers with a deployment plan to withdraw
+    PLANNED = "planned"  # the units under a marker whose plan may be withdrawn
+    DETACHING = "detaching"  # the units that may be marked detached (or back)
 
 
 def concealed_choices(state: GameState, side: str, what: Concealing, context: str = ""
                       ) -> list[Named]:
     """What a Concealed Forces order may name now (``rules.concealed.offers``, each list made
     by the order's own check): ``context`` is the leader a ``join`` list joins, or the marker
-    whose scouts are listed."""
+    whose scouts are listed, or whose units may be planned; for ``detaching``, the order's
+    ``detached`` field ("False" for back with the division, else detached)."""
     if MODULE not in state.modules:
         return []
     match what:
@@ -51,6 +58,19 @@ def concealed_choices(state: GameState, side: str, what: Concealing, context: st
             return marker_choice(state, side, cof.breeding(state, side))
         case Concealing.REVEALING:
             return marker_choice(state, side, cof.revealing(state, side))
+        case Concealing.FORCING:
+            return marker_choice(state, side, cof.forcing(state, side))
+        case Concealing.PLANNING:
+            return marker_choice(state, side, cof.planning(state, side))
+        case Concealing.PLAN_UNITS:
+            return [named_unit(u) for u in cof.plan_units(state, side, context)]
+        case Concealing.UNPLANNING:
+            return marker_choice(state, side, cof.unplanning(state, side))
+        case Concealing.PLANNED:
+            return [named_unit(u) for u in cof.planned_units(state, side, context)]
+        case Concealing.DETACHING:
+            detached = context.strip().lower() not in ("false", "no", "0")
+            return [named_unit(u) for u in cof.detachable(state, side, detached)]
 
 
 async def concealed_choices_for(umpire: Umpire, game_id: str, user_id: int, what: Concealing,

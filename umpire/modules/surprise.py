@@ -21,7 +21,8 @@ from rules.surprise.commands import TEXT_LIMIT, OrderSurpriseMove
 from rules.surprise.force import resolve
 from rules.surprise.march.detached import Detached, detached
 from rules.surprise.notes import MarchNote, SurpriseNote
-from rules.surprise.offers import marchers
+from rules.surprise.offers import MarchOrder as MarchOrder  # re-exported
+from rules.surprise.offers import marchers, open_marches
 from rules.surprise.orders import lead_and_path, require_command_phase
 from rules.surprise.records import MarchState
 from rules.turn.status import GameStatus
@@ -117,13 +118,15 @@ async def march_status(umpire: Umpire, game_id: str, user_id: int, march: str | 
 
 
 
-async def march_names(umpire: Umpire, game_id: str, user_id: int) -> list[str]:
-    """The player's own surprise moves under way, for the ``march:`` autocomplete."""
+async def march_names(umpire: Umpire, game_id: str, user_id: int,
+                      order: MarchOrder = MarchOrder.STATUS) -> list[str]:
+    """The player's own surprise moves under way that ``order`` would take now, for the
+    ``march:`` autocomplete (``rules.surprise.offers.open_marches``: the order's own check)."""
     state = await umpire.repository.state_for(game_id)
     player = await umpire.player(game_id, user_id)
     if player is None or "surprise_move" not in state.modules:
         return []
-    return [str(m["name"]) for m in rec.side_marches(state, player.side, rec.OPEN)]
+    return open_marches(state, player.side, order)
 
 
 async def march_forces(umpire: Umpire, game_id: str, user_id: int) -> list[Named]:

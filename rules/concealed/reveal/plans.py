@@ -112,21 +112,51 @@ def decide_plan(out: Outcome, side: str, command: ConcealPlan) -> None:
                                   formation=Formation(formation).value if formation else ""))
 
 
-def decide_clear(out: Outcome, side: str, command: ClearConcealPlan) -> None:
-    state = out.state
-    marker = own_marker(state, side, command.marker)
+def plan_refusal(state: GameState, side: str, marker_text: str, unit_text: str = ""
+                 ) -> Refusal | None:
+    """Why no plan may be filed for the unit named under the side's marker named (with no
+    unit: for any unit under it) now (``None``: one may, for some place)."""
+    try:
+        if unit_text:
+            _force_unit(state, side, marker_text, unit_text)
+        else:
+            _real_force(state, side, marker_text)
+    except Refusal as why:
+        return why
+    return None
+
+
+def unplan_refusal(state: GameState, side: str, marker_text: str, unit_text: str = ""
+                   ) -> Refusal | None:
+    """Why the plan of the unit named (with no unit: of the whole force) under the side's
+    marker named may not be withdrawn now (``None``: it may)."""
+    try:
+        _cleared(state, side, marker_text, unit_text)
+    except Refusal as why:
+        return why
+    return None
+
+
+def _cleared(state: GameState, side: str, marker_text: str, unit_text: str) -> tuple[str, str]:
+    """The marker's id and the unit's ("" for the whole force) whose plan would go."""
+    marker = own_marker(state, side, marker_text)
     record = force(state, marker.id) if marker is not None else None
     if marker is None or record is None:
-        raise Refusal(f"you have no concealment marker {command.marker.strip()[:40]!r}")
+        raise Refusal(f"you have no concealment marker {marker_text.strip()[:40]!r}")
     plan = plan_of(record)
     unit_id = ""
-    if command.unit:
-        _, unit_id = _force_unit(state, side, command.marker, command.unit)
+    if unit_text:
+        _, unit_id = _force_unit(state, side, marker_text, unit_text)
         if unit_id not in plan:
             raise Refusal(f"{state.units[unit_id].name} has no deployment plan")
     elif not plan:
         raise Refusal(f"marker {marker.id} has no deployment plan")
-    out.add(cev.DeploymentPlanCleared(audience=ev.side_audience(side), marker=marker.id,
+    return marker.id, unit_id
+
+
+def decide_clear(out: Outcome, side: str, command: ClearConcealPlan) -> None:
+    marker_id, unit_id = _cleared(out.state, side, command.marker, command.unit)
+    out.add(cev.DeploymentPlanCleared(audience=ev.side_audience(side), marker=marker_id,
                                       unit=unit_id))
 
 
@@ -134,19 +164,27 @@ def _force_unit(state: GameState, side: str, marker_ref: str, unit_ref: str
                 ) -> tuple[str, str]:
     """The marker's id and the id of a unit under it that may have a plan; refused with the
     reason otherwise."""
+    marker_id, record = _real_force(state, side, marker_ref)
+    unit = own_unit(state, side, unit_ref)
+    if unit.id not in record["units"]:
+        raise Refusal(f"{unit.name} is not under marker {marker_id}")
+    if unit.id == record.get("commander") and kind_of(record) is ForceKind.DIVISION:
+        raise Refusal(f"{unit.name} commands the division and stays in the marker's hex "
+                      "when it deploys: he needs no plan")
+    return marker_id, unit.id
+
+
+def _real_force(state: GameState, side: str, marker_ref: str
+                ) -> tuple[str, Mapping[str, Any]]:
+    """The side's marker named and its force's record, if units are under it (a decoy has
+    nothing to deploy); refused otherwise."""
     marker = own_marker(state, side, marker_ref)
     record = force(state, marker.id) if marker is not None else None
     if marker is None or record is None:
         raise Refusal(f"you have no concealment marker {marker_ref.strip()[:40]!r}")
     if not record["units"]:
         raise Refusal(f"marker {marker.id} is a decoy: nothing under it deploys")
-    unit = own_unit(state, side, unit_ref)
-    if unit.id not in record["units"]:
-        raise Refusal(f"{unit.name} is not under marker {marker.id}")
-    if unit.id == record.get("commander") and kind_of(record) is ForceKind.DIVISION:
-        raise Refusal(f"{unit.name} commands the division and stays in the marker's hex "
-                      "when it deploys: he needs no plan")
-    return marker.id, unit.id
+    return marker.id, record
 
 
 def fold(record: dict[str, Any], event: cev.DeploymentPlanned | cev.DeploymentPlanCleared

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.events import side_audience
 from rules.refusal import Refusal
+from rules.state import GameState
 from rules.surprise import events as sev
 from rules.surprise import records as rec
 from rules.surprise.cancellation import find_march
@@ -38,7 +39,29 @@ def decide_forced(out: Outcome, side: str, command: SetForcedMarch) -> None:
         raise Refusal("forced-march MPs cannot be negative")
     if command.mp > limit:
         raise Refusal(f"a forced march adds at most {limit} MPs a turn")
-    record = _march(out, side, command.march)
+    record = _choosing(state, side, command.march)
+    name = str(record["name"])
+    if int(record["forced"]) == command.mp:
+        raise Refusal(f"surprise move {name} already adds {command.mp} forced-march MP(s) a "
+                      "turn")
+    march_id = str(record["id"])
+    out.add(sev.ForcedMarchSet(audience=side_audience(side), march=march_id,
+                               name=rec.name_of(state, march_id), mp=command.mp))
+
+
+def forced_refusal(state: GameState, side: str, march: str) -> Refusal | None:
+    """Why the side may not choose the forced-march MPs of its march named ``march`` now
+    (``None``: it may, for some number of MPs)."""
+    try:
+        _choosing(state, side, march)
+    except Refusal as why:
+        return why
+    return None
+
+
+def _choosing(state: GameState, side: str, wanted: str) -> Mapping[str, Any]:
+    """The march, if its forced marching may still be chosen; refused otherwise."""
+    record = _march(state, side, wanted)
     name = str(record["name"])
     status = rec.state_of(record)
     if status == rec.TRIGGERED:
@@ -49,21 +72,16 @@ def decide_forced(out: Outcome, side: str, command: SetForcedMarch) -> None:
     if status not in CHOOSING:
         raise Refusal(f"surprise move {name} is {rec.STATUS_WORDS.get(status, status)}: its "
                       "forced marching is over")
-    if int(record["forced"]) == command.mp:
-        raise Refusal(f"surprise move {name} already adds {command.mp} forced-march MP(s) a "
-                      "turn")
-    march_id = str(record["id"])
-    out.add(sev.ForcedMarchSet(audience=side_audience(side), march=march_id,
-                               name=rec.name_of(state, march_id), mp=command.mp))
+    return record
 
 
-def _march(out: Outcome, side: str, wanted: str) -> Mapping[str, Any]:
+def _march(state: GameState, side: str, wanted: str) -> Mapping[str, Any]:
     """The side's own march named ``wanted``: among those under way, else (named) among its
     finished ones, so that a finished march is refused for what it is. Another side's march reads
     as no march at all."""
     try:
-        return find_march(out.state, side, wanted)
+        return find_march(state, side, wanted)
     except Refusal:
         if not wanted.strip():
             raise
-        return find_march(out.state, side, wanted, frozenset(rec.MarchState))
+        return find_march(state, side, wanted, frozenset(rec.MarchState))
