@@ -8,6 +8,7 @@ audience says who may be *told* of the event; what a side may *see* is still dec
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,6 +43,14 @@ class GameEvent(BaseModel):
         words ("" for none): a player done for the turn is then asked again
         (``rules.orders.standing``, ruling FLOW-71). Read from the event as told, never from
         the truth behind it."""
+        return ""
+
+    def settles(self, roll: DieRolled) -> str:
+        """What came of ``roll``, a secret roll read on no table, in its audience's words
+        ("marker 7431 keeps the force, marker 2210 is the decoy"), when this event is what that
+        roll decided; empty otherwise. A table's result says what came of a roll read on it;
+        a roll read on no table is settled by the event its rule logs after it, told to the
+        same audience (``roll_outcome``)."""
         return ""
 
     @classmethod
@@ -148,6 +157,21 @@ class DieRolled(GameEvent):
     table: str = ""
     column: str = ""
     result: str = ""
+
+
+def roll_outcome(roll: DieRolled, after: Iterable[GameEvent]) -> str:
+    """What came of a secret roll read on no table, from the events logged after it up to the
+    next roll: the first of them, told to the roll's own audience, that says it settles the
+    roll (``GameEvent.settles``). Empty for a roll read on a table (its result says it) or one
+    nothing settles."""
+    if roll.table:
+        return ""
+    for later in after:
+        if isinstance(later, DieRolled):
+            return ""
+        if later.audience == roll.audience and (words := later.settles(roll)):
+            return words
+    return ""
 
 
 class Sighted(GameEvent):

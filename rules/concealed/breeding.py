@@ -68,8 +68,7 @@ def decide_breed(out: Outcome, side: str, command: BreedDecoy) -> None:
     into = (first, second) if first < second else (second, first)
     audience = ev.side_audience(side)
     # The game's dice are d6s and d10s: 1-3 puts the force under the first id, 4-6 the second.
-    roll, _ = out.roll(f"which of markers {into[0]} and {into[1]} holds the force", "1d6",
-                       audience)
+    roll, _ = out.roll(cev.breeding_purpose(*into), "1d6", audience)
     kept, decoy = (into[1], into[0]) if roll > 3 else into
     cell = (marker.cell.col, marker.cell.row)
     out.add(ev.MarkerSplit(audience="public", marker=marker.id, into=into, cells=(cell, cell)))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from rules.concealed.notes import ConcealedNote
 from rules.concealed.records import MODULE, ForceKind
-from rules.events import CellRef, GameEvent
+from rules.events import CellRef, DieRolled, GameEvent
 from rules.forces.words import formation_said
 from rules.ground.grid import Cell
 
@@ -24,6 +24,13 @@ def force_words(view: SideView, marker: str) -> str:
     if found is None:
         return ""
     return " (decoy)" if found.kind is ForceKind.DECOY else f" ({found.name})"
+
+
+def breeding_purpose(one: str, other: str) -> str:
+    """The purpose the breeding die is rolled for, naming the two markers a force's marker
+    split into, lower id first (the die reads 1-3 for it, 4-6 for the other)."""
+    first, second = sorted((one, other))
+    return f"which of markers {first} and {second} holds the force"
 
 
 class ForceConcealed(GameEvent):
@@ -54,6 +61,13 @@ class DecoyBred(GameEvent):
         return (f"Marker {self.parent} bred a decoy: the force is now under marker "
                 f"{self.kept}, the decoy is marker {self.decoy}. The enemy cannot tell them "
                 "apart.")
+
+    def settles(self, roll: DieRolled) -> str:
+        """The breeding die's outcome (ruling INFO-17): the roll that chose between this
+        event's two markers, which its purpose names."""
+        if roll.purpose != breeding_purpose(self.kept, self.decoy):
+            return ""
+        return f"marker {self.kept} keeps the force, marker {self.decoy} is the decoy"
 
 
 class ForceMoved(GameEvent):

@@ -8,7 +8,9 @@ must read as English:
 * no word doubled ("the the", "in in") and no "End of the End";
 * no unit or command given by its id where it has a name ("close combat by fitz-lee");
 * no result echoed by its own meaning ("**DRAW** (draw)");
-* every roll read on a table says what its result means ("**I** (initiative taken: ...)").
+* every roll read on a table says what its result means ("**I** (initiative taken: ...)");
+* every roll read on no table says what came of it ("4 on 1d6: marker 7431 keeps the force,
+  ...").
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ ECHO = re.compile(r"\*\*([^*]+)\*\*\s*\(\1\)", re.IGNORECASE)
 #: of rolls does ("on 2d6 ...; initiative column 10-12: I"): what follows must be its meaning.
 ROLL_READS = (re.compile(r"(?:\broll \d+|\bon \d+d\d+)[^*]*?: \*\*[^*]+\*\*(?P<after>.*)$"),
               re.compile(r"\bon \d+d\d+[^:*]*?; [\w ]+ column [^:]+: [^\s*]+(?P<after>.*)$"))
+
+#: A roll's value on its dice ("4 on 1d6"), wherever a line gives one: what follows it.
+ROLL_VALUE = re.compile(r"\b\d+ on \d+d\d+(?P<after>.*)$")
+#: What follows a roll's value when the line says what came of it: its modifiers, if any, then
+#: the table read ("; initiative table ...") or the outcome (": marker 7431 keeps the force").
+SAID = re.compile(r"(?: \((?!game `)[^)]+\))?(?:; |: )\S")
 
 #: What a result means, in brackets after it (not the roll's number among the side's, which
 #: a side's roll ends with).
@@ -136,6 +144,13 @@ def silent_rolls(lines: list[str]) -> list[str]:
     return [line for line, after in roll_reads(lines) if not MEANING.match(after)]
 
 
+def unsaid_outcomes(lines: list[str]) -> list[str]:
+    """Roll lines that give a roll's value and nothing of what came of it: neither a table
+    read nor an outcome after it."""
+    return [line for line in lines
+            if (found := ROLL_VALUE.search(line)) is not None and not SAID.match(found["after"])]
+
+
 def test_every_message_of_the_sample_reads_as_english(played: Played) -> None:
     """One test a sample, each play read once (a play takes several seconds)."""
     lines = _lines(played.texts)
@@ -146,5 +161,6 @@ def test_every_message_of_the_sample_reads_as_english(played: Played) -> None:
     found = {"doubled words": doubled_words(lines),
              "ids for names": ids_shown(lines, ids),
              "results echoed": echoed_results(lines),
-             "rolls without their meaning": silent_rolls(lines)}
+             "rolls without their meaning": silent_rolls(lines),
+             "rolls without their outcome": unsaid_outcomes(lines)}
     assert found == {kind: [] for kind in found}

@@ -137,7 +137,7 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     # The turn sequence as it stood at each event: a phase's words are those of its moment.
     now = before
     asking: _Asking | None = None
-    for e in events:
+    for index, e in enumerate(events):
         was, now = now, apply(now, e)
         match e:
             case ev.GameStarted(seed_sha256=sha, sources_commitment=binding):
@@ -194,7 +194,8 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.DieRolled(audience=audience) if audience.startswith("side:"):
                 side = audience.removeprefix("side:")
                 told[side] = told.get(side, 0) + 1
-                meaning = result_meaning(now.loaded.ruleset.tables, e.table, e.result)
+                meaning = (result_meaning(now.loaded.ruleset.tables, e.table, e.result)
+                           or ev.roll_outcome(e, events[index + 1:]))
                 out.append(Message("side", side, roll_text(e, game_id, told[side], meaning),
                                    piece=Piece.ROLL))
             case ev.GamePaused(paused=paused, reason=reason):

@@ -103,18 +103,20 @@ def _side_rolls(events: Sequence[LoggedEvent]) -> list[str]:
     """The rolls told to each side, numbered as their messages numbered them."""
     told: dict[str, int] = {}
     out = []
-    for e in events:
+    for index, e in enumerate(events):
         if e.type != "die_rolled" or not e.audience.startswith("side:"):
             continue
         side = e.audience.removeprefix("side:")
         told[side] = told.get(side, 0) + 1
-        out.append(f"{side} roll {told[side]}: log event {e.seq}: {roll_words(e.payload)}")
+        words = roll_words(e.payload, logged_outcome(events, index))
+        out.append(f"{side} roll {told[side]}: log event {e.seq}: {words}")
     return out
 
 
 def roll_words(p: Mapping[str, object], meaning: str = "") -> str:
     """A logged roll in words: its purpose, value and dice, modifiers, and the table read (with
-    what its result means, when ``meaning`` says)."""
+    what its result means, when ``meaning`` says); a roll read on no table with what came of
+    it, when ``meaning`` says (``logged_outcome``)."""
     text = f"{p.get('purpose')}: {p.get('value')} on {p.get('dice')}"
     mods = p.get("modifiers")
     if isinstance(mods, dict) and mods:
@@ -124,7 +126,33 @@ def roll_words(p: Mapping[str, object], meaning: str = "") -> str:
         table = str(p.get("table")).replace("_", " ")
         text += f"; {table} column {p.get('column')}: {p.get('result')}"
         text += f" ({meaning})" if meaning else ""
+    elif meaning:
+        text += f": {meaning}"
     return text
+
+
+def logged_outcome(events: Sequence[LoggedEvent], index: int) -> str:
+    """What came of the logged roll ``events[index]`` when it was read on no table, from the
+    events its rule logged after it (``rules.events.roll_outcome``); empty when nothing that
+    follows says (or the log's events no longer read)."""
+    roll = events[index]
+    if roll.payload.get("table"):
+        return ""
+    after = []
+    for e in events[index + 1:]:
+        if e.type == "die_rolled":
+            break
+        after.append(e)
+    try:
+        rolled = _typed(roll)
+        return ev.roll_outcome(rolled, (_typed(e) for e in after)) if isinstance(
+            rolled, ev.DieRolled) else ""
+    except (ValueError, ValidationError):
+        return ""
+
+
+def _typed(e: LoggedEvent) -> ev.GameEvent:
+    return event_from_json(json.dumps(e.payload), e.audience)
 
 
 def _check_sequence(events: Sequence[LoggedEvent], verdict: Verdict) -> None:

@@ -24,7 +24,7 @@ from rules.scenario.tables import result_meaning
 from rules.state import GameState
 from rules.view import public_view
 from storage.records import NewDelivery
-from umpire.verify.check import roll_words
+from umpire.verify.check import logged_outcome, roll_words
 from umpire.verify.record import LoggedEvent
 
 #: Rule modules that decide a victory at the end of the game (their result is an event in the
@@ -118,8 +118,9 @@ def roll_lines(state: GameState, events: Sequence[LoggedEvent]) -> list[str]:
             sides = " and ".join(plain(state.side_name(s)) for s in result_told_to(events, index))
             who = f"the umpire's roll, its result told to {sides}" if sides else "umpire only"
         payload = {**e.payload, "purpose": named_purpose(state, str(e.payload.get("purpose")))}
-        meaning = result_meaning(state.loaded.ruleset.tables, str(e.payload.get("table", "")),
-                                 str(e.payload.get("result", "")))
+        meaning = (result_meaning(state.loaded.ruleset.tables, str(e.payload.get("table", "")),
+                                  str(e.payload.get("result", "")))
+                   or logged_outcome(events, index))
         out.append(f"log event {e.seq} ({who}): {roll_words(payload, meaning)}")
     return out
 

@@ -227,8 +227,10 @@ def correction_text(view: SideView, e: ev.UnitCorrected, user: int | None) -> st
 def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None,
               meaning: str = "") -> str:
     """A secret roll in words; ``number`` is its place among the rolls told to the side.
-    ``meaning`` is what the result means (the table's ``results``): a roll says what came of it,
-    not only its code, so that "**I**" reads as the initiative taken."""
+    ``meaning`` is what the result means (the table's ``results``), or for a roll read on no
+    table what came of it (``rules.events.roll_outcome``): a roll says what came of it, not only
+    its code or its number, so that "**I**" reads as the initiative taken and a breeding die
+    as the marker that kept the force."""
     mods = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in e.modifiers.items())
     text = f"Secret roll for {e.purpose}: {e.value} on {e.dice}"
     if mods:
@@ -237,6 +239,8 @@ def roll_text(e: ev.DieRolled, game_id: str = "", number: int | None = None,
         text += f"; {e.table.replace('_', ' ')} table" + (f", column {e.column}" if e.column
                                                            else "")
         text += f": **{e.result}**" + (f" ({meaning})" if meaning else "")
+    elif meaning:
+        text += f": {meaning}"
     if number is not None:
         game = f"game `{game_id}`, " if game_id else ""
         text += (f" ({game}your side's roll {number}; after the game `vedette verify --rolls` "
