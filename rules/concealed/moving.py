@@ -31,11 +31,12 @@ from rules.forces.words import STACKING_KINDS, Formation, MovementClass, UnitKin
 from rules.ground.board import LabelError
 from rules.ground.gamemap import StepPrice
 from rules.ground.grid import Cell
+from rules.orders.hints import expand_for
 from rules.orders.known import known_enemy
 from rules.orders.marker_order import MarkerOrder
 from rules.orders.movement import MoveResult, OrderPlan, PlannedStep
 from rules.orders.positions import positions_changed
-from rules.orders.route import RouteError, expand, parse_route
+from rules.orders.route import RouteError, parse_route
 from rules.orders.stops import out_of_mp
 from rules.refusal import Refusal
 from rules.state import GameState
@@ -168,7 +169,8 @@ def _settle(state: GameState, side: str, marker: Marker, route: str
     gm = state.loaded.map
     try:
         parsed = parse_route(gm, route)
-        path = expand(gm, parsed, marker.cell)
+        # A hint keeps clear of the enemy the side knows of, as a unit's does (ruling ORD-46).
+        path = expand_for(state, side, parsed, marker.cell)
     except (RouteError, LabelError) as e:
         raise Refusal(str(e)) from None
     # A forced march adds its MPs to every member's allowance (ruling CF-15).

@@ -21,7 +21,7 @@ from rules.ground.board import LabelError
 from rules.ground.grid import Cell
 from rules.modules.api import RuleModule
 from rules.modules.registry import in_force
-from rules.orders.known import known_enemy
+from rules.orders.hints import expand_for
 from rules.orders.may import formation_refusal, move_refusal
 from rules.orders.movement import (
     MoveError,
@@ -33,7 +33,7 @@ from rules.orders.movement import (
     plan_order,
 )
 from rules.orders.positions import positions_changed
-from rules.orders.route import NoRoad, Route, RouteError, expand, parse_route, road_advice
+from rules.orders.route import Route, RouteError, parse_route
 from rules.orders.stops import Stop
 from rules.outcome import Outcome
 from rules.refusal import Refusal
@@ -147,11 +147,8 @@ def order_plan(state: GameState, side: str, unit: Unit, route_text: str) -> Move
     gm = state.loaded.map
     try:
         route = parse_route(gm, route_text)
-        path = expand(gm, route, unit.cell)
-    except NoRoad as e:
         # The way forward keeps clear of the enemy the side knows of (ruling ORD-46).
-        enemy = known_enemy(state, side).cells
-        raise Refusal(e.words(gm, road_advice(gm, e.start, e.leg.to, enemy))) from None
+        path = expand_for(state, side, route, unit.cell)
     except (RouteError, LabelError) as e:
         raise Refusal(str(e)) from None
     friends: dict[Cell, int] = {}

@@ -23,7 +23,8 @@ from rules.forces.units import Unit
 from rules.forces.words import Formation, MovementClass
 from rules.ground.board import LabelError
 from rules.ground.grid import Cell
-from rules.orders.route import RouteError, expand, parse_route
+from rules.orders.hints import expand_for
+from rules.orders.route import RouteError, parse_route
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import events as sev
@@ -163,8 +164,11 @@ def may_try_initiative(state: GameState, leader: Unit) -> bool:
 
 
 # -- the order -----------------------------------------------------------------------------------
-def lead_and_path(state: GameState, units: list[Unit], route_text: str) -> tuple[Unit, list[Cell]]:
-    """The lead element and the cells its route enters (see ``column.lead_element``)."""
+def lead_and_path(state: GameState, side: str, units: list[Unit], route_text: str
+                  ) -> tuple[Unit, list[Cell]]:
+    """The lead element of ``side``'s force and the cells its route enters (see
+    ``column.lead_element``). A road leg no road carries is refused with a hint that keeps
+    clear of the enemy the side knows of, as a unit's is (ruling ORD-46)."""
     gm = state.loaded.map
     try:
         route = parse_route(gm, route_text)
@@ -173,7 +177,7 @@ def lead_and_path(state: GameState, units: list[Unit], route_text: str) -> tuple
     lead = lead_element(state, [u.id for u in units], route)
     assert lead.cell is not None
     try:
-        path = expand(gm, route, lead.cell)
+        path = expand_for(state, side, route, lead.cell)
     except (RouteError, LabelError) as e:
         raise Refusal(str(e)) from None
     if not path:
@@ -198,7 +202,7 @@ def decide_order(out: Outcome, side: str, command: OrderSurpriseMove) -> None:
     limit = state.loaded.ruleset.forced_march_max
     if command.forced > limit:
         raise Refusal(f"a forced march adds at most {limit} MPs a turn")
-    lead_and_path(state, units, command.route)
+    lead_and_path(state, side, units, command.route)
     ids = [u.id for u in units]
     leader = frc.ranking_leader(state, ids)
     march_id, march_label = rec.next_id(state, side)

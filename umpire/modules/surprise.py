@@ -198,7 +198,7 @@ async def plan_march(umpire: Umpire, game_id: str, user_id: int, command: OrderS
         return None
     try:
         units, rules_name = resolve(state, side, command.force)
-        lead, path = lead_and_path(state, units, command.route)
+        lead, path = lead_and_path(state, side, units, command.route)
     except Refusal as e:
         raise UmpireError(str(e)) from None
     name = command.name.strip() or rules_name
