@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rules import commands as cmd
+from rules.state import GameState
 from storage.records import DeliveryRecord, NewDelivery, PlayerRecord
 from storage.store import Store
 from umpire.answers import Reply
@@ -65,6 +66,11 @@ class UmpireBase(ABC):
                                    step: int | None = None, *, giver: int | None = None
                                    ) -> Reply | None:
         """Give the side's Done when every player still seated on it is ready."""
+
+    @abstractmethod
+    async def _told_ready(self, game_id: str, user_id: int, side: str, state: GameState,
+                          note: str, threads: bool) -> NewDelivery:
+        """How a side-mate hears of a player's readiness (``umpire.games.readying``)."""
 
     # -- seats (``umpire.games.setting_up``) ---------------------------------------------------
     @abstractmethod

@@ -17,6 +17,11 @@ At the end of the game every side gets what it still holds. Within a message, a 
 sits right after the result it decides (the rules log the roll first), and a message of more
 than one kind of news is laid out as a dossier, in sections (``umpire.words.dossier``).
 
+A player whose Done for the turn stands on a side whose others are still at it (ruling FLOW-70)
+is not sent the side's call for orders: what the call opened with (the side's dossier) is held
+for that player alone (``holder``), and goes out with the next call or question they are sent,
+or at the end of the game.
+
 This decides only *when* a side hears what routing already worded for it: whether a piece goes
 now or waits depends on the side's own phase, its own commands and its own questions, all of
 which the side knows (ruling INFO-13), never on what the enemy did out of its sight.
@@ -53,14 +58,19 @@ class Folded:
 def fold(messages: Sequence[Message], held: Mapping[str, Sequence[Held]], *,
          commanding: str | None = None, acknowledged: str | None = None,
          acting: Collection[str] = (), ending: bool = False,
-         quiet: Collection[str] = ()) -> Folded:
+         quiet: Collection[str] = (),
+         resting: Mapping[str, Collection[int]] | None = None) -> Folded:
     """Fold a batch's ``messages``: ``held`` is each side's news held before the batch,
     ``commanding`` the side whose player gave the batch's command (``None``: the host, a
     clock), ``acknowledged`` the words the command's answer starts with, ``acting`` the sides
     whose phase the batch ended or began (their message goes now: the phase is theirs),
     ``ending``: the batch ends the game (every side's held news goes out), ``quiet``: sides
     whose players' Done for the turn stands (``umpire.games.standing``): no call for orders,
-    and everything else held for their next dossier, unless they gave the command."""
+    and everything else held for their next dossier, unless they gave the command;
+    ``resting``: by side, players whose Done for the turn stands on a side that is not quiet:
+    the side's call for orders is not sent to them, and what it told is held for each of them
+    (under ``holder``)."""
+    resting = resting or {}
     by_side: dict[str, list[Message]] = {}
     for m in messages:
         if m.kind == "side":
@@ -96,13 +106,56 @@ def fold(messages: Sequence[Message], held: Mapping[str, Sequence[Held]], *,
         if side == commanding and not called:
             answer = dossier_text(told, acknowledged)
             one = replace(one, answers=True)
-        out.append(one)
+        if not (called or ending):
+            out.append(one)
+            continue
+        # A call or a question: each player's own held news opens theirs; a player whose
+        # Done for the turn stands is not called, and holds what the call told the side.
+        calling = any(p.piece is Piece.CALL for p in mine)
+        apart: list[int] = []
+        for user in sorted(resting.get(side, ())) if calling and not ending else ():
+            apart.append(user)
+            unsaid = beside_results([p for p in mine if p.piece is not Piece.CALL])
+            hold[holder(side, user)] = [Held(s, t) for s, t in dict.fromkeys(
+                [*_unheld(held.get(side, ())), *unsaid])]
+        for user, news in _own(held, side).items():
+            if user in apart:
+                continue
+            apart.append(user)
+            released.add(holder(side, user))
+            out.append(replace(_one(side, [*_unheld(news), *told], mine), only=(user,)))
+        out.append(replace(one, skip=tuple(apart)) if apart else one)
     if ending:
-        for side, news in held.items():
-            if side not in released and news and side not in hold:
-                released.add(side)
-                out.append(Message("side", side, dossier_text(_unheld(news))))
+        for key, news in held.items():
+            side, _, player = key.partition(HOLDER)
+            if player and key not in released and news:
+                released.add(key)
+                out.append(Message("side", side, dossier_text(_unheld(news)),
+                                   only=(int(player),)))
+            elif key not in released and news and key not in hold:
+                released.add(key)
+                out.append(Message("side", key, dossier_text(_unheld(news))))
     return Folded(out, hold, frozenset(released), answer)
+
+
+#: What separates a side from a player in ``holder``.
+HOLDER = "#"
+
+
+def holder(side: str, user: int) -> str:
+    """Whose news is held (``storage.held_news`` keeps it by this): one player of ``side``, for
+    news only they did not get (ruling FLOW-70)."""
+    return f"{side}{HOLDER}{user}"
+
+
+def _own(held: Mapping[str, Sequence[Held]], side: str) -> dict[int, Sequence[Held]]:
+    """The news held for single players of ``side``, by player."""
+    out: dict[int, Sequence[Held]] = {}
+    for key, news in held.items():
+        mine, _, user = key.partition(HOLDER)
+        if mine == side and user.isdigit() and news:
+            out[int(user)] = news
+    return out
 
 
 def beside_results(messages: Sequence[Message]) -> list[Told]:

@@ -122,7 +122,7 @@ class Readying(UmpireBase):
             if user_id in recorded:
                 marked = (player.side, state.turn, state.step)  # (and look again below)
                 return Reply(ready.you_are_ready(now.waiting, already=True))
-            text = ready.mates_text(_phase(state), state.turn, now)
+            text = ready.mates_text(phase_called(state), state.turn, now)
             # With a private thread per side, the thread gets one copy of a side's message (the
             # first seated player's), and every player of the side reads it there: the note is
             # addressed to the whole side, so that the thread has it whoever is first.
@@ -232,7 +232,7 @@ class Readying(UmpireBase):
         if state.status != GameStatus.ACTIVE:
             return []
         recorded = set(await self.store.ready_players(game.record.id, state.turn, state.step))
-        text = ready.cut_short_text(_phase(state), state.turn)
+        text = ready.cut_short_text(phase_called(state), state.turn)
         return [NewDelivery("player", str(u), text)
                 for side in state.acting_sides()
                 for u in game.seated(side) if u not in recorded]
@@ -243,7 +243,7 @@ class Readying(UmpireBase):
         return None if player is None else player.side
 
 
-def _phase(state: GameState) -> str:
+def phase_called(state: GameState) -> str:
     """The current step as players call it: its phase, with the phasing side's name when it
     is one side's (as the channel announces it)."""
     step = state.current

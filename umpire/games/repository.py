@@ -249,10 +249,16 @@ class Repository:
         messages += _asked_again(stands, messages, after, game.record.id, deadline)
         messages = [await self._with_standing(game.record.id, after, m) for m in messages]
         quiet = set(stands.quiet) | ({standing} if standing else set())
+        # On a side whose others are still at it, a player whose Done for the turn stands is
+        # not called (ruling FLOW-70).
+        # (A side's private thread is read by all its players: nobody is left out of it.)
+        resting = {} if game.record.options.get("delivery") == "threads" else {
+            side: users for side, users in stands.standing.items()
+            if users and side not in quiet}
         folded = fold(messages, await self.store.held_news(game.record.id),
                       commanding=commanding, acknowledged=shown.text if shown else None,
                       acting=_acting(before, outcome.events, after),
-                      ending=status == GameStatus.ENDED, quiet=quiet)
+                      ending=status == GameStatus.ENDED, quiet=quiet, resting=resting)
         answer = folded.answer if shown is not None else None
         deliveries = await self._address(game, after, folded.messages,
                                          Shown(shown.user_id, answer) if shown and answer
@@ -339,6 +345,11 @@ class Repository:
             name = picture_file(m.map_for, state.turn) if view and m.map_for else None
             if m.kind == "side":
                 seated = [p for p in players if p.side == m.target]
+                if seated and (m.skip or m.only):
+                    seated = [p for p in seated if p.user_id not in m.skip
+                              and (not m.only or p.user_id in m.only)]
+                    if not seated:
+                        continue
                 if not seated:
                     out.append(NewDelivery("side", m.target, m.text, None, name,
                                            list(m.buttons), image_view=view,

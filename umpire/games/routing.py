@@ -88,6 +88,10 @@ class Message:
     answers: bool = False
     #: The section of a dossier a side's message goes in (``umpire.words.dossier``).
     section: Section = Section.HAPPENED
+    #: A side's players not sent it (their Done for the turn stands: ``umpire.games.inbox``).
+    skip: tuple[int, ...] = ()
+    #: The only player of the side sent it, when it is theirs alone (their own held news).
+    only: tuple[int, ...] = ()
 
 
 class _Views:

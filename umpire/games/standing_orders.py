@@ -23,6 +23,7 @@ from umpire.answers import Reply, UmpireError
 from umpire.base import UmpireBase
 from umpire.games import ready
 from umpire.games.options import core_option
+from umpire.games.readying import THREADS, phase_called
 from umpire.games.repository import LiveGame
 from umpire.games.retrying import stale_write
 from umpire.games.standing import order_words, standing_now, standing_text, stored
@@ -95,11 +96,22 @@ class StandingOrders(UmpireBase):
         """Carry out, step after step, what the turn's standing Done and standing orders call
         for in the step now open; stop at the first step where a player is to be asked."""
         for _ in range(_MOST_STEPS):
-            if not await self.repository.decided(game_id, self._carry_on_once):
-                return
+            marked: list[str] = []
 
-    async def _carry_on_once(self, game: LiveGame) -> bool:
-        """One side's standing work in the step now open; whether anything was done."""
+            async def once(game: LiveGame, marked: list[str] = marked) -> bool:
+                marked.clear()  # (decided again after a stale write)
+                return await self._carry_on_once(game, marked)
+
+            if not await self.repository.decided(game_id, once):
+                return
+            # Outside the game's lock, which giving the side's Done takes again.
+            for side in marked:
+                await self._finish_if_all_ready(game_id, side)
+
+    async def _carry_on_once(self, game: LiveGame, marked: list[str]) -> bool:
+        """One side's standing work in the step now open; whether anything was done.
+        ``marked``: the sides whose standing players were just counted ready, which may now
+        have finished."""
         state = game.state
         if state.status != GameStatus.ACTIVE:
             return False
@@ -118,11 +130,20 @@ class StandingOrders(UmpireBase):
             recorded = await self.store.ready_players(game.record.id, state.turn, state.step)
             new = [u for u in mine if u not in recorded]
             if new:
+                # The side-mates still at it read who is ready, as when a player types /done;
+                # the players whose Done stands were not called, and are told nothing.
+                now = ready.readiness(seated[side], [*recorded, *new])
+                note = ready.mates_text(phase_called(state), state.turn, now)
+                threads = game.record.options.get("delivery") == THREADS
+                told = [await self._told_ready(game.record.id, u, side, state, note, threads)
+                        for u in seated[side] if u not in mine][:1 if threads else None]
                 with stale_write():
-                    for user in new:
+                    for n, user in enumerate(new):
                         await self.store.mark_ready(game.record.id, user, state.turn,
-                                                    state.step, at_seq=state.seq)
-                return await self._finish_if_all_ready(game.record.id, side) is not None
+                                                    state.step, told if n == 0 else (),
+                                                    at_seq=state.seq)
+                marked.append(side)
+                return True
         return False
 
     async def _finish_standing(self, game: LiveGame, side: str, standing: tuple[int, ...],
