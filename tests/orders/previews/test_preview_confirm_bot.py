@@ -12,7 +12,7 @@ from tests.fakediscord import FakeDiscord
 from tests.support.botkit import confirm_preview, private_answer, started_game, text_of
 from umpire.reads.player_settings import Preview
 
-SAMPLE = Path(__file__).parents[2] / "scenarios" / "flank-march.toml"
+SAMPLE = Path(__file__).parents[3] / "scenarios" / "flank-march.toml"
 SIDES = ("union", "confederate")
 BIRNEY_STOPS = ("It stops at B1218: Graham's brigade and 1 other unit, which your troops see at "
                 "B1217, are next on its way, with 3 MP left")

@@ -19,7 +19,7 @@ from umpire.reads.maps import MapMaker
 from umpire.reads.preview import plan_move
 from umpire.service import Umpire, UmpireError
 
-FIXTURES = Path(__file__).parents[1] / "fixtures"
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 TINY = FIXTURES / "tiny.toml"
 HOST, BLUE, GREY = 1, 10, 20
 
