@@ -28,15 +28,13 @@ from rules.concealed.records import ForceKind, force, forced_mp, kind_of, spent
 from rules.concealed.reveal.spacing import KEEP_AWAY, cell_in_enemy_sight, enemy_cells
 from rules.forces.markers import Marker
 from rules.forces.words import STACKING_KINDS, Formation, MovementClass, UnitKind
-from rules.ground.board import LabelError
 from rules.ground.gamemap import StepPrice
 from rules.ground.grid import Cell
-from rules.orders.hints import expand_for
+from rules.orders.hints import expand_for, read_route
 from rules.orders.known import known_enemy
 from rules.orders.marker_order import MarkerOrder
 from rules.orders.movement import MoveResult, OrderPlan, PlannedStep
 from rules.orders.positions import positions_changed
-from rules.orders.route import RouteError, parse_route
 from rules.orders.stops import out_of_mp
 from rules.refusal import Refusal
 from rules.state import GameState
@@ -167,12 +165,9 @@ def _settle(state: GameState, side: str, marker: Marker, route: str
     if refused is not None:
         raise refused
     gm = state.loaded.map
-    try:
-        parsed = parse_route(gm, route)
-        # A hint keeps clear of the enemy the side knows of, as a unit's does (ruling ORD-46).
-        path = expand_for(state, side, parsed, marker.cell)
-    except (RouteError, LabelError) as e:
-        raise Refusal(str(e)) from None
+    parsed = read_route(gm, route)
+    # A hint keeps clear of the enemy the side knows of, as a unit's does (ruling ORD-46).
+    path = expand_for(state, side, parsed, marker.cell)
     # A forced march adds its MPs to every member's allowance (ruling CF-15).
     extra = forced_mp(state, marker.id)
     pace = [replace(m, movement=m.movement + extra) for m in members(state, record)]

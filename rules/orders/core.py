@@ -17,11 +17,10 @@ from rules.forces.lookup import own_unit
 from rules.forces.markers import Marker, own_marker
 from rules.forces.units import Unit
 from rules.forces.words import STACKING_KINDS
-from rules.ground.board import LabelError
 from rules.ground.grid import Cell
 from rules.modules.api import RuleModule
 from rules.modules.registry import in_force
-from rules.orders.hints import expand_for
+from rules.orders.hints import expand_for, read_route
 from rules.orders.may import formation_refusal, move_refusal
 from rules.orders.movement import (
     MoveError,
@@ -33,7 +32,7 @@ from rules.orders.movement import (
     plan_order,
 )
 from rules.orders.positions import positions_changed
-from rules.orders.route import Route, RouteError, parse_route
+from rules.orders.route import Route
 from rules.orders.stops import Stop
 from rules.outcome import Outcome
 from rules.refusal import Refusal
@@ -145,12 +144,9 @@ def order_plan(state: GameState, side: str, unit: Unit, route_text: str) -> Move
     assert unit.cell is not None  # refused above when off the map
     modules = in_force(state.modules)
     gm = state.loaded.map
-    try:
-        route = parse_route(gm, route_text)
-        # The way forward keeps clear of the enemy the side knows of (ruling ORD-46).
-        path = expand_for(state, side, route, unit.cell)
-    except (RouteError, LabelError) as e:
-        raise Refusal(str(e)) from None
+    route = read_route(gm, route_text)
+    # The way forward keeps clear of the enemy the side knows of (ruling ORD-46).
+    path = expand_for(state, side, route, unit.cell)
     friends: dict[Cell, int] = {}
     for u in state.units_of(side):
         if u.cell is not None and u.id != unit.id and u.kind in STACKING_KINDS:

@@ -9,20 +9,32 @@ see and never tells of one they do not (ruling ORD-46).
 
 from __future__ import annotations
 
+from rules.ground.board import LabelError
+from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.orders.known import known_enemy
-from rules.orders.route import NoRoad, Route, expand, road_advice
+from rules.orders.route import NoRoad, Route, RouteError, expand, parse_route, road_advice
 from rules.refusal import Refusal
 from rules.state import GameState
 
 
+def read_route(gm: GameMap, text: str) -> Route:
+    """The route an order's text gives; refused, with what is wrong, when it cannot be read."""
+    try:
+        return parse_route(gm, text)
+    except (RouteError, LabelError) as e:
+        raise Refusal(str(e)) from None
+
+
 def expand_for(state: GameState, side: str, route: Route, start: Cell) -> list[Cell]:
-    """The cells ``route`` enters from ``start`` (``rules.orders.route.expand``). Raises
-    ``Refusal`` for a road leg no road carries, with a hint that keeps clear of the enemy
-    ``side`` knows of; any other ``RouteError`` is raised as it is."""
+    """The cells ``route`` enters from ``start`` (``rules.orders.route.expand``). Refused for
+    a road leg no road carries, with a hint that keeps clear of the enemy ``side`` knows of,
+    and for any other leg that cannot be followed, with what is wrong."""
     gm = state.loaded.map
     try:
         return expand(gm, route, start)
     except NoRoad as e:
         enemy = known_enemy(state, side).cells
         raise Refusal(e.words(gm, road_advice(gm, e.start, e.leg.to, enemy))) from None
+    except (RouteError, LabelError) as e:
+        raise Refusal(str(e)) from None

@@ -21,10 +21,8 @@ from typing import TYPE_CHECKING, Any
 from rules.events import side_audience
 from rules.forces.units import Unit
 from rules.forces.words import Formation, MovementClass
-from rules.ground.board import LabelError
 from rules.ground.grid import Cell
-from rules.orders.hints import expand_for
-from rules.orders.route import RouteError, parse_route
+from rules.orders.hints import expand_for, read_route
 from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise import events as sev
@@ -170,16 +168,10 @@ def lead_and_path(state: GameState, side: str, units: list[Unit], route_text: st
     ``column.lead_element``). A road leg no road carries is refused with a hint that keeps
     clear of the enemy the side knows of, as a unit's is (ruling ORD-46)."""
     gm = state.loaded.map
-    try:
-        route = parse_route(gm, route_text)
-    except (RouteError, LabelError) as e:
-        raise Refusal(str(e)) from None
+    route = read_route(gm, route_text)
     lead = lead_element(state, [u.id for u in units], route)
     assert lead.cell is not None
-    try:
-        path = expand_for(state, side, route, lead.cell)
-    except (RouteError, LabelError) as e:
-        raise Refusal(str(e)) from None
+    path = expand_for(state, side, route, lead.cell)
     if not path:
         raise Refusal(f"the route does not lead {lead.name} anywhere: give waypoints beyond "
                       f"{gm.board.describe(lead.cell)}")
