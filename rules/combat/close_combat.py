@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from rules.combat import events as cev
-from rules.combat.checks import fighters, require_phase
+from rules.combat.checks import aim_refusal, fighters, require_phase
 from rules.combat.columns import base_column, shifted
 from rules.combat.commands import Assault
 from rules.combat.conditions import Situation, applicable
@@ -30,7 +30,6 @@ from rules.events import side_audience
 from rules.ground.grid import Cell
 from rules.orders.positions import moved_units, positions_changed
 from rules.outcome import Outcome
-from rules.refusal import Refusal
 from rules.state import GameState, with_units
 
 
@@ -53,15 +52,10 @@ def resolve_assault(out: Outcome, side: str, command: Assault) -> None:
     attackers = fighters(state, side, command.units, "assault")
     know = Knowledge(state, side)
     target = resolve_target(state, side, command.target, know)
-    gm = state.loaded.map
     for a in attackers:
-        assert a.cell is not None
-        if not gm.grid.adjacent(a.cell, target.cell):
-            raise Refusal(f"{a.name} is not next to {target.label}")
-        between = gm.hexside_between(a.cell, target.cell)
-        if between is not None and ruleset.hexsides[between].impassable:
-            raise Refusal(f"{a.name} cannot attack across the "
-                          f"{ruleset.hexsides[between].name or between} between them")
+        why = aim_refusal(state, a, "assault", target.cell, target.label)
+        if why is not None:
+            raise why
     defenders = target.units
     from_cells = tuple(a.cell for a in attackers if a.cell is not None)
     attacker_ids = tuple(a.id for a in attackers)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.combat import events as cev
-from rules.combat.checks import fighters, require_phase
+from rules.combat.checks import aim_refusal, fighters, require_phase
 from rules.combat.columns import strength_column
 from rules.combat.commands import Fire
 from rules.combat.conditions import Situation, applicable
@@ -33,13 +33,11 @@ from rules.combat.retreat import retreat_path
 from rules.combat.sides import Knowledge, resolve_target
 from rules.events import side_audience
 from rules.forces.units import Unit
-from rules.forces.words import formation_said
 from rules.knowledge.sighted import appearance
 from rules.modules.registry import in_force
 from rules.orders.positions import moved_units, positions_changed
 from rules.outcome import Outcome
 from rules.refusal import Refusal
-from rules.sighting.height import clear_line
 from rules.state import GameState
 
 
@@ -91,17 +89,12 @@ def resolve_fire(out: Outcome, side: str, command: Fire) -> None:
     distances: list[int] = []
     for f in firers:
         assert f.cell is not None
-        allowed = rules.fire_formations.get(f.kind, ())
-        if f.formation not in allowed:
-            need = " or ".join(formation_said(a) for a in allowed) or "in any formation"
-            raise Refusal(f"{f.name} cannot fire {formation_said(f.formation)} (it fires {need})")
+        why = aim_refusal(state, f, "fire", target.cell, target.label)
+        if why is not None:
+            raise why
         distance = grid.distance(f.cell, target.cell)
         band = rules.band_at(f.kind, distance)
-        if band is None:
-            raise Refusal(f"{target.label} is {distance} hexes from {f.name}, beyond its range "
-                          f"of {rules.reach(f.kind)}")
-        if not clear_line(gm, gm.idx(f.cell), gm.idx(target.cell)):
-            raise Refusal(f"{f.name} has no line of sight to {target.label}")
+        assert band is not None  # aim_refusal has checked the range
         strength += f.strength * band.factor
         distances.append(distance)
         if distance >= farthest:

@@ -58,7 +58,7 @@ class Combat(RuleModule):
 
     def rally_as(self, out: Outcome, unit: Unit) -> str | None:
         """The rally of ``/rally`` (ruling COMBAT-13) from the state ``unit`` is given in."""
-        require_rally(out.state, unit)
+        require_rally(out.state, unit, modules=False)
         return rally_roll(out, unit)
 
     def may_move(self, state: GameState, unit: Unit) -> str | None:

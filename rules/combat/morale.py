@@ -70,28 +70,45 @@ def worse(state: GameState, current: str, imposed: str) -> str:
     return imposed if imposed and rules.rank(imposed) > rules.rank(current) else ""
 
 
-def require_rally(state: GameState, unit: Unit) -> None:
-    """Refuse a rally of ``unit`` from the morale state it is in (``unit.morale``, which a
-    caller may give as shown rather than true) unless the rules allow one now: a morale table,
-    a state worse than good order, no movement yet this phase, no enemy combat unit next to
-    it, and a leader in its cell where the state needs one (ruling COMBAT-13)."""
-    if "morale" not in state.loaded.ruleset.tables:
-        raise Refusal("this game's rules have no morale table")
-    rules = state.loaded.ruleset.combat
-    if unit.cell is None:
-        raise Refusal(f"{unit.name} is not on the map")
-    if rules.rank(unit.morale) == 0:
-        raise Refusal(f"{unit.name} is in good order and needs no rallying")
-    if unit.mp_spent > 0:
-        raise Refusal(f"{unit.name} has moved (or tried to rally) in this phase")
+def require_rally(state: GameState, unit: Unit, *, modules: bool = True) -> None:
+    """Refuse a rally of ``unit`` unless ``rally_refusal`` lets it and no enemy combat unit is
+    next to it. Contact is checked here alone: the side may not see the enemy next to its unit,
+    so its offers cannot ask it (ruling COMBAT-13)."""
+    why = rally_refusal(state, unit, modules=modules)
+    if why is not None:
+        raise why
+    assert unit.cell is not None
     grid = state.loaded.board.grid
     if any(grid.distance(e, unit.cell) <= 1 for e in enemy_combat_cells(state, unit.side)):
         raise Refusal(f"{unit.name} is in contact with the enemy and cannot rally")
+
+
+def rally_refusal(state: GameState, unit: Unit, *, modules: bool = True) -> Refusal | None:
+    """Why ``unit`` may not rally from the morale state it is in (``unit.morale``, which a
+    caller may give as shown rather than true), on what its side knows (``None``: it may): a
+    morale table, a state worse than good order, no movement yet this phase, a leader in its
+    cell where the state needs one, and (``modules``) every rule module in force letting it.
+    The order and the side's offers ask this same function (rulings COMBAT-13, ORD-55); another
+    module's rally of a unit it shows otherwise (``rally_as``) asks it without the modules."""
+    if "morale" not in state.loaded.ruleset.tables:
+        return Refusal("this game's rules have no morale table")
+    rules = state.loaded.ruleset.combat
+    if unit.cell is None:
+        return Refusal(f"{unit.name} is not on the map")
+    if rules.rank(unit.morale) == 0:
+        return Refusal(f"{unit.name} is in good order and needs no rallying")
+    if unit.mp_spent > 0:
+        return Refusal(f"{unit.name} has moved (or tried to rally) in this phase")
     here = rules.state(unit.morale)
     if here.rally_needs_leader and not any(
             u.is_leader and u.side == unit.side and u.cell == unit.cell
             for u in state.units.values()):
-        raise Refusal(f"{unit.name} is {unit.morale}: only a leader with it can rally it")
+        return Refusal(f"{unit.name} is {unit.morale}: only a leader with it can rally it")
+    for module in in_force(state.modules) if modules else ():
+        why = module.may_fight(state, unit, "rally")
+        if why:
+            return Refusal(why)
+    return None
 
 
 def rally_roll(out: Outcome, unit: Unit) -> str:
@@ -114,10 +131,6 @@ def rally(out: Outcome, side: str, command: Rally) -> None:
         raise missing
     unit = own_unit(state, side, command.unit)
     require_rally(state, unit)
-    for module in in_force(state.modules):
-        why = module.may_fight(state, unit, "rally")
-        if why:
-            raise Refusal(why)
     after = rally_roll(out, unit)
     out.add(cev.RallyAttempted(audience=side_audience(side), unit=unit.id, before=unit.morale,
                                after=after))
