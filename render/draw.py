@@ -181,13 +181,15 @@ def view_labels(view: SideView) -> dict[str, str]:
             _LABELS.clear()
         found = _LABELS[key] = unique_labels(counters, short_name,
                                              functools.partial(_fits_window, scale),
-                                             _misleading(view.side, counters))
+                                             *_misleading(view.side, counters))
     return found
 
 
-def _misleading(side: str | None, counters: Sequence[UnitView]) -> Callable[[UnitView, str], bool]:
+def _misleading(side: str | None, counters: Sequence[UnitView]
+                ) -> tuple[Callable[[UnitView, str], bool], Callable[[UnitView, str], bool]]:
     """Whether a label, typed in an order, would name another of the side's own units than the
-    one it is put on (``rules.forces.lookup``): no order reads an enemy's name."""
+    one it is put on, and whether it would name that one alone (``rules.forces.lookup``): no
+    order reads an enemy's name, so any label names an enemy's counter alone."""
     own = [(u.ref, names_of(u.ref, u.name, u.short)) for u in counters
            if u.level == OWN and u.side == side]
 
@@ -196,7 +198,10 @@ def _misleading(side: str | None, counters: Sequence[UnitView]) -> Callable[[Uni
             return False
         found = closest(own, label)
         return len(found) == 1 and found[0] != u.ref
-    return misleads
+
+    def names_alone(u: UnitView, label: str) -> bool:
+        return u.level != OWN or u.side != side or closest(own, label) == [u.ref]
+    return misleads, names_alone
 
 
 #: Label sets remembered (``view_labels``), by what they depend on.

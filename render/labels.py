@@ -38,14 +38,16 @@ def named(u: UnitView) -> bool:
 
 def unique_labels(units: Iterable[UnitView], base: Callable[[UnitView], str],
                   fits: Callable[[str], bool],
-                  misleads: Callable[[UnitView, str], bool] = lambda u, label: False
+                  misleads: Callable[[UnitView, str], bool] = lambda u, label: False,
+                  names_alone: Callable[[UnitView, str], bool] = lambda u, label: True
                   ) -> dict[str, str]:
     """Each named counter's label, by ``ref``: ``base`` (its usual short name) where that is
     nobody else's, else the first of its other candidates (``candidates``) that is free, else
     the base with a number. Whoever comes first in the claiming order (commanders before their
     troops, then by ref) keeps a shared base. A shared base or a candidate that, typed in an
     order, would name another of the side's own units (``misleads``, ruling ORD-51) is passed
-    over for the next candidate, when there is one."""
+    over for the next candidate, when there is one; so is one that would name it only among
+    others (not ``names_alone``), when a candidate names it alone."""
     counters = sorted((u for u in units if named(u)),
                       key=lambda u: (_CLAIM.get(u.kind, 6), u.side, u.ref))
     bases = {u.ref: fitted(base(u), fits) for u in counters}
@@ -60,15 +62,21 @@ def unique_labels(units: Iterable[UnitView], base: Callable[[UnitView], str],
             out[u.ref] = bases[u.ref]
             taken.add(bases[u.ref])
     for u in counters:
-        if u.ref in out:
-            continue
         b = bases[u.ref]
+        others = [c for c in (fitted(c, fits) for c in candidates(u, base(u)))
+                  if c and c not in taken and not misleads(u, c)]
+        if u.ref in out:
+            if not names_alone(u, b):
+                out[u.ref] = next((c for c in others if names_alone(u, c)), b)
+                taken.add(out[u.ref])
+            continue
         pick = b if b not in taken and not misleads(u, b) else ""
-        for c in ([] if pick else candidates(u, base(u))):
-            c = fitted(c, fits)
-            if c and c not in taken and not misleads(u, c):
-                pick = c
-                break
+        if not pick or not names_alone(u, pick):
+            if pick:
+                # Given up for a better one, the shared base still goes to nobody after it.
+                taken.add(pick)
+            pick = next((c for c in others if names_alone(u, c)), pick or
+                        next(iter(others), ""))
         if not pick and b not in taken:
             pick = b  # no candidate names it better
         n = next_number.get(b, 2)
@@ -93,7 +101,7 @@ def candidates(u: UnitView, base: str) -> list[str]:
     _, _, rest = name.partition("(")
     if rest:
         inside = rest.split(")")[0].replace(",", " ").split()
-        if inside:
+        if inside and inside[0][:1].isupper():  # a commander's name, not "(detachment)"
             out.append(inside[0])
             if len(inside) > 1:
                 out.append(inside[-1])

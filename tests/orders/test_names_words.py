@@ -170,3 +170,17 @@ def test_a_force_names_a_command_before_a_unit_and_a_leader_before_a_brigade() -
         "colston"
     with pytest.raises(Refusal, match="Did you mean: "):
         resolve(flank, "confederate", "Division")
+
+
+@pytest.mark.parametrize(("sample", "side", "ref"), [
+    ("flank-march", "union", "whipple"),  # not "Whippl.", which is his artillery's too
+    ("chancellorsville-hidden", "union", "pleasonton-devin"),  # not "Pleaso."
+    ("chancellorsville-hidden", "confederate", "lee-hq"),  # not "Lee", which is Fitz Lee's too
+])
+def test_a_label_that_would_be_asked_about_gives_way_to_one_that_names_its_unit(
+        sample: str, side: str, ref: str) -> None:
+    """Where the usual label would get "did you mean" and another of the counter's names would
+    not, the counter carries that one (ruling ORD-51)."""
+    state = start(sample)
+    label = view_labels(project(state, side))[ref]
+    assert answer(state, side, label) == ref, label
