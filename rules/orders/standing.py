@@ -175,15 +175,13 @@ def nearest_target(state: GameState, view: SideView, unit: Unit) -> str | None:
 
 
 # -- when a player is asked again ----------------------------------------------------------------
-def asks_again(side: str, event: ev.Event, *, sees_every_enemy: bool = False) -> str:
+def asks_again(side: str, event: ev.Event) -> str:
     """Why ``event`` gives ``side`` something new to decide ("" if it does not), read only from
-    what the side is told (ruling FLOW-71): an enemy newly seen by its troops, one of its units
-    fired on or assaulted, a question put to it (a rule module's event says so itself:
-    ``GameEvent.asks_again``)."""
-    if isinstance(event, ev.Sighted):
-        if event.side == side and event.seen and not sees_every_enemy:
-            return "an enemy came into sight"
-        return ""
+    what the side is told, and only of what the enemy knows it did (ruling FLOW-71): one of the
+    side's units fired on or assaulted, a question put to it (a rule module's event says so
+    itself: ``GameEvent.asks_again``). An enemy newly seen does not ask again: a phase the side
+    plays alone would then end at once only when its troops had seen nothing new, and the
+    enemy, watching it end, would learn what they saw (ruling FLOW-75)."""
     if isinstance(event, ev.GameEvent) and event.audience == ev.side_audience(side):
         return event.asks_again()
     return ""

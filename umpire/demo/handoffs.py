@@ -8,7 +8,7 @@ player hands the game on as few times as the rules allow.
   in a later phase says Done for this phase only, and Done for the turn once it is given.
 - From turn 6 the fighting units stand under ``fire at the nearest enemy in range``, so the Fire
   Phases need nobody.
-- A player asked again (an enemy came into sight, a unit was fired on) gives that phase's orders
+- A player asked again (a unit was fired on or assaulted) gives that phase's orders
   and says Done for the turn again.
 
 How a player hands on (``HandOff``) is the caller's: the umpire's ``done``, or ``/done`` through

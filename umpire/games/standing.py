@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 from rules import events as ev
 from rules.forces.units import Unit
-from rules.knowledge.sighted import information_model
 from rules.orders.standing import Standing, StandingOrder, asks_again, passes_on_standing_orders
 from rules.reading import event_from_json
 from rules.state import GameState
@@ -74,14 +73,13 @@ async def standing_now(store: Store, game_id: str, seated: Mapping[str, Sequence
     before: dict[str, tuple[int, ...]] = {}
     lifted: dict[str, str] = {}
     for side in after.sides:
-        every = information_model(after, side).shows_every_enemy
         mine = [u for u in seated.get(side, ()) if u in marks]
         stood = [u for u in mine
-                 if not _why(side, (e for seq, e in logged if seq > marks[u]), every)]
-        standing[side] = tuple(u for u in stood if not _why(side, batch, every))
+                 if not _why(side, (e for seq, e in logged if seq > marks[u]))]
+        standing[side] = tuple(u for u in stood if not _why(side, batch))
         before[side] = tuple(stood)
         if len(standing[side]) < len(stood):
-            lifted[side] = _why(side, batch, every)
+            lifted[side] = _why(side, batch)
     quiet, passes, was = set(), set(), set()
     for side in after.acting_sides():
         if side in after.done or not seated.get(side):
@@ -102,10 +100,10 @@ def _all(seated: Sequence[int], ready: Sequence[int], any_one: bool) -> bool:
     return bool(here) if any_one else bool(seated) and here == set(seated)
 
 
-def _why(side: str, events: Iterable[ev.Event], sees_every_enemy: bool) -> str:
+def _why(side: str, events: Iterable[ev.Event]) -> str:
     """The first reason among ``events`` to ask ``side`` again ("" for none)."""
     for e in events:
-        why = asks_again(side, e, sees_every_enemy=sees_every_enemy)
+        why = asks_again(side, e)
         if why:
             return why
     return ""
