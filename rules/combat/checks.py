@@ -42,9 +42,9 @@ def fighters(state: GameState, side: str, names: tuple[str, ...], action: str
 
 def fighter_refusal(state: GameState, unit: Unit, action: str) -> Refusal | None:
     """Why ``unit`` may not ``fire`` or ``assault`` now, whatever its target (``None``: it may):
-    it must be a combat unit on the map, able by its morale (and, to fire, in a formation it
-    fires in), not yet used for it in this phase, and let by every rule module in force. The
-    order and the side's offers ask this same function (ruling ORD-55)."""
+    it must be a combat unit on the map, able by its morale, not yet used for it in this phase,
+    and let by every rule module in force. The order and the side's offers ask this same
+    function (ruling ORD-55)."""
     from rules.combat.ledger import used  # the ledger folds this module's events
 
     rules = state.loaded.ruleset.combat
@@ -57,12 +57,6 @@ def fighter_refusal(state: GameState, unit: Unit, action: str) -> Refusal | None
         return Refusal(f"{unit.name} is {unit.morale} and cannot fire")
     if action == "assault" and not morale.may_assault:
         return Refusal(f"{unit.name} is {unit.morale} and cannot assault")
-    if action == "fire":
-        allowed = rules.fire_formations.get(unit.kind, ())
-        if unit.formation not in allowed:
-            need = " or ".join(formation_said(a) for a in allowed) or "in any formation"
-            return Refusal(f"{unit.name} cannot fire {formation_said(unit.formation)} "
-                           f"(it fires {need})")
     if used(state, action, unit.id):
         verb = "fired" if action == "fire" else "assaulted"
         return Refusal(f"{unit.name} has already {verb} in this phase")
@@ -76,15 +70,20 @@ def fighter_refusal(state: GameState, unit: Unit, action: str) -> Refusal | None
 def aim_refusal(state: GameState, unit: Unit, action: str, cell: Cell, label: str
                 ) -> Refusal | None:
     """Why ``unit`` cannot reach the target in ``cell`` (called ``label``) by ``action``
-    (``None``: it can): to fire, within its range on a clear line; to assault, next to it and
-    not across an impassable hexside. Asked by the orders, and by the side's offers for each
-    enemy counter its view shows (ruling ORD-55)."""
+    (``None``: it can): to fire, in a formation it fires in, within its range and on a clear
+    line; to assault, next to it and not across an impassable hexside. Asked by the orders,
+    and by the side's offers for each enemy counter its view shows (ruling ORD-55)."""
     here = unit.cell
     if here is None:
         return Refusal(f"{unit.name} is not on the map")
     gm = state.loaded.map
     ruleset = state.loaded.ruleset
     if action == "fire":
+        allowed = ruleset.combat.fire_formations.get(unit.kind, ())
+        if unit.formation not in allowed:
+            need = " or ".join(formation_said(a) for a in allowed) or "in any formation"
+            return Refusal(f"{unit.name} cannot fire {formation_said(unit.formation)} "
+                           f"(it fires {need})")
         distance = gm.grid.distance(here, cell)
         if ruleset.combat.band_at(unit.kind, distance) is None:
             return Refusal(f"{label} is {distance} hexes from {unit.name}, beyond its range "
