@@ -10,7 +10,7 @@ from rules.combat import ledger
 from rules.combat.close_combat import assault
 from rules.combat.commands import Assault, Fire, Rally
 from rules.combat.fire import fire
-from rules.combat.morale import rally, rally_roll, require_rally
+from rules.combat.morale import rally, rally_roll, require_rally, require_rally_known
 from rules.combat.offers import combat_offers
 from rules.combat.played import COMMAND_ACTIONS, unplayable
 from rules.combat.spec import SPEC
@@ -21,6 +21,7 @@ from rules.forces.units import Unit
 from rules.modules.api import RuleModule
 from rules.modules.registry import register
 from rules.outcome import Outcome
+from rules.refusal import Refusal
 from rules.state import GameState
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
@@ -60,6 +61,13 @@ class Combat(RuleModule):
         """The rally of ``/rally`` (ruling COMBAT-13) from the state ``unit`` is given in."""
         require_rally(out.state, unit)
         return rally_roll(out, unit)
+
+    def may_rally_as(self, state: GameState, unit: Unit) -> str | None:
+        try:
+            require_rally_known(state, unit)
+        except Refusal as why:
+            return str(why)
+        return None
 
     def may_move(self, state: GameState, unit: Unit) -> str | None:
         rules = state.loaded.ruleset.combat

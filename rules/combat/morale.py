@@ -75,6 +75,22 @@ def require_rally(state: GameState, unit: Unit) -> None:
     caller may give as shown rather than true) unless the rules allow one now: a morale table,
     a state worse than good order, no movement yet this phase, no enemy combat unit next to
     it, and a leader in its cell where the state needs one (ruling COMBAT-13)."""
+    _require_state(state, unit)
+    grid = state.loaded.board.grid
+    assert unit.cell is not None
+    if any(grid.distance(e, unit.cell) <= 1 for e in enemy_combat_cells(state, unit.side)):
+        raise Refusal(f"{unit.name} is in contact with the enemy and cannot rally")
+    _require_leader(state, unit)
+
+
+def require_rally_known(state: GameState, unit: Unit) -> None:
+    """``require_rally`` without the enemy next to the unit, which its side may not see
+    (ruling FLOW-12): what a list of the units that may rally can ask."""
+    _require_state(state, unit)
+    _require_leader(state, unit)
+
+
+def _require_state(state: GameState, unit: Unit) -> None:
     if "morale" not in state.loaded.ruleset.tables:
         raise Refusal("this game's rules have no morale table")
     rules = state.loaded.ruleset.combat
@@ -84,9 +100,10 @@ def require_rally(state: GameState, unit: Unit) -> None:
         raise Refusal(f"{unit.name} is in good order and needs no rallying")
     if unit.mp_spent > 0:
         raise Refusal(f"{unit.name} has moved (or tried to rally) in this phase")
-    grid = state.loaded.board.grid
-    if any(grid.distance(e, unit.cell) <= 1 for e in enemy_combat_cells(state, unit.side)):
-        raise Refusal(f"{unit.name} is in contact with the enemy and cannot rally")
+
+
+def _require_leader(state: GameState, unit: Unit) -> None:
+    rules = state.loaded.ruleset.combat
     here = rules.state(unit.morale)
     if here.rally_needs_leader and not any(
             u.is_leader and u.side == unit.side and u.cell == unit.cell
