@@ -77,7 +77,9 @@ def concealing(what: Concealing, context: str = "", *, listed: bool = False) -> 
         if game_id is None:
             return []
         umpire = bot_of(interaction).umpire
-        given = str(getattr(interaction.namespace, context, "") or "") if context else ""
+        # a boolean field typed False is a value, not an empty field ("detached: False")
+        value = getattr(interaction.namespace, context, None) if context else None
+        given = "" if value is None else str(value)
         try:
             found = await concealed_choices_for(umpire, game_id, interaction.user.id, what,
                                                given)

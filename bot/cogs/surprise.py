@@ -49,6 +49,7 @@ from umpire.modules.surprise import (
     PendingDetour,
     march_forces,
     march_names,
+    march_rallying,
     march_status,
     plan_march,
     plan_without,
@@ -82,11 +83,6 @@ async def forces(interaction: Interaction, current: str) -> list[app_commands.Ch
     return await _forces(interaction, current, free=True)
 
 
-async def any_forces(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The asking player's own commands and units, any of them (never an enemy's)."""
-    return await _forces(interaction, current, free=False)
-
-
 async def _forces(interaction: Interaction, current: str, *, free: bool
                   ) -> list[app_commands.Choice[str]]:
     game_id = await game_for_autocomplete(interaction)
@@ -96,6 +92,24 @@ async def _forces(interaction: Interaction, current: str, *, free: bool
     try:
         known = await umpire.force_choices(game_id, interaction.user.id)
         offered = await march_forces(umpire, game_id, interaction.user.id) if free else known
+    except Exception:
+        return []
+    return ac.unit_list_choices(current, known, offered)
+
+
+async def shammed(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The asking player's shammed units of the march in ``march:`` (empty: the one the order
+    would take) that ``/march rally`` would take now (``march_rallying``: the order's own check
+    of each unit, ruling ORD-60); never an enemy's, none for a player of the other side. The
+    last item of the list is completed, each value the ids separated by commas."""
+    game_id = await game_for_autocomplete(interaction)
+    if game_id is None:
+        return []
+    umpire = bot_of(interaction).umpire
+    march = str(getattr(interaction.namespace, "march", "") or "")
+    try:
+        known = await umpire.own_unit_choices(game_id, interaction.user.id)
+        offered = await march_rallying(umpire, game_id, interaction.user.id, march)
     except Exception:
         return []
     return ac.unit_list_choices(current, known, offered)
@@ -334,7 +348,7 @@ class SurpriseCog(commands.GroupCog, group_name="march",
                                                     "from their sham markers, then walk home")
     @app_commands.describe(units="Which shammed units, separated by commas (default: all of "
                                  "the march's)", march=MARCH_HELP, game=GAME_HELP)
-    @app_commands.autocomplete(units=any_forces, march=marches(MarchOrder.RALLY))
+    @app_commands.autocomplete(units=shammed, march=marches(MarchOrder.RALLY))
     async def rally(self, interaction: Interaction,
                     units: app_commands.Range[str, 1, 500] | None = None,
                     march: app_commands.Range[str, 1, 100] | None = None,

@@ -10,7 +10,7 @@ from rules.combat import ledger
 from rules.combat.close_combat import assault
 from rules.combat.commands import Assault, Fire, Rally
 from rules.combat.fire import fire
-from rules.combat.morale import rally, rally_roll, require_rally
+from rules.combat.morale import rally, rally_refusal, rally_roll, require_rally
 from rules.combat.offers import combat_offers
 from rules.combat.played import COMMAND_ACTIONS, unplayable
 from rules.combat.spec import SPEC
@@ -60,6 +60,10 @@ class Combat(RuleModule):
         """The rally of ``/rally`` (ruling COMBAT-13) from the state ``unit`` is given in."""
         require_rally(out.state, unit, modules=False)
         return rally_roll(out, unit)
+
+    def may_rally_as(self, state: GameState, unit: Unit) -> str | None:
+        why = rally_refusal(state, unit, modules=False)
+        return None if why is None else str(why)
 
     def may_move(self, state: GameState, unit: Unit) -> str | None:
         rules = state.loaded.ruleset.combat

@@ -206,6 +206,13 @@ class RuleModule:
         the result."""
         return None
 
+    def may_rally_as(self, state: GameState, unit: Unit) -> str | None:
+        """Why this module's own rally (``rally_as``) would refuse ``unit`` from the morale
+        state it is given, as far as the unit's side can tell (an enemy next to it, which the
+        side may not see, is left to the rally itself: ruling FLOW-12); ``None`` if nothing
+        would, or if this module has no rally."""
+        return None
+
     # -- where units count ------------------------------------------------------------------------
     def counted_cell(self, state: GameState, unit: Unit, cell: Cell | None) -> Cell | None:
         """Where the unit counts as standing (``rules.forces.counting.counts_at``), given the cell

@@ -1,7 +1,8 @@
 """What Surprise Move lets a side do now (``RuleModule.offers``): in the Command Phase, send a
 surprise-move order for units not already on one, or new orders to a force on one; in the side's
 movement phase, rally the shammed units of its marches. Read from the side's own units and its
-own marches only.
+own marches only; a march is offered for a rally while some shammed unit of it may rally
+(``rally_unit_refusal``, the order's own check).
 
 Orders that take effect no sooner when given in this step than in the next Command Phase
 (setting a march off at the next movement phase, forced-march MPs) keep no step open by
@@ -21,7 +22,7 @@ from rules.surprise.cancellation import cancel_refusal
 from rules.surprise.march.forced import forced_refusal
 from rules.surprise.orders import require_command_phase
 from rules.surprise.queueing import execute_refusal
-from rules.surprise.rally import rally_refusal
+from rules.surprise.rally import march_rally_refusal, rally_unit_refusal, shammed_units
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
 from rules.view import SideView
@@ -47,7 +48,7 @@ def surprise_offers(state: GameState, side: str, view: SideView, step: Step
             out.append(Offer("order", CANCEL_WORDS, marches, under_way=True))
     if step.allows("move"):
         shammed = tuple(str(m["name"]) for m in rec.side_marches(state, side, rec.OPEN)
-                        if m.get("shams"))
+                        if march_rally_refusal(state, side, str(m["id"])) is None)
         if shammed:
             out.append(Offer("rally", RALLY_WORDS, shammed))
     return tuple(out)
@@ -88,6 +89,20 @@ def marchers(state: GameState, side: str) -> list[tuple[str, str]]:
     return [(ref, name) for ref, name in commands + units if _free(state, side, ref)]
 
 
+def rallying(state: GameState, side: str, march: str) -> list[tuple[str, str]]:
+    """The side's shammed units of its march named ``march`` (empty: the march the order
+    would take, ruling ORD-59) that ``/march rally`` would take now, as (id, name) pairs by
+    name: each asked of the order's own check (``rally_unit_refusal``, ruling ORD-60). Only the
+    side's own marches and units are read; none for a march it does not have."""
+    try:
+        units = shammed_units(state, side, march)
+    except Refusal:
+        return []
+    found = [(u.id, u.name) for u in units
+             if rally_unit_refusal(state, side, march, u.id) is None]
+    return sorted(found, key=lambda u: u[1].lower())
+
+
 class MarchOrder(StrEnum):
     """The orders (and the one read) that name one of the side's surprise moves."""
 
@@ -103,7 +118,7 @@ MARCH_CHECKS: dict[MarchOrder, Callable[[GameState, str, str], Refusal | None]] 
     MarchOrder.EXECUTE: execute_refusal,
     MarchOrder.CANCEL: cancel_refusal,
     MarchOrder.FORCED: forced_refusal,
-    MarchOrder.RALLY: rally_refusal,
+    MarchOrder.RALLY: march_rally_refusal,
 }
 
 

@@ -58,7 +58,11 @@ def _require_movement_phase(state: GameState, side: str, rolls: bool) -> None:
 
 
 def _accepted_march(state: GameState, side: str, wanted: str) -> Mapping[str, Any]:
-    record = cancellation.find_march(state, side, wanted)
+    """The march named ``wanted``; with no name, the side's only accepted march with shammed
+    units on the map, else its only march (ruling ORD-59). Refused unless it is accepted."""
+    shammed = [m for m in rec.side_marches(state, side, rec.ACCEPTED) if _on_map(state, m)]
+    record = (shammed[0] if not wanted.strip() and len(shammed) == 1
+              else cancellation.find_march(state, side, wanted))
     if record["status"] == rec.SENT:
         raise Refusal(f"the order for {record['name']} has not been accepted yet: its units "
                       "carry no sham result")
@@ -68,25 +72,55 @@ def _accepted_march(state: GameState, side: str, wanted: str) -> Mapping[str, An
     return record
 
 
+def _on_map(state: GameState, record: Mapping[str, Any]) -> list[Unit]:
+    """The march's shammed units on the map, by id."""
+    shams: Mapping[str, Any] = record.get("shams") or {}
+    return [state.units[u] for u in sorted(shams) if u in state.units
+            and state.units[u].cell is not None]
+
+
 def _units(state: GameState, side: str, record: Mapping[str, Any], names: str
            ) -> list[Unit]:
-    shams: Mapping[str, Any] = record["shams"]
     wanted = own_unit_list(state, side, names)
     if not wanted:
-        found = [state.units[u] for u in sorted(shams) if u in state.units
-                 and state.units[u].cell is not None]
+        found = _on_map(state, record)
         if not found:
             raise Refusal(f"no unit of surprise move {record['name']} carries a sham result")
         return found
     out: list[Unit] = []
     for name in wanted:
-        unit = own_unit(state, side, name)
-        if unit.id not in shams or unit.cell is None:
-            raise Refusal(f"{unit.name} has no sham result to rally from in surprise move "
-                          f"{record['name']}")
+        unit = _shammed(state, side, record, name)
         if unit not in out:
             out.append(unit)
     return out
+
+
+def _shammed(state: GameState, side: str, record: Mapping[str, Any], name: str) -> Unit:
+    """The side's unit named ``name``, refused unless it carries a sham result of the march."""
+    unit = own_unit(state, side, name)
+    if unit.id not in record["shams"] or unit.cell is None:
+        raise Refusal(f"{unit.name} has no sham result to rally from in surprise move "
+                      f"{record['name']}")
+    return unit
+
+
+def _require_unit(state: GameState, side: str, record: Mapping[str, Any], unit: Unit
+                  ) -> None:
+    """What the side can tell of one unit's rally: a unit still showing a sham marker may roll
+    for it now (the phase allows a rally, no other module forbids it, the rally module's own
+    limits for the state shown); one whose marker is gone has a way home it may take. An enemy
+    next to a unit that rolls, and an enemy in its way home, are the rally's to find."""
+    marker = _marker(record, unit)
+    if not marker:
+        _way_home(state, unit, rec.cell_of(record["shams"][unit.id]["home"]))
+        return
+    _require_movement_phase(state, side, True)
+    shown = replace(unit, morale=marker)
+    for module in in_force(state.modules):
+        why = (None if module.name == rec.MODULE else module.may_fight(state, shown, "rally")
+               ) or module.may_rally_as(state, shown)
+        if why:
+            raise Refusal(why)
 
 
 def _friends(state: GameState, side: str, moving: str) -> Counter[Cell]:
@@ -123,10 +157,6 @@ def _roll(out: Outcome, side: str, march_id: str, unit: Unit, marker: str) -> No
     a unit in that state; the marker improves as the unit would."""
     state = out.state
     shown = replace(unit, morale=marker)
-    for module in in_force(state.modules):  # other modules' limits, as for a real rally
-        why = None if module.name == rec.MODULE else module.may_fight(state, shown, "rally")
-        if why:
-            raise Refusal(why)
     for module in in_force(state.modules):
         after = module.rally_as(out, shown)
         if after is not None:
@@ -143,8 +173,8 @@ def _roll(out: Outcome, side: str, march_id: str, unit: Unit, marker: str) -> No
 
 def rally_refusal(state: GameState, side: str, march: str, units: str = "") -> Refusal | None:
     """Why the shammed ``units`` (all of them if empty) of the side's march named ``march``
-    may not rally now (``None``: they may). What the rally itself finds on the ground (a roll's
-    own refusals, a way home) is left to the order."""
+    may not rally now (``None``: they may): the order's own check of each
+    (``rally_unit_refusal``). What only the enemy knows is left to the rally itself."""
     try:
         _rallying(state, side, march, units)
     except Refusal as why:
@@ -152,24 +182,63 @@ def rally_refusal(state: GameState, side: str, march: str, units: str = "") -> R
     return None
 
 
-def _rallying(state: GameState, side: str, march: str, names: str
-              ) -> tuple[Mapping[str, Any], list[Unit]]:
+def march_rally_refusal(state: GameState, side: str, march: str) -> Refusal | None:
+    """Why no shammed unit of the side's march named ``march`` may rally now (``None``: some
+    unit may, so the order takes the march with that unit): the first unit's refusal."""
+    try:
+        record = _rally_march(state, side, march)
+    except Refusal as why:
+        return why
+    found = [rally_unit_refusal(state, side, march, u.id) for u in _on_map(state, record)]
+    if not found:
+        return Refusal(f"no unit of surprise move {record['name']} carries a sham result")
+    return None if None in found else found[0]
+
+
+def rally_unit_refusal(state: GameState, side: str, march: str, unit: str
+                       ) -> Refusal | None:
+    """Why the side's ``unit`` (an id or a name) may not rally now with its march named
+    ``march`` (empty: as the order reads it, ruling ORD-59), as the order would refuse it;
+    ``None``: the order takes it. The order asks this of every unit it rallies before it rolls
+    or walks any; an enemy next to a unit that rolls and an enemy in the way home, which the
+    side may not see, are left to the rally itself (rulings FLOW-12, ORD-60)."""
+    try:
+        record = _rally_march(state, side, march)
+        _require_unit(state, side, record, _shammed(state, side, record, unit))
+    except Refusal as why:
+        return why
+    return None
+
+
+def shammed_units(state: GameState, side: str, march: str) -> list[Unit]:
+    """The shammed units on the map of the side's march named ``march`` (empty: as the order
+    reads it, ruling ORD-59); ``Refusal`` when the order would take no unit of it now."""
+    return _on_map(state, _rally_march(state, side, march))
+
+
+def _rally_march(state: GameState, side: str, march: str) -> Mapping[str, Any]:
     _require_movement_phase(state, side, False)
     reaction.require_not_held(state, side)
-    record = _accepted_march(state, side, march)
-    return record, _units(state, side, record, names)
+    return _accepted_march(state, side, march)
+
+
+def _rallying(state: GameState, side: str, march: str, names: str
+              ) -> tuple[Mapping[str, Any], list[Unit]]:
+    """The march and the units the order rallies, each checked (``_require_unit``)."""
+    record = _rally_march(state, side, march)
+    units = _units(state, side, record, names)
+    for unit in units:
+        _require_unit(state, side, record, unit)
+    return record, units
 
 
 def decide_rally(out: Outcome, side: str, command: RallyShammed) -> None:
     state = out.state
+    # every unit is checked (rally_unit_refusal) before any rolls or moves
     record, units = _rallying(state, side, command.march, command.units)
     march_id = str(record["id"])
     marked = [(u, _marker(record, u)) for u in units if _marker(record, u)]
     walkers = [u for u in units if not _marker(record, u)]
-    if marked:
-        _require_movement_phase(state, side, True)
-    for unit in walkers:  # every walk is checked before any unit moves
-        _way_home(state, unit, rec.cell_of(record["shams"][unit.id]["home"]))
     for unit, marker in marked:  # a refusal of any undoes every roll before it
         _roll(out, side, march_id, out.state.units[unit.id], marker)
     moved: list[str] = []

@@ -22,13 +22,13 @@ from rules.surprise.force import resolve
 from rules.surprise.march.detached import Detached, detached
 from rules.surprise.notes import MarchNote, SurpriseNote
 from rules.surprise.offers import MarchOrder as MarchOrder  # re-exported
-from rules.surprise.offers import marchers, open_marches
+from rules.surprise.offers import marchers, open_marches, rallying
 from rules.surprise.orders import lead_and_path, require_command_phase
 from rules.surprise.records import MarchState
 from rules.turn.status import GameStatus
 from rules.view import SideView, project
 from umpire.reads import pending
-from umpire.reads.naming import Named
+from umpire.reads.naming import Named, named_unit
 from umpire.reads.pending import PendingMarch, new_id
 from umpire.service import Umpire, UmpireError
 
@@ -138,6 +138,18 @@ async def march_forces(umpire: Umpire, game_id: str, user_id: int) -> list[Named
         return []
     return [Named(ref, name, (same_name(ref), same_name(name)))
             for ref, name in marchers(state, player.side)]
+
+
+async def march_rallying(umpire: Umpire, game_id: str, user_id: int, march: str = ""
+                         ) -> list[Named]:
+    """The player's own shammed units of the march named ``march`` (empty: the one the order
+    would take) that ``/march rally`` would take now, for its ``units:`` autocomplete
+    (``rules.surprise.offers.rallying``: the order's own check of each unit, ruling ORD-60)."""
+    state = await umpire.repository.state_for(game_id)
+    player = await umpire.player(game_id, user_id)
+    if player is None or "surprise_move" not in state.modules or not state.status.in_play:
+        return []
+    return [named_unit(state.units[ref]) for ref, _ in rallying(state, player.side, march)]
 
 
 # -- previewing an order ---------------------------------------------------------------------------
