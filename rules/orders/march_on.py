@@ -31,9 +31,9 @@ MOVE = "move"
 def route_ahead(gm: GameMap, route_text: str, here: Cell) -> str:
     """What is left of the route for a unit standing at ``here``, written as a route ("" when
     it stands at the route's end). On the way between two waypoints, it goes on to the next;
-    off the route (it went round a known enemy, or had not yet reached it), it goes on from the
-    waypoint whose way runs nearest to it. A route that cannot be read is left as it is, for
-    the move to refuse."""
+    off the route (it went round a known enemy, or had not yet reached it), it goes on to the
+    waypoint whose way runs nearest to it (the later, of two as near). A route that cannot be
+    read is left as it is, for the move to refuse."""
     try:
         legs = parse_route(gm, route_text).legs
     except (RouteError, LabelError):
@@ -43,9 +43,10 @@ def route_ahead(gm: GameMap, route_text: str, here: Cell) -> str:
         if here in run:
             past = n + 1 if run[-1] == here else n
             return _written(legs[past:])
-    nearest = min(((gm.grid.distance(here, cell), n) for n, run in enumerate(runs)
+    # Of two ways as near, the later: a unit that went round something goes on, not back.
+    nearest = min(((gm.grid.distance(here, cell), -n) for n, run in enumerate(runs)
                    for cell in run), default=None)
-    return route_text if nearest is None else _written(legs[nearest[1]:])
+    return route_text if nearest is None else _written(legs[-nearest[1]:])
 
 
 def _runs(gm: GameMap, legs: tuple[Leg, ...]) -> list[list[Cell]]:
@@ -76,6 +77,9 @@ def last_move_route(state: GameState, side: str, unit_id: str,
     it gave it none. Only the side's own orders count; the unit each names is found among
     the side's own units, as the move found it."""
     found = ""
+    mine = state.units.get(unit_id)
+    if mine is None or mine.side != side:
+        return found
     for order in orders:
         command = order.get("command")
         if order.get("side") != side or order.get("kind") != MOVE \
