@@ -211,3 +211,16 @@ async def test_the_answer_does_not_depend_on_the_enemy_s_moves(tmp_path: Path) -
     without = await _union_answer(tmp_path / "b", enemy_moves=False)
     assert with_move == without
     assert "no move to go on with" in with_move
+
+
+async def test_a_march_order_with_a_route_goes_on_from_where_the_unit_stands(
+        tmp_path: Path) -> None:
+    """The same with ``route:`` given: the march does not send the unit back to the first
+    waypoint it passed."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = await _game(store)
+        await _until(umpire, turn=1, union_moves=True)
+        await umpire.handle("g1", UNION, cmd.Move(unit="barlow", route=ROUTE))
+        await umpire.set_standing("g1", UNION, "barlow", "march", ROUTE)
+        await _marched_turn(umpire, 2)
+        assert (await _moves_of_barlow(store))[1:] == ["B0812 B0610 B0408"]
