@@ -593,6 +593,16 @@ class Store:
         )
         return [rows.event(row) for row in found]
 
+    async def events_of_type(self, game_id: str, type_: str) -> list[EventRecord]:
+        """The game's events of one type, in order, found through the index of events by
+        type."""
+        found = await self._read(
+            f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE game_id = ? AND type = ?"
+            " ORDER BY seq",
+            (game_id, type_),
+        )
+        return [rows.event(row) for row in found]
+
     async def step_clock_events(self, game_id: str) -> list[EventRecord]:
         """The game's last ``phase_began`` event and the ``game_paused`` events after it: all a
         step's deadline is counted from (``umpire.clock.phase_clock``). Only public events of

@@ -226,7 +226,8 @@ class OrdersCog(commands.Cog):
                                               "command) a standing order")
     @app_commands.describe(unit="One of your units, or a leader for his command",
                            order="What it does while you are done for the turn",
-                           route="For 'continue the march': the route to go on along",
+                           route="For 'continue the march': a new route (left out: the "
+                                 "unit's last move's)",
                            game=GAME_HELP)
     @app_commands.choices(order=STANDING_CHOICES)
     @app_commands.autocomplete(unit=ac.unit_names)

@@ -10,8 +10,10 @@ simply not given (ruling FLOW-72):
 - ``fire``: in the side's Fire Phase, fire at the nearest enemy counter the side now sees within
   the unit's reach and on a clear line (an identified unit by name, any other by its hex).
 - ``rally``: in the side's Movement Phase, rally the unit if it is shaken.
-- ``march``: in the side's Movement Phase, go on along the route given with the order, as far as
-  the MPs allow (a move's route is cut at the last cell it can pay for).
+- ``march``: in the side's Movement Phase, go on along the route given with the order (or, set
+  without one, the route of the unit's last move), from where the unit stands, as far as the
+  MPs allow (a move's route is cut at the last cell it can pay for); a unit at the route's end
+  is given no move (``rules.orders.march_on``, ruling FLOW-76).
 
 Which phases an order acts in, the command it becomes, and what asks a player again are read
 from the side's own view and units only (``rules.view.project``): no hidden enemy decides them
@@ -29,6 +31,7 @@ from rules import events as ev
 from rules.forces.chain_of_command import force
 from rules.forces.units import Unit
 from rules.knowledge.levels import GHOST, IDENTIFIED, OWN
+from rules.orders.march_on import route_ahead
 from rules.sighting.height import clear_line
 from rules.state import GameState
 from rules.turn.idle import side_options
@@ -142,7 +145,10 @@ def _command(state: GameState, view: SideView, step: Step, unit: Unit,
         return None
     kinds = cmd.COMMAND_TYPES
     if order is StandingOrder.MARCH:
-        return cmd.Move(unit=unit.id, route=standing.route) if standing.route else None
+        here = unit.cell
+        ahead = route_ahead(state.loaded.map, standing.route, here) \
+            if here is not None and standing.route else ""
+        return cmd.Move(unit=unit.id, route=ahead) if ahead else None
     if order is StandingOrder.RALLY:
         return (kinds["rally"].model_validate({"unit": unit.id})
                 if "rally" in kinds and unit.morale == SHAKEN else None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from rules import commands as cmd
 from rules.engine import Refusal
 from rules.forces.lookup import own_unit
+from rules.orders.march_on import last_move_route
 from rules.orders.route import RouteError, parse_route
 from rules.orders.standing import Standing, StandingOrder, commands_now, orders_by_unit
 from rules.turn.status import GameStatus
@@ -29,13 +30,15 @@ from umpire.games.retrying import stale_write
 from umpire.games.standing import order_words, standing_now, standing_text, stored
 from umpire.words import replies as wording
 
+#: The logged event that holds each accepted command in full (``rules.events.CommandAccepted``).
+COMMAND_ACCEPTED = "command_accepted"
 #: At most this many steps are carried on from one command (a turn has fewer).
 _MOST_STEPS = 50
 
 NO_SUCH_ORDER = ("there is no standing order {order!r}; choose hold, fire, rally or march; "
                  "nothing was changed")
-MARCH_NEEDS_ROUTE = ("a march order needs the route to go on along (route: as /move takes "
-                     "it); nothing was changed")
+NO_MOVE_TO_GO_ON = ("{unit} has no move to go on with: give route: (as /move takes it); "
+                    "nothing was changed")
 
 
 class StandingOrders(UmpireBase):
@@ -45,8 +48,10 @@ class StandingOrders(UmpireBase):
     async def set_standing(self, game_id: str, user_id: int, unit: str, order: str,
                            route: str = "") -> Reply:
         """Give one of the player's side's units (or a leader, for his command) a standing
-        order, in place of the one it had. A name of an enemy unit gets the answer a name of no
-        unit gets; a bad order or route changes nothing."""
+        order, in place of the one it had. A march order given no route takes the route of the
+        last move the side gave the unit, kept with the order (ruling FLOW-76). A name of an
+        enemy unit gets the answer a name of no unit gets; a bad order or route, or a march
+        order with no route for a unit never moved, changes nothing."""
         game = await self.repository.get(game_id)
         side = _side(game, user_id)
         try:
@@ -59,7 +64,9 @@ class StandingOrders(UmpireBase):
         route = route.strip() if standing is StandingOrder.MARCH else ""
         if standing is StandingOrder.MARCH:
             if not route:
-                raise UmpireError(MARCH_NEEDS_ROUTE)
+                route = await self._last_route(game, side, found.id)
+            if not route:
+                raise UmpireError(NO_MOVE_TO_GO_ON.format(unit=found.name))
             try:
                 parse_route(game.state.loaded.map, route)
             except RouteError as e:
@@ -70,6 +77,12 @@ class StandingOrders(UmpireBase):
         listed = await self.standing_list(game_id, user_id)
         given = order_words(Standing(found.id, standing, route), found.name)
         return Reply(f"Standing order set: {given}.\n{listed.text}")
+
+    async def _last_route(self, game: LiveGame, side: str, unit_id: str) -> str:
+        """The route of the last move the side gave the unit ("" for none), read from the side's
+        own accepted orders in the log (ruling FLOW-76)."""
+        logged = await self.store.events_of_type(game.record.id, COMMAND_ACCEPTED)
+        return last_move_route(game.state, side, unit_id, (r.payload for r in logged))
 
     async def clear_standing(self, game_id: str, user_id: int, unit: str) -> Reply:
         """Take a standing order away from one of the side's units or leaders."""

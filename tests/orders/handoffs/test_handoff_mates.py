@@ -1,6 +1,7 @@
-"""Done for the turn on a side of two players, Concealed Forces' detachments under way in a
-Command Phase, and a march order that goes on along the unit's last move (rulings FLOW-70,
-FLOW-72, FLOW-74)."""
+"""Done for the turn on a side of two players: the player whose Done stands is not called while
+the side-mate is, and what the call told is held for that player (ruling FLOW-70). Concealed
+Forces in a Command Phase, and a march order that goes on along the unit's last move, are
+tested in ``test_march_on_command_phase`` and ``test_march_on_umpire``."""
 
 from __future__ import annotations
 
