@@ -77,6 +77,15 @@ class Dice:
             self.queues[k] = list(v)
 
 
+def engine_refusal(state: GameState, side: str, command: cmd.Command) -> str | None:
+    """The engine's refusal of the command on the state (nothing is kept), or ``None``."""
+    try:
+        engine.decide(state, side, command, Dice())
+    except engine.Refusal as why:
+        return str(why)
+    return None
+
+
 class Game:
     """A game on the engine: ``do`` a command, ``to`` a phase (every acting side says done)."""
 

@@ -26,6 +26,22 @@ FLANK = str(Path(__file__).parents[2] / "scenarios" / "flank-march.toml")
 U1, U2, C1, C2 = 11, 12, 21, 22  # two Union players, two Confederate ones
 
 
+async def flank_game(store: Store, union: int, confederate: int, *,
+                     in_server: bool = False) -> Umpire:
+    """The flank march as ``vedette demo`` plays it (without Concealed Forces, the seed whose
+    march succeeds), game ``g1`` hosted by the Union player, one player a side, started."""
+    from umpire.demo.main import SCENARIO, SEEDS, WITHOUT
+    from umpire.reads.maps import MapMaker
+
+    umpire = Umpire(store, maps=MapMaker(enabled=False))
+    await umpire.create_game(SCENARIO, union, game_id="g1", without=WITHOUT,
+                             seed=SEEDS["success"])
+    await umpire.join("g1", union, "union", in_server=in_server)
+    await umpire.join("g1", confederate, "confederate", in_server=in_server)
+    await umpire.start("g1", union)
+    return umpire
+
+
 async def done_commands(store: Store, gid: str = "g1") -> list[ev.CommandAccepted]:
     accepted = [event_from_json(json.dumps(r.payload), r.audience)
                 for r in await store.events(gid) if r.type == "command_accepted"]

@@ -11,10 +11,7 @@ from rules import commands as cmd
 from storage.store import Store
 from tests.fakediscord import FakeDiscord, patched_discord, run_client
 from tests.support.botkit import TOKEN, final, text_of
-from umpire.demo.main import SCENARIO as FLANK_MARCH
-from umpire.demo.main import SEEDS, WITHOUT
-from umpire.reads.maps import MapMaker
-from umpire.service import Umpire
+from tests.support.tiny_games import flank_game
 
 ROUTE = "B1014 B0812 B0610 B0408"
 
@@ -27,12 +24,7 @@ async def test_standing_set_without_a_route_goes_on_along_the_last_move(tmp_path
         guild = fake.add_guild("Wargames Club")
         union, grey = fake.add_user("union", guild=guild), fake.add_user("grey", guild=guild)
         async with Store.open(tmp_path / "v.db") as store:
-            umpire = Umpire(store, maps=MapMaker(enabled=False))
-            await umpire.create_game(FLANK_MARCH, union.id, game_id="g1", without=WITHOUT,
-                                     seed=SEEDS["success"])
-            await umpire.join("g1", union.id, "union", in_server=True)
-            await umpire.join("g1", grey.id, "confederate", in_server=True)
-            await umpire.start("g1", union.id)
+            umpire = await flank_game(store, union.id, grey.id, in_server=True)
             await umpire.done("g1", union.id)
             await umpire.done("g1", grey.id)
             await umpire.handle("g1", union.id, cmd.Move(unit="barlow", route=ROUTE))

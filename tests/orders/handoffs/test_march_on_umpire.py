@@ -14,10 +14,8 @@ from rules import commands as cmd
 from rules.state import GameState
 from storage.records import Recipient
 from storage.store import Store
-from umpire.demo.main import SCENARIO as FLANK_MARCH
-from umpire.demo.main import SEEDS, WITHOUT
+from tests.support.tiny_games import flank_game
 from umpire.games.standing_orders import COMMAND_ACCEPTED
-from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 UNION, CONFEDERATE = 11, 21
@@ -27,13 +25,7 @@ END = "B0408"
 
 
 async def _game(store: Store) -> Umpire:
-    umpire = Umpire(store, maps=MapMaker(enabled=False))
-    await umpire.create_game(FLANK_MARCH, UNION, game_id="g1", without=WITHOUT,
-                             seed=SEEDS["success"])
-    await umpire.join("g1", UNION, "union")
-    await umpire.join("g1", CONFEDERATE, "confederate")
-    await umpire.start("g1", UNION)
-    return umpire
+    return await flank_game(store, UNION, CONFEDERATE)
 
 
 async def _until(umpire: Umpire, *, turn: int, union_moves: bool) -> GameState:

@@ -16,23 +16,16 @@ from storage.records import Recipient
 from storage.store import Store
 from tests.fakediscord import FakeDiscord, custom_ids, patched_discord, run_client
 from tests.support.botkit import TOKEN, final, text_of
-from umpire.demo.main import SCENARIO as FLANK_MARCH
-from umpire.demo.main import SCRIPT, SEEDS, WITHOUT, Seats, _jackson, _march
+from tests.support.tiny_games import flank_game
+from umpire.demo.main import SCRIPT, Seats, _jackson, _march
 from umpire.games import ready
-from umpire.reads.maps import MapMaker
 from umpire.service import Umpire, UmpireError
 
 UNION, CONFEDERATE = 11, 21
 
 
 async def _game(store: Store) -> Umpire:
-    umpire = Umpire(store, maps=MapMaker(enabled=False))
-    await umpire.create_game(FLANK_MARCH, UNION, game_id="g1", without=WITHOUT,
-                             seed=SEEDS["success"])
-    await umpire.join("g1", UNION, "union")
-    await umpire.join("g1", CONFEDERATE, "confederate")
-    await umpire.start("g1", UNION)
-    return umpire
+    return await flank_game(store, UNION, CONFEDERATE)
 
 
 def test_what_asks_a_side_again_is_only_what_it_is_told() -> None:
@@ -137,12 +130,7 @@ async def test_the_done_for_the_turn_button_stands_for_the_later_phases(tmp_path
         guild = fake.add_guild("Wargames Club")
         union, grey = fake.add_user("union", guild=guild), fake.add_user("grey", guild=guild)
         async with Store.open(tmp_path / "v.db") as store:
-            umpire = Umpire(store, maps=MapMaker(enabled=False))
-            await umpire.create_game(FLANK_MARCH, union.id, game_id="g1", without=WITHOUT,
-                                     seed=SEEDS["success"])
-            await umpire.join("g1", union.id, "union", in_server=True)
-            await umpire.join("g1", grey.id, "confederate", in_server=True)
-            await umpire.start("g1", union.id)
+            umpire = await flank_game(store, union.id, grey.id, in_server=True)
             bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
             with patched_discord(fake.base_url):
                 async with run_client(bot, token=TOKEN):

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from rules import commands as cmd
-from rules import engine
 from rules.concealed.commands import (
     ClearConcealPlan,
     ConcealForce,
@@ -22,7 +21,6 @@ from rules.concealed.commands import (
     MarkDetached,
 )
 from rules.concealed.records import force
-from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise.commands import (
     CancelSurpriseMove,
@@ -36,16 +34,8 @@ from tests.support.botkit import started_game
 from tests.support.concealed import COLSTON, SEED
 from tests.support.concealed import SCENARIO as FLANK_MARCH
 from tests.support.surprise import ROUTE, SAMPLE_RULESET, SCENARIO, Dice
+from tests.support.surprise import engine_refusal as refusal
 from umpire.games import dice as umpire_dice
-
-
-def refusal(state: GameState, side: str, command: cmd.Command) -> str | None:
-    """The engine's refusal of the command on the state (nothing is kept), or ``None``."""
-    try:
-        engine.decide(state, side, command, Dice())
-    except Refusal as why:
-        return str(why)
-    return None
 
 
 async def values(fake: FakeDiscord, command: str, options: dict[str, Any], focused: str,

@@ -17,9 +17,7 @@ from typing import Any
 import pytest
 
 from rules import commands as cmd
-from rules import engine
 from rules.combat.commands import Fire
-from rules.refusal import Refusal
 from rules.state import GameState
 from rules.surprise.commands import OrderSurpriseMove, RallyShammed
 from rules.surprise.offers import MarchOrder, open_marches, rallying
@@ -35,18 +33,10 @@ from tests.support.surprise import (
     Game,
     combat_game,
 )
+from tests.support.surprise import engine_refusal as refusal
 from umpire.games import dice as umpire_dice
 
 BATTERY_AT = "A0905"  # five hexes from the 1st Brigade at A0405: a sham, not an attack
-
-
-def refusal(state: GameState, side: str, command: cmd.Command) -> str | None:
-    """The engine's refusal of the command on the state (nothing is kept), or ``None``."""
-    try:
-        engine.decide(state, side, command, Dice())
-    except Refusal as why:
-        return str(why)
-    return None
 
 
 async def offered(fake: FakeDiscord, command: str, options: dict[str, Any], focused: str,
