@@ -42,9 +42,10 @@ class Match(IntEnum):
 
     ID = 0  #: its id, whole
     EXACT = 1  #: its name or short name, whole
-    START = 2  #: the beginning of its name
-    WORD = 3  #: whole words of its names or of its counter's label ("Hill")
-    WORD_START = 4  #: the beginnings of such words ("Dieck"), or their initials ("RE Lee")
+    LABEL = 2  #: its counter's usual label, whole or cut short with a stop ("Colqui.")
+    START = 3  #: the beginning of its name
+    WORD = 4  #: whole words of its names or of its counter's label ("Hill")
+    WORD_START = 5  #: the beginnings of such words ("Dieck"), or their initials ("RE Lee")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,7 @@ class Names:
     name: str
     whole: tuple[str, ...]
     words: tuple[tuple[str, ...], ...]
+    label: str = ""
 
 
 def same_name(text: str) -> str:
@@ -88,7 +90,7 @@ def names_of(ref: str, name: str, short: str) -> Names:
     cut = name.startswith(short) and len(short) < len(name)
     texts = dict.fromkeys(t for t in (ref, name, "" if cut else short, label) if t)
     return Names(same_name(ref), name, tuple(same_name(k) for k in (ref, name, short) if k),
-                 tuple(words(t) for t in texts))
+                 tuple(words(t) for t in texts), same_name(label))
 
 
 def command_names(command: Command) -> Names:
@@ -107,6 +109,9 @@ def match(names: Names, typed: str) -> Match | None:
         return Match.ID
     if key in names.whole:
         return Match.EXACT
+    if names.label and (key == names.label or (
+            key.endswith(".") and names.label.startswith(key.rstrip(". ")))):
+        return Match.LABEL
     if same_name(names.name).startswith(key):
         return Match.START
     asked = words(typed)

@@ -58,7 +58,7 @@ def test_the_words_players_typed_name_their_units() -> None:
 
 def test_two_hills_are_asked_about_and_never_called_nobody() -> None:
     flank = start("flank-march")
-    dh = replace(flank.units["heth"], name="D. H. Hill's brigade")
+    dh = replace(flank.units["heth"], name="D. H. Hill's brigade", short="")
     two = renamed(flank, {"heth": dh})
     said = answer(two, "confederate", "Hill")
     assert "no unit called" not in said
@@ -176,6 +176,8 @@ def test_a_force_names_a_command_before_a_unit_and_a_leader_before_a_brigade() -
     ("flank-march", "union", "whipple"),  # not "Whippl.", which is his artillery's too
     ("chancellorsville-hidden", "union", "pleasonton-devin"),  # not "Pleaso."
     ("chancellorsville-hidden", "confederate", "lee-hq"),  # not "Lee", which is Fitz Lee's too
+    ("flank-march", "confederate", "colquitt"),  # "Colqui.", cut from his label (ORD-50)
+    ("chancellorsville-hidden", "confederate", "barksdale"),  # "Barksd.", not McLaws' division
 ])
 def test_a_label_that_would_be_asked_about_gives_way_to_one_that_names_its_unit(
         sample: str, side: str, ref: str) -> None:
