@@ -256,6 +256,16 @@ class MarkerSplit(GameEvent):
     cells: tuple[CellRef, CellRef]
 
 
+class MarkersJoined(GameEvent):
+    """Two markers standing in one hex become one, with a fresh id (so that it is known for
+    neither of the old ones), in that hex. Where the contents went is the module's data."""
+
+    type: Literal["markers_joined"] = "markers_joined"
+    markers: tuple[str, str]
+    into: str
+    cell: CellRef
+
+
 #: Any event (core or from a rule module).
 Event = GameEvent
 

@@ -32,8 +32,10 @@ class Outcome:
     def add(self, event: ev.Event) -> None:
         self.events.append(event)
         self.state = apply(self.state, event)
-        if isinstance(event, ev.MarkerPlaced | ev.MarkerSplit):
-            placed = {event.marker} if isinstance(event, ev.MarkerPlaced) else set(event.into)
+        if isinstance(event, ev.MarkerPlaced | ev.MarkerSplit | ev.MarkersJoined):
+            placed = ({event.marker} if isinstance(event, ev.MarkerPlaced)
+                      else {event.into} if isinstance(event, ev.MarkersJoined)
+                      else set(event.into))
             for ids in self.drawn_marker_ids.values():
                 ids[:] = [i for i in ids if i not in placed]
 

@@ -212,7 +212,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return replace(state, status=GameStatus.ENDED)
         case ev.DieRolled():
             return state
-        case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit():
+        case (ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit()
+              | ev.MarkersJoined()):
             return _fold_marker(state, event)
         case reaction.QuestionAsked() | reaction.QuestionAnswered():
             return reaction.fold(state, event)
@@ -275,6 +276,18 @@ def _fold_marker(state: GameState, event: ev.Event) -> GameState:
                 # The halves keep the phase the old marker moved in: splitting is no new move.
                 markers[new_id] = Marker(new_id, old.side, Cell(*cell), state.turn,
                                          old.moved_phase)
+        case ev.MarkersJoined(markers=joined, into=new_id, cell=cell):
+            olds = [existing(mid) for mid in joined]
+            if joined[0] == joined[1] or new_id in joined:
+                raise ValueError(f"markers {joined} must join into a marker with a new id")
+            if len({m.side for m in olds}) != 1 or any(m.cell != Cell(*cell) for m in olds):
+                raise ValueError(f"markers {joined} must be one side's, in one hex")
+            for mid in joined:
+                del markers[mid]
+            fresh(new_id, olds[0].side)
+            # Joining is no new move: it keeps the later of the phases the two last moved in.
+            moved = max((m.moved_phase for m in olds if m.moved_phase is not None), default=None)
+            markers[new_id] = Marker(new_id, olds[0].side, Cell(*cell), state.turn, moved)
     return replace(state, markers=MappingProxyType(markers),
                    markers_drawn=MappingProxyType(drawn))
 

@@ -9,6 +9,11 @@ Nothing may tell the enemy which marker is the parent: the parent's marker split
 markers with fresh ids, listed by id, and a secret die (1d6: 1-3 the first id, 4-6 the second)
 says which of them the force is under.
 Both show the same turn of placing and the same last move (``rules.forces.markers``).
+
+Markers never stack (Cf 1.4): one of the two must leave the hex in the Movement Phase they were
+bred in. If both still stand there when it ends, the breeding is undone: the two markers become
+one with a fresh id, over the force, and the decoy goes back to the pool (ruling CF-24). Nobody
+learns from it which of the two was the decoy.
 """
 
 from __future__ import annotations
@@ -19,7 +24,14 @@ from rules import events as ev
 from rules.concealed import events as cev
 from rules.concealed.commands import BreedDecoy
 from rules.concealed.pool import decoy_pool, decoys_available
-from rules.concealed.records import concealed_this_phase, decoys_of, force, own_marker
+from rules.concealed.records import (
+    MODULE,
+    ForceKind,
+    concealed_this_phase,
+    decoys_of,
+    force,
+    own_marker,
+)
 from rules.concealed.timing import require_phase_start
 from rules.forces.markers import Marker
 from rules.refusal import Refusal
@@ -73,3 +85,27 @@ def decide_breed(out: Outcome, side: str, command: BreedDecoy) -> None:
     cell = (marker.cell.col, marker.cell.row)
     out.add(ev.MarkerSplit(audience="public", marker=marker.id, into=into, cells=(cell, cell)))
     out.add(cev.DecoyBred(audience=audience, parent=marker.id, kept=kept, decoy=decoy))
+
+
+def undo_stacked_breedings(out: Outcome) -> None:
+    """At the end of a phase, each force still sharing its hex with the decoy it bred this turn
+    joins it again under a fresh marker (ruling CF-24)."""
+    state = out.state
+    forces = state.module_data.get(MODULE, {}).get("forces", {})
+    for decoy, record in sorted(forces.items()):
+        kept = record.get("twin")
+        if (record.get("kind") != ForceKind.DECOY.value or record.get("bred_turn") != state.turn
+                or kept not in forces or forces[kept].get("twin") != decoy):
+            continue
+        here, there = state.markers.get(kept), state.markers.get(decoy)
+        if here is None or there is None or here.cell != there.cell:
+            continue
+        side = here.side
+        into = out.new_marker_id(side)
+        cell = (here.cell.col, here.cell.row)
+        pair = (kept, decoy) if kept < decoy else (decoy, kept)
+        out.add(ev.MarkersJoined(audience="public", markers=pair, into=into, cell=cell))
+        out.add(cev.BreedingUndone(audience=ev.side_audience(side), kept=kept, decoy=decoy,
+                                   into=into))
+        state = out.state
+        forces = state.module_data.get(MODULE, {}).get("forces", {})

@@ -70,6 +70,22 @@ class DecoyBred(GameEvent):
         return f"marker {self.kept} keeps the force, marker {self.decoy} is the decoy"
 
 
+class BreedingUndone(GameEvent):
+    """A force and the decoy it bred this phase still shared a hex at the end of the Movement
+    Phase (Cf 1.4, ruling CF-24): their markers are one again, ``into``, over the force; the
+    decoy goes back to the pool."""
+
+    type: Literal["cf_breeding_undone"] = "cf_breeding_undone"
+    kept: str
+    decoy: str
+    into: str
+
+    def report(self, view: SideView) -> str:
+        return (f"Markers {self.kept} and {self.decoy} still shared a hex at the end of the "
+                f"phase, and markers never stack: the breeding is undone. The force is under "
+                f"marker {self.into}; the decoy is back in the pool.")
+
+
 class ForceMoved(GameEvent):
     """The MPs each member of a force used on a move of its marker (``""`` for a decoy)."""
 
@@ -255,4 +271,4 @@ EVENTS: tuple[type[GameEvent], ...] = (ForceConcealed, DecoyBred, ForceMoved, Fo
                                        DetachmentMarked, ScoutsReleased, ScoutsRejoined,
                                        ScoutIdentified, ForcedMarchSet, MarchChecksNoted,
                                        NotedChecksRolled, DeploymentPlanned,
-                                       DeploymentPlanCleared)
+                                       DeploymentPlanCleared, BreedingUndone)

@@ -9,7 +9,7 @@ from rules.commands import GameCommand
 from rules.concealed import events as cev
 from rules.concealed import marching, moving, pickets, scouts
 from rules.concealed import records as rec
-from rules.concealed.breeding import decide_breed
+from rules.concealed.breeding import decide_breed, undo_stacked_breedings
 from rules.concealed.commands import (
     BreedDecoy,
     ClearConcealPlan,
@@ -117,9 +117,11 @@ class ConcealedForces(RuleModule):
 
     # -- the turn ----------------------------------------------------------------------------------
     def on_step_end(self, out: Outcome) -> None:
-        """The end of a phase: forced marches' checks, and scouts that never left go back."""
+        """The end of a phase: forced marches' checks, scouts that never left go back, and a
+        breeding whose halves still share a hex is undone."""
         marching.end_of_phase(out)
         scouts.rejoin_stayers(out)
+        undo_stacked_breedings(out)
 
     def on_game_end(self, out: Outcome) -> None:
         marching.settle_all(out)
@@ -154,24 +156,19 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             moved = {u: _inside(state.units[u], mid) for u in units}
         case cev.DecoyBred(parent=parent, kept=kept, decoy=decoy):
             record = found.pop(parent)
-            found[kept] = {**record, "bred_turn": state.turn}
+            # Each half knows its twin until the phase ends: they may not stay stacked.
+            found[kept] = {**record, "bred_turn": state.turn, "twin": decoy}
             found[decoy] = {"side": record["side"], "kind": rec.ForceKind.DECOY.value,
                             "commander": "", "units": [], "concealed_turn": state.turn,
-                            "bred_turn": state.turn, "name": "decoy"}
-            moved = {u: _inside(state.units[u], kept) for u in record["units"]}
-            spent = data.get("spent", {}).get("mp", {})
-            if parent in spent:
-                spent[kept] = spent.pop(parent)
-            # What the force owes and may do follows it to its new marker.
-            for key in ("owed", "released"):
-                if parent in data.get(key, {}):
-                    data[key][kept] = data[key].pop(parent)
-            forced = data.get("forced", {}).get("mp", {})
-            if parent in forced:
-                forced[kept] = forced.pop(parent)
-            for info in data.get("scouts", {}).values():
-                if info["marker"] == parent:
-                    info["marker"] = kept
+                            "bred_turn": state.turn, "name": "decoy", "twin": kept}
+            moved = _follow(state, data, record, parent, kept)
+        case cev.BreedingUndone(kept=kept, decoy=decoy, into=into):
+            found.pop(decoy)
+            record = {k: v for k, v in found.pop(kept).items() if k != "twin"}
+            found[into] = record
+            for key in ("spent", "forced"):
+                data.get(key, {}).get("mp", {}).pop(decoy, None)
+            moved = _follow(state, data, record, kept, into)
         case cev.ForceMoved(marker=mid, mp=mp):
             s = data.setdefault("spent", {})
             if list(s.get("phase", ())) != [state.turn, state.step]:
@@ -224,6 +221,25 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             data.get("owed", {}).pop(mid, None)
             data.get("forced", {}).get("mp", {}).pop(mid, None)
     return with_units(rec.store(state, data), moved)
+
+
+def _follow(state: GameState, data: dict[str, Any], record: dict[str, Any], old: str, new: str
+            ) -> dict[str, Unit]:
+    """What the force under marker ``old`` owes and may do follows it to marker ``new``: its
+    MPs spent, forced march, checks owed, scouts; its units, which are returned, go under it."""
+    spent = data.get("spent", {}).get("mp", {})
+    if old in spent:
+        spent[new] = spent.pop(old)
+    for key in ("owed", "released"):
+        if old in data.get(key, {}):
+            data[key][new] = data[key].pop(old)
+    forced = data.get("forced", {}).get("mp", {})
+    if old in forced:
+        forced[new] = forced.pop(old)
+    for info in data.get("scouts", {}).values():
+        if info["marker"] == old:
+            info["marker"] = new
+    return {u: _inside(state.units[u], new) for u in record["units"]}
 
 
 def _inside(unit: Unit, marker_id: str) -> Unit:

@@ -109,6 +109,8 @@ def test_the_pool_shrinks_when_a_division_is_lost_and_decoys_in_play_are_kept() 
     to_blue_movement(g, 3)
     _, d1 = breed(g, first)
     _, d2 = breed(g, second)
+    apart(g, d1)
+    apart(g, d2)
     assert decoys_available(g.state, "blue") == 0
     # The second division is destroyed: the pool is 1, both decoys stay in play (CF-2) ...
     eliminate(g, *SECOND)
@@ -126,6 +128,7 @@ def test_a_found_decoy_is_back_in_the_pool_only_next_turn() -> None:
     force = conceal(g, "blue-gen")
     to_blue_movement(g, 2)
     force, decoy = breed(g, force)
+    apart(g, decoy)
     assert decoys_available(g.state, "blue") == 0
     to_blue_movement(g, 3)
     unconceal(g, decoy)  # the owner lifts it at the start of his phase (CF-20)
@@ -135,6 +138,22 @@ def test_a_found_decoy_is_back_in_the_pool_only_next_turn() -> None:
     to_blue_movement(g, 4)
     assert decoys_available(g.state, "blue") == 1
     breed(g, force)
+
+
+def apart(g: Game, marker: str) -> None:
+    """Move the marker one hex, to the first neighbouring hex it may enter (Cf 1.4: a bred
+    marker must leave its parent's hex in the phase it was bred in)."""
+    here = g.state.markers[marker].cell
+    for there in g.state.loaded.map.grid.neighbours(here):
+        if not g.state.loaded.board.on_a_sheet(there):
+            continue
+        try:
+            g.do("blue", cmd.Move(unit=marker, route=g.state.loaded.board.label(there)))
+        except Refusal:
+            continue
+        if g.state.markers[marker].cell != here:
+            return
+    raise AssertionError(f"marker {marker} could not leave {here}")
 
 
 # -- Cf 1.3: creating concealed forces ---------------------------------------------------------
@@ -351,12 +370,61 @@ def test_a_force_breeds_once_a_turn_and_a_decoy_from_the_next_turn() -> None:
     kept, decoy = breed(g, force)
     assert "may breed from the next turn" in refused(g, "blue", BreedDecoy(marker=kept))
     assert "may breed from the next turn" in refused(g, "blue", BreedDecoy(marker=decoy))
-    to_blue_movement(g, 3)
-    g.do("blue", cmd.Move(unit=decoy, route="A0807"))  # apart: not needed, but tidy
+    g.do("blue", cmd.Move(unit=decoy, route="A0807"))  # apart, or the breeding is undone
     to_blue_movement(g, 4)
     _, grandchild = breed(g, decoy)
     assert len(rec.decoys_of(g.state, "blue")) == 2 and grandchild in rec.decoys_of(g.state,
                                                                                      "blue")
+
+
+def test_halves_still_stacked_when_the_phase_ends_are_one_marker_again() -> None:
+    """Markers never stack (Cf 1.4): a force and the decoy it bred that still share their hex
+    when the Movement Phase ends become one marker with a fresh id, over the force, and the
+    decoy goes back to the pool (ruling CF-24)."""
+    g = game()
+    force = conceal(g, "blue-gen")
+    to_blue_movement(g, 2)
+    where = g.state.markers[force].cell
+    pool = decoys_available(g.state, "blue")
+    kept, decoy = breed(g, force)
+    assert decoys_available(g.state, "blue") == pool - 1
+    since = len(g.events)
+    g.step()
+    [joined] = [e for e in g.events[since:] if e.type == "markers_joined"]
+    [one] = [m for m in g.state.markers.values() if m.side == "blue"]
+    assert one.id == joined.into not in (kept, decoy)  # type: ignore[attr-defined]
+    assert one.cell == where
+    assert under(g.state, one.id) == set(DIVISION)
+    assert rec.decoys_of(g.state, "blue") == []
+    assert decoys_available(g.state, "blue") == pool
+    assert any("breeding is undone" in t for t in g.reports("blue", since))
+
+
+def test_halves_that_part_in_the_phase_stay_two() -> None:
+    g = game()
+    force = conceal(g, "blue-gen")
+    to_blue_movement(g, 2)
+    kept, decoy = breed(g, force)
+    g.do("blue", cmd.Move(unit=decoy, route="A0807"))
+    g.step()
+    assert {kept, decoy} <= set(g.state.markers)
+    assert rec.decoys_of(g.state, "blue") == [decoy]
+
+
+def test_an_undone_breeding_tells_the_enemy_nothing_of_which_was_the_decoy() -> None:
+    """Whichever half the secret die put the force under, the public events of the end of the
+    phase are the same."""
+    public = []
+    for roll in (1, 6):
+        g = game(dice=Dice(**queues_marker_roll(roll)))
+        force = conceal(g, "blue-gen")
+        to_blue_movement(g, 2)
+        breed(g, force)
+        since = len(g.events)
+        g.step()
+        public.append([e.model_dump() for e in g.events[since:] if e.audience == "public"])
+    assert public[0] == public[1]
+    assert any(e["type"] == "markers_joined" for e in public[0])
 
 
 def test_breeding_only_at_the_start_of_the_phase() -> None:

@@ -214,15 +214,18 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                 out.append(Message("host", "", correction_for_host(
                     e, own_view(was, owner) if owner else public_view(was))))
                 out.append(Message("public", "", correction_text(views.public, e, user)))
-            case ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerSplit() | ev.MarkerRemoved():
+            case (ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerSplit() | ev.MarkerRemoved()
+                  | ev.MarkersJoined()):
                 # A marker's news, to every side but its owner (whose module's report says
                 # more), worded from the public view: the same whatever is under it. A side
                 # is told where its model shows every enemy counter, or (a marker placed,
                 # moved or split) where its view shows the marker now.
-                marker = was.markers.get(e.marker)
+                marker = was.markers.get(e.markers[0] if isinstance(e, ev.MarkersJoined)
+                                         else e.marker)
                 owner = e.side if isinstance(e, ev.MarkerPlaced) else (
                     marker.side if marker is not None else "")
-                named = set(e.into) if isinstance(e, ev.MarkerSplit) else {e.marker}
+                named = (set(e.into) if isinstance(e, ev.MarkerSplit)
+                         else {e.into} if isinstance(e, ev.MarkersJoined) else {e.marker})
                 for side in after.sides if owner else ():
                     if side != owner and (information_model(after, side).shows_every_enemy or (
                             not isinstance(e, ev.MarkerRemoved)

@@ -74,6 +74,9 @@ def marker_news(view: SideView, event: ev.GameEvent, owner: str) -> str:
         case ev.MarkerSplit(marker=mid, into=(a, b), cells=(cell, _)):
             return (f"Enemy {marker_ref(mid)} ({whose}) split in two at "
                     f"{_at(board, Cell(*cell))}: now markers {a} and {b}.")
+        case ev.MarkersJoined(markers=(a, b), into=mid, cell=cell):
+            return (f"Enemy markers {a} and {b} ({whose}) at {_at(board, Cell(*cell))} are "
+                    f"one again: now {marker_ref(mid)}.")
         case ev.MarkerRemoved(marker=mid, reason=reason):
             why = f" ({plain(reason)})" if reason else ""
             return f"Enemy {marker_ref(mid)} ({whose}) was removed{why}."
