@@ -14,6 +14,7 @@ import pytest
 from bot.client import VedetteBot
 from rules.commands import Done
 from rules.concealed.commands import ConcealForce, Unconceal
+from storage.records import Recipient
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.support.botkit import TOKEN, private_answer, started_game, text_of
 from tests.support.concealed import (
@@ -117,6 +118,41 @@ async def test_conceal_breed_and_move_a_marker(fake: FakeDiscord, tmp_path: Path
         assert "decoy" not in told and "Trimble" not in told and "6 units" not in told
         mine = "\n".join(dm_texts(fake, alice))
         assert "Enemy marker" not in mine  # the owner has the module's own words
+
+
+async def test_halves_left_stacked_are_one_marker_again_when_the_phase_ends(
+        fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Markers never stack (Cf 1.4, ruling CF-24): Colston's division breeds and neither half
+    moves off; when the Confederate player is done with the phase, the two are one marker again,
+    over the division. He is told why; the Union reads that the two are one again."""
+    rig(monkeypatch, 1)
+    async with started_game(fake, tmp_path, SCENARIO, SIDES, seed=SEED) as (bot, alice, bob):
+        users = {"confederate": alice, "union": bob}
+        await to_movement(bot, users, 1)
+        await say(fake, "conceal force", alice, {"leader": COLSTON})
+        await to_movement(bot, users, 2)
+        [parent] = await markers(bot)
+        await say(fake, "conceal breed", alice, {"marker": f"marker {parent}"})
+        kept, decoy = await markers(bot)
+        await bot.umpire.handle("g1", alice.id, Done())
+        [one] = await markers(bot)
+        assert one not in (parent, kept, decoy)
+        state = await bot.umpire.repository.state_for("g1")
+        assert state.loaded.board.label(state.markers[one].cell) == "A1817"
+        await bot.outbox.idle()
+        # Sent to the player or the side, or held for the dossier of the side's next phase.
+        news = await bot.umpire.store.held_news("g1")
+        sent = await bot.umpire.store.deliveries_for(
+            "g1", Recipient("player", str(alice.id)), Recipient("side", "confederate"),
+            limit=500)
+        mine = "\n".join([*(d.text for d in sent),
+                          *(h.text for h in news.get("confederate", []))])
+        assert (f"Markers {kept} and {decoy} still shared a hex at the end of the phase, and "
+                "markers never stack: the breeding is undone.") in mine
+        told = "\n".join([*dm_texts(fake, bob), *(h.text for h in news.get("union", []))])
+        assert (f"Enemy markers {kept} and {decoy} (Army of Northern Virginia) at A1817 are one "
+                f"again: now marker {one}.") in told
+        assert "decoy" not in told
 
 
 async def enemy_transcript(tmp_path: Path, holds: int, monkeypatch: pytest.MonkeyPatch
