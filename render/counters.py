@@ -62,6 +62,8 @@ class Look:
     morale_marker: str = ""
     #: What is under one of the viewer's own markers (a force's short name, or ``decoy``).
     under: str = ""
+    #: One of the viewer's own counters that the enemy sees (turned face up: ruling CV-38).
+    face_up: bool = False
 
 
 def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "",
@@ -79,7 +81,7 @@ def look_of(u: UnitView, colour: RGB, scale: int, morale_marker: str = "",
     short = short_name(u) if label is None else label
     return Look(u.level, u.kind, short, u.strength, u.formation,
                 u.last_seen_turn if u.level == GHOST else None, colour, scale,
-                "" if u.level == GHOST else morale_marker)
+                "" if u.level == GHOST else morale_marker, face_up=u.face_up)
 
 
 def short_name(u: UnitView) -> str:
@@ -216,6 +218,11 @@ def draw_counter(look: Look) -> Image.Image:
         th = max(8, round(look.scale * 0.24))
         d.rectangle([w - tw - 4, 0, w - 1, th], fill=MORALE_RED)
         d.text((w - tw - 2, 0), look.morale_marker, font=mf, fill=PAPER)
+    if look.face_up:  # an open eye on the top left corner: the enemy sees this counter
+        r = max(3, round(look.scale * 0.08))
+        cx, cy = border + r + 1, border + r + 1
+        d.ellipse([cx - r, cy - r * 0.6, cx + r, cy + r * 0.6], fill=PAPER, outline=INK)
+        d.ellipse([cx - r * 0.4, cy - r * 0.4, cx + r * 0.4, cy + r * 0.4], fill=INK)
     if look.level == GHOST:
         _dash_border(d, w, h, colour)
         alpha = im.getchannel("A").point(lambda v: round(v * GHOST_ALPHA))

@@ -186,6 +186,30 @@ class Sighted(GameEvent):
     forgotten: tuple[str, ...] = ()
 
 
+class FaceTurned(GameEvent):
+    """Which of the side's own units an enemy sighting turned face up (``up``) or let fall face
+    down again (``down``): on the table their owner sees his counters turned (ruling CV-38)."""
+
+    type: Literal["face_turned"] = "face_turned"
+    side: str
+    up: tuple[str, ...] = ()
+    down: tuple[str, ...] = ()
+
+    def report(self, view: SideView) -> str:
+        names = {u.ref: u.name for u in view.own_units()}
+
+        def listed(refs: tuple[str, ...]) -> str:
+            found = [names.get(r, "") for r in refs]
+            return ", ".join(n for n in found if n)
+
+        lines = []
+        if self.up and (up := listed(self.up)):
+            lines.append(f"**Turned face up** (the enemy sees them): {up}.")
+        if self.down and (down := listed(self.down)):
+            lines.append(f"**Face down again** (out of the enemy's sight): {down}.")
+        return "\n".join(lines)
+
+
 class Told(GameEvent):
     """A message to a side (or everyone): a report the rules say the side receives."""
 

@@ -210,8 +210,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return replace(state, status=GameStatus.PAUSED if paused else GameStatus.ACTIVE)
         case ev.GameEnded():
             return replace(state, status=GameStatus.ENDED)
-        case ev.DieRolled():
-            return state
+        case ev.DieRolled() | ev.FaceTurned():
+            return state  # a roll's result, and a face turned, are in the units' state already
         case (ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit()
               | ev.MarkersJoined()):
             return _fold_marker(state, event)

@@ -51,6 +51,7 @@ from rules.knowledge.sighted import (
     SideSighting,
     appearance,
     bits_to_cells,
+    face_up,
     information_model,
     known_name,
     known_order,
@@ -201,9 +202,13 @@ def _project(state: GameState, side: str | None) -> SideView:
         markers = tuple(_marker_view(state, m, _contents(state, m, modules))
                         for m in state.markers_list())
     else:
-        mine = sight(state)[side]
+        now = sight(state)
+        mine = now[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
+        up = face_up(state, side, now)
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
+        if up:  # what the owner sees of his own counters on the table (ruling CV-38)
+            units = [replace(v, face_up=True) if v.ref in up else v for v in units]
         enemies = tuple(_enemies(state, side, info, mine, modules))
         units += enemies
         markers = _markers(state, side, info, seen_cells, modules)

@@ -56,6 +56,8 @@ class UnitView:
     anonymous: bool = False
     #: The command (``CommandView.id``) it belongs to: told for the side's own units only.
     command: str = ""
+    #: One of the side's own units that an enemy sighting has turned face up (ruling CV-38).
+    face_up: bool = False
 
 
 @dataclass(frozen=True, slots=True)

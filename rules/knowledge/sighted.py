@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
@@ -251,6 +251,59 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
             out.append(ev.Sighted(audience=ev.side_audience(side), side=side, seen=seen,
                                   lost=tuple(lost), forgotten=tuple(forgotten)))
     return out
+
+
+def sighting_news(state: GameState) -> list[ev.GameEvent]:
+    """The sighting events of the moment (``sighting_events``), then what they tell each side
+    of its own counters turned face up or down (``faces_turned``)."""
+    sighted = sighting_events(state)
+    return [*sighted, *faces_turned(state, sighted)]
+
+
+def face_up(state: GameState, side: str, now: Mapping[str, Any] | None = None
+            ) -> frozenset[str]:
+    """The side's own units that an enemy side playing with face-down counters (the inverted
+    model) now sees identified: on the table, its counters turned face up, which their owner
+    sees too (ruling CV-38). Under the hidden model nothing is turned on the table, so an owner
+    never learns whether the enemy sees him. ``now``: the sighting of the moment, when the
+    caller has it."""
+    now = sight(state) if now is None else now
+    out: set[str] = set()
+    for other in state.sides:
+        if other == side or information_model(state, other) is not InformationModel.INVERTED:
+            continue
+        for uid in now[other].seen_units:
+            unit = state.units.get(uid)
+            if unit is not None and unit.side == side and not shows_anonymous(
+                    state, other, appearance(state, other, unit)):
+                out.add(uid)
+    return frozenset(out)
+
+
+def faces_turned(state: GameState, sighted: Iterable[ev.Sighted]) -> list[ev.FaceTurned]:
+    """For each side some of whose units an enemy's new sighting (``sighted``, not yet applied
+    to ``state``) turned face up or let fall face down, the event telling it so. Read from the
+    sighting events of the sides playing with face-down counters (ruling CV-38)."""
+    up: dict[str, list[str]] = {}
+    down: dict[str, list[str]] = {}
+    for e in sighted:
+        if information_model(state, e.side) is not InformationModel.INVERTED:
+            continue
+        memory = state.memory.get(e.side, {})
+        for key in e.seen:
+            m = memory.get(key)
+            unit = state.units.get(key)
+            if unit is not None and not e.seen[key].get("anonymous") and (
+                    m is None or not m.in_sight):
+                up.setdefault(unit.side, []).append(key)
+        for key in e.lost:
+            unit = state.units.get(key)
+            if unit is not None:
+                down.setdefault(unit.side, []).append(key)
+    return [ev.FaceTurned(audience=ev.side_audience(side), side=side,
+                          up=tuple(sorted(up.get(side, ()))),
+                          down=tuple(sorted(down.get(side, ()))))
+            for side in state.sides if up.get(side) or down.get(side)]
 
 
 def _look(payload: Mapping[str, Any]) -> tuple[str, str, str]:
