@@ -13,6 +13,7 @@ import hashlib
 import rules.modules.built  # noqa: F401  (every built module, registered)
 from rules import commands as cmd
 from rules import events as ev
+from rules.knowledge.sighted import faces_turned
 from rules.modules.registry import in_force, owner_of
 from rules.orders.core import done, formation, move
 from rules.orders.host import host_order
@@ -121,6 +122,9 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             if module is None or module.name not in state.modules:
                 raise Refusal("that order belongs to rules this game does not play")
             module.decide(out, side, command)
+    # What the command did to the faces of counters, told to their owners once it is done.
+    for e in faces_turned(state, out.state):
+        out.add(e)
     return out
 
 

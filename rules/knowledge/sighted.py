@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
@@ -253,13 +253,6 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
     return out
 
 
-def sighting_news(state: GameState) -> list[ev.GameEvent]:
-    """The sighting events of the moment (``sighting_events``), then what they tell each side
-    of its own counters turned face up or down (``faces_turned``)."""
-    sighted = sighting_events(state)
-    return [*sighted, *faces_turned(state, sighted)]
-
-
 def face_up(state: GameState, side: str, now: Mapping[str, Any] | None = None
             ) -> frozenset[str]:
     """The side's own units that an enemy side playing with face-down counters (the inverted
@@ -280,30 +273,19 @@ def face_up(state: GameState, side: str, now: Mapping[str, Any] | None = None
     return frozenset(out)
 
 
-def faces_turned(state: GameState, sighted: Iterable[ev.Sighted]) -> list[ev.FaceTurned]:
-    """For each side some of whose units an enemy's new sighting (``sighted``, not yet applied
-    to ``state``) turned face up or let fall face down, the event telling it so. Read from the
-    sighting events of the sides playing with face-down counters (ruling CV-38)."""
-    up: dict[str, list[str]] = {}
-    down: dict[str, list[str]] = {}
-    for e in sighted:
-        if information_model(state, e.side) is not InformationModel.INVERTED:
-            continue
-        memory = state.memory.get(e.side, {})
-        for key in e.seen:
-            m = memory.get(key)
-            unit = state.units.get(key)
-            if unit is not None and not e.seen[key].get("anonymous") and (
-                    m is None or not m.in_sight):
-                up.setdefault(unit.side, []).append(key)
-        for key in e.lost:
-            unit = state.units.get(key)
-            if unit is not None:
-                down.setdefault(unit.side, []).append(key)
-    return [ev.FaceTurned(audience=ev.side_audience(side), side=side,
-                          up=tuple(sorted(up.get(side, ()))),
-                          down=tuple(sorted(down.get(side, ()))))
-            for side in state.sides if up.get(side) or down.get(side)]
+def faces_turned(before: GameState, after: GameState) -> list[ev.FaceTurned]:
+    """For each side some of whose units a command turned face up, or let fall face down
+    (``face_up`` in ``before`` against ``after``), the event telling it so: once, at the end of
+    the command, with what it changed in all (ruling CV-38)."""
+    if before.status != GameStatus.ACTIVE or after.status == GameStatus.SETUP:
+        return []
+    out = []
+    for side in after.sides:
+        was, now = face_up(before, side), face_up(after, side)
+        if was != now:
+            out.append(ev.FaceTurned(audience=ev.side_audience(side), side=side,
+                                     up=tuple(sorted(now - was)), down=tuple(sorted(was - now))))
+    return out
 
 
 def _look(payload: Mapping[str, Any]) -> tuple[str, str, str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from rules.knowledge.sighted import sighting_news
+from rules.knowledge.sighted import sighting_events
 from rules.modules.registry import in_force
 from rules.state import GameState
 
@@ -24,13 +24,13 @@ def positions_changed(out: Outcome, units: Iterable[str] = ()) -> None:
     """Update sighting, then call every module's ``on_positions_changed(out, units)`` with the
     ids of the units that changed place (sorted; empty when only visibility changed)."""
     moved = tuple(sorted(set(units)))
-    for e in sighting_news(out.state):
+    for e in sighting_events(out.state):
         out.add(e)
     before = len(out.events)
     for module in in_force(out.state.modules):
         module.on_positions_changed(out, moved)
     if len(out.events) != before:
-        for e in sighting_news(out.state):
+        for e in sighting_events(out.state):
             out.add(e)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rules import events as ev
 from rules.forces.location import Arriving
-from rules.knowledge.sighted import information_model, phase_report, sighting_news
+from rules.knowledge.sighted import information_model, phase_report, sighting_events
 from rules.modules.registry import in_force
 from rules.orders.positions import positions_changed
 from rules.outcome import Outcome
@@ -71,5 +71,5 @@ def _pass_idle_sides(out: Outcome) -> None:
 
 
 def update_sighting(out: Outcome) -> None:
-    for e in sighting_news(out.state):
+    for e in sighting_events(out.state):
         out.add(e)
