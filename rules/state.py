@@ -218,6 +218,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return reaction.fold(state, event)
         case victory.PlacesTaken():
             return victory.fold(state, event)
+        case victory.VictoryReached():
+            return state  # the result tells; it changes nothing
     from rules.modules.registry import in_force  # the modules in force fold their own events
 
     for module in in_force(state.modules):
