@@ -22,7 +22,7 @@ from rules.outcome import Outcome as Outcome  # re-exported: callers build on it
 from rules.reading import parse_command
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
 from rules.state import GameState
-from rules.turn import reaction
+from rules.turn import reaction, victory
 from rules.turn.advance import advance, begin_step
 from rules.turn.status import GameStatus
 
@@ -44,6 +44,7 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
     out.add(ev.GameStarted(seed_sha256=seed_sha256, sources_commitment=sources_commitment))
     for module in in_force(out.state.modules):
         module.on_game_start(out)
+    victory.track(out)
     begin_step(out, state.turn, 0)
     if not out.state.acting_sides():
         advance(out)
@@ -77,9 +78,11 @@ def end_if_over(out: Outcome, seed_hex: str) -> bool:
 
 
 def _game_ends(out: Outcome) -> None:
-    """The modules' last word (victory rolls, scores), before the seed is revealed."""
+    """The modules' last word (victory rolls, scores), then the scenario's victory conditions,
+    before the seed is revealed."""
     for module in in_force(out.state.modules):
         module.on_game_end(out)
+    victory.decide(out)
 
 
 def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,

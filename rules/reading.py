@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import rules.modules.catalog
-import rules.turn.reaction  # noqa: F401  (the reaction window's events)
+import rules.turn.reaction  # (the reaction window's events)
+import rules.turn.victory  # noqa: F401  (who holds the places, and the result)
 from rules.commands import COMMAND_TYPES, GameCommand
 from rules.events import EVENT_TYPES, GameEvent
 from rules.scenario.nesting import loads_json

@@ -37,7 +37,7 @@ from rules.ground.grid import Cell
 from rules.modules.catalog import available_actions
 from rules.modules.data import with_module_data as with_module_data  # re-exported
 from rules.scenario.loader import LoadedScenario
-from rules.turn import reaction
+from rules.turn import reaction, victory
 from rules.turn.sequence import Step
 from rules.turn.sequence import steps as _steps
 from rules.turn.status import GameStatus
@@ -217,6 +217,10 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return _fold_marker(state, event)
         case reaction.QuestionAsked() | reaction.QuestionAnswered():
             return reaction.fold(state, event)
+        case victory.PlacesTaken():
+            return victory.fold(state, event)
+        case victory.VictoryReached():
+            return state  # the result tells; it changes nothing
     from rules.modules.registry import in_force  # the modules in force fold their own events
 
     for module in in_force(state.modules):

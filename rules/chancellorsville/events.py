@@ -13,6 +13,16 @@ from typing import TYPE_CHECKING, Literal
 
 from rules.chancellorsville.settings import NO_RAID
 from rules.events import GameEvent
+from rules.turn.victory import (
+    ChartReading,
+    PlaceHeld,
+    SideScore,
+    chart_line,
+    held_lines,
+    result_words,
+    score_line,
+    stand_in_lines,
+)
 
 if TYPE_CHECKING:
     from rules.view import SideView
@@ -55,21 +65,13 @@ class PlacesHeld(GameEvent):
     held: dict[str, str]
 
 
-def result_words(code: str, words: str) -> str:
-    """The chart's result as players read it: its meaning in bold, then the chart's code when
-    the code says something else ("**Union marginal victory** (USA-M)"); a code that is its own
-    meaning ("DRAW", "draw") is said once ("**Draw**")."""
-    if not words:
-        return f"**{code}**"
-    said = words[0].upper() + words[1:]
-    return f"**{said}**" if code.lower() == words.lower() else f"**{said}** ({code})"
-
-
 class VictoryDecided(GameEvent):
     """The victory chart read at the end of the game. ``roll`` is the raid die (0: no roll,
     the raid was not sent), ``column`` the chart's column, ``margin`` the Federal margin
     (Federal points minus Confederate points), ``federal`` and ``confederate`` the points,
-    ``result`` the chart's code and ``words`` its meaning."""
+    ``result`` the chart's code and ``words`` its meaning. ``places``, ``scores``, ``chart`` and
+    ``stand_in`` say how the result was reached (a log written before they were kept has
+    none, and its result is told as it was)."""
 
     type: Literal["cv_victory_decided"] = "cv_victory_decided"
     raid: bool
@@ -80,6 +82,10 @@ class VictoryDecided(GameEvent):
     margin: int
     result: str
     words: str
+    places: tuple[PlaceHeld, ...] = ()
+    scores: tuple[SideScore, ...] = ()
+    chart: ChartReading | None = None
+    stand_in: bool = False
 
     def report(self, view: SideView) -> str:
         if not self.raid:
@@ -88,9 +94,15 @@ class VictoryDecided(GameEvent):
             verdict = "succeeded" if self.column != NO_RAID else "came to nothing"
             why = (f"The Federal raid roll is {self.roll} on one die: the raid {verdict}, and "
                    f"the chart is read in its {self.column} column.")
-        return (f"**Victory.** {why} Federal points {self.federal}, Confederate points "
+        said = (f"**Victory.** {why} Federal points {self.federal}, Confederate points "
                 f"{self.confederate}: Federal margin {self.margin:+d}. Result: "
                 f"{result_words(self.result, self.words)}.")
+        if self.chart is None:
+            return said
+        lines = [said, *held_lines(self.places), "Points:",
+                 *(score_line(s) for s in self.scores), chart_line(self.chart),
+                 *stand_in_lines(self.stand_in, self.chart.stand_in)]
+        return "\n".join(lines)
 
 
 #: Every event the two modules fold or tell.

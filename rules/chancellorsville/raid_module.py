@@ -24,6 +24,7 @@ from rules.modules.api import RuleModule, data_of
 from rules.modules.registry import register
 from rules.modules.settings import settings_of
 from rules.state import GameState, with_module_data
+from rules.turn.victory import chart_reading
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
@@ -110,10 +111,15 @@ class RaidVictory(RuleModule):
         points = victory.score(out.state, s)
         chart = state.loaded.ruleset.tables["victory"]
         result = chart.lookup(points.margin, column)
+        reading = chart_reading(chart, "victory", column, points.margin,
+                                state.loaded.ruleset.stand_in)
         out.add(VictoryDecided(audience="public", raid=raid, roll=roll, column=column,
                                federal=points.federal, confederate=points.confederate,
                                margin=points.margin, result=result,
-                               words=chart.results.get(result, result)))
+                               words=chart.results.get(result, result),
+                               places=victory.places_held(out.state, s),
+                               scores=victory.scores(out.state, s), chart=reading,
+                               stand_in=s.victory.stand_in))
 
 
 register(RaidVictory())

@@ -46,11 +46,14 @@ class PlaceValue(BaseModel):
 class VictorySpec(BaseModel):
     """How the victory chart's margin (Federal points minus Confederate points) is scored:
     the places held at the end, and ``per_strength`` points to a side for every strength point
-    of the enemy's units eliminated (their strength in the order of battle)."""
+    of the enemy's units eliminated (their strength in the order of battle). ``stand_in``: the
+    score is the project's own, since the article prints none (a group that enters its own
+    game's score sets it false); the end post says so (ruling VIC-1)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     places: tuple[PlaceValue, ...] = ()
     per_strength: int = Field(1, ge=0, le=MAX_POINTS)
+    stand_in: bool = True
 
 
 class RaidSettings(ModuleSettings):

@@ -26,7 +26,9 @@ from rules.chancellorsville.settings import (
 from rules.forces.location import Eliminated
 from rules.forces.words import COMBAT_KINDS
 from rules.modules.data import data_of
+from rules.scenario.markup import plain
 from rules.state import GameState
+from rules.turn.victory import PlaceHeld, SideScore
 
 MODULE = "raid_victory"
 #: The purpose of the raid roll in the log (``vedette verify`` shows it).
@@ -74,18 +76,43 @@ class Score:
 def score(state: GameState, settings: RaidSettings) -> Score:
     """The score now: places held, and the order-of-battle strength of enemy units eliminated
     (a unit the raid took away, or one withdrawn, was never lost: ruling CV-17)."""
-    points = {settings.federal: 0, settings.confederate: 0}
-    values = {v.place: v.points for v in settings.victory.places}
-    for place, side in holders(state, settings).items():
-        if side in points:
-            points[side] += values[place]
+    federal, confederate = scores(state, settings)
+    return Score(federal.total, confederate.total)
+
+
+def places_held(state: GameState, settings: RaidSettings) -> tuple[PlaceHeld, ...]:
+    """Each scored place with its points and the name of the side holding it now."""
+    held = holders(state, settings)
+    return tuple(PlaceHeld(place=v.place, points=v.points,
+                           holder=plain(state.side_name(held[v.place])) if v.place in held
+                           else "")
+                 for v in settings.victory.places)
+
+
+def eliminated_strength(state: GameState, side: str) -> int:
+    """The order-of-battle strength of ``side``'s units eliminated."""
     strength = {u.id: u.strength for u in state.loaded.scenario.units}
-    for u in state.units.values():
-        if isinstance(u.location, Eliminated):
-            enemy = settings.confederate if u.side == settings.federal else settings.federal
-            if enemy in points:
-                points[enemy] += settings.victory.per_strength * strength.get(u.id, 0)
-    return Score(points[settings.federal], points[settings.confederate])
+    return sum(strength.get(u.id, 0) for u in state.units.values()
+               if u.side == side and isinstance(u.location, Eliminated))
+
+
+def scores(state: GameState, settings: RaidSettings) -> tuple[SideScore, SideScore]:
+    """The Federal and the Confederate points now, each with how they were counted."""
+    held = holders(state, settings)
+    per = settings.victory.per_strength
+
+    def side_score(side: str, enemy: str) -> SideScore:
+        lost = eliminated_strength(state, enemy)
+        each = "point" if per == 1 else "points"
+        counted = (f"{plain(state.side_name(enemy))} units of {lost} strength points "
+                   f"eliminated; {per} {each} for each strength point")
+        return SideScore(name=plain(state.side_name(side)),
+                         places=sum(v.points for v in settings.victory.places
+                                    if held.get(v.place) == side),
+                         losses=per * lost, counted=counted)
+
+    return (side_score(settings.federal, settings.confederate),
+            side_score(settings.confederate, settings.federal))
 
 
 def column_after(raid: bool, outcome: str) -> str:
@@ -95,4 +122,4 @@ def column_after(raid: bool, outcome: str) -> str:
 
 
 __all__ = ["MODULE", "OUTCOME_COLUMN", "RAID_ROLL", "Score", "changed_hands", "column_after",
-           "holders", "occupiers", "score"]
+           "eliminated_strength", "holders", "occupiers", "places_held", "score", "scores"]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rules.knowledge.sighted import sighting_events
 from rules.modules.registry import in_force
 from rules.state import GameState
+from rules.turn import victory
 
 if TYPE_CHECKING:
     from rules.outcome import Outcome
@@ -26,6 +27,8 @@ def positions_changed(out: Outcome, units: Iterable[str] = ()) -> None:
     moved = tuple(sorted(set(units)))
     for e in sighting_events(out.state):
         out.add(e)
+    if moved:
+        victory.track(out)
     before = len(out.events)
     for module in in_force(out.state.modules):
         module.on_positions_changed(out, moved)

@@ -22,6 +22,7 @@ from rules.scenario.models import WITHDRAWN_OPTION, MapSpec, Scenario
 from rules.scenario.nesting import TooDeep, loads_toml
 from rules.scenario.problems import FileProblems, Problem, from_validation_error
 from rules.scenario.ruleset import Ruleset
+from rules.scenario.victory import victory_problems
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -120,6 +121,7 @@ class _Checker:
         self._sighting()
         loaded = LoadedScenario(self.s, self.r, board, gm)
         self._settings(loaded)
+        self._victory()
         return loaded
 
     # -- map ---------------------------------------------------------------------------------
@@ -448,6 +450,11 @@ class _Checker:
                 continue
             for sub, message in parsed.problems(loaded):
                 self.add(f"{fld}.{sub}" if sub else fld, message)
+
+    def _victory(self) -> None:
+        if self.s.victory is not None:
+            for sub, message in victory_problems(self.s.victory, self.s, self.r):
+                self.add(f"victory.{sub}", message)
 
     def _sighting(self) -> None:
         from rules.sighting.registry import DEFAULT_RULE, SIGHTING_RULES

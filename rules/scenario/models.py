@@ -27,6 +27,7 @@ from rules.scenario.bounds import (
     MAX_STRENGTH,
     MAX_VISIBILITY,
 )
+from rules.scenario.victory import VictoryConditions
 
 #: The scenario option naming units taken out of play before the start (``rules.forces.location``).
 WITHDRAWN_OPTION = "withdrawn"
@@ -217,6 +218,9 @@ class Scenario(_Frozen):
     #: Each rule module's own settings (``[settings.<module>]``), checked against the shape its
     #: spec declares when the scenario is loaded (``rules.modules.settings``).
     settings: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    #: How the game is won (``[victory]``), checked against the map and the ruleset's charts
+    #: when the scenario is loaded; none when the scenario defines no victory conditions.
+    victory: VictoryConditions | None = None
 
     def withdrawn_units(self) -> tuple[str, ...]:
         """The units the option ``withdrawn`` takes out of play (ids separated by commas or

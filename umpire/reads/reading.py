@@ -21,11 +21,12 @@ from umpire.reads import naming
 from umpire.reads.naming import Action, Named
 from umpire.verify import check as verify
 from umpire.verify import record
+from umpire.verify.record import LoggedEvent
+from umpire.words import after_action, whole_truth
 from umpire.words import markers as marker_words
 from umpire.words import replies as wording
 from umpire.words import units as units_list
 from umpire.words import verdict as verdict_words
-from umpire.words import whole_truth
 from umpire.words.stack import stack_text
 from umpire.words.units import UnitsPage
 
@@ -87,9 +88,21 @@ class Reading(UmpireBase):
         asking = await self.store.seat_requests(game_id)
         now = self.store.now()
         clock = await step_clock(self.store, game_id, state, now)
-        return Reply(wording.status_text(public_view(state), game_id, state.status, seated,
-                                         [(r.user_id, r.side) for r in asking],
-                                         None if clock is None else clock.shown(now)))
+        text = wording.status_text(public_view(state), game_id, state.status, seated,
+                                   [(r.user_id, r.side) for r in asking],
+                                   None if clock is None else clock.shown(now))
+        if state.status == GameStatus.ENDED:
+            # The result is public once the game is over, and is said again with how it was
+            # reached (ruling VIC-4); before the end there is none to tell.
+            text += "\n" + after_action.victory_text(state, await self._results(game_id))
+        return Reply(text)
+
+    async def _results(self, game_id: str) -> list[LoggedEvent]:
+        """The game's victory results in the log, in order."""
+        found = [e for kind in after_action.VICTORY_EVENTS
+                 for e in await self.store.events_of_type(game_id, kind)]
+        return [LoggedEvent(e.seq, e.type, e.audience, e.payload)
+                for e in sorted(found, key=lambda e: e.seq)]
 
     async def units_text(self, game_id: str, user_id: int) -> Reply:
         """The player's own units: where they are, formation, strength (and stragglers), morale

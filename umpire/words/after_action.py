@@ -22,16 +22,20 @@ from rules.reading import event_from_json
 from rules.scenario.markup import plain
 from rules.scenario.tables import result_meaning
 from rules.state import GameState
+from rules.turn.victory import VictoryReached
 from rules.view import public_view
 from storage.records import NewDelivery
 from umpire.verify.check import logged_outcome, roll_words
 from umpire.verify.record import LoggedEvent
 
 #: Rule modules that decide a victory at the end of the game (their result is an event in the
-#: log). A scenario playing none of them defines no victory conditions.
+#: log). A scenario playing none of them, and with no ``[victory]`` of its own, defines no
+#: victory conditions.
 VICTORY_MODULES = frozenset({RAID_VICTORY})
-#: The events that carry such a result, each able to word itself for everyone.
-VICTORY_EVENTS = frozenset({VictoryDecided.model_fields["type"].default})
+#: The events that carry such a result, each able to word itself for everyone, with how it was
+#: reached.
+VICTORY_EVENTS = frozenset({VictoryDecided.model_fields["type"].default,
+                            VictoryReached.model_fields["type"].default})
 #: Rolls listed in the post itself; more go in the attached file (with the first few shown).
 MAX_ROLLS_IN_POST = 12
 #: Eliminated units named per side in the post; the rest are counted.
@@ -88,10 +92,10 @@ def victory_text(state: GameState, events: Sequence[LoggedEvent]) -> str:
     """The victory result, worded for everyone, or why there is none."""
     decided = [e for e in events if e.type in VICTORY_EVENTS]
     if decided:
-        last = decided[-1]
-        event = event_from_json(json.dumps(last.payload), last.audience)
-        return event.report(public_view(state)).strip()
-    if not VICTORY_MODULES & set(state.modules):
+        # Every result read is told (a scenario may have a chart of its own beside a module's).
+        return "\n".join(event_from_json(json.dumps(e.payload), e.audience)
+                         .report(public_view(state)).strip() for e in decided)
+    if not VICTORY_MODULES & set(state.modules) and state.loaded.scenario.victory is None:
         return ("**Result.** This scenario defines no victory conditions: the losses above "
                 "are the result.")
     # Worded apart from a decided result's "Victory." line, so that nobody misreads it as one.
