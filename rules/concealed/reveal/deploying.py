@@ -9,9 +9,9 @@ formations its units had when they concealed (artillery may be unlimbered). Afte
 road hexes among the marker's hex and its neighbours fill first, the commander's hex among them
 only if it carries the road; the other hexes take what the road hexes cannot hold (ruling
 CF-23). When the hex and its neighbours are full, units go to the nearest hexes with room,
-reached without crossing impassable terrain (ruling CF-9). A unit with a legal plan takes its planned hex first; the
-others fill the room left. The umpire places them at once, so that a reveal in the
-enemy's phase never waits for the owner.
+reached without crossing impassable terrain (ruling CF-9). A unit with a legal plan takes its
+planned hex first; the others fill the room left. The umpire places them at once, so that a
+reveal in the enemy's phase never waits for the owner.
 """
 
 from __future__ import annotations
