@@ -4,13 +4,14 @@ bench.cv_sighting``.
 It measures, with the rule's tables loaded:
 
 * on the ``chancellorsville-hidden`` sample, every unit on the map at the start: the tables'
-  build time and the full pass for both sides (the turn's visibility, 20);
+  build time and the full pass for both sides (the first turn, with no range limit: CV-6);
 * on the sighting benchmark's board (``bench.boards``: 2 x 2 sheets of 34 x 22 hexes, about 30%
   woods) with its highest open ground made hills and a few roads cut through it, 300 units a
   side: the tables' build time from a cold start and their memory (tracemalloc, in a second,
   separate build), the full pass for both sides, one unit moving and the sighting brought up to
   date (the result included), and the naive reference's full pass (``rules.sighting.
-  path_reference``), which is also checked to give the same answer.
+  path_reference``), which is also checked to give the same answer; then the tables' build,
+  the full pass and one move again with no range limit (ruling CV-6).
 
 It prints readable figures and, as its last line, one JSON object with the headline numbers.
 """
@@ -37,7 +38,7 @@ from rules.sighting.path_reference import reference_path_sighting
 from rules.sighting.paths import ClearPath, Cover, cover_of
 from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass
 from rules.state import initial_state
-from rules.turn.sequence import visibility
+from rules.turn.sequence import NO_LIMIT, visibility
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 SEED = 1
@@ -87,10 +88,11 @@ def big_board(seed: int = SEED) -> GameMap:
     return gm
 
 
-def _build(gm: GameMap) -> tuple[ClearPath, float]:
+def _build(gm: GameMap, rng: int | None = VISIBILITY) -> tuple[ClearPath, float]:
+    """The rule's tables for ``rng`` (``None``: as far as the paths run) and their build time."""
     gc.collect()
     start = time.perf_counter()
-    rule = ClearPath(gm, VISIBILITY)
+    rule = ClearPath(gm, rng)
     rule.prepare()
     return rule, time.perf_counter() - start
 
@@ -107,6 +109,28 @@ def _memory(gm: GameMap) -> tuple[float, float]:
     return current / 2**20, peak / 2**20
 
 
+def _moves(rule: ClearPath, vis: int, forces: list[Presence]) -> list[float]:
+    """The times of 400 random moves of up to 4 cells, each with the sighting brought up to
+    date; the result is checked against a fresh pass at the end."""
+    grid = rule.grid
+    rng = random.Random(SEED)
+    sighting = Sighting(rule, vis, forces)
+    here = {u.unit_id: u for u in forces}
+    moves = []
+    for _ in range(400):
+        uid = rng.choice(sorted(here))
+        p = here[uid]
+        cell = grid.cell(p.cell)
+        target = rng.choice([grid.index(c) for c in grid.within(cell, 4) if c != cell])
+        start = time.perf_counter()
+        sighting.move(uid, target)
+        sighting.result()
+        moves.append(time.perf_counter() - start)
+        here[uid] = Presence(uid, p.side, target, p.combat, p.observer)
+    assert sighting.result() == full_pass(rule, vis, here.values())
+    return moves
+
+
 def _describe(result: dict[str, SideSighting]) -> None:
     for side, r in result.items():
         print(f"  {side}: sees {_popcount(r.seen_cells)} cells and {len(r.seen_units)} enemy "
@@ -120,8 +144,9 @@ def main() -> None:
     covers = [cover_of(gm, i) for i in range(grid.size)]
     print(f"sample: {grid.width} x {grid.height} = {grid.size} hexes, "
           f"{covers.count(Cover.WOODS)} woods, {covers.count(Cover.WOODS_ROAD)} road hexes in "
-          f"the woods; {len(units)} units on the map; visibility {vis}")
-    rule, sample_build_s = _build(gm)
+          f"the woods; {len(units)} units on the map; "
+          f"{'no range limit' if vis >= NO_LIMIT else f'visibility {vis}'}")
+    rule, sample_build_s = _build(gm, None)
     print(f"sample tables: {sample_build_s:.3f} s for range {rule.built_range}")
     sample_full = timed(lambda: full_pass(rule, vis, units), 100)
     sample_ms = ms(statistics.median(sample_full))
@@ -155,25 +180,24 @@ def main() -> None:
         other = timed(partial(full_pass, big_rule, short, forces), 30)
         print(f"board full pass (visibility {short}): median {ms(statistics.median(other))} ms")
 
-    rng = random.Random(SEED)
-    sighting = Sighting(big_rule, VISIBILITY, forces)
-    here = {u.unit_id: u for u in forces}
-    moves = []
-    for _ in range(400):
-        uid = rng.choice(sorted(here))
-        p = here[uid]
-        cell = grid.cell(p.cell)
-        target = rng.choice([grid.index(c) for c in grid.within(cell, 4) if c != cell])
-        start = time.perf_counter()
-        sighting.move(uid, target)
-        sighting.result()
-        moves.append(time.perf_counter() - start)
-        here[uid] = Presence(uid, p.side, target, p.combat, p.observer)
+    moves = _moves(big_rule, VISIBILITY, forces)
     move_ms = ms(statistics.median(moves))
-    assert sighting.result() == full_pass(big_rule, VISIBILITY, here.values())
     print(f"one move: median {move_ms} ms, 95th percentile "
           f"{ms(sorted(moves)[int(len(moves) * 0.95)])} ms over {len(moves)} moves "
           "(equal to a fresh pass afterwards)")
+
+    # -- the big board with no range limit (ruling CV-6) ------------------------------------------
+    open_rule, open_build_s = _build(big, None)
+    print(f"board tables, no range limit: {open_build_s:.3f} s (cold) for range "
+          f"{open_rule.built_range}")
+    open_full = timed(lambda: full_pass(open_rule, NO_LIMIT, forces), 60)
+    open_ms = ms(statistics.median(open_full))
+    _describe(full_pass(open_rule, NO_LIMIT, forces))
+    print(f"board full pass, no range limit: median {open_ms} ms")
+    open_moves = _moves(open_rule, NO_LIMIT, forces)
+    open_move_ms = ms(statistics.median(open_moves))
+    print(f"one move, no range limit: median {open_move_ms} ms, 95th percentile "
+          f"{ms(sorted(open_moves)[int(len(open_moves) * 0.95)])} ms")
 
     start = time.perf_counter()
     reference = reference_path_sighting(big, VISIBILITY, forces)
@@ -194,6 +218,9 @@ def main() -> None:
         "big_build_s": round(build_s, 3),
         "big_table_mb": round(kept_mb, 2),
         "big_table_peak_mb": round(peak_mb, 2),
+        "big_build_no_limit_s": round(open_build_s, 3),
+        "big_full_pass_no_limit_ms_median": open_ms,
+        "one_move_no_limit_ms_median": open_move_ms,
         "sample_units": len(units),
         "big_units": len(forces),
     }))

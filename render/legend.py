@@ -39,8 +39,9 @@ def title_bar(view: SideView, width: int, colour: RGB, cells: str = "hexes") -> 
     d.text((width - cw - 4, 14), chip, font=big, fill=on(colour), anchor="lm")
     title, tf = fit_font(view.title or view.scenario_id, width - cw - 24, 17, True, 12)
     d.text((8, 14), title, font=tf, fill=ink, anchor="lm")
-    parts = [f"Turn {view.turn}", view.time, view.light,
-             f"visibility {view.visibility} {cells}"]
+    sight = ("no range limit to sight" if view.visibility is None
+             else f"visibility {view.visibility} {cells}")
+    parts = [f"Turn {view.turn}", view.time, view.light, sight]
     if view.phase:
         parts.append(view.phase)
     line = "  ·  ".join(p for p in parts if p)

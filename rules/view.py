@@ -58,6 +58,7 @@ from rules.knowledge.sighted import (
     rule_for,
     shows_anonymous,
     sight,
+    turn_sight_limit,
     turn_visibility,
 )
 from rules.modules.api import RuleModule
@@ -101,7 +102,8 @@ class SideView:
     turn: int
     time: str
     light: str
-    visibility: int
+    #: How far sight reaches this turn, in cells (``None``: no limit, ruling CV-6).
+    visibility: int | None
     phase: str
     phasing: str | None
     information: InformationModel
@@ -226,7 +228,7 @@ def _project(state: GameState, side: str | None) -> SideView:
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side) if side else "Umpire", turn=state.turn, time=spec.time,
-        light=spec.light, visibility=turn_visibility(state),
+        light=spec.light, visibility=turn_sight_limit(state),
         phase=step.title, phasing=step.side, information=info, units=tuple(units),
         seen_cells=seen_cells, fog=info.fog,
         game_map=state.loaded.map, side_names=_side_names(state),
@@ -251,7 +253,7 @@ def own_view(state: GameState, side: str) -> SideView:
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=side,
         side_name=state.side_name(side), turn=state.turn, time=spec.time, light=spec.light,
-        visibility=turn_visibility(state), phase=step.title,
+        visibility=turn_sight_limit(state), phase=step.title,
         phasing=step.side, information=information_model(state, side),
         units=tuple(_full(u, OWN) for u in _placed(state) if u.side == side), seen_cells=None,
         fog=False, game_map=state.loaded.map, side_names=_side_names(state),
@@ -272,7 +274,7 @@ def public_view(state: GameState) -> SideView:
     return SideView(
         scenario_id=scenario.scenario.id, title=scenario.scenario.title, side=None,
         side_name="", turn=state.turn, time=spec.time, light=spec.light,
-        visibility=turn_visibility(state), phase=step.title,
+        visibility=turn_sight_limit(state), phase=step.title,
         phasing=step.side, information=InformationModel.HIDDEN, units=(), seen_cells=frozenset(),
         fog=True, game_map=state.loaded.map, side_names=_side_names(state),
         side_colours={s.id: s.colour for s in scenario.sides}, day=spec.day,

@@ -21,7 +21,7 @@ from rules.sighting.registry import DEFAULT_RULE, rule_named
 from rules.sighting.rule import SightingRule
 from rules.sighting.sighting_pass import Presence, SideSighting, full_pass
 from rules.state import GameState
-from rules.turn.sequence import visibility
+from rules.turn.sequence import sight_limit, visibility
 from rules.turn.status import GameStatus
 
 if TYPE_CHECKING:
@@ -107,8 +107,15 @@ def sight(state: GameState) -> dict[str, SideSighting]:
 
 def turn_visibility(state: GameState) -> int:
     """How far the side's troops see this turn, in cells, under the modules in force (ruling
-    LOS-8: the turn track's figure, else the ruleset's, capped by Surprise Move at 20)."""
+    LOS-8: the turn track's figure, else the ruleset's, capped by Surprise Move at 20; under
+    ``clear_path`` as far as its paths run unless the turn limits it, ruling CV-6)."""
     return visibility(state.loaded.scenario, state.loaded.ruleset, state.turn, state.modules)
+
+
+def turn_sight_limit(state: GameState) -> int | None:
+    """The limit of this turn's sight as the players are told it, in cells (``None``: none,
+    the ``clear_path`` rule seeing as far as its paths run)."""
+    return sight_limit(state.loaded.scenario, state.loaded.ruleset, state.turn, state.modules)
 
 
 def _sight(state: GameState) -> dict[str, SideSighting]:

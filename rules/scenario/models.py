@@ -195,6 +195,10 @@ class TurnSpec(_Frozen):
     day: int = 1
     light: Light = "day"
     visibility: int | None = Field(None, ge=0, le=MAX_VISIBILITY)
+    #: How far the ``clear_path`` sighting rule sees in this turn (a night or weather limit set
+    #: for that rule); left out, it sees as far as its clear paths run (ruling CV-6). Other
+    #: sighting rules do not read it, and ``clear_path`` does not read ``visibility``.
+    clear_path_limit: int | None = Field(None, ge=0, le=MAX_VISIBILITY)
     weather: str = ""
 
 

@@ -13,8 +13,9 @@ hills (the reasons are in ``docs/rulings.md``, rulings CV-1 to CV-9).
 * The two end cells never block: the observer's own cell does not, and the target's cell only
   decides which of the three cases applies. Only cells on a sheet of the board carry a path, and
   only they are sighted (nothing stands anywhere else). Elevation plays no part.
-* Range is the turn's visibility, counted in cells: a visibility of 0 sees nothing (ruling
-  LOS-7), 1 sees only the cells next door, and no case reaches beyond it.
+* The rule has no range of its own: a clear path is followed as far as it runs (ruling CV-6).
+  A turn may limit it for a night or weather (``clear_path_limit``, counted in cells): 0 sees
+  nothing (ruling LOS-7), 1 sees only the cells next door, and no case reaches beyond it.
 
 The rule is not symmetric: a unit in the woods sees out along clear paths but is seen only from
 next door. It answers from tables precomputed for every cell (``build_paths``), one int bitset a
@@ -124,39 +125,40 @@ def build_paths(game_map: GameMap, rng: int) -> list[int]:
     masks = BoardMasks(grid)
     par_mask, rect = masks.parity, masks.inside
 
-    rings: dict[int, list[Rel]] = {}
-    for rel in disk(grid, rng):
-        rings.setdefault(distance(grid, rel), []).append(rel)
     steps = _steps(grid)
-    delta = {(p, r): col_row_delta(grid, p, r) for p in classes for r in disk(grid, rng)}
-    shift0 = max(abs(dr * width + dc) for dc, dr in delta.values())
-    window = [0] * (2 * shift0 + 1)
-    window[shift0] = on_sheet  # every cell on a sheet sees itself
+    # Offsets (row * width + column) of the cells seen, by offset: only the positions some path
+    # reaches are ever worked out, so open ground, not the range, sets the cost (ruling CV-6).
+    seen: dict[int, int] = {0: on_sheet}  # every cell on a sheet sees itself
+    origin = disk(grid, 0)[0]
     for p in classes:
         # Observers (of this parity class) whose path may go on from the cell at each position
         # of the last ring; the observer's own cell always lets it through.
-        through: dict[Rel, int] = {rings[0][0]: par_mask[p]}
+        through: dict[Rel, int] = {origin: par_mask[p]}
         for d in range(1, rng + 1):
             targets = allowed.get(d, open_)
-            nxt: dict[Rel, int] = {}
-            for rel in rings.get(d, ()):
-                dc, dr = delta[(p, rel)]
-                inside = rect(dc, dr)
-                reach = 0
+            ahead: dict[Rel, int] = {}
+            for rel, bits in through.items():
                 for st in steps:
-                    reach |= through.get(tuple(a - b for a, b in zip(rel, st, strict=True)), 0)
-                reach &= inside
+                    nxt_rel = tuple(a + b for a, b in zip(rel, st, strict=True))
+                    if distance(grid, nxt_rel) == d:
+                        ahead[nxt_rel] = ahead.get(nxt_rel, 0) | bits
+            nxt: dict[Rel, int] = {}
+            for rel, bits in ahead.items():
+                dc, dr = col_row_delta(grid, p, rel)
+                reach = bits & rect(dc, dr)
                 if not reach:
                     continue
                 off = dr * width + dc
-                window[shift0 + off] |= reach & _down(targets, off)
+                seen[off] = seen.get(off, 0) | (reach & _down(targets, off))
                 go_on = reach & _down(clear, off)
                 if go_on:
                     nxt[rel] = go_on
             if not nxt:
                 break
             through = nxt
-    return _transpose(window, shift0, n)
+    low, high = min(seen), max(seen)
+    window = [seen.get(off, 0) for off in range(low, high + 1)]
+    return _transpose(window, -low, n)
 
 
 def _down(bits: int, off: int) -> int:
@@ -169,12 +171,18 @@ class ClearPath(TabledRule):
     """The Chancellorsville sighting rule (stated at the top of this module) on a hex or square
     grid.
 
-    Tables are built on first use for the largest visibility asked for so far (at least the
-    ruleset's clear-weather visibility), or at once by ``prepare``; shorter visibilities reuse
-    them, masked to the cells within range.
+    Tables are built on first use, or at once by ``prepare``, as far as the paths run (no two
+    cells of the board lie farther apart) unless ``max_range`` asks for less; a turn's limit
+    reuses them, masked to the cells within range. The build follows each path only while it
+    stays clear, so open ground, not the board's size, sets its cost.
     """
 
     name = "clear_path"
+
+    def __init__(self, game_map: GameMap, max_range: int | None = None) -> None:
+        # No range of its own (ruling CV-6): the ruleset's visibility does not bound it.
+        span = game_map.grid.width + game_map.grid.height
+        super().__init__(game_map, span if max_range is None else max_range)
 
     def build(self, game_map: GameMap, rng: int) -> list[int]:
         return build_paths(game_map, rng)

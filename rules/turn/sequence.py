@@ -12,8 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.modules.catalog import visibility_limit
+from rules.scenario.bounds import MAX_BOARD_SIDE
 from rules.scenario.models import Scenario, TurnSpec
 from rules.scenario.ruleset import Phase, Ruleset
+from rules.sighting.paths import ClearPath
+from rules.sighting.registry import DEFAULT_RULE
+
+#: The range that stands for none: farther than any two cells of a board can lie apart.
+NO_LIMIT = 2 * MAX_BOARD_SIDE
 
 DEFAULT_SEQUENCE: tuple[Phase, ...] = (
     Phase(id="command", name="Command Phase", side="all", actions=("order",)),
@@ -74,25 +80,46 @@ def asked_visibility(scenario: Scenario, ruleset: Ruleset, turn: int) -> int:
     return spec.visibility if spec.visibility is not None else ruleset.visibility
 
 
+def reads_path_limit(scenario: Scenario) -> bool:
+    """Whether the scenario's sighting rule is ``clear_path``, which has no range of its own
+    and reads a turn's ``clear_path_limit`` instead of the visibility (ruling CV-6)."""
+    return scenario.scenario.options.get("sighting", DEFAULT_RULE) == ClearPath.name
+
+
+def sight_limit(scenario: Scenario, ruleset: Ruleset, turn: int,
+                modules: Iterable[str] | None = None) -> int | None:
+    """How far a unit can see in this turn, in cells (``None``: no limit). Under ``clear_path``
+    the turn's ``clear_path_limit``, else none: it sees as far as its paths run (ruling CV-6);
+    under any other rule the track's visibility, else the ruleset's default. Never beyond the
+    limit of the rule modules in force (``modules``; the scenario's own list when not given):
+    Surprise Move caps it at 20 (ruling LOS-8)."""
+    if reads_path_limit(scenario):
+        asked: int | None = turn_spec(scenario, turn).clear_path_limit
+    else:
+        asked = asked_visibility(scenario, ruleset, turn)
+    limit = visibility_limit(scenario.scenario.modules if modules is None else modules)
+    if limit is None:
+        return asked
+    return limit if asked is None else min(asked, limit)
+
+
 def visibility(scenario: Scenario, ruleset: Ruleset, turn: int,
                modules: Iterable[str] | None = None) -> int:
-    """Hexes a unit can see in this turn: the track's figure, else the ruleset's default, never
-    beyond the limit of the rule modules in force (``modules``; the scenario's own list when not
-    given). Surprise Move caps it at 20 (ruling LOS-8)."""
-    asked = asked_visibility(scenario, ruleset, turn)
-    limit = visibility_limit(scenario.scenario.modules if modules is None else modules)
-    return asked if limit is None else min(asked, limit)
+    """The range the sighting rule is asked for in this turn: ``sight_limit``, with ``NO_LIMIT``
+    where it has none."""
+    limit = sight_limit(scenario, ruleset, turn, modules)
+    return NO_LIMIT if limit is None else limit
 
 
 def visibility_warnings(scenario: Scenario, ruleset: Ruleset) -> tuple[str, ...]:
     """What a scenario author should hear about turns that ask to see farther than the rule
     modules allow (ruling LOS-8): one line for the turn track, one for the ruleset's default,
     each naming the turns. The scenario still loads and plays; play reads the limit."""
+    out = list(_path_limit_warnings(scenario))
     limit = visibility_limit(scenario.scenario.modules)
     if limit is None:
-        return ()
+        return tuple(out)
     track = [t for t in scenario.turns if t.visibility is not None and t.visibility > limit]
-    out = []
     if track:
         asked = sorted({t.visibility for t in track if t.visibility is not None})
         verb = "asks" if len(track) == 1 else "ask"
@@ -106,6 +133,24 @@ def visibility_warnings(scenario: Scenario, ruleset: Ruleset) -> tuple[str, ...]
                        f"{_turns(untold)}, is beyond the Surprise Move limit of {limit} hexes: "
                        f"read as {limit}")
     return tuple(out)
+
+
+def _path_limit_warnings(scenario: Scenario) -> tuple[str, ...]:
+    """A figure the scenario's sighting rule does not read: a turn's ``visibility`` under
+    ``clear_path``, a turn's ``clear_path_limit`` under any other rule (ruling CV-6)."""
+    if reads_path_limit(scenario):
+        unread = [t.turn for t in scenario.turns if t.visibility is not None]
+        why = ("the clear_path sighting rule does not read it: give clear_path_limit for a "
+               "night or weather limit")
+        name = "visibility"
+    else:
+        unread = [t.turn for t in scenario.turns if t.clear_path_limit is not None]
+        why = "only the clear_path sighting rule reads it"
+        name = "clear_path_limit"
+    if not unread:
+        return ()
+    verb = "sets" if len(unread) == 1 else "set"
+    return (f"{_turns(unread)} {verb} {name}, but {why}",)
 
 
 def _turns(numbers: list[int]) -> str:

@@ -159,14 +159,16 @@ async def test_the_union_map_shows_face_down_counters_until_sighted(
     gid = await started(table, bot, {})
     start = await view_of(bot, gid, "union")
     assert start.fog
-    # Before the story, Fitz Lee's brigade at its start is a face-down counter to the Union:
-    # where it stands, nothing of what it is.
-    fitz = (await bot.umpire.repository.state_for(gid)).units[story.STUART]
-    assert fitz.cell is not None
-    [counter] = [u for u in start.at(fitz.cell) if u.side == "confederate"]
+    # Before the story, W. H. F. Lee's brigade in the woods is a face-down counter to the
+    # Union: where it stands, nothing of what it is. (Fitz Lee's brigade, in the open at Todd's
+    # Tavern, is already in sight of Averell's horse 26 hexes up the cleared road: CV-6.)
+    state = await bot.umpire.repository.state_for(gid)
+    fitz, rooney = state.units[story.STUART], state.units["whf-lee"]
+    assert fitz.cell is not None and rooney.cell is not None
+    [counter] = [u for u in start.at(rooney.cell) if u.side == "confederate"]
     assert counter.level == MARKER and counter.name == "" and counter.strength is None
-    assert not any(u.name == fitz.name for u in start.units)
-    label = start.board.label(fitz.cell)
+    assert not any(u.name == rooney.name for u in start.units)
+    label = start.board.label(rooney.cell)
     caption, png = await map_on_discord(table, table.alice, label)
     assert caption.startswith("Army of the Potomac, turn 1")
     assert png == draw_side_map(start, label, RADIUS)

@@ -60,6 +60,9 @@ UNION_ORDERS: tuple[cmd.Command, ...] = (
     cmd.Move(unit=MORRIS, route="Z9999"),
 )
 
+#: The path rule sees as far as its paths run (ruling CV-6): these plays give it a day limit
+#: of 20, as a turn may, so that the units they watch stay out of sight as the plays need.
+DAY_LIMIT = 20
 #: Stuart's horse near Todd's Tavern, face down and out of the Union's sight.
 STUART_UNSEEN = ("fitz-lee", "whf-lee", "stuart-hq", "stuart-horse-arty")
 
@@ -72,8 +75,8 @@ def confederate_rides(brigade: str) -> tuple[cmd.Command, ...]:
 def union_watches(rule: str, information: str = "inverted", **more: Any) -> Play:
     """The Union's orders and the Confederates' ride, as ``more`` changes them."""
     return replace(Play(information=information, sighting=rule, unseen=STUART_UNSEEN,
-                        orders={"union": UNION_ORDERS, "confederate": confederate_rides(FITZ)}),
-                   **more)
+                        orders={"union": UNION_ORDERS, "confederate": confederate_rides(FITZ)},
+                        path_limit=DAY_LIMIT), **more)
 
 
 #: Under the inverted model: the two brigades trade places, the horse battery is another
@@ -187,7 +190,8 @@ def confederates_watch(rule: str, information: str = "inverted", *,
     union = (cmd.Move(unit=f"{marching} division", route="C2510"),
              cmd.Move(unit=f"{marching} division", route="C2509"))
     return replace(Play(information=information, sighting=rule, unseen=HOOKER_UNSEEN,
-                        orders={"confederate": CONFEDERATE_ORDERS, "union": union}), **more)
+                        orders={"confederate": CONFEDERATE_ORDERS, "union": union},
+                        path_limit=DAY_LIMIT), **more)
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -242,7 +246,8 @@ def steinwehr_marches(rule: str, then: str) -> Play:
     union = (cmd.Move(unit="von Steinwehr's division", route="C1918"),
              cmd.Move(unit="von Steinwehr's division", route=then))
     return Play(information="hidden", sighting=rule, unseen=("steinwehr", *HOOKER_UNSEEN),
-                orders={"confederate": CONFEDERATE_ORDERS, "union": union})
+                orders={"confederate": CONFEDERATE_ORDERS, "union": union},
+                path_limit=DAY_LIMIT)
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -260,9 +265,14 @@ async def test_a_ghost_stays_where_the_confederates_last_saw_it(
 
 
 #: The first two turns played at night: troops see only next door (visibility 1).
-NIGHT = tuple((f'turn = {n}\ntime = "{t}"\nday = 1\nlight = "day"',
-               f'turn = {n}\ntime = "{t}"\nday = 1\nlight = "night"\nvisibility = 1')
-              for n, t in ((1, "06:00"), (2, "11:00")))
+def night(rule: str) -> tuple[tuple[str, str], ...]:
+    """The first two turns made night, with the limit the rule reads (CV-6)."""
+    limit = "clear_path_limit" if rule == "clear_path" else "visibility"
+    return tuple((f'turn = {n}\ntime = "{t}"\nday = 1\nlight = "day"',
+                  f'turn = {n}\ntime = "{t}"\nday = 1\nlight = "night"\n{limit} = 1')
+                 for n, t in ((1, "06:00"), (2, "11:00")))
+
+
 #: Lee's army, out of the Union's sight at night (nobody is next door).
 LEE_UNSEEN = ("ap-hill", "colston", "early", "jackson-hq", "lee-hq", "pendleton-reserve",
               "rodes", *STUART_UNSEEN)
@@ -274,7 +284,8 @@ def union_at_night(rule: str, information: str, marching: str = "Rodes'",
     the Confederate division at C4025 marches out a hex and back."""
     confederate = (cmd.Move(unit=f"{marching} division", route="C4026"),
                    cmd.Move(unit=f"{marching} division", route="C4025"))
-    return replace(Play(information=information, sighting=rule, edits=NIGHT, unseen=LEE_UNSEEN,
+    return replace(Play(information=information, sighting=rule, edits=night(rule),
+                        unseen=LEE_UNSEEN,
                         orders={"union": UNION_ORDERS, "confederate": confederate}), **more)
 
 

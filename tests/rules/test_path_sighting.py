@@ -29,6 +29,7 @@ from rules.sighting.paths import ClearPath, Cover, cover_of
 from rules.sighting.registry import rule_named
 from rules.sighting.sighting_pass import Presence, Sighting, full_pass
 from rules.state import initial_state
+from rules.turn.sequence import NO_LIMIT
 from rules.turn.sequence import visibility as turn_visibility
 from tests.support.hand_maps import load_sample
 
@@ -511,7 +512,8 @@ def test_the_sample_sights_by_clear_paths_and_its_nights_see_next_door_only() ->
     nights = [t.turn for t in scenario.turns if t.light == "night"]
     assert nights == [4, 8, 12, 16]
     for t in scenario.turns:
-        expected = 1 if t.turn in nights else loaded.ruleset.visibility
+        # By day the paths run as far as they go (ruling CV-6); at night the turn limits them.
+        expected = 1 if t.turn in nights else NO_LIMIT
         assert turn_visibility(scenario, loaded.ruleset, t.turn) == expected
     gm = loaded.map
     covers = [cover_of(gm, i) for i in range(gm.grid.size)]
@@ -526,7 +528,7 @@ def test_the_sample_game_sees_by_the_reference_by_day_and_at_night() -> None:
     units = presences(state)
     gm = loaded.map
     day = sight(state)
-    assert day == reference_path_sighting(gm, 20, units, sides=day)
+    assert day == reference_path_sighting(gm, NO_LIMIT, units, sides=day)
     night = replace(state, turn=4)
     dark = sight(night)
     assert dark == reference_path_sighting(gm, 1, units, sides=dark)

@@ -76,6 +76,9 @@ class Play:
     options: Mapping[str, bool] = field(default_factory=dict)
     unseen: tuple[str, ...] = ()
     may_refuse: bool = False
+    #: A limit for the path rule on every turn that sets none (ruling CV-6: it has no range of
+    #: its own), so that a play may keep units far off out of sight.
+    path_limit: int | None = None
 
 
 def set_fields(text: str, uid: str, fields: Mapping[str, Value]) -> str:
@@ -110,6 +113,12 @@ def sample_text(play: Play) -> str:
             if o.strip() and not o.strip().startswith("sighting")]
     line = "options = { " + ", ".join([*kept, f'sighting = "{play.sighting}"']) + " }"
     text = text[:options.start()] + line + text[options.end():]
+    if play.sighting != "clear_path":
+        # The sample's nights, written for the path rule, keep their meaning under another rule.
+        text = text.replace("\nclear_path_limit = ", "\nvisibility = ")
+    if play.path_limit is not None:
+        text = re.sub(r'(?m)^(turn = \d+\ntime = "[0-9:]+"\nday = \d+\nlight = "day"\n)',
+                      rf"\1clear_path_limit = {play.path_limit}\n", text)
     for old, new in play.edits:
         assert text.count(old) == 1, old
         text = text.replace(old, new)

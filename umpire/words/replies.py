@@ -37,8 +37,9 @@ def no_such_game(game_id: str) -> str:
 # -- the turn --------------------------------------------------------------------------------------
 def turn_heading(view: SideView) -> str:
     """The turn as the turn track gives it: clock time, day, light and visibility (public)."""
-    return (f"Turn {view.turn} - {view.time}, day {view.day}, {view.light}; visibility "
-            f"{view.visibility} hexes")
+    sight = ("no range limit to sight" if view.visibility is None
+             else f"visibility {view.visibility} hexes")
+    return f"Turn {view.turn} - {view.time}, day {view.day}, {view.light}; {sight}"
 
 
 def waiting_text(view: SideView) -> str:

@@ -5,11 +5,13 @@ The marker is lifted and the commander stays in its hex; his units set up in tha
 hexes next to it, never across impassable terrain nor into an enemy's hex, within the stacking
 limit. A force that moved in this turn or the one before deploys in march formation (infantry in
 column, artillery limbered) and on road hexes as far as it can; one that did not keeps the
-formations its units had when they concealed (artillery may be unlimbered). When the hex and its
-neighbours are full, units go to the nearest hexes with room, reached without crossing
-impassable terrain (ruling CF-9). A unit with a legal plan takes its planned hex first; the
-others fill the room left. The umpire places them at once, so that a reveal in the
-enemy's phase never waits for the owner.
+formations its units had when they concealed (artillery may be unlimbered). After a move the
+road hexes among the marker's hex and its neighbours fill first, the commander's hex among them
+only if it carries the road; the other hexes take what the road hexes cannot hold (ruling
+CF-23). When the hex and its neighbours are full, units go to the nearest hexes with room,
+reached without crossing impassable terrain (ruling CF-9). A unit with a legal plan takes its
+planned hex first; the others fill the room left. The umpire places them at once, so that a
+reveal in the enemy's phase never waits for the owner.
 """
 
 from __future__ import annotations
@@ -101,8 +103,7 @@ def _deploy(state: GameState, marker: Marker, record: Mapping[str, Any],
         elif unit.kind not in STACKING_KINDS:
             cell = home
         else:
-            cell = next((c for c in _preferred(state, rings, moved)
-                         if room[c] < limit), home)
+            cell = ground.rule_cell(room, home)
             room[cell] += 1
         placed.append((unit.id, (cell.col, cell.row), formation))
     return tuple(placed)
@@ -115,7 +116,27 @@ class _Ground:
                  moved: bool, rings: list[list[Cell]]) -> None:
         self.state, self.start, self.enemy = state, start, enemy
         self.limit, self.moved = limit, moved
+        self.rings = rings
+        #: Where the article sets the force up: the marker's hex and the hexes next to it.
         self.area = [c for ring in rings[:2] for c in ring]
+
+    def open_roads(self, room: Counter[Cell]) -> list[Cell]:
+        """After a move, the road hexes of the area that still have room, the marker's hex
+        first if it is one (none without a move): while there is one, a unit goes on the road
+        (Cf 2.3, ruling CF-23). The rule's placing and the check of a plan both read this."""
+        if not self.moved:
+            return []
+        gm = self.state.loaded.map
+        return [c for c in self.area if gm.has_road(c) and room[c] < self.limit]
+
+    def rule_cell(self, room: Counter[Cell], home: Cell) -> Cell:
+        """Where the rule sets the next unit up: a road hex of the area with room, else the
+        nearest hex with room (``home`` when none has any)."""
+        roads = self.open_roads(room)
+        if roads:
+            return roads[0]
+        return next((c for c in _preferred(self.state, self.rings, self.moved)
+                     if room[c] < self.limit), home)
 
     def planned_cell(self, unit: Unit, place: str, room: Counter[Cell]) -> Cell | None:
         """The hex the plan names, if the unit may set up there now: on the board, not held
@@ -132,8 +153,7 @@ class _Ground:
             return cell
         if room[cell] >= self.limit:
             return None
-        if self.moved and not gm.has_road(cell) and any(
-                gm.has_road(c) and room[c] < self.limit for c in self.area):
+        if not gm.has_road(cell) and self.open_roads(room):
             return None
         return cell
 
