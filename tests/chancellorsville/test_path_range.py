@@ -103,7 +103,8 @@ def _by_cell(units: tuple[UnitView, ...]) -> dict[Cell, list[UnitView]]:
     face-down counters (which shifts when another is turned up)."""
     out: dict[Cell, list[UnitView]] = defaultdict(list)
     for v in units:
-        out[v.cell].append(replace(v, ref="") if v.level == MARKER else v)
+        # An own counter's face-up mark follows the enemy's sight (CV-38): compared apart.
+        out[v.cell].append(replace(v, ref="") if v.level == MARKER else replace(v, face_up=False))
     return {c: sorted(vs, key=repr) for c, vs in out.items()}
 
 
@@ -124,6 +125,13 @@ def test_the_longer_sight_changes_only_the_counters_it_sees() -> None:
         assert changed == {open_.units[u].cell for u in gained}
         assert a.seen_cells is not None and b.seen_cells is not None
         assert a.seen_cells < b.seen_cells
+        # the side's counters turned face up are those the enemy's longer sight now identifies
+        enemy = "confederate" if side == "union" else "union"
+        up = {u.ref for u in b.own_units() if u.face_up} - {u.ref for u in a.own_units()
+                                                             if u.face_up}
+        assert up == {u.ref for u in project(open_, enemy).enemy_units()
+                      if u.level == "identified"} - {u.ref for u in project(
+                          capped, enemy).enemy_units() if u.level == "identified"}
         for uid in gained:
             cell = open_.units[uid].cell
             assert cell is not None
