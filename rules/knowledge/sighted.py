@@ -267,11 +267,13 @@ def face_up(state: GameState, side: str, now: Mapping[str, Any] | None = None
     sees too (ruling CV-38). Under the hidden model nothing is turned on the table, so an owner
     never learns whether the enemy sees him. ``now``: the sighting of the moment, when the
     caller has it."""
+    observers = [o for o in state.sides if o != side
+                 and information_model(state, o) is InformationModel.INVERTED]
+    if not observers:  # no sighting to work out: nothing is ever turned
+        return frozenset()
     now = sight(state) if now is None else now
     out: set[str] = set()
-    for other in state.sides:
-        if other == side or information_model(state, other) is not InformationModel.INVERTED:
-            continue
+    for other in observers:
         for uid in now[other].seen_units:
             unit = state.units.get(uid)
             if unit is not None and unit.side == side and not shows_anonymous(
