@@ -521,6 +521,7 @@ def test_the_sample_sights_by_clear_paths_and_its_nights_see_next_door_only() ->
     assert covers == [reference_cover(gm, gm.grid.cell(i)) for i in range(gm.grid.size)]
 
 
+@pytest.mark.slow
 def test_the_sample_game_sees_by_the_reference_by_day_and_at_night() -> None:
     loaded = load_sample("chancellorsville-hidden")
     state = initial_state(loaded)
