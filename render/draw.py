@@ -245,6 +245,11 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     for cells, _ in routes:
         if len(cells) > 1:
             overlay.route(im, lay, box, cells, ROUTE)
+    # Enemy units' ways seen, in their side's colour, under the counters like the routes.
+    trails = [([c for c in t.cells if grid.contains(c)], t.side) for t in view.trails]
+    for cells, whose in trails:
+        if len(cells) > 1:
+            overlay.route(im, lay, box, cells, colours.get(whose, (110, 110, 110)))
     lift = scale * counter_drop(grid)
     size = counter_scale(grid, scale)
     counters = [*view.units, *marker_counters(view.markers, view.side)]
@@ -288,7 +293,8 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
                     view.information in (InformationModel.INVERTED, InformationModel.CONCEALED),
                     ghosts, terrain, roads, sides, hilly, tuple(colours.items()),
                     any(view.side is None or m.side == view.side for m in placed),
-                    any(view.side is not None and m.side != view.side for m in placed))
+                    any(view.side is not None and m.side != view.side for m in placed),
+                    any(len(cells) > 1 for cells, _ in trails))
     title = title_bar(view, width, colours.get(view.side or "", (60, 60, 60)),
                       "hexes" if grid.kind == "hex" else "squares")
     if window is not None:

@@ -94,6 +94,8 @@ class LegendKey:
     #: enemy's.
     own_markers: bool = False
     enemy_markers: bool = False
+    #: Whether the picture shows enemy units' ways seen (trails).
+    trails: bool = False
 
 
 def legend(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> Image.Image:
@@ -167,6 +169,8 @@ def _items(gm: GameMap, layer: TerrainLayer, key: LegendKey) -> list[tuple[Paint
         items.append((_blocked, "blocked"))
     if key.route:
         items.append((_route, "planned route"))
+    if key.trails:
+        items.append((_trail(key.enemy), "enemy seen on the way"))
     for k, t in gm.ruleset.terrain.items():
         if k in key.terrain and k in layer.styles:
             st = layer.styles[k]
@@ -243,6 +247,13 @@ def _blocked(d: ImageDraw.ImageDraw, im: Image.Image, x: int, y: int, size: int)
 
 def _route(d: ImageDraw.ImageDraw, im: Image.Image, x: int, y: int, size: int) -> None:
     dashed(d, [(x + 1, y + size - 6), (x + size - 2, y + 6)], ROUTE, 3, 6, 4)
+
+
+def _trail(colour: RGB) -> Painter:
+    def paint(d: ImageDraw.ImageDraw, im: Image.Image, x: int, y: int, size: int) -> None:
+        dashed(d, [(x + 1, y + size - 6), (x + size - 2, y + 6)], colour, 3, 6, 4)
+
+    return paint
 
 
 def _higher(d: ImageDraw.ImageDraw, im: Image.Image, x: int, y: int, size: int) -> None:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.ground.grid import Cell
+
 if TYPE_CHECKING:
     from rules.view import SideView
 
@@ -208,6 +210,47 @@ class FaceTurned(GameEvent):
         if self.down and (down := listed(self.down)):
             lines.append(f"**Face down again** (out of the enemy's sight): {down}.")
         return "\n".join(lines)
+
+
+class SeenPassing(GameEvent):
+    """What a side's troops saw of enemy units while a move was made (ruling INFO-18).
+
+    ``passed``: units seen on the way and out of sight by its end, as last seen (where, and
+    what showed), which the side remembers as lost from sight there; ``trails``: the stretch
+    of each moving unit's way that was in sight, its cells in order (for a unit still in sight
+    at the end too); ``forgotten``: anonymous counters seen to move on from where the side
+    last saw them stand, which leave no ghost there."""
+
+    type: Literal["seen_passing"] = "seen_passing"
+    side: str
+    passed: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    trails: dict[str, tuple[CellRef, ...]] = Field(default_factory=dict)
+    forgotten: tuple[str, ...] = ()
+
+
+class SeenOnTheWay(GameEvent):
+    """The stretch of each of the side's moving units' way on which an enemy playing
+    face-down counters identified it: on the table, the counter turned face up as it passed,
+    which its owner sees (ruling INFO-19)."""
+
+    type: Literal["seen_on_the_way"] = "seen_on_the_way"
+    side: str
+    stretches: dict[str, tuple[CellRef, ...]] = Field(default_factory=dict)
+
+    def report(self, view: SideView) -> str:
+        names = {u.ref: u.name for u in view.own_units()}
+        label = view.board.label
+        parts = []
+        for ref, cells in sorted(self.stretches.items(), key=lambda kv: names.get(kv[0], "")):
+            if ref not in names or not cells:
+                continue
+            first, last = label(Cell(*cells[0])), label(Cell(*cells[-1]))
+            where = f"at {first}" if first == last else f"from {first} to {last}"
+            parts.append(f"{names[ref]} {where}")
+        if not parts:
+            return ""
+        return ("**Seen by the enemy on the way** (turned face up as it passed): "
+                + "; ".join(parts) + ".")
 
 
 class Told(GameEvent):

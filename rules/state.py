@@ -52,6 +52,9 @@ class Memory:
     turn: int
     seen: Mapping[str, Any]
     in_sight: bool
+    #: The stretch of the unit's way the side saw on its last move in sight (cells in order,
+    #: ruling INFO-18); empty when it was not seen moving.
+    trail: tuple[Cell, ...] = ()
 
 
 #: The turn's steps by scenario (kept alive beside them, so an id is never reused) and modules.
@@ -202,6 +205,8 @@ def apply(state: GameState, event: ev.Event) -> GameState:
                                                                           mp)})
         case ev.Sighted(side=side, seen=seen, lost=lost, forgotten=forgotten):
             return _remember(state, side, seen, lost, forgotten)
+        case ev.SeenPassing(side=side, passed=passed, trails=trails, forgotten=forgotten):
+            return _remember_passing(state, side, passed, trails, forgotten)
         case ev.Told(text=text, audience=audience):
             return _tell(state, audience, text)
         case ev.UnitCorrected(unit=uid, changes=changes):
@@ -210,7 +215,7 @@ def apply(state: GameState, event: ev.Event) -> GameState:
             return replace(state, status=GameStatus.PAUSED if paused else GameStatus.ACTIVE)
         case ev.GameEnded():
             return replace(state, status=GameStatus.ENDED)
-        case ev.DieRolled() | ev.FaceTurned():
+        case ev.DieRolled() | ev.FaceTurned() | ev.SeenOnTheWay():
             return state  # a roll's result, and a face turned, are in the units' state already
         case (ev.MarkerPlaced() | ev.MarkerMoved() | ev.MarkerRemoved() | ev.MarkerSplit()
               | ev.MarkersJoined()):
@@ -311,6 +316,25 @@ def _remember(state: GameState, side: str, seen: Mapping[str, Mapping[str, Any]]
     return replace(state, memory=MappingProxyType(all_memory))
 
 
+def _remember_passing(state: GameState, side: str, passed: Mapping[str, Mapping[str, Any]],
+                      trails: Mapping[str, Iterable[tuple[int, int]]],
+                      forgotten: Iterable[str]) -> GameState:
+    """Units seen on the way are remembered lost from sight where last seen; the trail of a
+    unit still in sight is kept with what the side saw of it."""
+    memory = dict(state.memory.get(side, {}))
+    for key in forgotten:
+        memory.pop(key, None)
+    for key, what in passed.items():
+        memory[key] = Memory(Cell(*what["cell"]), state.turn, MappingProxyType(dict(what)),
+                             False, tuple(Cell(*c) for c in trails.get(key, ())))
+    for key, cells in trails.items():
+        if key not in passed and key in memory:
+            memory[key] = replace(memory[key], trail=tuple(Cell(*c) for c in cells))
+    all_memory = dict(state.memory)
+    all_memory[side] = MappingProxyType(memory)
+    return replace(state, memory=MappingProxyType(all_memory))
+
+
 def _tell(state: GameState, audience: str, text: str) -> GameState:
     reports = dict(state.reports)
     targets = state.sides if audience == "public" else (
@@ -354,7 +378,7 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
         "units": [_unit_json(u) for u in state.units.values()],
         "memory": {
             side: {uid: {"cell": list(m.cell), "turn": m.turn, "seen": dict(m.seen),
-                         "in_sight": m.in_sight} for uid, m in mem.items()}
+                         "in_sight": m.in_sight, **_trail_json(m)} for uid, m in mem.items()}
             for side, mem in state.memory.items()
         },
         "reports": {side: list(r) for side, r in state.reports.items()},
@@ -365,13 +389,20 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
     }
 
 
+def _trail_json(m: Memory) -> dict[str, Any]:
+    """A remembered trail, kept in a snapshot only when there is one (snapshots of memory
+    without trails read the same as before)."""
+    return {"trail": [list(c) for c in m.trail]} if m.trail else {}
+
+
 def from_snapshot(loaded: LoadedScenario, data: Mapping[str, Any],
                   without: tuple[str, ...] = ()) -> GameState:
     base = initial_state(loaded, without)
     units = {u["id"]: _unit_from_json(u) for u in data["units"]}
     memory = {
         side: MappingProxyType({
-            uid: Memory(Cell(*m["cell"]), m["turn"], MappingProxyType(m["seen"]), m["in_sight"])
+            uid: Memory(Cell(*m["cell"]), m["turn"], MappingProxyType(m["seen"]), m["in_sight"],
+                        tuple(Cell(*c) for c in m.get("trail", ())))
             for uid, m in mem.items()
         })
         for side, mem in data["memory"].items()

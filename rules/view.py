@@ -45,7 +45,7 @@ from rules.knowledge.levels import (
     ViewLevel,
 )
 from rules.knowledge.notes import ModuleNote
-from rules.knowledge.overlay import Ground, Overlay, Route
+from rules.knowledge.overlay import Ground, Overlay, Route, Trail
 from rules.knowledge.public import waiting_for
 from rules.knowledge.sighted import (
     SideSighting,
@@ -122,6 +122,9 @@ class SideView:
     notes: Mapping[str, ModuleNote] = field(default_factory=dict)
     #: The side's own routes drawn on its map (the modules' overlay, or a planned move).
     routes: tuple[Route, ...] = ()
+    #: The stretches of enemy units' ways its troops saw them move along, this turn and the
+    #: last (ruling INFO-18), from its memory.
+    trails: tuple[Trail, ...] = ()
     #: The markers the side knows of, sorted by id: its own with what is under them, the
     #: enemy's as markers only.
     markers: tuple[MarkerView, ...] = ()
@@ -236,6 +239,7 @@ def _project(state: GameState, side: str | None) -> SideView:
         reports=state.reports.get(side, ()) if side else (),
         blocked_cells=overlay.blocked, notes=notes, routes=overlay.routes, markers=markers,
         day=spec.day, memory=_memory(state, side) if side else (),
+        trails=_trails(state, side) if side else (),
         off_map=_off_map(state, side) if side else (), waiting_for=waiting_for(state),
         commands=_commands(state, side),
     )
@@ -435,6 +439,20 @@ def _memory(state: GameState, side: str) -> tuple[UnitView, ...]:
             anonymous=anonymous,
         )))
     return tuple(u for _key, u in sorted(out, key=lambda kv: kv[0]))
+
+
+#: How many turns back a trail the side saw is still drawn on its map (this turn and the last).
+TRAIL_TURNS = 2
+
+
+def _trails(state: GameState, side: str) -> tuple[Trail, ...]:
+    """The trails in the side's memory seen lately enough to draw, in the order of their cells
+    (nothing but what the side saw orders them)."""
+    return tuple(sorted(
+        (Trail(str(m.seen.get("side", "")), m.trail)
+         for m in state.memory.get(side, {}).values()
+         if len(m.trail) > 1 and m.turn > state.turn - TRAIL_TURNS),
+        key=lambda t: (t.cells, t.side)))
 
 
 def _off_map(state: GameState, side: str) -> tuple[OffMapUnit, ...]:

@@ -122,7 +122,8 @@ def resolve_assault(out: Outcome, side: str, command: Assault) -> None:
     for f in a_fates:
         for e in f.events():
             out.add(e)
-    positions_changed(out, moved_units(state, out.state))
+    positions_changed(out, moved_units(state, out.state),
+                      {uid: cells for f in a_fates + d_fates for uid, cells in f.paths().items()})
     meaning = table.results.get(code, "")
     viewers: list[tuple[str, Literal["attacker", "defender"]]] = [(side, "attacker")]
     viewers += [(s, "defender") for s in sorted({d.side for d in defenders})]

@@ -79,6 +79,14 @@ class Fate:
                                         path=tuple((c.col, c.row) for c in self.advance)))
         return out
 
+    def paths(self) -> dict[str, list[Cell]]:
+        """The way the unit went, when it retreated or advanced: the cells it stood in, from
+        where it stood before."""
+        way = self.retreat or (self.advance if not self.eliminated else [])
+        if not way or self.unit.cell is None:
+            return {}
+        return {self.unit.id: [self.unit.cell, *way]}
+
     def sham_events(self, by_side: str) -> list[GameEvent]:
         """This fate as a result the unit secretly ignores: its record, and the retreat, which
         is made for real so that every side sees the same board (ruling COMBAT-16). Losses and

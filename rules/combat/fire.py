@@ -172,7 +172,7 @@ def resolve_fire(out: Outcome, side: str, command: Fire) -> None:
         for e in fate.events():
             out.add(e)
     # After a sham too: the firing side's troops see the shown result as they would a real one.
-    positions_changed(out, moved_units(state, out.state))
+    positions_changed(out, moved_units(state, out.state), fate.paths())
     out.add(cev.FireReceived(audience=side_audience(hit.side), unit=hit.id,
                              firers=hit_side.describe(firers), result=code, meaning=meaning,
                              outcome=tuple(fate.phrases(state, hit_side)), shield=shield,

@@ -26,6 +26,15 @@ class Route:
 
 
 @dataclass(frozen=True)
+class Trail:
+    """The stretch of an enemy unit's way that the side's troops saw it move along (ruling
+    INFO-18): the cells in order, and the unit's side (for its colour)."""
+
+    side: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
 class Overlay:
     """A module's part of a side's map overlay (or the sum of every module's)."""
 

@@ -232,7 +232,7 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
             anonymous = shows_anonymous(state, side, face)
             payload = seen_payload(face, anonymous)
             if anonymous:
-                slots[_slot(payload, slots)] = payload
+                slots[anonymous_slot(payload, slots)] = payload
                 continue
             m = memory.get(uid)
             if m is None or not m.in_sight or dict(m.seen) != payload:
@@ -245,12 +245,12 @@ def sighting_events(state: GameState) -> list[ev.Sighted]:
         forgotten: list[str] = []
         # How many counters of each look were newly seen: as many vanished ones of that look
         # moved there, as far as the side can tell.
-        moved = Counter(_look(p) for k, p in seen.items() if k.startswith(ANONYMOUS_SLOT))
+        moved = Counter(anonymous_look(p) for k, p in seen.items() if k.startswith(ANONYMOUS_SLOT))
         for key, m in sorted(memory.items()):
             if not m.in_sight or key in seen_now or key in slots:
                 continue
-            if key.startswith(ANONYMOUS_SLOT) and moved[_look(m.seen)] > 0:
-                moved[_look(m.seen)] -= 1
+            if key.startswith(ANONYMOUS_SLOT) and moved[anonymous_look(m.seen)] > 0:
+                moved[anonymous_look(m.seen)] -= 1
                 forgotten.append(key)
             else:
                 lost.append(key)
@@ -297,12 +297,12 @@ def faces_turned(before: GameState, after: GameState) -> list[ev.FaceTurned]:
     return out
 
 
-def _look(payload: Mapping[str, Any]) -> tuple[str, str, str]:
+def anonymous_look(payload: Mapping[str, Any]) -> tuple[str, str, str]:
     """What shows of an anonymous counter, wherever it stands."""
     return (str(payload["side"]), str(payload["kind"]), str(payload["formation"]))
 
 
-def _slot(payload: Mapping[str, Any], taken: Mapping[str, Any]) -> str:
+def anonymous_slot(payload: Mapping[str, Any], taken: Mapping[str, Any]) -> str:
     """The memory key of an anonymous counter: where it stands and what shows, numbered among
     identical counters in the same cell."""
     col, row = payload["cell"]

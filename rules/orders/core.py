@@ -108,7 +108,8 @@ def move(out: Outcome, side: str, command: cmd.Move) -> None:
     out.add(ev.UnitMoved(audience=ev.side_audience(side), unit=unit.id,
                          path=tuple((c.col, c.row) for c in result.cells), mp=result.mp,
                          stopped=result.stopped))
-    positions_changed(out, (unit.id,))
+    assert unit.cell is not None  # a unit off the map is refused its move
+    positions_changed(out, (unit.id,), {unit.id: (unit.cell, *result.cells)})
     for module in modules:
         module.after_move(out, unit.id)
 

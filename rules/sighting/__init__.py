@@ -11,6 +11,7 @@
   (Chancellorsville);
 * ``rules.sighting.registry``: the rules a scenario chooses from by name;
 * ``rules.sighting.sighting_pass``: each side's sighting under a rule, kept up to date;
+* ``rules.sighting.along``: who sees whom at every step of a move, not only where it ends;
 * ``rules.sighting.reference``: a slow, plain reference of the rule and the pass (a test oracle);
 * ``rules.sighting.path_reference``: the same for the ``clear_path`` rule.
 

@@ -161,6 +161,10 @@ class Sighting:
     def side(self, side: str) -> SideSighting:
         return self.result()[side]
 
+    def seen_by(self, side: str) -> frozenset[str]:
+        """The enemy units ``side`` sees now (no other part of the result worked out)."""
+        return frozenset(self._seen_units.get(side, ()))
+
     def _side_result(self, side: str) -> SideSighting:
         watched = pickets = 0
         for other in self._sides:

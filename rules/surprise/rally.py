@@ -242,6 +242,7 @@ def decide_rally(out: Outcome, side: str, command: RallyShammed) -> None:
     for unit, marker in marked:  # a refusal of any undoes every roll before it
         _roll(out, side, march_id, out.state.units[unit.id], marker)
     moved: list[str] = []
+    ways: dict[str, list[Cell]] = {}
     for unit in walkers:
         now = out.state
         unit = now.units[unit.id]
@@ -259,4 +260,6 @@ def decide_rally(out: Outcome, side: str, command: RallyShammed) -> None:
                                 mp=result.mp, stopped=result.stopped))
         if result.cells:
             moved.append(unit.id)
-    positions_changed(out, moved)
+            if unit.cell is not None:
+                ways[unit.id] = [unit.cell, *result.cells]
+    positions_changed(out, moved, ways)

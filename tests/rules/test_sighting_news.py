@@ -47,9 +47,11 @@ def test_lost_and_newly_sighted_units_are_told_and_nothing_else() -> None:
     game = Game(load_ground(('information = "open"', 'information = "hidden"')))
     game.place(**{"grey-cav": "A0905", "grey-1": "A0706"})
     game.to(1, "movement", "grey")
-    # Behind the woods the horse is lost from sight; the brigade, still in sight, is not told.
+    # Behind the woods the horse is lost from sight where its way was last seen (ruling
+    # INFO-18); the brigade, still in sight, is not told.
     assert blue_hears(game, cmd.Move(unit="Grey Horse", route="road A1405")) == [
-        "Lost from sight: Grey Horse, last seen at A0905"]
+        "Seen on the way, then lost from sight: Grey Horse (cavalry, 3) moving south-east "
+        "from A0905 to A1005"]
     game.to(2, "movement", "grey")
     [again] = blue_hears(game, cmd.Move(unit="Grey Horse", route="road A0905"))
     assert again == "Your troops sight: Grey Horse (cavalry, 3) at A0905"

@@ -45,6 +45,7 @@ from umpire.words.events import (
     started_text,
 )
 from umpire.words.markers import marker_news
+from umpire.words.passing import passing_text
 from umpire.words.status_post import MENTION_PLAYERS, call_text, status_key, status_text
 
 #: The ruleset's word for moving units, the core's action a Move button gives.
@@ -187,7 +188,18 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
             case ev.Sighted(side=side, seen=seen, lost=lost):
                 if information_model(after, side).shows_every_enemy:
                     continue  # the side sees every enemy anyway: sighting is not news
+                # A unit lost from sight on the way is told with the way it was seen going.
+                passing = next((p for p in events[index + 1:] if isinstance(p, ev.SeenPassing)
+                                and p.side == side), None)
+                if passing is not None:
+                    lost = tuple(k for k in lost if k not in passing.passed)
                 text = sighted_text(views.of(side), seen, lost, memory_of(was, side))
+                if text:
+                    out.append(Message("side", side, text, section=Section.SEEN))
+            case ev.SeenPassing(side=side):
+                if information_model(after, side).shows_every_enemy:
+                    continue  # every enemy is shown anyway: the way seen is drawn, not told
+                text = passing_text(views.of(side), e)
                 if text:
                     out.append(Message("side", side, text, section=Section.SEEN))
             case ev.Told(text=text, audience=audience):

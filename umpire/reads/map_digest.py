@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from rules.ground.grid import Cell
 from rules.knowledge.information import InformationModel
-from rules.knowledge.overlay import Route
+from rules.knowledge.overlay import Route, Trail
 from rules.view import CommandView, MarkerView, SideView, UnitView, ViewLevel
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def view_digest(view: SideView) -> str:
 #: in order; no set, mapping or object id in it). Far quicker than a walk of their fields.
 _REPR_SAFE: frozenset[type] = frozenset({
     str, int, float, bool, type(None), Cell, ViewLevel, InformationModel, UnitView,
-    MarkerView, CommandView, Route})
+    MarkerView, CommandView, Route, Trail})
 #: How to read the fields of the dataclasses a view holds many of, as a tuple, in field order:
 #: their ``repr`` is then the tuple's, twice as quick as the dataclass's own.
 _FIELDS_OF: dict[type, attrgetter[tuple[object, ...]]] = {

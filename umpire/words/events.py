@@ -122,7 +122,7 @@ def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
         # Anonymous units by what shows of them, never by who they are.
         parts.append("Your troops sight:" + by_place(view, [
             (Cell(*w["cell"]),
-             f"{plain(known_name(w))} ({_what(w)}) at {_at(board, Cell(*w['cell']))}")
+             f"{plain(known_name(w))} ({sighted_what(w)}) at {_at(board, Cell(*w['cell']))}")
             for w in _identified_first(new)]))
     if moved:
         parts.append("Still in sight, moved:" + by_place(view, [
@@ -130,7 +130,7 @@ def sighted_text(view: SideView, seen: Mapping[str, Mapping[str, Any]],
             for w in _identified_first(moved)]))
     if changed:
         parts.append("Still in sight, now seen as: " + "; ".join(
-            f"{plain(known_name(w))} ({_what(w)}"
+            f"{plain(known_name(w))} ({sighted_what(w)}"
             + (f", {plain(str(w['formation']))}" if w.get("formation") else "") + ")"
             for w in _identified_first(changed)))
     lost = list(lost)
@@ -261,7 +261,7 @@ def _ghost_name(view: SideView, uid: str) -> str:
     return f"{plain(m.name)}, last seen at {view.board.label(m.cell)}"
 
 
-def _what(seen: Mapping[str, object]) -> str:
+def sighted_what(seen: Mapping[str, object]) -> str:
     """The kind and, when it was made out, the strength of a sighted unit."""
     strength = seen.get("strength")
     return f"{seen['kind']}, {strength}" if strength is not None else str(seen["kind"])

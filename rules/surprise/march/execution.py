@@ -383,11 +383,13 @@ def _flush(out: Outcome, march_id: str, run: dict[str, Any]) -> None:
     the modules react to the moves."""
     record = rec.march(out.state, march_id)
     moves = place_column(out.state, record, run)
+    starts = {uid: cell for uid in moves if (cell := out.state.units[uid].cell) is not None}
     out.add(sev.ColumnMarched(audience=side_audience(str(record["side"])), march=march_id,
                               name=rec.name_of(out.state, march_id),
                               moves=moves, run=run, why=why_stopped(run)))
     moved = [uid for uid, cells in moves.items() if cells]
-    positions_changed(out, moved)
+    positions_changed(out, moved, {uid: [starts[uid], *(rec.cell_of(c) for c in cells)]
+                                   for uid, cells in moves.items() if cells and uid in starts})
     for module in in_force(out.state.modules):
         for uid in moved:
             module.after_move(out, uid)
