@@ -8,6 +8,7 @@ measures:
   of this process, and the memory that takes (tracemalloc, in a second, separate build);
 * a full pass for both sides once the tables are loaded;
 * one unit moving and the sighting brought up to date incrementally (the result included);
+* a 12-cell move watched at every step, as the game watches every move (``rules.sighting.along``);
 * the naive reference's full pass, which is also checked to give the same answer;
 * on the flank-march scenario, with 30 Confederate concealment markers (decoys, so that the
   units on the map are the same) and without: the full sighting pass with the Concealed Forces
@@ -32,6 +33,7 @@ from bench import concealed
 from bench.boards import bench_map, random_forces
 from bench.timing import ms, timed
 from rules.sighting import geometry, tables
+from rules.sighting.along import sighting_along
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sighting
 from rules.sighting.sighting_pass import Presence, Sighting, full_pass
@@ -127,6 +129,22 @@ def main() -> None:
           f"{ms(sorted(moves)[int(len(moves) * 0.95)])} ms over {len(moves)} moves "
           "(equal to a fresh pass afterwards)")
 
+    # A 12-cell move watched at every step (``rules.sighting.along``), as the game does after a
+    # move: a pass where the move starts, then one update a step.
+    walks = []
+    for _ in range(60):
+        uid = rng.choice(sorted(here))
+        way = [here[uid].cell]
+        for _ in range(12):
+            way.append(rng.choice(grid.neighbour_indices(way[-1])))
+        walks.append({uid: way})
+    along = timed(lambda: sighting_along(rule, VISIBILITY, here.values(), walks[rng.randrange(
+        len(walks))]), 60)
+    along_ms = ms(statistics.median(along))
+    print(f"a 12-cell move watched at every step: median {along_ms} ms, max "
+          f"{ms(max(along))} ms over {len(along)} moves (a pass where it starts, then 12 "
+          "updates)")
+
     # The naive reference: every pair traced on its own.
     naive = []
     reference = None
@@ -145,6 +163,7 @@ def main() -> None:
     print(json.dumps({
         "full_pass_ms_median": full_ms,
         "one_move_ms_median": move_ms,
+        "twelve_cell_move_ms_median": along_ms,
         "load_s": round(load_s, 3),
         "table_mb": round(table_mb, 2),
         "naive_full_pass_ms_median": naive_ms,

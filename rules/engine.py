@@ -13,6 +13,7 @@ import hashlib
 import rules.modules.built  # noqa: F401  (every built module, registered)
 from rules import commands as cmd
 from rules import events as ev
+from rules.knowledge.passing import seen_on_the_way
 from rules.knowledge.sighted import faces_turned
 from rules.modules.registry import in_force, owner_of
 from rules.orders.core import done, formation, move
@@ -125,7 +126,10 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             if module is None or module.name not in state.modules:
                 raise Refusal("that order belongs to rules this game does not play")
             module.decide(out, side, command)
-    # What the command did to the faces of counters, told to their owners once it is done.
+    # What the command did to the faces of counters, told to their owners once it is done:
+    # where they were turned face up on the way, then how they stand now.
+    for seen in seen_on_the_way(out.turned_on_the_way):
+        out.add(seen)
     for e in faces_turned(state, out.state):
         out.add(e)
     return out

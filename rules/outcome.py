@@ -28,6 +28,10 @@ class Outcome:
     finished: bool = False
     #: Marker ids drawn by ``new_marker_id`` and not yet placed, by side.
     drawn_marker_ids: dict[str, list[str]] = field(default_factory=dict)
+    #: What the command's moves turned face up on the way, by side and unit (ruling INFO-19):
+    #: told once the command is done, after what it did (``rules.engine.decide``).
+    turned_on_the_way: dict[str, dict[str, tuple[tuple[int, int], ...]]] = field(
+        default_factory=dict)
 
     def add(self, event: ev.Event) -> None:
         self.events.append(event)

@@ -12,9 +12,10 @@ the move ended is recorded (``Sighted``), this module adds what only the way sho
 * a counter seen only as anonymous leaves no trail (nothing follows one from place to place,
   ruling INFO-12), and one seen to move on from where the side had last seen it stand leaves
   no ghost there;
-* a moving unit identified on the way by an enemy side playing face-down counters was turned
-  face up as it passed, which its owner sees on the table (``SeenOnTheWay``, as ruling CV-38
-  for a counter turned where it stands). Under the hidden model the owner is told nothing: the
+* a moving unit identified on the way by an enemy side playing face-down counters, and face
+  down again at the end, was turned face up as it passed, which its owner sees on the table:
+  he is told once the command is done (``SeenOnTheWay``; one face up at the end is told as
+  turned where it stands, ruling CV-38). Under the hidden model the owner is told nothing: the
   enemy's sight is not his to know.
 """
 
@@ -49,19 +50,22 @@ Paths = Mapping[str, Sequence[Cell]]
 
 
 def passing_events(state: GameState, paths: Paths,
-                   just_lost: Mapping[str, Sequence[str]] | None = None) -> list[ev.GameEvent]:
-    """What the move of ``paths`` showed each side on the way, beyond what it sees now.
+                   just_lost: Mapping[str, Sequence[str]] | None = None
+                   ) -> tuple[list[ev.SeenPassing], dict[str, dict[str, tuple[Cell, ...]]]]:
+    """What the move of ``paths`` showed each side on the way, beyond what it sees now: the
+    news for each side that saw something (``SeenPassing``), and by side the stretches on
+    which its own moving units were turned face up (ruling INFO-19).
 
     ``state`` is the game after the move, its sighting of the end already recorded;
     ``just_lost``: by side, the memory keys that record lost from sight (an anonymous counter
     seen to move on from one of them leaves no ghost there)."""
     if state.status == GameStatus.SETUP:
-        return []
+        return [], {}
     gm = state.loaded.map
     walked = {uid: [gm.idx(c) for c in cells] for uid, cells in paths.items()
               if len(cells) > 1 and uid in state.units and state.units[uid].cell == cells[-1]}
     if not walked:
-        return []
+        return [], {}
     steps = sighting_along(rule_for(state), turn_visibility(state), presences(state), walked,
                            blocked_radius=state.loaded.ruleset.blocked_radius,
                            sides=state.sides)
@@ -72,18 +76,21 @@ def passing_events(state: GameState, paths: Paths,
         for side, ids in seen.items():
             for uid in ids:
                 on_the_way.setdefault(side, {}).setdefault(uid, []).append(step)
+    for by_unit in on_the_way.values():
+        # Seen only where the move began: what the side saw before it, nothing on the way.
+        for uid in [uid for uid, steps in by_unit.items() if steps == [0]]:
+            del by_unit[uid]
     if not any(on_the_way.values()):
-        return []
+        return [], {}
     way = _Way(state, walked)
     now = sight(state)
-    out: list[ev.GameEvent] = []
+    out: list[ev.SeenPassing] = []
     for side in state.sides:
         passing = _seen_passing(way, side, on_the_way.get(side, {}), now[side].seen_units,
                                 (just_lost or {}).get(side, ()))
         if passing is not None:
             out.append(passing)
-    out += _turned_on_the_way(way, on_the_way, now)
-    return out
+    return out, turned_on_the_way(way, on_the_way, now)
 
 
 class _Way:
@@ -194,30 +201,35 @@ def _moved_on(memory: Mapping[str, Any], passed: Mapping[str, Mapping[str, Any]]
     return tuple(out)
 
 
-def _turned_on_the_way(way: _Way, on_the_way: Mapping[str, Mapping[str, list[int]]],
-                       now: Mapping[str, Any]) -> list[ev.SeenOnTheWay]:
-    """For each side, its moving units an enemy playing face-down counters identified on the
-    way: the stretch on which each was face up (to the end, if it still is)."""
+def turned_on_the_way(way: _Way, on_the_way: Mapping[str, Mapping[str, list[int]]],
+                      now: Mapping[str, Any]) -> dict[str, dict[str, tuple[Cell, ...]]]:
+    """By side, its moving units that an enemy playing face-down counters identified on the way
+    and no longer does at the end: the stretch on which each was face up. A unit face up at
+    the end is told as turned face up where it stands (``faces_turned``)."""
     state = way.state
     stretches: dict[str, dict[str, tuple[Cell, ...]]] = {}
     for observer, seen in on_the_way.items():
         if information_model(state, observer) is not InformationModel.INVERTED:
             continue
         for uid, steps in seen.items():
-            if uid not in way.walked:
+            unit = state.units[uid]
+            if uid not in way.walked or (uid in now[observer].seen_units and not shows_anonymous(
+                    state, observer, appearance(state, observer, unit))):
                 continue
             identified = [s for s in steps if not shows_anonymous(
                 way.at(s), observer, appearance(way.at(s), observer, way.at(s).units[uid]))]
-            if not identified:
+            if not any(s > 0 for s in identified):
                 continue
-            unit = state.units[uid]
-            end = uid in now[observer].seen_units and not shows_anonymous(
-                state, observer, appearance(state, observer, unit))
-            stretch = way.stretch(uid, identified, end=end)
+            stretch = way.stretch(uid, identified, end=False)
             mine = stretches.setdefault(unit.side, {})
             if uid not in mine or len(stretch) > len(mine[uid]):
                 mine[uid] = stretch
+    return stretches
+
+
+def seen_on_the_way(turned: Mapping[str, Mapping[str, tuple[tuple[int, int], ...]]]
+                    ) -> list[ev.SeenOnTheWay]:
+    """The events telling each side where its units were turned face up on the way."""
     return [ev.SeenOnTheWay(audience=ev.side_audience(side), side=side,
-                            stretches={u: tuple((c.col, c.row) for c in cells)
-                                       for u, cells in sorted(units.items())})
-            for side, units in sorted(stretches.items())]
+                            stretches=dict(sorted(units.items())))
+            for side, units in sorted(turned.items()) if units]

@@ -37,8 +37,12 @@ def positions_changed(out: Outcome, units: Iterable[str] = (),
         out.add(e)
         lost[e.side] = e.lost
     if paths:
-        for news in passing_events(out.state, paths, lost):
-            out.add(news)
+        news, turned = passing_events(out.state, paths, lost)
+        for passing in news:
+            out.add(passing)
+        for side, units in turned.items():
+            out.turned_on_the_way.setdefault(side, {}).update(
+                {uid: tuple((c.col, c.row) for c in cells) for uid, cells in units.items()})
     if moved:
         victory.track(out)
     before = len(out.events)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from rules import commands as cmd
 from rules.concealed.commands import ConcealForce, ReleaseScouts
 from rules.concealed.records import forces
 from rules.forces.location import InMarker
+from rules.ground.grid import Cell
 from rules.state import GameState
 from rules.view import ANONYMOUS, project
 from storage.store import Store
@@ -79,6 +81,13 @@ def channel_in_play(demo: Path) -> str:
     return text[:text.index(REPORT)]
 
 
+async def _moves_of(db: Path, unit: str) -> list[dict[str, Any]]:
+    """The recorded moves of ``unit``, in order."""
+    async with Store.open(db) as store:
+        return [dict(e.payload) for e in await store.events_of_type("demo", "unit_moved")
+                if e.payload["unit"] == unit]
+
+
 async def final_state(db: Path) -> GameState:
     async with Store.open(db) as store:
         return await Umpire(store).repository.state_for("demo")
@@ -108,7 +117,8 @@ def test_the_recorded_game_verifies(demo: Path) -> None:
 def test_the_story_ends_as_told(demo: Path) -> None:
     state = asyncio.run(final_state(demo / "game.db"))
     board = state.loaded.board
-    assert board.label(state.units[FINDER].cell) == "A2416"  # stopped where it found Colston
+    moves = asyncio.run(_moves_of(demo / "game.db", FINDER))
+    assert board.label(Cell(*moves[-1]["path"][-1])) == "A2416"  # stopped where it found Colston
     assert state.units[FINDER].strength < 4  # and was fired on
     colston = [u for u in state.units.values() if u.command == "colston-div"]
     assert all(u.cell is not None for u in colston)  # the division is on the map, revealed

@@ -13,7 +13,7 @@ import pytest
 from rules import commands as cmd
 from rules.combat import events as cev
 from rules.combat.commands import Assault, Fire
-from rules.events import Sighted
+from rules.events import SeenPassing, Sighted
 from rules.forces.words import Formation
 from rules.ground.grid import Cell
 from rules.modules.registry import MODULES
@@ -258,8 +258,9 @@ def test_the_owner_rallies_its_shammed_unit_back_home() -> None:
     assert seen(game, "grey", "blue-1").morale == "normal"  # the marker is gone
     told = game.reports("blue", since)
     assert any("1st Brigade" in t and "back" in t and HOME in t for t in told)
-    # The enemy sees the unit move back (its troops' sighting), nothing more.
-    assert {type(e) for e in out.events if e.audience in ("side:grey", "public")} <= {Sighted}
+    # The enemy sees the unit move back (its troops' sighting, on the way too), nothing more.
+    assert {type(e) for e in out.events if e.audience in ("side:grey", "public")} <= {
+        Sighted, SeenPassing}
     with pytest.raises(Refusal, match="no sham"):
         game.do("blue", RallyShammed(units="1st Brigade"))
 

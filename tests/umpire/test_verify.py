@@ -251,16 +251,16 @@ def test_a_bad_record_file_gets_one_clear_line(tmp_path: Path, content: bytes, w
 
 
 def forged_whole(data: dict[str, Any], *, rebind: bool) -> GameLog:
-    """The record of a forger who has the published seed: a morale table row of the pinned
-    ruleset made kinder (the row only the demo's last morale check reads), its hash recomputed,
+    """The record of a forger who has the published seed: a straggler table row of the pinned
+    ruleset made kinder (the row only the demo's last straggler check reads), its hash recomputed,
     and every logged command decided again with the same seed, so that each event follows from
     the forged texts. With ``rebind`` the start's scenario commitment is recomputed too, as
     only someone with the seed can."""
     text = data["ruleset"]["text"]
-    row = '{ roll = "6",     results = ["Sh", "Dg", "Dg", "Rt", "Rt"] }'
+    row = '{ roll = "5",   results = ["1", "1", "2", "2", "1"] }'
     assert text.count(row) == 1
-    data["ruleset"]["text"] = text.replace(row, row.replace('"Sh", "Dg", "Dg", "Rt", "Rt"',
-                                                            '"Sh", "Dg", "-", "Rt", "Rt"'))
+    data["ruleset"]["text"] = text.replace(row, row.replace('"1", "1", "2", "2", "1"',
+                                                            '"1", "1", "2", "2", "0"'))
     data["ruleset"]["sha256"] = hashlib.sha256(data["ruleset"]["text"].encode()).hexdigest()
     log = from_json(json.dumps(data).encode())
     assert log.sources is not None and log.seed_hex is not None
