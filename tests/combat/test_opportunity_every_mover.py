@@ -1,0 +1,258 @@
+"""Opportunity fire at every mover (Concealed Forces Cf 2.1, rulings CF-28 to CF-30).
+
+From the article: a real force that is revealed may use opportunity fire and reaction charges
+from the moment its units are placed, by the series' usual rules; and those let a unit fire at
+any enemy unit that moves within its range and sight for the rest of the phase, not only at the
+unit that found it.
+
+The field (``tests/fixtures/concealed-reveal.toml``): Ash's division conceals at A1205 on
+turn 1. On turn 2 the Union Brigade marches up the road to A1005 and finds it; its owner holds.
+Then the Second Union Brigade, in line at A0409, moves within reach of the placed units: the
+Rebel Battery (unlimbered in A1205, range 10) reaches A0509; the brigades in line reach two
+hexes, and the Third Rebel Brigade at A1105 stands next to A1106.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from rules import commands as cmd
+from rules.concealed.commands import BreedDecoy, ConcealForce
+from rules.refusal import Refusal
+from rules.scenario.loader import LoadedScenario
+from rules.turn.reaction import open_questions
+from rules.view import project
+from tests.support.concealed_reveal import concealed, field, seen_by
+from tests.support.surprise import Dice, Game
+
+MODULES = 'modules = ["concealed_forces", "combat"]'
+
+
+def held_after_the_reveal(loaded: LoadedScenario | None = None, dice: Dice | None = None
+                          ) -> Game:
+    """Turn 2, Union movement: the Union Brigade has found Ash's division at A1205, and its
+    owner held fire."""
+    game, _ = concealed(loaded, dice)
+    game.to(2, "movement", "union")
+    game.do("union", cmd.Move(unit="u-inf", route="A1005"))
+    (question,) = open_questions(game.state)
+    game.do("confederate", cmd.Answer(question=question.id, choice="hold"))
+    assert open_questions(game.state) == []
+    return game
+
+
+def refusal(game: Game, side: str, command: cmd.Command) -> str:
+    state = game.state
+    with pytest.raises(Refusal) as why:
+        game.do(side, command)
+    assert game.state is state
+    return str(why.value)
+
+
+def test_a_unit_moving_within_range_later_in_the_phase_may_be_fired_at() -> None:
+    game = held_after_the_reveal(dice=Dice({"2d6": 12}))
+    out = game.do("union", cmd.Move(unit="u-inf2", route="A0509"))
+    assert game.label("u-inf2") == "A0509"
+    (question,) = open_questions(game.state)
+    assert question.side == "confederate" and question.holds
+    assert question.choices == ("fire", "hold") and question.default == "hold"
+    # Only the battery reaches seven hexes.
+    assert "Second Union Brigade moved to A0509" in question.prompt
+    assert "fire (Rebel Battery)" in question.prompt
+    asked = [e for e in out.events if e.type == "question_asked"]
+    assert [e.audience for e in asked] == ["side:confederate"]
+    # The mover's movement waits for the answer.
+    assert "answering a question" in refusal(game, "union", cmd.Move(unit="u-gen",
+                                                                      route="A0102"))
+    assert "answering a question" in refusal(game, "union", cmd.Done())
+
+    out = game.do("confederate", cmd.Answer(question=question.id, choice="fire"))
+    (shot,) = [e for e in out.events if e.type == "combat_fire"]
+    assert shot.firers == ("c-bat",) and shot.target == "Second Union Brigade"
+    (received,) = [e for e in out.events if e.type == "combat_fire_received"]
+    assert received.audience == "side:union" and received.unit == "u-inf2"
+    assert received.firers == "Rebel Battery" and received.result
+    assert open_questions(game.state) == []
+    game.do("union", cmd.Move(unit="u-gen", route="A0102"))  # the enemy moves on
+    assert game.label("u-gen") == "A0102"
+
+
+def test_each_revealed_unit_reacts_once_in_the_phase_and_holding_keeps_its_turn() -> None:
+    game = held_after_the_reveal()
+    game.do("union", cmd.Move(unit="u-inf2", route="A0509"))
+    (first,) = open_questions(game.state)
+    game.do("confederate", cmd.Answer(question=first.id, choice="hold"))
+    # Held fire is not spent: the battery is offered again at the next move within reach.
+    game.do("union", cmd.Move(unit="u-inf2", route="A0608"))
+    (again,) = open_questions(game.state)
+    assert "fire (Rebel Battery)" in again.prompt and again.id != first.id
+    game.do("confederate", cmd.Answer(question=again.id, choice="fire"))
+    # The battery has fired: moving on within its range only, the brigade draws no question.
+    game.do("union", cmd.Move(unit="u-inf2", route="A0707"))
+    assert open_questions(game.state) == []
+    # Next to the Third Rebel Brigade, the brigades in line may fire or charge; the battery,
+    # which fired, is not among them.
+    game.place(**{"u-inf2": "A0906"})
+    game.do("union", cmd.Move(unit="u-inf2", route="A1106"))
+    (close,) = open_questions(game.state)
+    assert close.choices == ("fire", "charge", "hold")
+    assert "Rebel Battery" not in close.prompt
+    assert "charge (First Rebel Brigade, Second Rebel Brigade, Third Rebel Brigade)" in (
+        close.prompt)
+
+
+def test_a_reaction_charge_at_a_later_mover_is_close_combat_without_advance() -> None:
+    game = held_after_the_reveal(dice=Dice({"1d6": 4}))
+    game.place(**{"u-inf2": "A0906"})
+    game.do("union", cmd.Move(unit="u-inf2", route="A1106"))
+    (question,) = open_questions(game.state)
+    out = game.do("confederate", cmd.Answer(question=question.id, choice="charge"))
+    (attack,) = [e for e in out.events if e.type == "combat_attack"]
+    assert attack.kind == "assault" and attack.targets == ("u-inf2",)
+    # Every revealed unit next to it that the assault order would accept, the guns too.
+    assert set(attack.attackers) == {"c-bat", "c-inf1", "c-inf2", "c-inf3"}
+    results = [e for e in out.events if e.type == "combat_close_combat"]
+    assert {e.audience for e in results} == {"side:confederate", "side:union"}
+    assert game.label("c-inf3") == "A1105" and game.label("c-inf1") == "A1205"
+
+
+def test_only_the_phase_of_the_reveal_and_only_combat_units_draw_the_offer() -> None:
+    game = held_after_the_reveal()
+    # A general is no target.
+    game.do("union", cmd.Move(unit="u-gen", route="A0102"))
+    assert open_questions(game.state) == []
+    # In the phase of the reveal, the brigade moving within the battery's range is offered ...
+    game.do("union", cmd.Move(unit="u-inf2", route="A0509"))
+    (question,) = open_questions(game.state)
+    game.do("confederate", cmd.Answer(question=question.id, choice="hold"))
+    # ... in a later phase it is not: the reaction belongs to the phase of the reveal.
+    game.to(3, "movement", "union")
+    game.do("union", cmd.Move(unit="u-inf2", route="A0608"))
+    assert game.label("u-inf2") == "A0608"
+    assert open_questions(game.state) == []
+
+
+def test_the_question_lasts_until_the_phase_ends_unless_the_scenario_sets_a_time() -> None:
+    game = held_after_the_reveal()
+    game.do("union", cmd.Move(unit="u-inf2", route="A0509"))
+    (question,) = open_questions(game.state)
+    assert question.seconds is None
+    assert "before the phase ends" in question.words()
+    assert "at most until the phase ends" in refusal(game, "union", cmd.Done())
+    # The clock gives no default to a question that waits for the phase's end ...
+    with pytest.raises(Refusal, match="waits until the phase ends"):
+        timeout(game, question.id)
+    # ... the phase's end does (here the host ends it): the force holds.
+    out = end_phase(game)
+    answered = [e for e in out.events if e.type == "question_answered"]
+    assert [(e.question, e.choice, e.by_default) for e in answered] == [
+        (question.id, "hold", True)]
+    assert "combat_fire" not in [e.type for e in out.events]
+
+    timed = held_after_the_reveal(field((MODULES, MODULES + "\noptions = { "
+                                                 "cf_reaction_seconds = 120 }")))
+    timed.do("union", cmd.Move(unit="u-inf2", route="A0509"))
+    (question,) = open_questions(timed.state)
+    assert question.seconds == 120
+    assert "at most 120 seconds" in refusal(timed, "union", cmd.Done())
+    timeout(timed, question.id)
+    assert open_questions(timed.state) == []
+
+
+def timeout(game: Game, question: str) -> Any:
+    from rules import engine
+
+    out = engine.decide(game.state, "", cmd.AnswerTimeout(question=question), game.dice,
+                        host=True)
+    game.state = out.state
+    return out
+
+
+def end_phase(game: Game) -> Any:
+    from rules import engine
+
+    out = engine.decide(game.state, "", cmd.ForceEndPhase(), game.dice, host=True)
+    game.state = out.state
+    return out
+
+
+# -- a cheater's test ------------------------------------------------------------------------------
+#: A second Confederate division, General Bay's, far to the east, out of the Union's sight.
+BAY = '''
+[[commands]]
+id = "bay-div"
+side = "confederate"
+name = "Bay Division"
+echelon = "division"
+parent = "grey-corps"
+leader = "bay-lead"
+
+[[units]]
+id = "bay-lead"
+side = "confederate"
+name = "General Bay"
+kind = "leader"
+echelon = "division"
+command = "bay-div"
+at = "A1509"
+
+[[units]]
+id = "bay-bat"
+side = "confederate"
+name = "Bay Battery"
+kind = "artillery"
+strength = 3
+formation = "unlimbered"
+command = "bay-div"
+at = "A1509"
+
+[[turns]]
+turn = 1
+'''
+
+
+def union_story(holds: int) -> tuple[tuple[list[dict[str, object]], list[str], Any], bool]:
+    """Everything the Union receives, the refusals it gets and its last view, in a game where
+    Bay's division breeds a decoy on turn 2 and the first of the two markers moves off to A1409;
+    the breeding die (``holds``) decides whether the division or the decoy went. On turn 3 the
+    Union finds Ash's division, and a later move of its second brigade draws a question.
+    Returns what the Union got, and whether the division is the one at A1409."""
+    game = Game(field(("[[turns]]\nturn = 1\n", BAY)), Dice(holds=[holds]))
+    game.to(1, "movement", "confederate")
+    game.do("confederate", ConcealForce(leader="General Ash"))
+    out = game.do("confederate", ConcealForce(leader="General Bay"))
+    (bay,) = [e.marker for e in out.events if e.type == "marker_placed"]
+    game.to(2, "movement", "confederate")
+    out = game.do("confederate", BreedDecoy(marker=str(bay)))
+    (split,) = [e for e in out.events if e.type == "marker_split"]
+    game.do("confederate", cmd.Move(unit=split.into[0], route="A1409"))
+    game.to(3, "movement", "union")
+    game.do("union", cmd.Move(unit="u-inf", route="A1005"))
+    (found,) = open_questions(game.state)
+    game.do("confederate", cmd.Answer(question=found.id, choice="hold"))
+    game.do("union", cmd.Move(unit="u-inf2", route="A0509"))
+    (question,) = open_questions(game.state)
+    refused = [refusal(game, "union", cmd.Done()),
+               refusal(game, "union", cmd.Move(unit="u-gen", route="A0102"))]
+    game.do("confederate", cmd.Answer(question=question.id, choice="hold"))
+    game.do("union", cmd.Move(unit="u-gen", route="A0102"))
+    view = project(game.state, "union")
+    # The view as data, but for the map itself, which each game loads anew.
+    shown = {f.name: getattr(view, f.name) for f in fields(view) if f.name != "game_map"}
+    (moved,) = [m for m in project(game.state, "confederate").markers
+                if game.board.label(m.cell) == "A1409"]
+    return (seen_by("union", game.events), refused, shown), bool(moved.contents)
+
+
+def test_what_an_unfound_marker_holds_changes_nothing_the_mover_receives() -> None:
+    """The marker that went to A1409 holds Bay's division (and its battery, in range of the
+    Union's brigade if it stood on the map) in one game and a decoy in the other: the Union
+    receives the same events, the same refusals while held, and the same view."""
+    division_moved, truth = union_story(holds=1)
+    decoy_moved, other_truth = union_story(holds=6)
+    assert truth and not other_truth  # the hidden state does differ
+    assert division_moved == decoy_moved
+    assert all("answering a question" in r for r in division_moved[1])
