@@ -15,18 +15,26 @@ hexes, and the Third Rebel Brigade at A1105 stands next to A1106.
 from __future__ import annotations
 
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.client import VedetteBot
 from rules import commands as cmd
 from rules.concealed.commands import BreedDecoy, ConcealForce
 from rules.refusal import Refusal
 from rules.scenario.loader import LoadedScenario
 from rules.turn.reaction import open_questions
 from rules.view import project
-from tests.support.concealed_reveal import concealed, field, seen_by
+from tests.fakediscord import FakeDiscord, FakeUser, buttons_of
+from tests.support.botkit import EPHEMERAL, TOKEN, forged_button, started_game, text_of
+from tests.support.concealed_reveal import FIELD, concealed, field, seen_by
 from tests.support.surprise import Dice, Game
+from umpire.answers import UmpireError
+from umpire.clock.phase_clock import step_clock
+from umpire.clock.phases import set_length
+from umpire.words.deadlines import timestamp
 
 MODULES = 'modules = ["concealed_forces", "combat"]'
 
@@ -256,3 +264,81 @@ def test_what_an_unfound_marker_holds_changes_nothing_the_mover_receives() -> No
     assert truth and not other_truth  # the hidden state does differ
     assert division_moved == decoy_moved
     assert all("answering a question" in r for r in division_moved[1])
+
+
+# -- through the bot -------------------------------------------------------------------------------
+async def test_through_the_bot_the_question_runs_to_the_phase_deadline_and_only_its_side_answers(
+        tmp_path: Path) -> None:
+    """The host has set a phase deadline of four hours. The Confederates' question about the
+    Second Union Brigade comes with its buttons and the phase's deadline as its time; the
+    Union's press of its button is refused and changes nothing, its orders wait; the
+    Confederates' press fires, and the Union hears of the fire."""
+    async with (FakeDiscord(token=TOKEN, callback_deadline=3.0) as fake,
+                started_game(fake, tmp_path, FIELD, ("confederate", "union"),
+                             seed=bytes(range(32))) as (bot, alice, bob)):
+        umpire = bot.umpire
+        await set_length(umpire, "g1", alice.id, "4h")
+        users = {"confederate": alice, "union": bob}
+        await to_movement(bot, users, 1, "confederate")
+        await umpire.handle("g1", alice.id, ConcealForce(leader="General Ash"))
+        await to_movement(bot, users, 2, "union")
+        await umpire.handle("g1", bob.id, cmd.Move(unit="u-inf", route="A1005"))
+        [found] = open_questions(await umpire.repository.state_for("g1"))
+        await umpire.handle("g1", alice.id, cmd.Answer(question=found.id, choice="hold"))
+        await umpire.handle("g1", bob.id, cmd.Move(unit="u-inf2", route="A0509"))
+        await bot.outbox.idle()
+
+        state = await umpire.repository.state_for("g1")
+        [question] = open_questions(state)
+        assert question.seconds is None
+        clock = await step_clock(umpire.store, "g1", state, umpire.store.now())
+        assert clock is not None
+        [dm] = [m for m in fake.dms_to(alice) if "Second Union Brigade moved to A0509"
+                in text_of(m)]
+        assert f"Answer by {timestamp(clock.deadline)}, when the phase ends." in text_of(dm)
+        shown = buttons_of(dm)
+        assert [b["label"] for b in shown] == ["Fire", "Hold (default)"]
+        assert not any("moved to A0509" in text_of(m) for m in fake.dms_to(bob))
+
+        # The Union presses the Confederates' button: refused as a question that is not its
+        # own, and nothing is logged.
+        length = len(await umpire.store.events("g1"))
+        said = await press(fake, forged_button(fake, bob, shown[0]["custom_id"]),
+                           shown[0]["custom_id"], bob)
+        assert said.startswith(f"no question '{question.id}' is waiting for your answer")
+        assert len(await umpire.store.events("g1")) == length
+        assert open_questions(await umpire.repository.state_for("g1")) == [question]
+        with pytest.raises(UmpireError, match="answering a question"):
+            await umpire.handle("g1", bob.id, cmd.Move(unit="u-gen", route="A0102"))
+
+        # The Confederates fire; the Union is told of it.
+        said = await press(fake, dm, shown[0]["custom_id"], alice)
+        assert open_questions(await umpire.repository.state_for("g1")) == []
+        fired = [e.payload for e in await umpire.store.events("g1")
+                 if e.type == "combat_fire_received"]
+        assert [(p["unit"], p["firers"]) for p in fired] == [("u-inf2", "Rebel Battery")]
+        await fake.wait_for(lambda: any("Under fire" in text_of(m) and "Rebel Battery"
+                                        in text_of(m) for m in fake.dms_to(bob)),
+                            what="the Union's report of the fire")
+
+
+async def to_movement(bot: VedetteBot, users: dict[str, FakeUser], turn: int, side: str
+                      ) -> None:
+    """Every acting side says done until ``side``'s movement phase of ``turn``."""
+    for _ in range(60):
+        state = await bot.umpire.repository.state_for("g1")
+        if state.turn == turn and state.current.allows("move") and side in state.acting_sides():
+            return
+        for acting in state.acting_sides():
+            await bot.umpire.handle("g1", users[acting].id, cmd.Done())
+    raise AssertionError(f"never reached the {side} movement phase of turn {turn}")
+
+
+async def press(fake: FakeDiscord, message: dict[str, Any], custom_id: str, user: FakeUser
+                ) -> str:
+    """The bot's private answer to a press."""
+    handle = await fake.click(message, custom_id, user=user)
+    callback = await handle.response()
+    said = await handle.original_message() if callback.type == 5 else handle.original
+    assert said is not None and said["flags"] & EPHEMERAL, said
+    return text_of(said)
