@@ -26,7 +26,8 @@ units would give it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rules.combat.checks import aim_refusal, fighter_refusal
@@ -137,10 +138,13 @@ def offer(out: Outcome, marker_id: str, finder_id: str) -> None:
     units = deployed(state, marker_id)
     if finder is None or not units:
         return
-    where = state.loaded.board.describe(finder.cell) if finder.cell is not None else ""
-    _ask(out, units[0].side, finder,
-         f"Marker {marker_id}'s force is revealed by the enemy unit at {where}, and may react "
-         "at once")
+
+    def opening() -> str:
+        where = state.loaded.board.describe(finder.cell) if finder.cell is not None else ""
+        return (f"Marker {marker_id}'s force is revealed by the enemy unit at {where}, and may "
+                "react at once")
+
+    _ask(out, units[0].side, finder, opening)
 
 
 def offer_movers(out: Outcome, moved: Iterable[str]) -> None:
@@ -156,16 +160,21 @@ def offer_movers(out: Outcome, moved: Iterable[str]) -> None:
         if mover is None or mover.cell is None:
             continue
         for side in sorted(sides - {mover.side}):
-            know = Knowledge(state, side)
-            who = know.name(mover)
-            where = state.loaded.board.describe(mover.cell)
-            _ask(out, side, mover, f"{who[:1].upper()}{who[1:]} moved to {where}, within "
-                 "reach of your troops revealed in this phase, which may react at once")
+            _ask(out, side, mover, partial(_moved, state, side, mover))
 
 
-def _ask(out: Outcome, side: str, target: Unit, opening: str) -> None:
+def _moved(state: GameState, side: str, mover: Unit) -> str:
+    """How a later mover's question opens: the unit as the asked side names it, and where."""
+    who = Knowledge(state, side).name(mover)
+    where = state.loaded.board.describe(mover.cell) if mover.cell is not None else ""
+    return (f"{who[:1].upper()}{who[1:]} moved to {where}, within reach of your troops revealed "
+            "in this phase, which may react at once")
+
+
+def _ask(out: Outcome, side: str, target: Unit, opening: Callable[[], str]) -> None:
     """Ask ``side`` whether its units revealed in this phase fire at or charge ``target``, if
-    any of them could and no question about ``target`` is open already."""
+    any of them could and no question about ``target`` is open already. ``opening``: the
+    question's first words, worked out only when it is asked."""
     state = out.state
     if target.cell is None or not target.combat or not enabled(state):
         return
@@ -185,7 +194,7 @@ def _ask(out: Outcome, side: str, target: Unit, opening: str) -> None:
         offered.append(f"fire ({', '.join(u.name for u in can_fire[:MOST_UNITS])})")
     if can_charge:
         offered.append(f"charge ({', '.join(u.name for u in can_charge[:MOST_UNITS])})")
-    prompt = (f"{opening}: {' or '.join(offered)}, or hold (/conceal react). The enemy's "
+    prompt = (f"{opening()}: {' or '.join(offered)}, or hold (/conceal react). The enemy's "
               "movement waits.")
     acting = {u.id for u in (*can_fire, *can_charge)}
     topic = JOIN.join(mid for mid in markers
