@@ -107,12 +107,14 @@ class ConcealedForces(RuleModule):
     def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
         revealing.reveal_found(out, units)
         scouts.identify_seen(out)
+        # Forces revealed in this phase may fire at any enemy that moves within reach (CF-28).
+        opportunity.offer_movers(out, units)
 
     def route_refusal(self, state: GameState, unit: Unit, path: tuple[Cell, ...]) -> str | None:
         return scouts.route_refusal(state, unit, path)
 
     def on_answer(self, out: Outcome, question: Question, choice: str, by_default: bool) -> None:
-        """A revealed force's owner chose to fire, charge or hold (ruling CF-11)."""
+        """A revealed force's owner chose to fire, charge or hold (rulings CF-11, CF-28)."""
         opportunity.on_answer(out, question, choice, by_default)
 
     # -- the turn ----------------------------------------------------------------------------------
@@ -182,8 +184,9 @@ def fold(state: GameState, event: GameEvent) -> GameState:
             for uid, cell, formation in placed:
                 unit = state.units[uid]
                 moved[uid] = unit.placed(Cell(*cell)).with_formation(Formation(formation))
-            if placed:  # who may still react at once (ruling CF-11)
+            if placed:  # who may react for the rest of this phase (rulings CF-11, CF-28)
                 data.setdefault("deployed", {})[mid] = [uid for uid, _, _ in placed]
+                data.setdefault("revealed_in", {})[mid] = [state.turn, state.step]
         case cev.DeploymentPlanned(marker=mid) | cev.DeploymentPlanCleared(marker=mid):
             plans.fold(found[mid], event)
         case cev.DetachmentMarked(unit=uid, detached=detached):

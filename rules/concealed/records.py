@@ -16,7 +16,8 @@ Everything lives in ``module_data["concealed_forces"]`` as JSON-ready data::
      "released": {"4821": [4, 1]},
      "forced": {"phase": [4, 1], "mp": {"4821": 2}},
      "owed": {"4821": [{"turn": 4, "checks": {"von-gilsa": 2}}]},
-     "deployed": {"4821": ["devens", "von-gilsa", ...]}}
+     "deployed": {"4821": ["devens", "von-gilsa", ...]},
+     "revealed_in": {"4821": [4, 1]}}
 
 A force is filed under its marker's id. ``units`` are every unit inside it (its commander
 among them); a decoy has none. ``concealed_turn`` is the turn the units went under cover (a
@@ -26,7 +27,8 @@ movement phase, ``found`` the turns in which each side's decoys were found and r
 decoy is back in the pool from the next turn), ``conceal_phase`` the last phase in which a side
 concealed a force (breeding must come first), ``detached`` the units their owner marked as
 detached from their division. ``plan`` is the owner's deployment plan (``plans``: a unit's place
-and formation), ``deployed`` the units each revealed force placed (they may react at once:
+and formation), ``deployed`` the units each revealed force placed and ``revealed_in`` the
+phase in which it was revealed (for the rest of that phase they may react at once:
 ``opportunity``). ``scouts`` are the units a force released (Cf 3.1): the marker
 and hex they came from, the phase in which they did (their reach is limited in that phase) and
 whether each is the ``cavalry`` unit or a ``skirmisher``; ``anonymous`` the released cavalry

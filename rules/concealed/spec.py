@@ -10,11 +10,12 @@ from rules.modules.spec import ModuleSpec
 #: ``each_turn`` (at the end of each phase it force-marched) or ``on_reveal`` (noted, and all
 #: rolled when it is revealed or unconcealed).
 MARCH_OPTION = "cf_march_stragglers"
-#: Whether a revealed real force may fire and charge at once at the unit that found it
-#: (Cf 2.1, ruling CF-11).
+#: Whether a revealed real force may fire and charge at once, for the rest of the phase, at
+#: the enemy units that move within its reach (Cf 2.1, rulings CF-11, CF-28).
 OPPORTUNITY_OPTION = "cf_opportunity_fire"
-#: How long, in seconds, its owner has to answer (at least 1: the finder's side waits, and
-#: cannot end its phase, while the question is open).
+#: How long, in seconds, its owner has to answer, when a scenario sets it (at least 1). Left
+#: out (the default, 0), the question lasts until the phase ends: its deadline, when the game
+#: has one (ruling CF-30). The mover's side waits, and cannot end its phase, meanwhile.
 REACTION_SECONDS_OPTION = "cf_reaction_seconds"
 
 SPEC: ModuleSpec = ModuleSpec(
@@ -26,7 +27,7 @@ SPEC: ModuleSpec = ModuleSpec(
     events=EVENTS,
     tables=("straggler",),
     options={MARCH_OPTION: "each_turn", OPPORTUNITY_OPTION: True,
-             REACTION_SECONDS_OPTION: 300},
+             REACTION_SECONDS_OPTION: 0},
     phase_commands={
         "move": ("/conceal force", "/conceal breed", "/conceal reveal", "/conceal scout",
                  "/conceal forced", "/conceal plan"),

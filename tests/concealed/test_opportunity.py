@@ -145,7 +145,10 @@ def test_an_unconcealed_force_is_not_asked() -> None:
 
 
 def test_unanswered_the_force_holds_when_the_clock_runs_out() -> None:
-    game, marker = concealed()
+    loaded = field(('modules = ["concealed_forces", "combat"]',
+                    'modules = ["concealed_forces", "combat"]\n'
+                    'options = { cf_reaction_seconds = 300 }'))
+    game, marker = concealed(loaded)
     found(game, marker)
     (question,) = open_questions(game.state)
     assert question.seconds == 300

@@ -31,7 +31,6 @@ from tests.support.concealed_reveal import FIELD
 from umpire.clock.questions import time_out_questions
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
-from umpire.words.deadlines import timestamp
 from umpire.words.replies import NOT_PLAYING
 
 SIDES = ("confederate", "union")  # alice is the Confederates (and host), bob the Union
@@ -121,7 +120,8 @@ async def test_a_question_has_its_buttons_and_its_deadline(fake: FakeDiscord,
     async with three_at_table(fake, tmp_path) as (bot, alice, carol, bob):
         await asked(bot, alice, bob, carol=carol)
         [question] = open_questions(await bot.umpire.repository.state_for("g1"))
-        assert question.side == "confederate" and question.seconds == 300
+        # No reaction time in the scenario: the question lasts until the phase ends.
+        assert question.side == "confederate" and question.seconds is None
         dm = question_dm(fake, alice)
         assert buttons(question_dm(fake, carol)) == buttons(dm)
         # One button per choice, the default marked, each naming the game, question, choice.
@@ -130,13 +130,14 @@ async def test_a_question_has_its_buttons_and_its_deadline(fake: FakeDiscord,
         assert [b["custom_id"] for b in shown] == [
             f"vedette:answer:g1:{question.id}:{c}" for c in question.choices]
         assert all(len(b["custom_id"]) <= 100 for b in shown)
-        # The moment the clock gives the default: when the question was stored, plus 300 s.
+        # The game has no phase deadline: the default comes when the phase ends, and no
+        # clock gives it before.
         [stored] = [e for e in await bot.umpire.store.events("g1")
                     if e.type == "question_asked"]
-        due = stored.created_at + timedelta(seconds=300)
-        assert f"Answer by {timestamp(due)}." in text_of(dm)
+        assert "Answer before the phase ends." in text_of(dm)
         assert question.words() in text_of(dm)  # the rules' words stand as they are
-        assert await time_out_questions(bot.umpire, "g1", due - timedelta(seconds=1)) == []
+        later = stored.created_at + timedelta(days=2)
+        assert await time_out_questions(bot.umpire, "g1", later) == []
         # The enemy's forged press of a choice (and of its own made-up question): refused,
         # nothing changes.
         length = await log_length(bot)
@@ -177,12 +178,8 @@ async def owner_question(tmp_path: Path, extra: tuple[str, str] | None) -> tuple
         state = await bot.umpire.repository.state_for("g1")
         assert (state.loaded.board.label(state.units["u-inf2"].cell) == "A0509") == bool(extra)
         dm = question_dm(fake, alice)
-        [stored] = [e for e in await bot.umpire.store.events("g1")
-                    if e.type == "question_asked"]
-        due = timestamp(stored.created_at + timedelta(seconds=300))
-        # The words (the due time taken out) and the buttons: the rest of the components
-        # holds the same words.
-        return text_of(dm).replace(due, "<due>"), {"buttons": buttons_of(dm)}
+        # The words and the buttons: the rest of the components holds the same words.
+        return text_of(dm), {"buttons": buttons_of(dm)}
 
 
 async def test_the_question_does_not_tell_what_the_enemy_did_out_of_sight(
@@ -191,5 +188,5 @@ async def test_the_question_does_not_tell_what_the_enemy_did_out_of_sight(
     leaves it be; the question its owner gets reads the same, buttons and all."""
     still = await owner_question(tmp_path / "still", None)
     moved = await owner_question(tmp_path / "moved", ("u-inf2", "A0509"))
-    assert "<due>" in still[0]
+    assert "Answer before the phase ends." in still[0]
     assert still == moved

@@ -1,27 +1,36 @@
-"""Opportunity fire and reaction charges by a revealed force (Cf 2.1, ruling CF-11).
+"""Opportunity fire and reaction charges by a revealed force (Cf 2.1, rulings CF-11, CF-28 to
+CF-30).
 
-A real force that an enemy unit finds may fire and charge from the instant it is placed, even
-at the very unit whose move found it. When the game option ``cf_opportunity_fire`` is on (the
-default) and the combat module is in force, the owner is asked at once, in the reaction window
-(``rules.turn.reaction``): ``fire`` (every deployed unit that can fire at the finder does,
-together),
-``charge`` (every deployed unit next to it attacks it in close combat, and stays where it is
-whatever the result) or ``hold``, the default. The question holds the enemy's movement until it
-is answered or its deadline passes (``cf_reaction_seconds``, at least one second: the finder's
-side cannot end its phase while it waits).
+A real force that an enemy unit finds may fire and charge from the instant it is placed, under
+the series' normal rules: for the rest of the phase in which it was revealed, its units may fire
+at, or charge, any enemy unit that moves within their reach, the very unit whose move found it
+included. When the game option ``cf_opportunity_fire`` is on (the default) and the combat module
+is in force, the owner is asked at once, in the reaction window (``rules.turn.reaction``),
+whenever an enemy combat unit ends a change of place (a move, a march, an arrival, a retreat or
+advance, a force deploying) where some unit of a force revealed in this phase could act against
+it: ``fire`` (every such unit that can fire at it does, together), ``charge`` (every such unit
+next to it attacks it in close combat, and stays where it is whatever the result) or ``hold``,
+the default. Each revealed unit reacts once in the phase, by fire or by charge.
 
-The question is asked only when some deployed unit could act against the finder by what the
-finder's side itself sees once the units are placed: where they stand, their kinds,
-formations and morale, and the ground between. The fire and the charge are the combat
-module's own (``rules.combat.fire.resolve_fire``, ``rules.combat.close_combat.resolve_assault``)
-on the ruleset's normal tables, without their phase check: the finder's side receives exactly
-what any other fire or close combat by those units would give it.
+The question holds the enemy's movement until it is answered or its time is up: the phase's end
+(its deadline, when the host set one), unless the scenario gives a reaction time of its own
+(``cf_reaction_seconds``). It is asked only when some revealed unit could act against the mover
+by the combat module's own checks (``rules.combat.checks``): where the units stand, their kinds,
+formations and morale, whether they have already fired or charged in the phase, and the ground
+between; a model that shows every enemy counter (ruling CF-4) shows the mover's side all of it.
+The fire and the charge are the combat module's own (``rules.combat.fire.resolve_fire``,
+``rules.combat.close_combat.resolve_assault``) on the ruleset's normal tables, without their
+phase check: the mover's side receives exactly what any other fire or close combat by those
+units would give it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from rules.combat.checks import aim_refusal, fighter_refusal
 from rules.combat.close_combat import resolve_assault
 from rules.combat.commands import Assault, Fire
 from rules.combat.fire import resolve_fire
@@ -30,10 +39,8 @@ from rules.combat.sides import Knowledge
 from rules.concealed.records import MODULE, data
 from rules.concealed.spec import OPPORTUNITY_OPTION, REACTION_SECONDS_OPTION, SPEC
 from rules.forces.units import Unit
-from rules.ground.grid import Cell
 from rules.modules.registry import in_force
 from rules.refusal import Refusal
-from rules.sighting.height import clear_line
 from rules.state import GameState
 from rules.turn import reaction
 
@@ -48,6 +55,8 @@ HOLD = "hold"
 COMBAT = "combat"
 #: Fire and close combat orders name at most this many units.
 MOST_UNITS = 8
+#: Joins the markers a question's topic names.
+JOIN = "+"
 
 
 def _option(state: GameState, key: str) -> Any:
@@ -62,121 +71,160 @@ def enabled(state: GameState) -> bool:
     return on and any(m.name == COMBAT for m in in_force(state.modules))
 
 
-def firers(state: GameState, units: list[Unit], target: Unit) -> list[Unit]:
-    """The units that can fire at ``target`` now: on the map, combat units, in a formation and
-    a morale state that fire, not yet fired this step, within range and with a clear line."""
+def reaction_seconds(state: GameState) -> int | None:
+    """How long the owner has to answer: the scenario's ``cf_reaction_seconds`` when it sets
+    one, else ``None``, until the phase ends (its deadline, when the game has one)."""
+    seconds = int(_option(state, REACTION_SECONDS_OPTION))
+    return seconds if seconds > 0 else None
+
+
+# -- who may react -------------------------------------------------------------------------------
+def revealed_this_phase(state: GameState) -> list[str]:
+    """The markers whose real forces were revealed in the current phase, in the order they were
+    revealed."""
+    now = [state.turn, state.step]
+    return [mid for mid, when in data(state).get("revealed_in", {}).items()
+            if list(when) == now]
+
+
+def deployed(state: GameState, marker_id: str) -> list[Unit]:
+    """The units that deployed from the marker, as they stand now."""
+    ids: list[str] = data(state).get("deployed", {}).get(marker_id, [])
+    return [state.units[u] for u in ids if u in state.units]
+
+
+def _reacted(state: GameState, unit: Unit) -> bool:
+    """Whether the unit has already fired or charged in this phase: a revealed unit reacts once
+    (ruling CF-29)."""
+    return used(state, FIRE, unit.id) or used(state, "assault", unit.id)
+
+
+def _able(state: GameState, unit: Unit, action: str, target: Unit) -> bool:
+    """Whether ``unit`` may ``action`` ("fire" or "assault") at ``target`` now, by the checks
+    the fire and assault orders make, and has not reacted yet in this phase."""
+    if target.cell is None or unit.strength <= 0 or _reacted(state, unit):
+        return False
+    if fighter_refusal(state, unit, action) is not None:
+        return False
+    return aim_refusal(state, unit, action, target.cell, target.name) is None
+
+
+def firers(state: GameState, units: Iterable[Unit], target: Unit) -> list[Unit]:
+    """The units that can fire at ``target`` now: the fire order would accept each of them
+    (``fighter_refusal``, ``aim_refusal``), and none has reacted yet in this phase."""
     ruleset = state.loaded.ruleset
-    rules = ruleset.combat
-    if "fire" not in ruleset.tables or not rules.fire_results or target.cell is None:
+    if "fire" not in ruleset.tables or not ruleset.combat.fire_results:
         return []
-    gm = state.loaded.map
-    out = []
-    for u in units:
-        if not _may_act(state, u, "fire") or u.cell is None:
-            continue
-        if u.formation not in rules.fire_formations.get(u.kind, ()):
-            continue
-        if rules.band_at(u.kind, gm.grid.distance(u.cell, target.cell)) is None:
-            continue
-        if clear_line(gm, gm.idx(u.cell), gm.idx(target.cell)):
-            out.append(u)
-    return out
+    return [u for u in units if _able(state, u, "fire", target)]
 
 
-def chargers(state: GameState, units: list[Unit], target: Unit) -> list[Unit]:
-    """The units that can charge ``target`` now: combat units next to it whose morale lets
-    them assault, not yet assaulted this step, with no impassable hexside between."""
+def chargers(state: GameState, units: Iterable[Unit], target: Unit) -> list[Unit]:
+    """The units that can charge ``target`` now: the assault order would accept each of them,
+    and none has reacted yet in this phase."""
     ruleset = state.loaded.ruleset
     table = ruleset.tables.get("close_combat")
-    if (table is None or table.kind == "plain" or not ruleset.combat.close_combat_results
-            or target.cell is None):
+    if table is None or table.kind == "plain" or not ruleset.combat.close_combat_results:
         return []
-    gm = state.loaded.map
-    out = []
-    for u in units:
-        if not _may_act(state, u, "assault") or u.cell is None:
-            continue
-        if not gm.grid.adjacent(u.cell, target.cell):
-            continue
-        between = gm.hexside_between(u.cell, target.cell)
-        if between is not None and ruleset.hexsides[between].impassable:
-            continue
-        out.append(u)
-    return out
+    return [u for u in units if _able(state, u, "assault", target)]
 
 
-def _may_act(state: GameState, unit: Unit, action: str) -> bool:
-    if unit.cell is None or not unit.combat or unit.strength <= 0:
-        return False
-    morale = state.loaded.ruleset.combat.state(unit.morale)
-    if not (morale.may_fire if action == "fire" else morale.may_assault):
-        return False
-    if used(state, action, unit.id):
-        return False
-    return not any(m.may_fight(state, unit, action) for m in in_force(state.modules))
-
-
+# -- asking ----------------------------------------------------------------------------------------
 def offer(out: Outcome, marker_id: str, finder_id: str) -> None:
     """The force under ``marker_id`` has just deployed, found by ``finder_id``: ask its owner
-    whether it fires or charges, if the option allows and any of its units could."""
+    whether its units, and those of any force of his revealed earlier in the phase, fire at the
+    finder or charge it."""
     state = out.state
     finder = state.units.get(finder_id)
-    if finder is None or finder.cell is None or not finder.combat or not enabled(state):
+    units = deployed(state, marker_id)
+    if finder is None or not units:
         return
-    units = _deployed(state, marker_id)
-    if not units:
+
+    def opening() -> str:
+        where = state.loaded.board.describe(finder.cell) if finder.cell is not None else ""
+        return (f"Marker {marker_id}'s force is revealed by the enemy unit at {where}, and may "
+                "react at once")
+
+    _ask(out, units[0].side, finder, opening)
+
+
+def offer_movers(out: Outcome, moved: Iterable[str]) -> None:
+    """Enemy units have just changed place: for each one that ended within reach of a force
+    revealed in this phase, ask that force's owner whether it fires or charges (ruling CF-28)."""
+    state = out.state
+    markers = revealed_this_phase(state)
+    if not markers or not enabled(state):
         return
-    side = units[0].side
-    can_fire = firers(state, units, finder)
-    can_charge = chargers(state, units, finder)
+    sides = {u.side for mid in markers for u in deployed(state, mid)}
+    for uid in moved:
+        mover = state.units.get(uid)
+        if mover is None or mover.cell is None:
+            continue
+        for side in sorted(sides - {mover.side}):
+            _ask(out, side, mover, partial(_moved, state, side, mover))
+
+
+def _moved(state: GameState, side: str, mover: Unit) -> str:
+    """How a later mover's question opens: the unit as the asked side names it, and where."""
+    who = Knowledge(state, side).name(mover)
+    where = state.loaded.board.describe(mover.cell) if mover.cell is not None else ""
+    return (f"{who[:1].upper()}{who[1:]} moved to {where}, within reach of your troops revealed "
+            "in this phase, which may react at once")
+
+
+def _ask(out: Outcome, side: str, target: Unit, opening: Callable[[], str]) -> None:
+    """Ask ``side`` whether its units revealed in this phase fire at or charge ``target``, if
+    any of them could and no question about ``target`` is open already. ``opening``: the
+    question's first words, worked out only when it is asked."""
+    state = out.state
+    if target.cell is None or not target.combat or not enabled(state):
+        return
+    if any(q.topic.rpartition(":")[2] == target.id
+           for q in reaction.open_questions(state, side=side, module=MODULE)):
+        return
+    markers = [mid for mid in revealed_this_phase(state)
+               if any(u.side == side for u in deployed(state, mid))]
+    units = [u for mid in markers for u in deployed(state, mid)]
+    can_fire = firers(state, units, target)
+    can_charge = chargers(state, units, target)
     choices = ((FIRE,) if can_fire else ()) + ((CHARGE,) if can_charge else ())
     if not choices:
         return
-    where = state.loaded.board.describe(finder.cell)
     offered = []
     if can_fire:
         offered.append(f"fire ({', '.join(u.name for u in can_fire[:MOST_UNITS])})")
     if can_charge:
         offered.append(f"charge ({', '.join(u.name for u in can_charge[:MOST_UNITS])})")
-    prompt = (f"Marker {marker_id}'s force is revealed by the enemy unit at {where}, and may "
-              f"react at once: {' or '.join(offered)}, or hold (/conceal react). The enemy's "
+    prompt = (f"{opening()}: {' or '.join(offered)}, or hold (/conceal react). The enemy's "
               "movement waits.")
-    seconds = int(_option(state, REACTION_SECONDS_OPTION))
-    reaction.ask(out, MODULE, side, f"{marker_id}:{finder_id}", (*choices, HOLD), HOLD,
-                 prompt, seconds=max(1, seconds), holds=True)
+    acting = {u.id for u in (*can_fire, *can_charge)}
+    topic = JOIN.join(mid for mid in markers
+                      if any(u.id in acting for u in deployed(state, mid)))
+    reaction.ask(out, MODULE, side, f"{topic}:{target.id}", (*choices, HOLD), HOLD, prompt,
+                 seconds=reaction_seconds(state), holds=True)
 
 
+# -- the answer ------------------------------------------------------------------------------------
 def on_answer(out: Outcome, question: Question, choice: str, by_default: bool) -> None:
     """The owner's answer: the fire or the charge is made now (a default holds)."""
     if by_default or choice == HOLD:
         return
-    marker_id, _, finder_id = question.topic.partition(":")
+    markers, _, target_id = question.topic.rpartition(":")
     state = out.state
-    finder = state.units.get(finder_id)
-    if finder is None or finder.cell is None:
-        raise Refusal("the enemy unit that found the force is no longer there: answer hold")
-    units = _deployed(state, marker_id)
-    acting = (firers if choice == FIRE else chargers)(state, units, finder)
+    target = state.units.get(target_id)
+    if target is None or target.cell is None:
+        raise Refusal("the enemy unit is no longer there: answer hold")
+    units = [u for mid in markers.split(JOIN) for u in deployed(state, mid)]
+    acting = (firers if choice == FIRE else chargers)(state, units, target)
     if not acting:
         verb = "fire at" if choice == FIRE else "charge"
-        raise Refusal(f"none of marker {marker_id}'s units can {verb} that enemy unit now: "
+        raise Refusal(f"none of your revealed units can {verb} that enemy unit now: "
                       "answer hold")
     names = tuple(u.id for u in acting[:MOST_UNITS])
-    target = _target_name(state, question.side, finder.cell, finder)
+    know = Knowledge(state, question.side)
+    # How the side names the target: by name when it sees it identified, else by its hex
+    # (``rules.combat.sides.resolve_target`` reads the side's own view).
+    aim = target.name if target.id in know.identified else state.loaded.board.label(target.cell)
     if choice == FIRE:
-        resolve_fire(out, question.side, Fire(units=names, target=target))
+        resolve_fire(out, question.side, Fire(units=names, target=aim))
     else:
-        resolve_assault(out, question.side, Assault(units=names, target=target, advance=False))
-
-
-def _target_name(state: GameState, side: str, cell: Cell, finder: Unit) -> str:
-    """How the owner's side names the finder: by name when it sees it identified, else by its
-    hex (``rules.combat.sides.resolve_target`` reads the side's own view)."""
-    know = Knowledge(state, side)
-    return finder.name if finder.id in know.identified else state.loaded.board.label(cell)
-
-
-def _deployed(state: GameState, marker_id: str) -> list[Unit]:
-    """The units that deployed from the marker, as they stand now."""
-    ids: list[str] = data(state).get("deployed", {}).get(marker_id, [])
-    return [state.units[u] for u in ids if u in state.units]
+        resolve_assault(out, question.side, Assault(units=names, target=aim, advance=False))
