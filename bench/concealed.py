@@ -7,7 +7,9 @@ of the runs: on a shared machine the least time is the code's own cost):
 
 * the full pass: both sides' sighting and the Concealed Forces reveal check over every marker;
 * one move: a Union unit has stepped one hex, and ``positions_changed`` runs as after any move
-  (sighting events, then each module's hook: the reveal check among them).
+  (sighting events, then each module's hook: the reveal check among them);
+* a 12-hex walk of a Union unit, ``positions_changed`` given its way (every step watched,
+  ruling INFO-18) against the same given its end only.
 """
 
 from __future__ import annotations
@@ -123,6 +125,30 @@ def one_move(state: GameState, seed: int = 2) -> tuple[GameState, str]:
     raise SystemExit("no quiet move found")
 
 
+def twelve_hex_walk(state: GameState, seed: int = 3) -> tuple[GameState, str, list[Cell]]:
+    """The state after a Union unit walked 12 hexes through free hexes (finding nothing), and
+    its way, from where it started."""
+    rng = random.Random(seed)
+    grid = state.loaded.map.grid
+    units = sorted(u.id for u in state.units_of(ENEMY) if u.cell is not None)
+    occupied = {u.cell for u in state.units.values() if u.cell is not None}
+    for _ in range(1000):
+        unit = state.units[rng.choice(units)]
+        assert unit.cell is not None
+        way = [unit.cell]
+        while len(way) < 13:
+            free = [c for c in grid.neighbours(way[-1]) if c not in occupied
+                    and c not in way and state.loaded.board.on_a_sheet(c)]
+            if not free:
+                break
+            way.append(rng.choice(free))
+        if len(way) == 13:
+            after = with_units(state, {unit.id: unit.placed(way[-1])})
+            if found_marker(after) is None:
+                return after, unit.id, way
+    raise SystemExit("no quiet walk found")
+
+
 def run() -> dict[str, float]:
     plain = game()
     marked = with_markers(plain, MARKERS)
@@ -137,7 +163,13 @@ def run() -> dict[str, float]:
 
     move_plain, move_marked = _best_ms(lambda: update(moved_plain),
                                           lambda: update(moved_marked))
+    walked, walker, way = twelve_hex_walk(plain)
+    at_end, watched = _best_ms(
+        lambda: positions_changed(Outcome(walked, _dice), (walker,)),
+        lambda: positions_changed(Outcome(walked, _dice), (walker,), {walker: way}))
     units = sum(1 for u in plain.units.values() if u.cell is not None)
+    print(f"flank-march, a Union unit walks 12 hexes: positions_changed watching every step "
+          f"{watched} ms vs its end only {at_end} ms ({watched / at_end:.2f}x), best of {RUNS}")
     print(f"flank-march ({units} units on the map), {MARKERS} Confederate markers vs none: "
           f"full pass with the reveal check {full_marked} vs {full_plain} ms "
           f"({full_marked / full_plain:.2f}x); after one move {move_marked} vs {move_plain} ms "
@@ -149,4 +181,6 @@ def run() -> dict[str, float]:
         "cf30_one_move_ms_best": move_marked,
         "cf0_one_move_ms_best": move_plain,
         "cf30_one_move_ratio": round(move_marked / move_plain, 3),
+        "twelve_hex_move_watched_ms_best": watched,
+        "twelve_hex_move_end_only_ms_best": at_end,
     }

@@ -41,7 +41,7 @@ from rules.knowledge.sighted import (
     sight,
     turn_visibility,
 )
-from rules.sighting.along import cell_at_step, sighting_along
+from rules.sighting.along import cell_at_step, sighting_along, steps_of
 from rules.state import GameState, with_units
 from rules.turn.status import GameStatus
 
@@ -64,8 +64,8 @@ def passing_events(state: GameState, paths: Paths,
     gm = state.loaded.map
     walked = {uid: [gm.idx(c) for c in cells] for uid, cells in paths.items()
               if len(cells) > 1 and uid in state.units and state.units[uid].cell == cells[-1]}
-    if not walked:
-        return [], {}
+    if steps_of(walked) < 2:
+        return [], {}  # a step of one cell has no way between where it starts and ends
     steps = sighting_along(rule_for(state), turn_visibility(state), presences(state), walked,
                            blocked_radius=state.loaded.ruleset.blocked_radius,
                            sides=state.sides)

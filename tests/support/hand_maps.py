@@ -88,3 +88,19 @@ def apart_file(tmp_path: Path, options: str = "") -> Path:
     path = tmp_path / "apart.toml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def hidden_flank_march(folder: Path) -> Path:
+    """The flank march with enemy units hidden until sighted (where a side sees every enemy
+    counter anyway, nothing it sees is new), and so without Concealed Forces, as a scenario file
+    in ``folder``."""
+    scenarios = Path(__file__).parents[2] / "scenarios"
+    text = (scenarios / "flank-march.toml").read_text(encoding="utf-8")
+    for old, new in (('information = "concealed"', 'information = "hidden"'),
+                     ('"concealed_forces", ', ""),
+                     ('ruleset = "brigade-series', f'ruleset = "{scenarios}/brigade-series')):
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = folder / "hidden-flank-march.toml"
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -17,28 +17,14 @@ from rules.commands import Move
 from rules.view import project
 from storage.records import Recipient
 from storage.store import Store
+from tests.support.hand_maps import hidden_flank_march
 from umpire.demo.main import SEEDS
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 UNION, CONFEDERATE = 11, 21
-SCENARIOS = Path(__file__).parents[3] / "scenarios"
 #: Kershaw's step into the Union's sight (from B2812).
 INTO_SIGHT = "B2712"
-
-
-def hidden_flank_march(folder: Path) -> Path:
-    """The flank march with enemy units hidden until sighted (where a side sees every enemy
-    counter anyway, nothing it sees is new), and so without Concealed Forces."""
-    text = (SCENARIOS / "flank-march.toml").read_text(encoding="utf-8")
-    for old, new in (('information = "concealed"', 'information = "hidden"'),
-                     ('"concealed_forces", ', ""),
-                     ('ruleset = "brigade-series', f'ruleset = "{SCENARIOS}/brigade-series')):
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    path = folder / "hidden-flank-march.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 async def _after_the_confederate_move(folder: Path, *, seen: bool

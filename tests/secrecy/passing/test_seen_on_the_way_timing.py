@@ -15,27 +15,15 @@ from pathlib import Path
 from rules.commands import Move
 from storage.records import Recipient
 from storage.store import Store
+from tests.support.hand_maps import hidden_flank_march
 from umpire.demo.main import SEEDS
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
 UNION, CONFEDERATE = 11, 21
-SCENARIOS = Path(__file__).parents[3] / "scenarios"
 #: Kershaw (at B2812) steps into the Union's sight and back, or stays out of it.
 THROUGH_SIGHT = "B2712 B2812"
 OUT_OF_SIGHT = "B2912 B2812"
-
-
-def hidden_flank_march(folder: Path) -> Path:
-    text = (SCENARIOS / "flank-march.toml").read_text(encoding="utf-8")
-    for old, new in (('information = "concealed"', 'information = "hidden"'),
-                     ('"concealed_forces", ', ""),
-                     ('ruleset = "brigade-series', f'ruleset = "{SCENARIOS}/brigade-series')):
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    path = folder / "hidden-flank-march.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 async def _kershaw_walks(folder: Path, route: str) -> tuple[list[str], list[str], list[str]]:
