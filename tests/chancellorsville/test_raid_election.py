@@ -290,6 +290,29 @@ def test_the_choices_are_logged_announced_and_verified(tmp_path: Path,
     assert asyncio.run(verify(db, None)) == 0, capsys.readouterr().out
 
 
+async def _opened_by_the_host(db: Path) -> list[str]:
+    async with Store.open(db) as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        await umpire.create_game(str(SAMPLE), HOST, game_id="g1", seed=SEED)
+        await umpire.join("g1", UNION, "union")
+        await umpire.join("g1", CONFEDERATE, "confederate")
+        await umpire.start("g1", HOST)
+        # No Done for the turn is recorded before the turn is there to be done with.
+        with pytest.raises(UmpireError, match=WAITING):
+            await umpire.done("g1", UNION, until_turn=True)
+        await umpire.handle("g1", HOST, cmd.ForceEndPhase(), is_admin=True)
+        state = await umpire.repository.state_for("g1")
+        assert state.acting_sides() and not open_questions(state)
+        return [d.text for d in await store.pending_deliveries("g1", limit=10_000)]
+
+
+def test_the_host_opens_the_first_turn_and_cuts_no_phase_short(tmp_path: Path) -> None:
+    sent = asyncio.run(_opened_by_the_host(tmp_path / "cv.db"))
+    assert any("The host opened the first turn before the Federal player had chosen: no raid."
+               in t for t in sent)
+    assert not any("before you had finished" in t for t in sent)
+
+
 # -- through the bot: buttons, and the wrong side's press refused ---------------------------------
 async def _press(fake: FakeDiscord, message: JSON, custom_id: str, user: FakeUser) -> str:
     handle = await fake.click(message, custom_id, user=user)
