@@ -23,8 +23,7 @@ from rules.outcome import Outcome as Outcome  # re-exported: callers build on it
 from rules.reading import parse_command
 from rules.refusal import Refusal as Refusal  # re-exported: callers catch it from here
 from rules.state import GameState
-from rules.turn import reaction, victory
-from rules.turn.advance import advance, begin_step
+from rules.turn import opening, reaction, victory
 from rules.turn.status import GameStatus
 
 #: The reason given when the game ends because its last turn has been played.
@@ -46,9 +45,9 @@ def start(state: GameState, seed_sha256: str, dice: DiceSource, *, user: int | N
     for module in in_force(out.state.modules):
         module.on_game_start(out)
     victory.track(out)
-    begin_step(out, state.turn, 0)
-    if not out.state.acting_sides():
-        advance(out)
+    if opening.waiting(out.state) is None:
+        opening.open_play(out)
+    # else the first step opens once the choices asked before play are made (rules.turn.opening)
     return out
 
 
@@ -61,9 +60,10 @@ def end(state: GameState, seed_hex: str, reason: str, dice: DiceSource, *,
     out.add(ev.CommandAccepted(audience="umpire", kind=END, command={"kind": END,
                                                                      "reason": reason},
                                host=True, user=user))
-    if state.status != GameStatus.SETUP:
+    if state.status != GameStatus.SETUP and opening.waiting(state) is None:
         # A game ended before it started has no result: nothing was played to score, and no
-        # roll may be made on a seed whose commitment was never published.
+        # roll may be made on a seed whose commitment was never published. Nor has one ended
+        # while its first turn still waited for a choice made before play (ruling CV-41).
         _game_ends(out)
     out.add(ev.GameEnded(audience="public", seed_hex=seed_hex, reason=reason))
     return out
@@ -105,6 +105,7 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
         if not host:
             raise Refusal("only the game's host can do that")
         host_order(out, command)
+        opening.open_when_chosen(state, out)
         return out
     if state.status == GameStatus.SETUP:
         raise Refusal("the game has not started yet")
@@ -112,6 +113,8 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
         raise Refusal("the game is paused by the host")
     if state.status == GameStatus.ENDED:
         raise Refusal("the game is over")
+    if not isinstance(command, cmd.Answer):
+        opening.require_begun(state)
     match command:
         case cmd.Move():
             move(out, side, command)
@@ -121,6 +124,7 @@ def decide(state: GameState, side: str, command: cmd.Command, dice: DiceSource,
             done(out, side)
         case cmd.Answer(question=question, choice=choice):
             reaction.answer_own(out, side, question, choice)
+            opening.open_when_chosen(state, out)
         case _:
             module = owner_of(command)
             if module is None or module.name not in state.modules:

@@ -64,6 +64,7 @@ from rules.knowledge.sighted import (
 from rules.modules.api import RuleModule
 from rules.modules.registry import in_force
 from rules.state import GameState
+from rules.turn.reaction import before_play
 from rules.turn.sequence import turn_spec
 
 
@@ -214,9 +215,14 @@ def _project(state: GameState, side: str | None) -> SideView:
         units = [_full(u, OWN) for u in _placed(state) if u.side == side]
         if up:  # what the owner sees of his own counters on the table (ruling CV-38)
             units = [replace(v, face_up=True) if v.ref in up else v for v in units]
-        enemies = tuple(_enemies(state, side, info, mine, modules))
+        # Before the first turn, while a choice made before play is awaited, the enemy's
+        # counters are not yet set out on the board (rules.turn.opening).
+        unset = before_play(state) is not None
+        enemies = () if unset else tuple(_enemies(state, side, info, mine, modules))
         units += enemies
         markers = _markers(state, side, info, seen_cells, modules)
+        if unset:
+            markers = tuple(m for m in markers if m.side == side)
         # An enemy marker may hide anything: to the overlay it is a blank counter (INFO-10).
         counters = enemies + tuple(UnitView(ref=f"marker:{m.id}", side=m.side, level=MARKER,
                                             cell=m.cell) for m in markers if m.side != side)

@@ -1,6 +1,9 @@
 """The events of the Chancellorsville modules.
 
-``RaidRode`` (public, at the start) says the raid went; it names no unit, since the removed
+``RaidElected`` (public, at the start) is the Federal player's choice whether to send the raid,
+and ``CountersPlaced`` the Confederate player's, once the raid goes, whether to keep his units
+on the board face down or off it (rulings CV-39, CV-40). ``RaidRode`` (public, at the start)
+says the raid went; it names no unit, since the removed
 units are in no state at all (ruling CV-13). ``PlacesHeld`` (umpire only) keeps who holds each
 place the victory score counts, which no player is told before the end (ruling CV-16).
 ``VictoryDecided`` (public, at the end) carries the raid roll, the column, the margin and the
@@ -28,16 +31,54 @@ if TYPE_CHECKING:
     from rules.view import SideView
 
 
+class RaidElected(GameEvent):
+    """The Federal player has chosen, before the first turn, whether the raid goes (ruling
+    CV-39). ``by_default``: he had not answered when the host opened the first turn."""
+
+    type: Literal["cv_raid_elected"] = "cv_raid_elected"
+    raid: bool
+    by_default: bool = False
+
+    def report(self, view: SideView) -> str:
+        said = (("The Federal player sends the cavalry raid." if self.raid else
+                 "The Federal player keeps his cavalry: no raid.") if not self.by_default else
+                "The host opened the first turn before the Federal player had chosen: "
+                + ("the raid goes." if self.raid else "no raid."))
+        return said if self.raid else f"{said} Both sides' counters stand face down until sighted."
+
+
+class CountersPlaced(GameEvent):
+    """The Confederate player's choice, once the raid goes, before the first turn (ruling
+    CV-40): ``off_board``, his units leave the board and are placed only while the Federals
+    sight them; else they stay on the board face down, turned up while sighted."""
+
+    type: Literal["cv_counters_placed"] = "cv_counters_placed"
+    off_board: bool
+    by_default: bool = False
+
+    def report(self, view: SideView) -> str:
+        where = ("off the board: the Federals see a Confederate unit only while they sight it"
+                 if self.off_board else "on the board face down: the Federals see every "
+                 "Confederate counter where it stands, face down until sighted")
+        if self.by_default:
+            return ("The host opened the first turn before the Confederate player had chosen: "
+                    f"his units stay {where}.")
+        return f"The Confederate player keeps his units {where}."
+
+
 class RaidRode(GameEvent):
     """The Federal cavalry has ridden off on its raid before the first turn. ``stays`` names
     the Federal commands and units the settings keep with the army (they stay in play, face
     up); ``riders`` and ``followers`` count the Federal and Confederate units taken out of the
-    game. No removed unit is named: the counters are simply not there (ruling CV-13)."""
+    game. No removed unit is named: the counters are simply not there (ruling CV-13).
+    ``off_board``: where the Confederate units stand, when that was set before the game
+    (``None``: the Confederate player is asked, or a log from before he could be)."""
 
     type: Literal["cv_raid_rode"] = "cv_raid_rode"
     stays: tuple[str, ...] = ()
     riders: int = 0
     followers: int = 0
+    off_board: bool | None = None
 
     def report(self, view: SideView) -> str:
         kept = (f", all but {_and(self.stays)}," if self.stays else "")
@@ -46,8 +87,11 @@ class RaidRode(GameEvent):
         return (f"The raid option is played: the Federal cavalry{kept} has ridden off against "
                 f"Lee's communications ({_units(self.riders)}).{followed} Those counters are "
                 "out of the game. "
-                "The Federal units are face up to the Confederates for the whole game; the "
-                "Federals see Confederate units only while they are sighted.")
+                "The Federal units are face up to the Confederates for the whole game"
+                + ("; the Federals see Confederate units only while they are sighted."
+                   if self.off_board else
+                   "; the Confederate counters stay on the board face down until sighted."
+                   if self.off_board is False else "."))
 
 
 def _units(n: int) -> str:
@@ -106,4 +150,5 @@ class VictoryDecided(GameEvent):
 
 
 #: Every event the two modules fold or tell.
-EVENTS: tuple[type[GameEvent], ...] = (RaidRode, PlacesHeld, VictoryDecided)
+EVENTS: tuple[type[GameEvent], ...] = (RaidElected, CountersPlaced, RaidRode, PlacesHeld,
+                                       VictoryDecided)

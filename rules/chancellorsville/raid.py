@@ -23,7 +23,9 @@ from rules.scenario.models import UnitSpec
 
 
 def raid_goes(options: Mapping[str, OptionValue]) -> bool:
-    """Whether the Federal player sent the raid (the game's option ``raid``)."""
+    """Whether the raid was set to go before the game (the game's option ``raid``): its units
+    are then never created. (Without the option, the Federal player chooses at the start:
+    ``rules.chancellorsville.election``.)"""
     return RAID_SPEC.option(options, RAID_OPTION) is True
 
 
@@ -65,9 +67,11 @@ def raiders(loaded: LoadedScenario, settings: RaidSettings) -> frozenset[str]:
     return frozenset(out)
 
 
-def raid_rode(loaded: LoadedScenario, settings: RaidSettings) -> RaidRode:
+def raid_rode(loaded: LoadedScenario, settings: RaidSettings,
+              off_board: bool | None = None) -> RaidRode:
     """The public news that the raid went: what stays with the Federal army, by the names of
-    the commands and units the settings keep, and how many units rode off or followed."""
+    the commands and units the settings keep, and how many units rode off or followed; and,
+    when it was set beforehand, whether the Confederates play off the board."""
     names = {c.id: c.name for c in loaded.scenario.commands}
     names.update({u.id: u.name for u in loaded.scenario.units})
     gone = raiders(loaded, settings)
@@ -75,4 +79,5 @@ def raid_rode(loaded: LoadedScenario, settings: RaidSettings) -> RaidRode:
     return RaidRode(audience="public", stays=tuple(names[ref] for ref in settings.stays
                                                    if ref in names),
                     riders=sum(side == settings.federal for side in sides.values()),
-                    followers=sum(side == settings.confederate for side in sides.values()))
+                    followers=sum(side == settings.confederate for side in sides.values()),
+                    off_board=off_board)

@@ -1,9 +1,13 @@
 """The ``raid_victory`` rule module: the Federal cavalry raid and the victory roll.
 
-* The raid (option ``raid``, chosen when the game is created): the raiders are never created
-  (``left_out``); a public event says the raid went; the Confederates see every Federal unit
-  face up (``open``) and the Federals see Confederate units only while sighted, with ghosts of
-  what they last saw (``hidden``). This replaces the hidden-units rule's face-down counters.
+* The raid: the Federal player elects it at the start, before the first turn, and once it goes
+  the Confederate player chooses whether his units leave the board (``rules.chancellorsville.
+  election``); the host or the scenario may set either beforehand (options ``raid`` and
+  ``off_board``). Raiders set beforehand are never created (``left_out``); raiders elected at
+  the start leave before any side sees anything. A public event says the raid went; the
+  Confederates see every Federal unit face up (``open``) and the Federals see Confederate units
+  face down where they stand (``inverted``) or, off the board, only while sighted, with ghosts
+  of what they last saw (``hidden``). This replaces the hidden-units rule's face-down counters.
 * The victory roll (option ``victory_roll``): at the end, the raid die (if the raid went) picks
   the chart's column, and the chart is read with the Federal margin; who holds each scored place
   is kept during play in umpire-only events.
@@ -13,9 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.chancellorsville import victory
-from rules.chancellorsville.events import EVENTS, PlacesHeld, VictoryDecided
-from rules.chancellorsville.raid import raid_goes, raid_rode, raiders
+from rules.chancellorsville import election, victory
+from rules.chancellorsville.events import (
+    EVENTS,
+    CountersPlaced,
+    PlacesHeld,
+    RaidElected,
+    VictoryDecided,
+)
+from rules.chancellorsville.raid import raid_goes, raiders
 from rules.chancellorsville.settings import OUTCOME_COLUMN, RaidSettings
 from rules.chancellorsville.spec import RAID_SPEC, RAID_VICTORY, VICTORY_OPTION
 from rules.events import GameEvent
@@ -29,6 +39,7 @@ from rules.turn.victory import chart_reading
 if TYPE_CHECKING:
     from rules.outcome import Outcome
     from rules.scenario.loader import LoadedScenario
+    from rules.turn.reaction import Question
 
 
 def settings(loaded: LoadedScenario) -> RaidSettings:
@@ -37,7 +48,7 @@ def settings(loaded: LoadedScenario) -> RaidSettings:
 
 
 def _raid(state: GameState) -> bool:
-    return raid_goes(state.loaded.scenario.scenario.options)
+    return election.raid_chosen(state) is True
 
 
 def _victory_roll(state: GameState) -> bool:
@@ -54,22 +65,33 @@ class RaidVictory(RuleModule):
         return raiders(loaded, settings(loaded))
 
     def on_game_start(self, out: Outcome) -> None:
-        if _raid(out.state):
-            out.add(raid_rode(out.state.loaded, settings(out.state.loaded)))
-        self._track_places(out)
+        election.at_start(out, settings(out.state.loaded))
+        if election.settled(out.state):
+            self._track_places(out)
+
+    def on_answer(self, out: Outcome, question: Question, choice: str, by_default: bool) -> None:
+        election.answered(out, settings(out.state.loaded), question, choice, by_default)
+        if election.settled(out.state):
+            # Places are held from the start by the units that are in the game once the
+            # raiders have left (ruling CV-15).
+            self._track_places(out)
 
     def information_model(self, state: GameState, viewer: str,
                           model: InformationModel) -> InformationModel:
-        """With the raid, the Confederate sees the Federal units face up and the Federal sees
-        the Confederates only when sighted, with ghosts (ruling CV-12)."""
+        """Until the choices are made, neither side sees anything of the enemy (ruling CV-41).
+        With the raid, the Confederate sees the Federal units face up, and the Federal sees the
+        Confederates face down where they stand, or only when sighted, with ghosts, when they
+        are off the board (rulings CV-12, CV-40)."""
+        s = settings(state.loaded)
+        if viewer not in (s.federal, s.confederate):
+            return model
+        if not election.settled(state):
+            return InformationModel.HIDDEN
         if not _raid(state):
             return model
-        s = settings(state.loaded)
         if viewer == s.confederate:
             return InformationModel.OPEN
-        if viewer == s.federal:
-            return InformationModel.HIDDEN
-        return model
+        return InformationModel.HIDDEN if election.off_board(state) else InformationModel.INVERTED
 
     # -- who holds the places ----------------------------------------------------------------------
     def on_positions_changed(self, out: Outcome, units: tuple[str, ...]) -> None:
@@ -90,6 +112,8 @@ class RaidVictory(RuleModule):
     def apply(self, state: GameState, event: GameEvent) -> GameState | None:
         if not isinstance(event, EVENTS):
             return None
+        if isinstance(event, RaidElected | CountersPlaced):
+            return election.fold(state, event, settings(state.loaded))
         if isinstance(event, PlacesHeld):
             data = dict(data_of(state, RAID_VICTORY))
             data["held"] = {**data.get("held", {}), **event.held}

@@ -86,6 +86,9 @@ class ModuleSpec:
     #: Whether the create post announces its options even when left at the scenario's values
     #: (an option that changes what both sides see, as the raid's: ruling CV-31).
     announce_options: bool = False
+    #: Options that a player chooses at the start when neither the host nor the scenario sets
+    #: them, with what the create post says of each then (the Federal player's raid: CV-39).
+    chosen_in_play: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: Its options that ``/game create`` offers as parameters (the others only a scenario sets).
     create_flags: tuple[CreateFlag, ...] = ()
 

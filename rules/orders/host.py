@@ -14,7 +14,7 @@ from rules.outcome import Outcome
 from rules.refusal import Refusal
 from rules.scenario.markup import plain
 from rules.state import GameState
-from rules.turn import reaction
+from rules.turn import opening, reaction
 from rules.turn.advance import advance
 from rules.turn.deadline import deadline_passed
 from rules.turn.status import GameStatus
@@ -36,12 +36,18 @@ def host_order(out: Outcome, command: cmd.Command) -> None:
         case cmd.ForceEndPhase():
             if state.status != GameStatus.ACTIVE:
                 raise Refusal("the game is not in play")
+            if opening.waiting(state) is not None:
+                # Before the first turn no phase is open: ending "it" opens the first one,
+                # each choice still awaited taking its default.
+                opening.settle(out)
+                return
             for side in state.acting_sides():
                 out.add(ev.SideDone(audience="public", side=side))
             advance(out)
         case cmd.DeadlinePassed(turn=turn, step=step):
             if state.status != GameStatus.ACTIVE:
                 raise Refusal("the game is not in play")
+            opening.require_begun(state)
             if (turn, step) != (state.turn, state.step):
                 raise Refusal("that phase is already over")
             deadline_passed(out)

@@ -61,6 +61,9 @@ class Question(BaseModel):
     seconds: int | None = Field(default=None, gt=0, le=24 * 3600)
     #: Whether the acting sides' movement waits for the answer.
     holds: bool = True
+    #: Asked at the start, before the first turn: the first step opens only once every such
+    #: question is answered (``rules.turn.opening``), and no side gives orders meanwhile.
+    before_play: bool = False
 
     @model_validator(mode="after")
     def _default_is_a_choice(self) -> Question:
@@ -74,6 +77,10 @@ class Question(BaseModel):
         """The question as the asked side reads it."""
         if not self.prompt:
             return ""
+        if self.before_play:
+            return (f"{self.prompt} Answer {' or '.join(self.choices)} (question {self.id}): "
+                    f"the first turn opens once it is answered; if the host opens it first: "
+                    f"{self.default}.")
         by = (f"within {self.seconds} seconds" if self.seconds is not None
               else "before the phase ends")
         return (f"{self.prompt} Answer {' or '.join(self.choices)} {by} (question "
@@ -114,6 +121,12 @@ def open_questions(state: GameState, *, side: str | None = None, module: str | N
             and (module is None or q.module == module) and (topic is None or q.topic == topic)]
 
 
+def before_play(state: GameState) -> Question | None:
+    """The first open question the first turn waits for (``Question.before_play``), or
+    ``None``: while there is one, the game has started but its first step has not begun."""
+    return next((q for q in open_questions(state) if q.before_play), None)
+
+
 def holding(state: GameState, side: str) -> Question | None:
     """The first open question that holds ``side``'s movement: one that holds, put to another
     side."""
@@ -133,12 +146,13 @@ def require_not_held(state: GameState, side: str) -> None:
 # -- asking and answering --------------------------------------------------------------------------
 def ask(out: Outcome, module: str, side: str, topic: str, choices: tuple[Choice, ...],
         default: Choice, prompt: str = "", *, seconds: int | None = None,
-        holds: bool = True) -> Question:
-    """Open the reaction window: ask ``side`` a question now. Returns the question."""
+        holds: bool = True, before_play: bool = False) -> Question:
+    """Open the reaction window: ask ``side`` a question now (``before_play``: at the start,
+    the first turn waiting for the answer). Returns the question."""
     asked = int(data_of(out.state, DATA).get("asked", {}).get(side, 0))
     question = Question(id=f"{side}:q{asked + 1}", module=module, side=side, topic=topic,
                         choices=choices, default=default, prompt=prompt, seconds=seconds,
-                        holds=holds)
+                        holds=holds, before_play=before_play)
     out.add(QuestionAsked(audience=side_audience(side), question=question))
     return question
 

@@ -396,10 +396,12 @@ async def test_create_plays_chancellorsville_with_its_own_rules(table: Table,
     # No module of it is named as switched off (the game's id is named after the scenario).
     assert "chancellorsville (" not in announcement and "raid_victory (" not in announcement
     assert "Game `chancellorsville-hidden-1` created:" in announcement
-    # Its raid module's options are told to everyone, here the scenario's own.
-    assert ("Rule options: no raid: the Federal cavalry stays, and both sides' counters stand "
-            "face down until sighted (the scenario); the victory chart is read at the end of "
-            "the game") in announcement
+    # Its raid module's options are told to everyone: here the players choose the raid at the
+    # start (ruling CV-39), and the scenario reads the chart.
+    assert ("Rule options: the Federal player chooses at the start, before the first turn, "
+            "whether his cavalry rides off on its raid (the choice is announced); ") in announcement
+    assert ("the victory chart is read at the end of the game (after the raid's die roll, if "
+            "the raid went) (the scenario)") in announcement
 
 
 async def test_create_plays_every_module_of_flank_march(table: Table, bot: VedetteBot) -> None:

@@ -68,10 +68,12 @@ async def test_create_with_the_raid_and_no_victory_roll_announces_both(
 async def test_create_without_options_announces_the_scenarios_choice(
         table: Table, bot: VedetteBot) -> None:
     """Whether the raid went changes what both sides see: the post says so even when the host
-    chose nothing."""
+    chose nothing, and then that the players choose at the start (rulings CV-39, CV-40)."""
     _, [post] = await create(table, {"scenario": CV})
-    assert NO_RAID_WORDS in post and CHART_WORDS in post
-    assert post.count("(the scenario)") == 2 and "chosen by the host" not in post
+    assert NO_RAID_WORDS not in post and CHART_WORDS in post
+    assert "the Federal player chooses at the start, before the first turn" in post
+    assert "the Confederate player chooses at the start" in post
+    assert post.count("(the scenario)") == 1 and "chosen by the host" not in post
     [game] = await bot.umpire.store.list_games(channel_id=table.channel.id)
     assert game.options["rules"] == {"auto_pass": True}  # nothing chosen: FLOW-13's stamp only
 
@@ -118,7 +120,10 @@ RADIUS = 4
 async def started(table: Table, bot: VedetteBot, options: dict[str, object]) -> str:
     """A Chancellorsville game created in the channel with ``options``, alice commanding the
     Union, bob the Confederates, started."""
-    answer, _ = await create(table, {"scenario": CV, **options})
+    # The host sets the players' raid choices (no raid, or the Confederates off the board), so
+    # that the first turn opens at the start; the players' own choices: test_raid_election.
+    preset = {"raid": False} if not options.get("raid") else {"off_board": True}
+    answer, _ = await create(table, {"scenario": CV, **preset, **options})
     assert "You host game" in answer
     gid = await game_id(bot, table)
     for user, side in ((table.alice, "union"), (table.bob, "confederate")):

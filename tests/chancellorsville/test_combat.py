@@ -47,7 +47,9 @@ def sample() -> LoadedScenario:
 
 
 def _game(loaded: LoadedScenario, side: str) -> GameState:
-    """The sample started, at ``side``'s player turn, every unit off the map."""
+    """The sample started, at ``side``'s player turn, every unit off the map (no raid, set
+    beforehand, so that the first turn opens at the start)."""
+    loaded = catalog.with_options(loaded, {"raid": False})
     state = start(initial_state(loaded), "test", Dice(default=1)).state
     return clear_field(at_step(state, "player_turn", side), ())
 
@@ -469,7 +471,8 @@ def test_a_scenario_without_the_module_needs_no_cavalry_rules(tmp_path: Path) ->
 # -- the public notice at game start (CV-26) ------------------------------------------------------
 def test_the_cavalry_rules_are_announced_once_publicly_at_the_start(
         sample: LoadedScenario) -> None:
-    out = start(initial_state(sample), "test", Dice(default=1))
+    out = start(initial_state(catalog.with_options(sample, {"raid": False})), "test",
+                Dice(default=1))
     notices = of_type(out.events, CavalryRulesAnnounced)
     assert len(notices) == 1 and notices[0].audience == "public"
     started = next(i for i, e in enumerate(out.events) if isinstance(e, ev.GameStarted))
@@ -504,7 +507,8 @@ def _sample_with(tmp_path: Path, where: dict[str, str]) -> Path:
 
 async def _new_game(store: Store, scenario: Path) -> Umpire:
     umpire = Umpire(store, maps=MapMaker(enabled=False))
-    await umpire.create_game(str(scenario), HOST, game_id="g1", seed=SEED)
+    await umpire.create_game(str(scenario), HOST, game_id="g1", seed=SEED,
+                             options={"raid": False})
     await umpire.join("g1", UNION, "union")
     await umpire.join("g1", CONFEDERATE, "confederate")
     await umpire.start("g1", HOST)

@@ -197,7 +197,7 @@ async def test_a_raided_game_never_shows_a_raider_to_anyone(tmp_path: Path) -> N
     async with Store.open(tmp_path / "raid.db") as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
         await umpire.create_game(str(SAMPLE), HOST, game_id="g1", seed=SEED,
-                                 options={"raid": True})
+                                 options={"raid": True, "off_board": True})
         await umpire.join("g1", UNION, "union")
         await umpire.join("g1", CONFEDERATE, "confederate")
         await umpire.start("g1", HOST)

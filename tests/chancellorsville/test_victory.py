@@ -151,7 +151,7 @@ async def _played_and_ended(db: Path) -> list[str]:
     async with Store.open(db) as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
         await umpire.create_game(str(SAMPLE), HOST, game_id="g1", seed=SEED,
-                                 options={"raid": True})
+                                 options={"raid": True, "off_board": True})
         await umpire.join("g1", UNION, "union")
         await umpire.join("g1", CONFEDERATE, "confederate")
         await umpire.start("g1", HOST)

@@ -109,8 +109,10 @@ def sample_text(play: Play) -> str:
     # The scenario's own options, with the sighting rule of this play (whatever it named).
     options = re.search(r"(?m)^options = \{(.*)\}$", text)
     assert options is not None
+    # Both raid choices are set beforehand, as the host may: no raid and, where a play chooses
+    # the raid, the Confederates off the board (the players' own choices: test_raid_election).
     kept = [o.strip() for o in options.group(1).split(",")
-            if o.strip() and not o.strip().startswith("sighting")]
+            if o.strip() and not o.strip().startswith("sighting")] + PRESET
     line = "options = { " + ", ".join([*kept, f'sighting = "{play.sighting}"']) + " }"
     text = text[:options.start()] + line + text[options.end():]
     if play.sighting != "clear_path":
@@ -292,8 +294,14 @@ def dice(seq: int, purpose: str, spec: str) -> int:
     return int(hashlib.sha256(f"{seq}:{purpose}:{spec}".encode()).hexdigest(), 16) % 6 + 1
 
 
+#: The raid's two choices as these tests set them beforehand (a play or test may override them).
+PRESET = ["raid = false", "off_board = true"]
+
+
 def sample(*edits: tuple[str, str]) -> LoadedScenario:
-    text = SAMPLE.read_text(encoding="utf-8")
+    """The sample with the raid's choices set beforehand (``PRESET``), edited."""
+    text = SAMPLE.read_text(encoding="utf-8").replace(
+        "options = { ", "options = { " + "".join(f"{p}, " for p in PRESET), 1)
     for old, new in edits:
         assert old in text, old
         text = text.replace(old, new, 1)

@@ -150,10 +150,11 @@ async def chancellorsville_ended(db: Path, options: dict[str, str | int | bool]
 
 
 async def test_the_victory_result_is_in_the_report(tmp_path: Path) -> None:
-    posted = await chancellorsville_ended(tmp_path / "cv.db", {"raid": True})
+    posted = await chancellorsville_ended(tmp_path / "cv.db", {"raid": True, "off_board": True})
     [victory] = [d.text for d in posted if d.text.startswith("**Victory.**")]
     assert victory in the_report(posted).text
-    unread = await chancellorsville_ended(tmp_path / "off.db", {"victory_roll": False})
+    unread = await chancellorsville_ended(tmp_path / "off.db", {"raid": False,
+                                                                "victory_roll": False})
     report = the_report(unread).text
     assert "**Result.** The victory chart was not read in this game" in report
     assert "Victory" not in report  # no result is made up

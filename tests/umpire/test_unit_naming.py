@@ -14,10 +14,11 @@ import pytest
 
 from bot.autocomplete import FORMATIONS, matching, route_choices
 from bot.client import VedetteBot
-from rules.commands import Done
+from rules.commands import Answer, Done
 from rules.forces.lookup import own_unit, own_unit_list
 from rules.refusal import Refusal
 from rules.state import GameState, initial_state
+from rules.turn.reaction import Question, open_questions
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.support.botkit import private_answer, started_game, text_of
 from umpire.games.catalog import load_file
@@ -28,6 +29,11 @@ SAMPLES = {name: ROOT / "scenarios" / f"{name}.toml"
 SIDES = ("union", "confederate")
 NOT_UNDERSTOOD = ("no unit called", "Did you mean", "no unit or command")
 NOWHERE = "Z9999"
+
+
+def before_play(state: GameState) -> list[Question]:
+    """The questions the first turn waits for (the Chancellorsville raid's, ruling CV-39)."""
+    return [q for q in open_questions(state) if q.before_play]
 
 
 def start(path: Path) -> GameState:
@@ -116,6 +122,10 @@ async def test_every_unit_is_named_in_every_order_through_the_bot(
     async with started_game(fake, tmp_path, SAMPLES[sample], SIDES) as (bot, alice, bob):
         users = {"union": alice, "confederate": bob}
         state = await bot.umpire.repository.state_for("g1")
+        for question in before_play(state):  # Chancellorsville: the Union keeps its cavalry
+            await bot.umpire.handle("g1", alice.id, Answer(question=question.id,
+                                                           choice=question.default))
+            state = await bot.umpire.repository.state_for("g1")
         fighting = [s.phase.id for s in state.steps if s.side == "union"]
         if "surprise_move" in state.modules:
             await to_step(bot, users, "command", None)

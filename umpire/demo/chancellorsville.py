@@ -10,7 +10,8 @@ counter goes face down again on the Union's map. Devin rides up beside the woods
 him next door, and Fitz Lee charges: Stuart's troopers fight two columns better than the odds
 against Federal cavalry.
 
-With ``--raid`` the game is created with the raid option: the Federal cavalry raid goes before
+With ``--raid`` the game is created with the raid option set by the host (the Confederates off
+the board): the Federal cavalry raid goes before
 the first turn (Devin's brigade, of Pleasonton's division, stays), the Confederates see every
 Federal unit face up, and the Union sees Fitz Lee only while he is sighted, then keeps a ghost
 where he was last seen; at the end of the game the raid's die is rolled and the victory chart
@@ -40,8 +41,10 @@ CONFEDERATE = "confederate"
 #: The turns the story takes; the host then ends the game, which rolls for the raid.
 TURNS = 3
 #: The game options of each variant, by whether the raid goes.
+#: The host sets both of the players' choices beforehand (rulings CV-39, CV-40), so that the
+#: story starts at once: no raid, or the raid with the Confederates off the board.
 OPTIONS: dict[bool, dict[str, str | int | bool]] = {False: {"raid": False},
-                                                    True: {"raid": True}}
+                                                    True: {"raid": True, "off_board": True}}
 #: Each variant's fixed seed (any seed tells the story; these decide the charge and the raid).
 SEEDS: dict[bool, bytes] = {False: bytes([3] * 32), True: bytes([1] * 32)}
 #: Stuart's brigade and the Federal cavalry it meets.

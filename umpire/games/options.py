@@ -133,6 +133,10 @@ def announcement(loaded: LoadedScenario, without: Sequence[str],
         return ""
     parts = []
     for key in keys:
+        in_play = _chosen_in_play(loaded, key, chosen)
+        if in_play:
+            parts.append(in_play)
+            continue
         value = _value(loaded, key, chosen)
         words = _words(key).get(value, f"{key.replace('_', ' ')}: {_value_words(value)}")
         parts.append(f"{words} ({'chosen by the host' if key in chosen else 'the scenario'})")
@@ -145,6 +149,16 @@ def _words(key: str) -> Mapping[OptionValue, str]:
     if module is not None:
         return SPEC_BY_NAME[module].option_words.get(key, {})
     return OPTION_WORDS.get(key, {})
+
+
+def _chosen_in_play(loaded: LoadedScenario, key: str,
+                    chosen: Mapping[str, OptionValue]) -> str:
+    """What the create post says of an option that a player chooses at the start, because
+    neither the host nor the scenario set it ("" if it is set, or not chosen in play)."""
+    module = owner(key)
+    if module is None or key in chosen or key in loaded.scenario.scenario.options:
+        return ""
+    return SPEC_BY_NAME[module].chosen_in_play.get(key, "")
 
 
 def _value_words(value: OptionValue) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from rules import commands as cmd
 from rules.engine import Refusal, request_key
 from rules.state import GameState
+from rules.turn.opening import require_begun, waiting
 from rules.turn.reaction import require_not_held
 from rules.turn.status import GameStatus
 from storage.records import NewDelivery, PlayerRecord, Recipient
@@ -99,6 +100,10 @@ class Readying(UmpireBase):
             if turn is not None and (state.status == GameStatus.ENDED
                                      or (state.turn, state.step) != (turn, step)):
                 raise UmpireError(ready.PHASE_OVER)
+            try:  # before the first turn nobody is ready for anything (ruling CV-39)
+                require_begun(state)
+            except Refusal as e:
+                raise UmpireError(str(e)) from None
             if until_turn and state.status == GameStatus.ACTIVE:
                 await self.store.mark_turn_done(game_id, user_id, state.turn, state.seq)
                 whole = done_for_turn_text(state.turn)
@@ -229,8 +234,8 @@ class Readying(UmpireBase):
     async def _cut_short(self, game: LiveGame) -> list[NewDelivery]:
         """A DM to each player of a side still in the step who had not said they were ready."""
         state: GameState = game.state
-        if state.status != GameStatus.ACTIVE:
-            return []
+        if state.status != GameStatus.ACTIVE or waiting(state) is not None:
+            return []  # (before the first turn no phase is open to cut short)
         recorded = set(await self.store.ready_players(game.record.id, state.turn, state.step))
         text = ready.cut_short_text(phase_called(state), state.turn)
         return [NewDelivery("player", str(u), text)

@@ -270,7 +270,8 @@ def _question(question: Question, text: str, game_id: str, at: datetime | None,
     """A question's message to the side asked: its words, when it times out (unsaid for a
     timed question when the moment it was asked is not given) and its buttons."""
     times_out = times_out_at(at, question) if at is not None else None
-    if question.seconds is None or times_out is not None:
+    # A question asked before play waits for no phase: its words say the first turn waits.
+    if not question.before_play and (question.seconds is None or times_out is not None):
         text = f"{text}\n{answer_due(times_out, deadline)}"
     return Message("side", question.side, text,
                    buttons=answer_buttons(game_id, question) if game_id else (),
