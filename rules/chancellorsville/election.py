@@ -81,6 +81,11 @@ def off_board(state: GameState) -> bool | None:
     preset = _preset(state, OFF_BOARD_OPTION)
     if preset is not None:
         return preset
+    if _preset(state, RAID_OPTION) is True:
+        # A raid set beforehand is played as such games always were: the Confederate units off
+        # the board, unless ``off_board`` says otherwise (ruling CV-40), so their records still
+        # verify.
+        return True
     value = data_of(state, RAID_VICTORY).get("off_board")
     return None if value is None else bool(value)
 

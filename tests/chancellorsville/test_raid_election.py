@@ -66,6 +66,12 @@ def opened(loaded: LoadedScenario | None = None) -> Outcome:
     return start(initial_state(loaded or bare()), hashlib.sha256(SEED).hexdigest(), dice)
 
 
+def raid_elected() -> GameState:
+    """The Union player has elected the raid; the Confederate is still to choose the board."""
+    return decide(opened().state, "union", cmd.Answer(question=RAID_Q, choice="raid"),
+                  dice).state
+
+
 def answer(state: GameState, side: str, question: str, choice: str) -> Outcome:
     return decide(state, side, cmd.Answer(question=question, choice=choice), dice)
 
@@ -161,9 +167,11 @@ def test_the_raid_takes_the_raiders_out_and_the_confederate_chooses_the_board(
 def test_a_choice_set_beforehand_is_not_asked() -> None:
     loaded = bare()
     assert begun(opened(with_options(loaded, {"raid": False})))
-    # The raid set by the host: the Confederate still chooses the board.
+    # The raid set by the host alone: the Confederate units off the board, as such games were
+    # always played (their records verify), and nobody is asked.
     raid = opened(with_options(loaded, {"raid": True}))
-    assert [q.id for q in open_questions(raid.state)] == [COUNTERS_Q] and not begun(raid)
+    assert begun(raid) and not open_questions(raid.state)
+    assert information_model(raid.state, "union") is InformationModel.HIDDEN
     assert not raiders(loaded, settings(loaded)) & set(raid.state.units)
     both = opened(with_options(loaded, {"raid": True, "off_board": False}))
     assert begun(both) and not open_questions(both.state)
@@ -176,7 +184,7 @@ def test_the_host_opening_the_first_turn_gives_each_choice_its_default() -> None
     assert (said.raid, said.by_default) == (False, True)
     assert "before the Federal player had chosen" in said.report(project(out.state, None))
     assert begun(out) and (out.state.turn, out.state.step) == (1, 0)
-    raid = opened(with_options(bare(), {"raid": True})).state
+    raid = raid_elected()
     out = decide(raid, "", cmd.ForceEndPhase(), dice, host=True)
     [where] = of_type(out, CountersPlaced)
     assert (where.off_board, where.by_default) == (False, True)
@@ -188,8 +196,7 @@ def test_the_host_opening_the_first_turn_gives_each_choice_its_default() -> None
 
 def test_a_game_ended_before_the_choices_reads_no_chart_and_rolls_no_die() -> None:
     """Nothing was played: no raid die, no chart, as for a game ended before its start."""
-    for loaded in (bare(), with_options(bare(), {"raid": True})):
-        state = opened(loaded).state
+    for state in (opened().state, raid_elected()):
         assert open_questions(state)  # the premise: a choice is still awaited
         out = end(state, "00", "the players never answered", dice)
         assert not [e for e in out.events if isinstance(e, ev.DieRolled | VictoryDecided)]
