@@ -222,3 +222,8 @@ def test_a_detachment_order_tells_the_enemy_nothing() -> None:
         return seen + g.reports("grey")
 
     assert play(ordering=True) == play(ordering=False)
+    g = at_command_phase()
+    g.do("blue", MarkDetached(unit="blue-3"))
+    # Blue's brigade, named by Grey, is no unit of Grey's: the answer a name of no unit gets.
+    assert refused(g, "grey", MarkDetached(unit="blue-3")) == refused(
+        g, "grey", MarkDetached(unit="blue-9")).replace("blue-9", "blue-3")
