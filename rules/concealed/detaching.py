@@ -44,23 +44,46 @@ def detach_refusal(state: GameState, side: str, unit_text: str, detached: bool =
     return None
 
 
-def _detachable(state: GameState, side: str, unit_text: str, detached: bool) -> Unit:
-    # The turn sequence first: it is public, and refuses before any name is read (ORD-4).
-    require_action(state, side, ORDER, "give a detachment order")
-    unit = own_unit(state, side, unit_text)
+def detach_timing(state: GameState, side: str) -> Refusal | None:
+    """Why the side may give no detachment order now (``None``: it may): the turn sequence's
+    words, the first check of the order."""
+    try:
+        require_action(state, side, ORDER, "give a detachment order")
+    except Refusal as why:
+        return why
+    return None
+
+
+def unit_refusal(state: GameState, unit: Unit, detached: bool) -> Refusal | None:
+    """Why the side's own ``unit`` may not be ordered ``detached`` (or back), the turn sequence
+    aside: the order's check once the unit is found (its offers ask it of each unit, which
+    spares them reading every name: ``rules.concealed.offers.detachable``)."""
     division = state.commands.get(unit.command)
     if division is None or division.echelon is not Echelon.DIVISION or not unit.combat:
-        raise Refusal(f"{unit.name} is not a combat unit of a division")
+        return Refusal(f"{unit.name} is not a combat unit of a division")
     if unit.cell is None:
-        raise Refusal(f"{unit.name} is not on the map")
+        return Refusal(f"{unit.name} is not on the map")
+    waiting = detach_order(state, unit.id)
     # A waiting order the new one reverses is taken back, so that is always accepted.
-    if detach_order(state, unit.id) is None and is_detached(state, unit.id) == detached:
-        raise Refusal(f"{unit.name} is already "
-                      f"{'detached' if detached else 'with its division'}")
-    if detach_order(state, unit.id) == detached:
-        raise Refusal(f"{unit.name} is already ordered "
-                      f"{'detached' if detached else 'back to its division'}: it takes effect "
-                      "at the start of your next movement phase")
+    if waiting is None and is_detached(state, unit.id) == detached:
+        return Refusal(f"{unit.name} is already "
+                       f"{'detached' if detached else 'with its division'}")
+    if waiting == detached:
+        return Refusal(f"{unit.name} is already ordered "
+                       f"{'detached' if detached else 'back to its division'}: it takes "
+                       "effect at the start of your next movement phase")
+    return None
+
+
+def _detachable(state: GameState, side: str, unit_text: str, detached: bool) -> Unit:
+    # The turn sequence first: it is public, and refuses before any name is read (ORD-4).
+    timing = detach_timing(state, side)
+    if timing is not None:
+        raise timing
+    unit = own_unit(state, side, unit_text)
+    why = unit_refusal(state, unit, detached)
+    if why is not None:
+        raise why
     return unit
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from rules.concealed.breeding import breed_refusal
 from rules.concealed.creating import conceal_refusal
-from rules.concealed.detaching import detach_refusal
+from rules.concealed.detaching import detach_timing, unit_refusal
 from rules.concealed.marching import forced_refusal
 from rules.concealed.moving import marker_can_step
 from rules.concealed.records import force, own_marker
@@ -173,10 +173,12 @@ def planned_units(state: GameState, side: str, marker_text: str) -> list[Unit]:
 
 
 def detachable(state: GameState, side: str, detached: bool = True) -> list[Unit]:
-    """The side's units that may be ordered ``detached`` (or back with their division) now
-    (``detach_refusal``: none outside its Command Phase)."""
-    return [u for u in state.units_of(side)
-            if detach_refusal(state, side, u.id, detached) is None]
+    """The side's units that may be ordered ``detached`` (or back with their division) now:
+    the order's own two checks (``detach_refusal`` is the pair), its timing once, then each
+    unit as the order finds it, so that no name is read (none outside the Command Phase)."""
+    if detach_timing(state, side) is not None:
+        return []
+    return [u for u in state.units_of(side) if unit_refusal(state, u, detached) is None]
 
 
 def _under(state: GameState, side: str, marker_text: str) -> list[Unit]:
