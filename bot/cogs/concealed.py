@@ -1,10 +1,10 @@
 """``/conceal``: the Concealed Forces orders. ``force`` (a divisional commander's division, with
 corps units joining it, or a lone cavalry brigade, goes under a concealment marker), ``breed``
 (a concealed force breeds a decoy), ``reveal`` (a force turns back into its units, which
-deploy), ``detach`` (mark a unit detached from its division, or back in it), ``scout`` (a
-force releases scouts), ``forced`` (a force force-marches this phase), ``plan`` and ``unplan``
-(a force's deployment plan) and ``react`` (a revealed force's owner answers at once: fire,
-charge or hold). A concealed force moves with ``/move``, naming its marker.
+deploy), ``detach`` (order a unit detached from its division, or back in it, in the Command
+Phase), ``scout`` (a force releases scouts), ``forced`` (a force force-marches this phase),
+``plan`` and ``unplan`` (a force's deployment plan) and ``react`` (a revealed force's owner
+answers at once: fire, charge or hold). A concealed force moves with ``/move``, naming its marker.
 
 Thin commands: each turns the interaction into a ``rules.concealed.commands`` record and calls
 ``Umpire.handle``; the answer goes to the asking player alone, and the umpire's reports to each
@@ -134,8 +134,9 @@ class ConcealedCog(commands.GroupCog, group_name="conceal",
                      game: GameArg | None = None) -> None:
         await self._give(interaction, game, order_record(Unconceal, TOO_LONG, marker=marker))
 
-    @app_commands.command(name="detach", description="Mark a unit detached from its division "
-                                                     "(on a brigade goal), or back in it")
+    @app_commands.command(name="detach", description="Command Phase: detach a unit from its "
+                                                     "division, or send it back (from your next "
+                                                     "movement phase)")
     @app_commands.describe(unit=UNIT_HELP, detached=DETACHED_HELP, game=GAME_HELP)
     @app_commands.autocomplete(unit=concealing(Concealing.DETACHING, "detached"))
     async def detach(self, interaction: Interaction, unit: app_commands.Range[str, 1, 100],

@@ -132,7 +132,8 @@ def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...], sig
             continue
         if not in_command(state, unit):
             raise Refusal(f"{unit.name} is out of command: the whole division must be in "
-                          f"command to conceal (or mark it detached with /conceal detach)")
+                          f"command to conceal (or detach it with /conceal detach, an order "
+                          "of your Command Phase)")
         _require_unseen(state, side, unit, sight)
         members.append(unit)
     reach = command_range(state, leader, division.echelon)

@@ -123,8 +123,37 @@ class ForceRevealed(GameEvent):
         return f"Marker {self.marker} is {how}: its {len(self.placed)} units deploy."
 
 
+class DetachmentOrdered(GameEvent):
+    """The owner ordered, in his Command Phase, a unit detached from its division, or back in
+    it; the order takes effect at the start of his next movement phase (ruling CF-25).
+    ``withdrawn``: the order reverses one still waiting, which is taken back and nothing
+    changes; ``lapsed``: why a waiting order was dropped unused (ruling CF-26)."""
+
+    type: Literal["cf_detach_ordered"] = "cf_detach_ordered"
+    unit: str
+    detached: bool
+    withdrawn: bool = False
+    lapsed: str = ""
+
+    def report(self, view: SideView) -> str:
+        unit = view.unit(self.unit)
+        name = unit.name if unit is not None else self.unit
+        if self.lapsed:
+            order = f"detaching {name}" if self.detached else f"sending {name} back"
+            return f"The order {order} lapses: {self.lapsed}."
+        if self.withdrawn:  # ``detached`` is what the unit stays
+            order = f"sending {name} back" if self.detached else f"detaching {name}"
+            stays = "detached" if self.detached else "with its division"
+            return f"The order {order} is taken back: it stays {stays}."
+        what = ("is detached from its division" if self.detached
+                else "goes back to its division")
+        return (f"Ordered: {name} {what} from the start of your next movement phase; until "
+                "then it counts as it did.")
+
+
 class DetachmentMarked(GameEvent):
-    """The owner marked a unit as detached from its division, or back in it."""
+    """A unit is detached from its division, or back in it: its owner's order has taken effect
+    (at the start of his movement phase: ruling CF-25)."""
 
     type: Literal["cf_detached"] = "cf_detached"
     unit: str
@@ -271,4 +300,5 @@ EVENTS: tuple[type[GameEvent], ...] = (ForceConcealed, DecoyBred, ForceMoved, Fo
                                        DetachmentMarked, ScoutsReleased, ScoutsRejoined,
                                        ScoutIdentified, ForcedMarchSet, MarchChecksNoted,
                                        NotedChecksRolled, DeploymentPlanned,
-                                       DeploymentPlanCleared, BreedingUndone)
+                                       DeploymentPlanCleared, BreedingUndone,
+                                       DetachmentOrdered)

@@ -21,7 +21,7 @@ from rules.concealed.commands import (
     Unconceal,
 )
 from rules.concealed.creating import decide_conceal
-from rules.concealed.detaching import decide_detach
+from rules.concealed.detaching import decide_detach, detachments_take_effect
 from rules.concealed.moving import decide_marker_move
 from rules.concealed.notes import note_for
 from rules.concealed.offers import concealed_offers
@@ -118,6 +118,13 @@ class ConcealedForces(RuleModule):
         opportunity.on_answer(out, question, choice, by_default)
 
     # -- the turn ----------------------------------------------------------------------------------
+    def on_step_begin(self, out: Outcome) -> None:
+        """A side's movement phase begins: its detachment orders take effect (ruling CF-25)."""
+        step = out.state.current
+        if step.allows("move"):
+            for side in step.acting(out.state.sides):
+                detachments_take_effect(out, side)
+
     def on_step_end(self, out: Outcome) -> None:
         """The end of a phase: forced marches' checks, scouts that never left go back, and a
         breeding whose halves still share a hex is undone."""
@@ -189,8 +196,16 @@ def fold(state: GameState, event: GameEvent) -> GameState:
                 data.setdefault("revealed_in", {})[mid] = [state.turn, state.step]
         case cev.DeploymentPlanned(marker=mid) | cev.DeploymentPlanCleared(marker=mid):
             plans.fold(found[mid], event)
+        case cev.DetachmentOrdered(unit=uid, detached=detached, withdrawn=withdrawn,
+                                   lapsed=lapsed):
+            waiting = data.setdefault("detaching", {})
+            if withdrawn or lapsed:
+                waiting.pop(uid, None)
+            else:
+                waiting[uid] = detached
         case cev.DetachmentMarked(unit=uid, detached=detached):
             data.setdefault("detached", {})[uid] = detached
+            data.get("detaching", {}).pop(uid, None)
         case cev.ScoutsReleased(marker=mid, units=units, cell=cell, cavalry=cavalry):
             record = found[mid]
             record["units"] = [u for u in record["units"] if u not in units]

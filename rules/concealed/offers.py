@@ -1,4 +1,5 @@
-"""What Concealed Forces lets a side do now (``RuleModule.offers``), in its own movement phase:
+"""What Concealed Forces lets a side do now (``RuleModule.offers``): in the Command Phase, order
+a unit detached from its division or back (ruling CF-25); in its own movement phase:
 move a concealed force (its marker), and, before any unit or marker of the side has moved in the
 phase, the start-of-phase orders (``rules.concealed.timing``): turn a force back into its units,
 breed a decoy, release scouts, put a division under concealment. Once anything of the side has
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from rules.concealed.breeding import breed_refusal
 from rules.concealed.creating import conceal_refusal
-from rules.concealed.detaching import detach_refusal
+from rules.concealed.detaching import detach_timing, unit_refusal
 from rules.concealed.marching import forced_refusal
 from rules.concealed.moving import marker_can_step
 from rules.concealed.records import force, own_marker
@@ -38,6 +39,8 @@ CONCEAL_WORDS = "conceal a division (/conceal force)"
 REVEAL_WORDS = "reveal a concealed force (/conceal reveal)"
 BREED_WORDS = "breed a decoy (/conceal breed)"
 SCOUT_WORDS = "release scouts (/conceal scout)"
+DETACH_WORDS = ("detach a unit from its division, or send one back, from your next movement "
+                "phase (/conceal detach)")
 
 
 def marker_ref(marker: Marker) -> str:
@@ -47,6 +50,8 @@ def marker_ref(marker: Marker) -> str:
 
 def concealed_offers(state: GameState, side: str, view: SideView, step: Step
                      ) -> tuple[Offer, ...]:
+    if step.allows("order"):
+        return _command_offers(state, side)
     if not step.allows("move"):
         return ()
     out: list[Offer] = []
@@ -66,6 +71,17 @@ def concealed_offers(state: GameState, side: str, view: SideView, step: Step
         out.append(Offer("conceal", f"{CONCEAL_WORDS}, {BEFORE_ANY_MOVE}",
                          tuple(u.name for u in leaders), tuple(u.id for u in leaders)))
     return tuple(out)
+
+
+def _command_offers(state: GameState, side: str) -> tuple[Offer, ...]:
+    """The Command Phase: the units a detachment order may be given for (to detach, or to send
+    back). Not something under way: the phase may still pass on standing orders (ruling
+    FLOW-77)."""
+    units = [*detachable(state, side), *detachable(state, side, detached=False)]
+    if not units:
+        return ()
+    return (Offer("order", DETACH_WORDS, tuple(u.name for u in units),
+                  tuple(u.id for u in units)),)
 
 
 def own_forces(state: GameState, side: str) -> list[Marker]:
@@ -157,9 +173,12 @@ def planned_units(state: GameState, side: str, marker_text: str) -> list[Unit]:
 
 
 def detachable(state: GameState, side: str, detached: bool = True) -> list[Unit]:
-    """The side's units that may be marked ``detached`` (or back with their division) now."""
-    return [u for u in state.units_of(side)
-            if detach_refusal(state, side, u.id, detached) is None]
+    """The side's units that may be ordered ``detached`` (or back with their division) now:
+    the order's own two checks (``detach_refusal`` is the pair), its timing once, then each
+    unit as the order finds it, so that no name is read (none outside the Command Phase)."""
+    if detach_timing(state, side) is not None:
+        return []
+    return [u for u in state.units_of(side) if unit_refusal(state, u, detached) is None]
 
 
 def _under(state: GameState, side: str, marker_text: str) -> list[Unit]:

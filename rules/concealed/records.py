@@ -9,7 +9,8 @@ Everything lives in ``module_data["concealed_forces"]`` as JSON-ready data::
      "spent": {"phase": [3, 2], "mp": {"4821": {"von-gilsa": 4.0}}},
      "found": {"union": [3]},
      "conceal_phase": {"union": [3, 2]},
-     "detached": ["barlow"],
+     "detached": {"barlow": true},
+     "detaching": {"von-gilsa": true},
      "scouts": {"von-gilsa-cav": {"marker": "4821", "from": [12, 7], "phase": [4, 1],
                                   "kind": "cavalry"}},
      "anonymous": ["von-gilsa-cav"],
@@ -25,8 +26,10 @@ decoy's is the turn it was bred) and ``bred_turn`` the last turn the force bred 
 may breed again from the next turn). ``spent`` holds the MPs each member has used in the current
 movement phase, ``found`` the turns in which each side's decoys were found and removed (such a
 decoy is back in the pool from the next turn), ``conceal_phase`` the last phase in which a side
-concealed a force (breeding must come first), ``detached`` the units their owner marked as
-detached from their division. ``plan`` is the owner's deployment plan (``plans``: a unit's place
+concealed a force (breeding must come first), ``detached`` the units their owner's orders
+detached from their division (``false``: back with it), ``detaching`` the detachment orders
+given in the side's Command Phase that take effect at the start of its next movement phase
+(ruling CF-25). ``plan`` is the owner's deployment plan (``plans``: a unit's place
 and formation), ``deployed`` the units each revealed force placed and ``revealed_in`` the
 phase in which it was revealed (for the rest of that phase they may react at once:
 ``opportunity``). ``scouts`` are the units a force released (Cf 3.1): the marker
@@ -100,13 +103,28 @@ def decoys_of(state: GameState, side: str) -> list[str]:
 
 
 def is_detached(state: GameState, unit_id: str) -> bool:
-    """Whether the unit is detached from its division: tagged so in the scenario, or marked so
-    by its owner (and not marked back)."""
+    """Whether the unit is detached from its division now: tagged so in the scenario, or
+    detached by an order of its owner that has taken effect (and not ended by a later one). An
+    order still waiting for its movement phase changes nothing yet (ruling CF-25)."""
     marks: Mapping[str, bool] = data(state).get("detached", {})
     if unit_id in marks:
         return bool(marks[unit_id])
     unit = state.units.get(unit_id)
     return unit is not None and DETACHED_TAG in unit.tags
+
+
+def detach_order(state: GameState, unit_id: str) -> bool | None:
+    """The detachment order waiting to take effect for the unit: ``True`` to detach it,
+    ``False`` to send it back to its division, ``None`` when none waits (ruling CF-25)."""
+    waiting: Mapping[str, bool] = data(state).get("detaching", {})
+    return bool(waiting[unit_id]) if unit_id in waiting else None
+
+
+def detach_orders(state: GameState, side: str) -> Mapping[str, bool]:
+    """The side's detachment orders waiting to take effect, by unit id."""
+    waiting: Mapping[str, bool] = data(state).get("detaching", {})
+    return {uid: bool(d) for uid, d in sorted(waiting.items())
+            if uid in state.units and state.units[uid].side == side}
 
 
 def spent(state: GameState, marker_id: str) -> Mapping[str, float]:

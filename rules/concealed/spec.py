@@ -24,11 +24,14 @@ SPEC: ModuleSpec = ModuleSpec(
     # Its checks read enemy positions and enemy line of sight (ruling CF-4).
     models=frozenset({InformationModel.OPEN, InformationModel.CONCEALED}),
     commands=COMMANDS,
+    # A unit is detached from its division by an order of the Command Phase (ruling CF-25).
+    actions=frozenset({"order"}),
     events=EVENTS,
     tables=("straggler",),
     options={MARCH_OPTION: "each_turn", OPPORTUNITY_OPTION: True,
              REACTION_SECONDS_OPTION: 0},
     phase_commands={
+        "order": ("/conceal detach",),
         "move": ("/conceal force", "/conceal breed", "/conceal reveal", "/conceal scout",
                  "/conceal forced", "/conceal plan"),
     },

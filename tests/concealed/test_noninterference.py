@@ -44,8 +44,9 @@ TRADED = {"blue-gen": "A0509", "blue-1": "A0509", "blue-2": "A0510", "blue-3": "
 @dataclass(frozen=True)
 class Variant:
     """One game: the two divisions traded (and the 1st Division's brigades weaker), and how many
-    times Blue marks a brigade detached and back on turn 1 (events only Blue hears of, which
-    shift the breeding die's place in the log and so may change which half keeps the force)."""
+    times Blue orders a brigade detached and takes the order back in the Command Phase of turn 1
+    (events only Blue hears of, which shift the breeding die's place in the log and so may
+    change which half keeps the force)."""
 
     traded: bool = False
     detours: int = 0
@@ -155,6 +156,9 @@ async def grey_output(tmp_path: Path, name: str, variant: Variant,
         for _ in range(variant.detours):
             await blue(umpire, MarkDetached(unit="blue-3"))
             await blue(umpire, MarkDetached(unit="blue-3", detached=False))
+        # The Command Phase of turn 1, where detachments are ordered, ends with both sides done.
+        await blue(umpire, cmd.Done())
+        await order(umpire, GREY, cmd.Done())
         await blue(umpire, ConcealForce(leader=first))
         await blue(umpire, ConcealForce(leader=second))
         await read(umpire)

@@ -4,8 +4,10 @@ marker's own hex is set up round, never shared a hex with."""
 
 from __future__ import annotations
 
+from rules import commands as cmd
 from rules.concealed import records as rec
 from rules.concealed.commands import ConcealForce, ConcealPlan, Unconceal
+from rules.turn.reaction import open_questions
 from tests.support.concealed_scouts import HOME, concealed, field
 
 DIVISION = ("blue-gen", "blue-1", "blue-2", "blue-3", "blue-lancers", "blue-hussars")
@@ -42,6 +44,9 @@ def test_a_force_sets_up_round_an_enemy_that_arrived_on_its_hex() -> None:
                'name = "Grey Reserve"\nkind = "infantry"\ncommand = "grey-army"\nstrength = 5\n'
                f'arrives = {{ turn = 3, at = "{HOME}" }}\n\n[[units]]\nid = "grey-hq"')
     g, marker = concealed(arrival)
+    g.to(3, "command")  # the reinforcement arrives as the turn begins, in its Command Phase
+    for question in open_questions(g.state):  # the revealed force holds its fire
+        g.do(question.side, cmd.Answer(question=question.id, choice="hold"))
     g.to(3, "movement", "blue")
     assert marker not in g.state.markers
     sides: dict[object, set[str]] = {}

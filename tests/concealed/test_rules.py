@@ -195,7 +195,9 @@ def test_a_division_with_a_unit_out_of_command_may_not_conceal_until_it_is_detac
     g.place(**{"blue-3": "A0212"})  # 7 hexes from General Azure
     why = refused(g, "blue", ConcealForce(leader="blue-gen"))
     assert "3rd Brigade is out of command" in why
-    g.do("blue", MarkDetached(unit="blue-3"))
+    g.to(2, "command")
+    g.do("blue", MarkDetached(unit="blue-3"))  # an order of the Command Phase (CF-25)
+    to_blue_movement(g, 2)
     mid = conceal(g, "blue-gen")
     assert under(g.state, mid) == {"blue-1", "blue-2", "blue-gen"}
     assert cell(g, "blue-3") == "A0212"  # the detached brigade stays on the map
@@ -343,6 +345,7 @@ def test_breeding_rolls_a_die_the_games_own_dice_have() -> None:
     """The umpire's dice are d6s, 2d6 and d10s: the draw of the marker that keeps the force is
     made on one of them (a 1d2 made every breeding fail)."""
     g = Game(ground(), SeededDice(bytes(range(32)), "g1"))  # type: ignore[arg-type]
+    to_blue_movement(g, 1)
     force = conceal(g, "blue-gen")
     to_blue_movement(g, 2)
     kept, decoy = breed(g, force)
@@ -582,21 +585,29 @@ def test_a_marker_move_counts_as_movement_begun() -> None:
 # -- detaching (ruling CF-3) ---------------------------------------------------------------------
 def test_a_unit_marked_detached_stays_on_the_map_and_can_be_marked_back() -> None:
     g = game()
+    g.to(2, "command")
     g.do("blue", MarkDetached(unit="blue-3"))
+    to_blue_movement(g, 2)
     assert rec.is_detached(g.state, "blue-3")
+    g.to(3, "command")
     assert "already detached" in refused(g, "blue", MarkDetached(unit="blue-3"))
     g.do("blue", MarkDetached(unit="blue-3", detached=False))
+    to_blue_movement(g, 3)
     assert not rec.is_detached(g.state, "blue-3")
+    g.to(4, "command")
     assert "not a combat unit of a division" in refused(g, "blue", MarkDetached(unit="blue-gen"))
+    to_blue_movement(g, 4)
     mid = conceal(g, "blue-gen")
     assert "blue-3" in under(g.state, mid)
+    g.to(5, "command")
     assert "not on the map" in refused(g, "blue", MarkDetached(unit="blue-3"))
 
 
 def test_a_detached_cavalry_brigade_may_conceal_alone() -> None:
     g = game()
-    g.step()
+    g.to(2, "command")
     g.do("grey", MarkDetached(unit="grey-cav"))
+    g.to(2, "movement", "grey")
     mid = conceal(g, "grey-cav", side="grey")
     assert under(g.state, mid) == {"grey-cav"}
     assert Cell(0, 0) not in {g.state.markers[mid].cell}
@@ -641,10 +652,11 @@ def test_a_force_of_leaders_alone_goes_no_further_than_a_decoy() -> None:
     and would cross woods at leader rates (cheaper than horse): he is held to the decoy's
     pace."""
     woods = ("A1302", "A1303", "A1304", "A1305", "A1306", "A1307")
-    leaders = game()
+    leaders = Game(ground())  # detached in the Command Phase of turn 1 (CF-25)
     leaders.place(**{"blue-gen2": "A1301", "blue-5": "A0211", "blue-6": "A0311"})
     leaders.do("blue", MarkDetached(unit="blue-5"))
     leaders.do("blue", MarkDetached(unit="blue-6"))
+    to_blue_movement(leaders, 1)
     general = conceal(leaders, "blue-gen2")
     leaders.to(2, "movement", "blue")
     decoys = game()

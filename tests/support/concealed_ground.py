@@ -41,9 +41,11 @@ def ground(*edits: tuple[str, str], extra: str = "") -> LoadedScenario:
 
 
 def game(*edits: tuple[str, str], extra: str = "", dice: Dice | None = None) -> Game:
-    """A game on the test ground, at Blue's movement phase of turn 1."""
+    """A game on the test ground, at Blue's movement phase of turn 1 (its Command Phase, where
+    detachments are ordered, played with no order)."""
     g = Game(ground(*edits, extra=extra), dice or Dice())
-    assert g.at(1, "movement", "blue"), g.state.current.title
+    assert g.at(1, "command"), g.state.current.title
+    g.to(1, "movement", "blue")
     return g
 
 

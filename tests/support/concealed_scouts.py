@@ -25,9 +25,10 @@ def load_field(*edits: tuple[str, str]) -> LoadedScenario:
 
 
 def field(*edits: tuple[str, str], dice: Dice | None = None) -> Game:
-    """The game at turn 1, Blue's movement phase, nothing done."""
+    """The game at turn 1, Blue's movement phase, nothing done (the Command Phase played with
+    no order)."""
     g = Game(load_field(*edits), dice or Dice())
-    assert g.at(1, "movement", "blue")
+    g.to(1, "movement", "blue")
     return g
 
 

@@ -50,6 +50,14 @@ def _commander(marker: MarkerView) -> str:
     return (leader or contents[0]).name if contents else ""
 
 
+def detachment_words(view: SideView, unit: str) -> str:
+    """How one of the side's own units stands with its division, from the Concealed Forces
+    module's note on the side's own units (ruling CF-27): ``detached``, an order waiting for
+    the side's next movement phase, or empty."""
+    note = view.notes.get(MODULE)
+    return note.detachment(unit) if isinstance(note, ConcealedNote) else ""
+
+
 def own_marker_choices(view: SideView) -> list[tuple[str, str]]:
     """The side's own markers as autocomplete choices: the value an order reads
     (``marker 4821``) and the label, which says what is under it

@@ -24,6 +24,7 @@ from rules.forces.location import Arriving, Eliminated, InMarker, Location, OnMa
 from rules.forces.words import COMBAT_KINDS, LEADER_KINDS, Echelon
 from rules.scenario.markup import plain
 from rules.view import CommandView, OffMapUnit, SideView, UnitView
+from umpire.words.markers import detachment_words
 
 #: Unit lines on one page, and the most characters of a page (an embed holds 4096).
 PAGE_LINES = 18
@@ -202,10 +203,17 @@ def _entry(view: SideView, commands: _Commands, u: UnitView) -> Entry:
     mp = u.mp_left or 0
     section = Section.MOVABLE if mp > 0 else Section.SPENT
     line = (f"{_what(u.name, u.kind, u.strength or 0, u.stragglers, u.formation, u.morale)} "
-            f"at {plain(view.board.describe(u.cell))}; {mp:g} MP left")
+            f"at {plain(view.board.describe(u.cell))}; {mp:g} MP left{_detachment(view, u)}")
     return Entry(section, commands.heading(u.command), _order(commands, u.command, u.kind,
                                                                 u.name),
                  line, (u.name, *commands.names(u.command)))
+
+
+def _detachment(view: SideView, u: UnitView) -> str:
+    """``; detached``, or a detachment order waiting for the side's next movement phase
+    (ruling CF-27)."""
+    said = detachment_words(view, u.ref)
+    return f"; {said}" if said else ""
 
 
 def _off_entry(view: SideView, commands: _Commands, o: OffMapUnit) -> Entry:

@@ -1,11 +1,14 @@
 """Nothing of Concealed Forces is under way in a Command Phase: a side with a concealed force, a
-deployment plan filed and a unit marked detached still has its Command Phase pass on standing
-orders, while the side with a surprise move under way keeps its own; the marks and the plan are
-still the side's to change afterwards (rulings FLOW-74, FLOW-77)."""
+deployment plan filed and a unit detached still has its Command Phase pass on standing orders,
+while the side with a surprise move under way keeps its own; the plan is still the side's to
+change afterwards, the detachment only by an order of a later Command Phase (rulings FLOW-74,
+FLOW-77, CF-25)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from rules.concealed.commands import ClearConcealPlan, ConcealForce, ConcealPlan, MarkDetached
 from rules.concealed.offers import concealers, marker_ref, own_forces
@@ -78,7 +81,8 @@ async def _to_turn_two(umpire: Umpire) -> tuple[str, str]:
 async def test_a_side_s_concealment_does_not_keep_its_command_phase(tmp_path: Path) -> None:
     """Turn 2's Command Phase passes by itself for the Union, whose concealed force, plan and
     detached unit stand, and not for the Confederates, whose surprise move is under way; in
-    the Union's Movement Phase the detachment and the plan may still be changed."""
+    the Union's Movement Phase the plan may still be changed, the detachment not (it is an
+    order of the Command Phase)."""
     async with Store.open(tmp_path / "v.db") as store:
         umpire = await _game(store)
         marker, planned = await _to_turn_two(umpire)
@@ -93,6 +97,7 @@ async def test_a_side_s_concealment_does_not_keep_its_command_phase(tmp_path: Pa
         await umpire.done("g1", CONFEDERATE)
         state = await umpire.repository.state_for("g1")
         assert state.current.side == "union" and state.current.allows("move"), state.current
-        back = await umpire.handle("g1", UNION, MarkDetached(unit="von-gilsa", detached=False))
-        assert "von Gilsa" in back.text
+        with pytest.raises(UmpireError, match="your Command Phase comes next turn"):
+            await umpire.handle("g1", UNION, MarkDetached(unit="von-gilsa", detached=False))
+        assert is_detached(await umpire.repository.state_for("g1"), "von-gilsa")
         await umpire.handle("g1", UNION, ClearConcealPlan(marker=marker, unit=planned))

@@ -115,7 +115,31 @@ async def test_the_marker_lists_offer_what_their_orders_take(fake: FakeDiscord,
                             bob) == []
         assert refusal(state, "union", ClearConcealPlan(marker=marker)) is not None
 
-        # /conceal detach: each player his own units that may be marked, no enemy's
+        # /conceal detach: an order of the Command Phase, so nothing in a movement phase
+        for user in (alice, bob):
+            for detached in (True, False):
+                assert await values(fake, "conceal detach", {"unit": "", "detached": detached},
+                                    "unit", user) == [], detached
+        assert "your Command Phase comes" in str(
+            refusal(state, "confederate", MarkDetached(unit="paxton")))
+
+        # Alice's own movement phase over: forcing is offered no more, and refused
+        for acting in state.acting_sides():
+            await umpire.handle("g1", users[acting].id, cmd.Done())
+        state = await umpire.repository.state_for("g1")
+        assert await values(fake, "conceal forced", {"marker": "", "mp": 2}, "marker",
+                            alice) == []
+        assert refusal(state, "confederate", ForceMarch(marker=marker, mp=2)) is not None
+
+        for _ in range(20):  # to the Command Phase of turn 2
+            state = await umpire.repository.state_for("g1")
+            if state.turn == 2:
+                break
+            for acting in state.acting_sides():
+                await umpire.handle("g1", users[acting].id, cmd.Done())
+        assert state.current.phase.id == "command", state.current
+        # /conceal detach, in the Command Phase (ruling CF-25): each player his own units that
+        # may be ordered, no enemy's
         confederates = {u.id for u in state.units_of("confederate")}
         for detached in (True, False):
             mine = await values(fake, "conceal detach", {"unit": "", "detached": detached},
@@ -134,14 +158,6 @@ async def test_the_marker_lists_offer_what_their_orders_take(fake: FakeDiscord,
                                       "unit", alice))
         for ref in sorted(set(under) - detachable):  # under a marker: not marked now
             assert refusal(state, "confederate", MarkDetached(unit=ref)) is not None, ref
-
-        # Alice's own movement phase over: forcing is offered no more, and refused
-        for acting in state.acting_sides():
-            await umpire.handle("g1", users[acting].id, cmd.Done())
-        state = await umpire.repository.state_for("g1")
-        assert await values(fake, "conceal forced", {"marker": "", "mp": 2}, "marker",
-                            alice) == []
-        assert refusal(state, "confederate", ForceMarch(marker=marker, mp=2)) is not None
 
 
 # -- /march: execute, cancel, forced, rally ------------------------------------------------------
