@@ -109,25 +109,13 @@ def with_markers(state: GameState, count: int, seed: int = 1) -> GameState:
 
 def one_move(state: GameState, seed: int = 2) -> tuple[GameState, str]:
     """The state after a Union unit stepped one hex (into a free hex where it finds nothing)."""
-    rng = random.Random(seed)
-    grid = state.loaded.map.grid
-    units = sorted(u.id for u in state.units_of(ENEMY) if u.cell is not None)
-    occupied = {u.cell for u in state.units.values() if u.cell is not None}
-    for _ in range(1000):
-        unit = state.units[rng.choice(units)]
-        assert unit.cell is not None
-        step = rng.choice(list(grid.neighbours(unit.cell)))
-        if step in occupied or not state.loaded.board.on_a_sheet(step):
-            continue
-        after = with_units(state, {unit.id: unit.placed(Cell(step.col, step.row))})
-        if found_marker(after) is None:
-            return after, unit.id
-    raise SystemExit("no quiet move found")
+    after, uid, _ = quiet_walk(state, 1, seed)
+    return after, uid
 
 
-def twelve_hex_walk(state: GameState, seed: int = 3) -> tuple[GameState, str, list[Cell]]:
-    """The state after a Union unit walked 12 hexes through free hexes (finding nothing), and
-    its way, from where it started."""
+def quiet_walk(state: GameState, hexes: int, seed: int = 3) -> tuple[GameState, str, list[Cell]]:
+    """The state after a Union unit walked ``hexes`` hexes through free hexes, finding nothing,
+    and its way, from where it started."""
     rng = random.Random(seed)
     grid = state.loaded.map.grid
     units = sorted(u.id for u in state.units_of(ENEMY) if u.cell is not None)
@@ -136,13 +124,13 @@ def twelve_hex_walk(state: GameState, seed: int = 3) -> tuple[GameState, str, li
         unit = state.units[rng.choice(units)]
         assert unit.cell is not None
         way = [unit.cell]
-        while len(way) < 13:
+        while len(way) <= hexes:
             free = [c for c in grid.neighbours(way[-1]) if c not in occupied
                     and c not in way and state.loaded.board.on_a_sheet(c)]
             if not free:
                 break
             way.append(rng.choice(free))
-        if len(way) == 13:
+        if len(way) == hexes + 1:
             after = with_units(state, {unit.id: unit.placed(way[-1])})
             if found_marker(after) is None:
                 return after, unit.id, way
@@ -163,7 +151,7 @@ def run() -> dict[str, float]:
 
     move_plain, move_marked = _best_ms(lambda: update(moved_plain),
                                           lambda: update(moved_marked))
-    walked, walker, way = twelve_hex_walk(plain)
+    walked, walker, way = quiet_walk(plain, 12)
     at_end, watched = _best_ms(
         lambda: positions_changed(Outcome(walked, _dice), (walker,)),
         lambda: positions_changed(Outcome(walked, _dice), (walker,), {walker: way}))

@@ -15,6 +15,8 @@ from rules.ground.gamemap import GameMap
 from rules.ground.grid import make_grid
 from rules.scenario.loader import LoadedScenario, load
 from tests.support.combat import FIELD
+from umpire.demo.main import SEEDS
+from umpire.service import Umpire
 
 LEGEND = {".": "clear", "w": "woods", "t": "town"}
 
@@ -88,6 +90,20 @@ def apart_file(tmp_path: Path, options: str = "") -> Path:
     path = tmp_path / "apart.toml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+async def flank_march_union_done(umpire: Umpire, folder: Path, union: int,
+                                 confederate: int) -> None:
+    """Game ``g1`` of the hidden flank march (``hidden_flank_march``) made, joined and started,
+    its Union player done for the turn and its Confederate player done with the Command Phase:
+    the Confederate Movement Phase is open."""
+    await umpire.create_game(str(hidden_flank_march(folder)), union, game_id="g1",
+                             seed=SEEDS["success"])
+    await umpire.join("g1", union, "union")
+    await umpire.join("g1", confederate, "confederate")
+    await umpire.start("g1", union)
+    await umpire.done("g1", union, until_turn=True)
+    await umpire.done("g1", confederate)
 
 
 def hidden_flank_march(folder: Path) -> Path:

@@ -17,8 +17,7 @@ from rules.commands import Move
 from rules.view import project
 from storage.records import Recipient
 from storage.store import Store
-from tests.support.hand_maps import hidden_flank_march
-from umpire.demo.main import SEEDS
+from tests.support.hand_maps import flank_march_union_done
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
@@ -35,13 +34,7 @@ async def _after_the_confederate_move(folder: Path, *, seen: bool
     whether the Union saw Kershaw."""
     async with Store.open(folder / "v.db") as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
-        await umpire.create_game(str(hidden_flank_march(folder)), UNION, game_id="g1",
-                                 seed=SEEDS["success"])
-        await umpire.join("g1", UNION, "union")
-        await umpire.join("g1", CONFEDERATE, "confederate")
-        await umpire.start("g1", UNION)
-        await umpire.done("g1", UNION, until_turn=True)
-        await umpire.done("g1", CONFEDERATE)
+        await flank_march_union_done(umpire, folder, UNION, CONFEDERATE)
         state = await umpire.repository.state_for("g1")
         assert state.current.allows("move") and state.acting_sides() == ("confederate",)
         sighted = False

@@ -15,8 +15,7 @@ from pathlib import Path
 from rules.commands import Move
 from storage.records import Recipient
 from storage.store import Store
-from tests.support.hand_maps import hidden_flank_march
-from umpire.demo.main import SEEDS
+from tests.support.hand_maps import flank_march_union_done
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
@@ -32,13 +31,7 @@ async def _kershaw_walks(folder: Path, route: str) -> tuple[list[str], list[str]
     folder.mkdir()
     async with Store.open(folder / "v.db") as store:
         umpire = Umpire(store, maps=MapMaker(enabled=False))
-        await umpire.create_game(str(hidden_flank_march(folder)), UNION, game_id="g1",
-                                 seed=SEEDS["success"])
-        await umpire.join("g1", UNION, "union")
-        await umpire.join("g1", CONFEDERATE, "confederate")
-        await umpire.start("g1", UNION)
-        await umpire.done("g1", UNION, until_turn=True)
-        await umpire.done("g1", CONFEDERATE)
+        await flank_march_union_done(umpire, folder, UNION, CONFEDERATE)
         await umpire.handle("g1", CONFEDERATE, Move(unit="kershaw", route=route))
         union = await store.deliveries_for("g1", Recipient("player", str(UNION)), limit=500)
         held = (await store.held_news("g1")).get("union", [])
