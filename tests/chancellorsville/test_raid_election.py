@@ -375,3 +375,12 @@ async def test_the_union_player_elects_the_raid_with_a_button(fake: FakeDiscord,
 async def _wait(fake: FakeDiscord, user: FakeUser, words: str) -> list[JSON]:
     await fake.wait_for(lambda: bool(_asked(fake, user, words)), what=words)
     return _asked(fake, user, words)
+
+
+def test_before_the_first_turn_no_counter_of_the_side_shows_turned_face_up() -> None:
+    """Which of his counters the enemy sees is shown to their owner once the counters stand on
+    the table, not while the first turn waits for the choices (rulings CV-38, CV-41)."""
+    waiting = opened(edited({"fitz-lee": {"at": "C3417"}, "lee-hq": {"at": "C3020"}})).state
+    assert not any(u.face_up for u in project(waiting, "union").own_units())
+    playing = answer(waiting, "union", RAID_Q, "no-raid").state
+    assert any(u.face_up for u in project(playing, "union").own_units())  # the control
