@@ -26,6 +26,7 @@ from rules.concealed.moving import decide_marker_move
 from rules.concealed.notes import note_for
 from rules.concealed.offers import concealed_offers
 from rules.concealed.reveal import opportunity, plans, revealing
+from rules.concealed.reveal.in_reach import reach_stop
 from rules.concealed.spec import SPEC
 from rules.events import GameEvent
 from rules.forces.location import InMarker
@@ -95,7 +96,13 @@ class ConcealedForces(RuleModule):
 
     # -- movement and the reveal -------------------------------------------------------------------
     def stop_reason(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
-        return revealing.stop_reason(state, unit, cell)
+        found = revealing.stop_reason(state, unit, cell)
+        return found if found is not None else reach_stop(state, unit, cell)
+
+    def seen_stop(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
+        """A mover halts within reach of a force revealed in this phase (ruling CF-31), which
+        the moving side sees (ruling CF-4)."""
+        return reach_stop(state, unit, cell, foreseen=True)
 
     def foreseen_stop(self, unit: Unit, cell: Cell, markers: tuple[MarkerView, ...],
                       ground: Ground) -> Stop | None:

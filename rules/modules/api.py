@@ -135,6 +135,13 @@ class RuleModule:
         a move's preview says (``rules.orders.foresight``). Never reads the game state."""
         return None
 
+    def seen_stop(self, state: GameState, unit: Unit, cell: Cell) -> Stop | None:
+        """A stop ``stop_reason`` makes after ``unit`` enters ``cell`` whose every cause the
+        moving side sees under the module's information model, worded for a preview: a preview
+        foresees it by the rule itself. Only a module whose stop reads nothing hidden from the
+        mover may answer here; ``foreseen_stop`` serves the rest."""
+        return None
+
     def move_marker(self, out: Outcome, side: str, marker: Marker, route: str) -> bool:
         """Move one of ``side``'s markers along ``route`` (a ``Move`` naming the marker), adding
         its events to ``out`` or raising ``Refusal``; ``False`` if this module did not make the

@@ -5,8 +5,9 @@ after a cell it enters (an enemy marker found, say). A preview walks the order t
 will be made (``rules.orders.movement.follow``) against the enemy of the side's own view
 (``rules.orders.known``): a counter it sees stops the unit before its cell, a ghost (the enemy
 where the side last saw it) is taken to be there still, and each module foresees its own stops
-from the enemy markers the side sees (``RuleModule.foreseen_stop``). What the side does not see
-may still stop the unit sooner; nothing here reads it.
+from the enemy markers the side sees (``RuleModule.foreseen_stop``), or by the rule itself where
+every cause of the stop is in the side's sight (``RuleModule.seen_stop``). What the side does
+not see may still stop the unit sooner; nothing here reads it.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def foresee(state: GameState, unit: Unit, plan: OrderPlan, friends: dict[Cell, i
     def stop(moving: Unit, cell: Cell) -> Stop | None:
         for module in modules:
             found = module.foreseen_stop(moving, cell, known.markers, known.ground)
+            if found is None:
+                found = module.seen_stop(state, moving, cell)
             if found is not None:
                 return found
         return None

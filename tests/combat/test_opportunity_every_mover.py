@@ -29,7 +29,7 @@ from rules.turn.reaction import open_questions
 from rules.view import project
 from tests.fakediscord import FakeDiscord, FakeUser, buttons_of
 from tests.support.botkit import EPHEMERAL, TOKEN, forged_button, started_game, text_of
-from tests.support.concealed_reveal import FIELD, concealed, field, seen_by
+from tests.support.concealed_reveal import BAY, FIELD, concealed, field, seen_by
 from tests.support.surprise import Dice, Game
 from umpire.answers import UmpireError
 from umpire.clock.phase_clock import step_clock
@@ -103,7 +103,7 @@ def test_each_revealed_unit_reacts_once_in_the_phase_and_holding_keeps_its_turn(
     assert open_questions(game.state) == []
     # Next to the Third Rebel Brigade, the brigades in line may fire or charge; the battery,
     # which fired, is not among them.
-    game.place(**{"u-inf2": "A0906"})
+    game.place(**{"u-inf2": "A1006"})
     game.do("union", cmd.Move(unit="u-inf2", route="A1106"))
     (close,) = open_questions(game.state)
     assert close.choices == ("fire", "charge", "hold")
@@ -114,7 +114,7 @@ def test_each_revealed_unit_reacts_once_in_the_phase_and_holding_keeps_its_turn(
 
 def test_a_reaction_charge_at_a_later_mover_is_close_combat_without_advance() -> None:
     game = held_after_the_reveal(dice=Dice({"1d6": 4}))
-    game.place(**{"u-inf2": "A0906"})
+    game.place(**{"u-inf2": "A1006"})
     game.do("union", cmd.Move(unit="u-inf2", route="A1106"))
     (question,) = open_questions(game.state)
     out = game.do("confederate", cmd.Answer(question=question.id, choice="charge"))
@@ -188,40 +188,6 @@ def end_phase(game: Game) -> Any:
 
 
 # -- a cheater's test ------------------------------------------------------------------------------
-#: A second Confederate division, General Bay's, far to the east, out of the Union's sight.
-BAY = '''
-[[commands]]
-id = "bay-div"
-side = "confederate"
-name = "Bay Division"
-echelon = "division"
-parent = "grey-corps"
-leader = "bay-lead"
-
-[[units]]
-id = "bay-lead"
-side = "confederate"
-name = "General Bay"
-kind = "leader"
-echelon = "division"
-command = "bay-div"
-at = "A1509"
-
-[[units]]
-id = "bay-bat"
-side = "confederate"
-name = "Bay Battery"
-kind = "artillery"
-strength = 3
-formation = "unlimbered"
-command = "bay-div"
-at = "A1509"
-
-[[turns]]
-turn = 1
-'''
-
-
 def union_story(holds: int) -> tuple[tuple[list[dict[str, object]], list[str], Any], bool]:
     """Everything the Union receives, the refusals it gets and its last view, in a game where
     Bay's division breeds a decoy on turn 2 and the first of the two markers moves off to A1409;

@@ -41,3 +41,37 @@ def seen_by(side: str, events: list[GameEvent]) -> list[dict[str, object]]:
     """The events a side receives (its own and the public ones), as data."""
     return [e.model_dump(mode="json") for e in events
             if e.audience in (f"side:{side}", "public")]
+
+
+#: A second Confederate division, General Bay's, far to the east, out of the Union's sight.
+BAY = '''
+[[commands]]
+id = "bay-div"
+side = "confederate"
+name = "Bay Division"
+echelon = "division"
+parent = "grey-corps"
+leader = "bay-lead"
+
+[[units]]
+id = "bay-lead"
+side = "confederate"
+name = "General Bay"
+kind = "leader"
+echelon = "division"
+command = "bay-div"
+at = "A1509"
+
+[[units]]
+id = "bay-bat"
+side = "confederate"
+name = "Bay Battery"
+kind = "artillery"
+strength = 3
+formation = "unlimbered"
+command = "bay-div"
+at = "A1509"
+
+[[turns]]
+turn = 1
+'''

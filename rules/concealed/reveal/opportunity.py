@@ -1,5 +1,5 @@
 """Opportunity fire and reaction charges by a revealed force (Cf 2.1, rulings CF-11, CF-28 to
-CF-30).
+CF-31).
 
 A real force that an enemy unit finds may fire and charge from the instant it is placed, under
 the series' normal rules: for the rest of the phase in which it was revealed, its units may fire
@@ -8,9 +8,10 @@ included. When the game option ``cf_opportunity_fire`` is on (the default) and t
 is in force, the owner is asked at once, in the reaction window (``rules.turn.reaction``),
 whenever an enemy combat unit ends a change of place (a move, a march, an arrival, a retreat or
 advance, a force deploying) where some unit of a force revealed in this phase could act against
-it: ``fire`` (every such unit that can fire at it does, together), ``charge`` (every such unit
-next to it attacks it in close combat, and stays where it is whatever the result) or ``hold``,
-the default. Each revealed unit reacts once in the phase, by fire or by charge.
+it, or halts where it comes within that reach on its way (``rules.concealed.reveal.in_reach``):
+``fire`` (every such unit that can fire at it does, together), ``charge`` (every such unit next
+to it attacks it in close combat, and stays where it is whatever the result) or ``hold``, the
+default. Each revealed unit reacts once in the phase, by fire or by charge.
 
 The question holds the enemy's movement until it is answered or its time is up: the phase's end
 (its deadline, when the host set one), unless the scenario gives a reaction time of its own
@@ -39,6 +40,7 @@ from rules.combat.sides import Knowledge
 from rules.concealed.records import MODULE, data
 from rules.concealed.spec import OPPORTUNITY_OPTION, REACTION_SECONDS_OPTION, SPEC
 from rules.forces.units import Unit
+from rules.ground.grid import Cell
 from rules.modules.registry import in_force
 from rules.refusal import Refusal
 from rules.state import GameState
@@ -99,33 +101,68 @@ def _reacted(state: GameState, unit: Unit) -> bool:
     return used(state, FIRE, unit.id) or used(state, "assault", unit.id)
 
 
-def _able(state: GameState, unit: Unit, action: str, target: Unit) -> bool:
-    """Whether ``unit`` may ``action`` ("fire" or "assault") at ``target`` now, by the checks
-    the fire and assault orders make, and has not reacted yet in this phase."""
-    if target.cell is None or unit.strength <= 0 or _reacted(state, unit):
+def _able(state: GameState, unit: Unit, action: str, target: Unit, cell: Cell | None) -> bool:
+    """Whether ``unit`` may ``action`` ("fire" or "assault") at ``target`` standing in
+    ``cell``, by the checks the fire and assault orders make, and has not reacted yet in this
+    phase."""
+    if cell is None or unit.strength <= 0 or _reacted(state, unit):
         return False
     if fighter_refusal(state, unit, action) is not None:
         return False
-    return aim_refusal(state, unit, action, target.cell, target.name) is None
+    return aim_refusal(state, unit, action, cell, target.name) is None
+
+
+def _fire_tables(state: GameState) -> bool:
+    ruleset = state.loaded.ruleset
+    return "fire" in ruleset.tables and bool(ruleset.combat.fire_results)
+
+
+def _charge_tables(state: GameState) -> bool:
+    ruleset = state.loaded.ruleset
+    table = ruleset.tables.get("close_combat")
+    return table is not None and table.kind != "plain" and bool(
+        ruleset.combat.close_combat_results)
 
 
 def firers(state: GameState, units: Iterable[Unit], target: Unit) -> list[Unit]:
     """The units that can fire at ``target`` now: the fire order would accept each of them
     (``fighter_refusal``, ``aim_refusal``), and none has reacted yet in this phase."""
-    ruleset = state.loaded.ruleset
-    if "fire" not in ruleset.tables or not ruleset.combat.fire_results:
+    if not _fire_tables(state):
         return []
-    return [u for u in units if _able(state, u, "fire", target)]
+    return [u for u in units if _able(state, u, "fire", target, target.cell)]
 
 
 def chargers(state: GameState, units: Iterable[Unit], target: Unit) -> list[Unit]:
     """The units that can charge ``target`` now: the assault order would accept each of them,
     and none has reacted yet in this phase."""
-    ruleset = state.loaded.ruleset
-    table = ruleset.tables.get("close_combat")
-    if table is None or table.kind == "plain" or not ruleset.combat.close_combat_results:
+    if not _charge_tables(state):
         return []
-    return [u for u in units if _able(state, u, "assault", target)]
+    return [u for u in units if _able(state, u, "assault", target, target.cell)]
+
+
+def reactions(state: GameState, unit: Unit, target: Unit, cell: Cell | None) -> frozenset[str]:
+    """How ``unit`` could react to ``target`` were it standing in ``cell``: ``FIRE``,
+    ``CHARGE``, both or neither; any of them would draw a question there."""
+    ways = set()
+    if _fire_tables(state) and _able(state, unit, "fire", target, cell):
+        ways.add(FIRE)
+    if _charge_tables(state) and _able(state, unit, "assault", target, cell):
+        ways.add(CHARGE)
+    return frozenset(ways)
+
+
+def called(state: GameState, side: str, unit: Unit) -> str:
+    """``unit`` as ``side`` names it: by name where it sees it identified."""
+    return Knowledge(state, side).name(unit)
+
+
+def reactors(state: GameState, mover: Unit) -> list[Unit]:
+    """The units of every force revealed in this phase on a side other than ``mover``'s: those
+    that may react to its movement (``[]`` when reactions are off)."""
+    markers = revealed_this_phase(state)
+    if not markers or not mover.combat or not enabled(state):
+        return []
+    return [u for mid in markers for u in deployed(state, mid) if u.side != mover.side]
 
 
 # -- asking ----------------------------------------------------------------------------------------
@@ -165,7 +202,7 @@ def offer_movers(out: Outcome, moved: Iterable[str]) -> None:
 
 def _moved(state: GameState, side: str, mover: Unit) -> str:
     """How a later mover's question opens: the unit as the asked side names it, and where."""
-    who = Knowledge(state, side).name(mover)
+    who = called(state, side, mover)
     where = state.loaded.board.describe(mover.cell) if mover.cell is not None else ""
     return (f"{who[:1].upper()}{who[1:]} moved to {where}, within reach of your troops revealed "
             "in this phase, which may react at once")
