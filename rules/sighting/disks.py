@@ -7,6 +7,8 @@ one class it is always the same. Squares have one class.
 
 from __future__ import annotations
 
+import threading
+
 from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.sighting.geometry import Rel, place
 
@@ -117,6 +119,17 @@ class CellDisks:
             self._runs[key] = runs
         return self._runs[key]
 
+    def table(self, radius: int) -> list[int]:
+        """Every cell's disk of ``radius``, by cell index (worked out once for the whole board:
+        a pass reads hundreds of them)."""
+        radius = max(0, radius)
+        masks = self._masks.get(radius)
+        if masks is None or -1 in masks:
+            for index in range(self.grid.size):
+                self.mask(index, radius)
+            masks = self._masks[radius]
+        return masks
+
     def mask(self, index: int, radius: int) -> int:
         """Cells at or within ``radius`` of cell ``index`` (radius below 0 counts as 0)."""
         radius = max(0, radius)
@@ -139,3 +152,27 @@ class CellDisks:
         masks[index] = m
         return m
 
+
+#: The disks of each grid shape worked out so far: every sighting of one board, in every game
+#: played on it, shares them (a pass that worked them out anew spent most of its time here).
+_SHARED: dict[tuple[object, ...], CellDisks] = {}
+_SHARED_KEPT = 16
+_SHARED_LOCK = threading.Lock()
+
+
+def _shape(grid: HexGrid | SquareGrid) -> tuple[object, ...]:
+    if isinstance(grid, HexGrid):
+        return ("hex", grid.width, grid.height, grid.orientation, grid.parity)
+    return ("square", grid.width, grid.height, grid.neighbour_count)
+
+
+def disks_for(grid: HexGrid | SquareGrid) -> CellDisks:
+    """The disks of the grid's shape, kept for every grid of that shape."""
+    key = _shape(grid)
+    with _SHARED_LOCK:
+        found = _SHARED.get(key)
+        if found is None:
+            if len(_SHARED) >= _SHARED_KEPT:
+                del _SHARED[next(iter(_SHARED))]
+            found = _SHARED[key] = CellDisks(grid)
+        return found

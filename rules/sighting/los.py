@@ -52,3 +52,8 @@ class LineOfSight(TabledRule):
         if visibility == 1:
             return self.disks.mask(observer, 1)
         return super().visible_from(observer, visibility)
+
+    def table(self, visibility: int) -> list[int]:
+        if visibility == 1:
+            return self.disks.table(1)
+        return super().table(visibility)

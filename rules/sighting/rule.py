@@ -12,8 +12,9 @@ class SightingRule(Protocol):
     bitset (bit ``i`` set for cell index ``i``).
 
     ``visible_from(cell, visibility)`` is the set of cells in which a unit would be seen by an
-    observer in ``cell``, and ``sees`` tests one of them. The sighting pass only asks these two
-    questions, so a rule need not be symmetric. Under a visibility of 0 a rule sees nothing
+    observer in ``cell``, ``table(visibility)`` the same for every cell at once (a list by cell
+    index), and ``sees`` tests one of them. The sighting pass only asks these questions, so a
+    rule need not be symmetric. Under a visibility of 0 a rule sees nothing
     (ruling LOS-7): that night belongs to the pickets alone.
     """
 
@@ -26,3 +27,5 @@ class SightingRule(Protocol):
     def sees(self, observer: int, target: int, visibility: int) -> bool: ...
 
     def visible_from(self, observer: int, visibility: int) -> int: ...
+
+    def table(self, visibility: int) -> list[int]: ...

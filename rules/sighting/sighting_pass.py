@@ -20,12 +20,12 @@ Cells and sets of cells are board indices and int bitsets, as in ``rules.sightin
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules.ground.gamemap import GameMap
-from rules.sighting.disks import CellDisks
+from rules.sighting.disks import disks_for
+from rules.sighting.or_tree import OrTree
 from rules.sighting.registry import DEFAULT_RULE, rule_named
 from rules.sighting.rule import SightingRule
 
@@ -81,12 +81,25 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def _count(counts: dict[int, int], cell: int, by: int) -> int:
+    """Add ``by`` to a cell's count (dropping a count that falls to 0); the new count."""
+    n = counts.get(cell, 0) + by
+    if n:
+        counts[cell] = n
+    else:
+        del counts[cell]
+    return n
+
+
 class Sighting:
     """The sighting of every side for one set of units, kept up to date as units move.
 
     ``rule`` decides who sees what (``rules.sighting.los.LineOfSight`` or another
     ``SightingRule``); ``blocked_radius`` defaults to the ruleset's. ``sides`` names sides that
     should have a result even while they have no unit on the map.
+
+    Each side's seen cells and pickets are unions over its cells (``OrTree``), so a unit that
+    moves costs a few unions, not one for every cell of its side.
     """
 
     def __init__(
@@ -104,27 +117,30 @@ class Sighting:
         self.blocked_radius = (
             game_map.ruleset.blocked_radius if blocked_radius is None else blocked_radius
         )
-        self._disks = CellDisks(game_map.grid)
+        # Every cell's sight and pickets, read from whole-board tables.
+        self._visible_table = rule.table(visibility)
+        self._picket_table = disks_for(game_map.grid).table(self.blocked_radius)
         self._units: dict[str, Presence] = {}
         self._sides: list[str] = []
-        # Per side: how many of its observers / combat units / units stand in each cell.
-        self._observers: dict[str, Counter[int]] = {}
-        self._combat: dict[str, Counter[int]] = {}
-        self._occupied: dict[str, Counter[int]] = {}
+        # Per side: how many of its observers / combat units / units stand in each cell, and
+        # the cells its units stand in as a bitset.
+        self._observers: dict[str, dict[int, int]] = {}
+        self._combat: dict[str, dict[int, int]] = {}
+        self._occupied: dict[str, dict[int, int]] = {}
+        self._occupied_bits: dict[str, int] = {}
         self._occupants: dict[int, set[str]] = {}
-        # Per side: cells it sees, cells within the blocked radius of its combat units, and the
-        # enemy units in the cells it sees.
-        self._seen: dict[str, int] = {}
-        self._pickets: dict[str, int] = {}
+        # Per side: what each of its observer cells sees, what each of its combat cells
+        # pickets, and the enemy units in the cells it sees.
+        self._seen: dict[str, OrTree] = {}
+        self._pickets: dict[str, OrTree] = {}
         self._seen_units: dict[str, set[str]] = {}
         self._result: dict[str, SideSighting] | None = None
         for side in sides:
             self._add_side(side)
-        for p in units:
-            self._place(p)
+        self._place_all(units)
         for side in self._sides:
-            self._seen[side] = self._union_seen(side)
-            self._pickets[side] = self._union_pickets(side)
+            self._seen[side] = OrTree({c: self._visible(c) for c in self._observers[side]})
+            self._pickets[side] = OrTree({c: self._picket(c) for c in self._combat[side]})
         for side in self._sides:
             self._seen_units[side] = self._units_seen_by(side)
 
@@ -169,10 +185,10 @@ class Sighting:
         watched = pickets = 0
         for other in self._sides:
             if other != side:
-                watched |= self._seen[other]
-                pickets |= self._pickets[other]
+                watched |= self._seen[other].total
+                pickets |= self._pickets[other].total
         return SideSighting(
-            side, self._seen[side], frozenset(self._seen_units[side]), pickets, watched
+            side, self._seen[side].total, frozenset(self._seen_units[side]), pickets, watched
         )
 
     # -- changes ---------------------------------------------------------------------------------
@@ -181,27 +197,27 @@ class Sighting:
         p = self._units[unit_id]
         if p.cell != cell:
             self.remove(unit_id)
-            self.add(replace(p, cell=cell))
+            self.add(Presence(unit_id, p.side, cell, p.combat, p.observer))
 
     def add(self, p: Presence) -> None:
         """A unit arrives on the map."""
         if p.unit_id in self._units:
             raise ValueError(f"unit {p.unit_id!r} is already on the map")
-        new_side = p.side not in self._sides
-        first_observer = p.observer and not self._observers.get(p.side, Counter())[p.cell]
-        first_combat = p.combat and not self._combat.get(p.side, Counter())[p.cell]
-        self._place(p)
         self._result = None
-        if new_side:
-            self._seen[p.side] = 0
-            self._pickets[p.side] = 0
-            self._seen_units[p.side] = set()
-        if first_observer:
-            old = self._seen[p.side]
-            self._seen[p.side] = old | self._visible(p.cell)
-            self._update_seen_units(p.side, old)
-        if first_combat:
-            self._pickets[p.side] |= self._disks.mask(p.cell, self.blocked_radius)
+        side, cell = p.side, p.cell
+        if side not in self._seen:
+            self._add_side(side)
+            self._seen[side] = OrTree()
+            self._pickets[side] = OrTree()
+            self._seen_units[side] = set()
+        self._place(p)
+        if p.observer and self._observers[side][cell] == 1:
+            seen = self._seen[side]
+            old = seen.total
+            seen.put(cell, self._visible(cell))
+            self._update_seen_units(side, old)
+        if p.combat and self._combat[side][cell] == 1:
+            self._pickets[side].put(cell, self._picket(cell))
         self._update_as_target(p, present=True)
 
     def remove(self, unit_id: str) -> None:
@@ -209,24 +225,19 @@ class Sighting:
         p = self._units.pop(unit_id)
         self._result = None
         side, cell = p.side, p.cell
-        self._occupied[side][cell] -= 1
-        if not self._occupied[side][cell]:
-            del self._occupied[side][cell]
-        self._occupants[cell].discard(unit_id)
-        if not self._occupants[cell]:
+        if not _count(self._occupied[side], cell, -1):
+            self._occupied_bits[side] ^= 1 << cell
+        occupants = self._occupants[cell]
+        occupants.discard(unit_id)
+        if not occupants:
             del self._occupants[cell]
-        if p.observer:
-            self._observers[side][cell] -= 1
-            if not self._observers[side][cell]:
-                del self._observers[side][cell]
-                old = self._seen[side]
-                self._seen[side] = self._union_seen(side)
-                self._update_seen_units(side, old)
-        if p.combat:
-            self._combat[side][cell] -= 1
-            if not self._combat[side][cell]:
-                del self._combat[side][cell]
-                self._pickets[side] = self._union_pickets(side)
+        if p.observer and not _count(self._observers[side], cell, -1):
+            seen = self._seen[side]
+            old = seen.total
+            seen.drop(cell)
+            self._update_seen_units(side, old)
+        if p.combat and not _count(self._combat[side], cell, -1):
+            self._pickets[side].drop(cell)
         self._update_as_target(p, present=False)
 
     def set_visibility(self, visibility: int) -> None:
@@ -234,9 +245,10 @@ class Sighting:
         if visibility == self.visibility:
             return
         self.visibility = visibility
+        self._visible_table = self.rule.table(visibility)
         self._result = None
         for side in self._sides:
-            self._seen[side] = self._union_seen(side)
+            self._seen[side] = OrTree({c: self._visible(c) for c in self._observers[side]})
         for side in self._sides:
             self._seen_units[side] = self._units_seen_by(side)
 
@@ -244,77 +256,102 @@ class Sighting:
     def _add_side(self, side: str) -> None:
         if side not in self._sides:
             self._sides.append(side)
-            self._observers[side] = Counter()
-            self._combat[side] = Counter()
-            self._occupied[side] = Counter()
-            self._seen.setdefault(side, 0)
-            self._pickets.setdefault(side, 0)
-            self._seen_units.setdefault(side, set())
+            self._observers[side] = {}
+            self._combat[side] = {}
+            self._occupied[side] = {}
+            self._occupied_bits[side] = 0
+
+    def _place_all(self, units: Iterable[Presence]) -> None:
+        """``_place`` for every unit of a fresh pass, in one loop (the pass's main cost)."""
+        placed = self._units
+        occupants = self._occupants
+        for p in units:
+            uid, side, cell = p.unit_id, p.side, p.cell
+            if uid in placed:
+                raise ValueError(f"unit {uid!r} is listed twice")
+            placed[uid] = p
+            occupied = self._occupied.get(side)
+            if occupied is None:
+                self._add_side(side)
+                occupied = self._occupied[side]
+            occupied[cell] = occupied.get(cell, 0) + 1
+            here = occupants.get(cell)
+            if here is None:
+                occupants[cell] = {uid}
+            else:
+                here.add(uid)
+            if p.observer:
+                observers = self._observers[side]
+                observers[cell] = observers.get(cell, 0) + 1
+            if p.combat:
+                combat = self._combat[side]
+                combat[cell] = combat.get(cell, 0) + 1
+        for side, occupied in self._occupied.items():
+            bits = 0
+            for cell in occupied:
+                bits |= 1 << cell
+            self._occupied_bits[side] = bits
 
     def _place(self, p: Presence) -> None:
         if p.unit_id in self._units:
             raise ValueError(f"unit {p.unit_id!r} is listed twice")
-        self._add_side(p.side)
+        side, cell = p.side, p.cell
+        if side not in self._occupied:
+            self._add_side(side)
         self._units[p.unit_id] = p
-        self._occupied[p.side][p.cell] += 1
-        self._occupants.setdefault(p.cell, set()).add(p.unit_id)
+        if _count(self._occupied[side], cell, 1) == 1:
+            self._occupied_bits[side] |= 1 << cell
+        occupants = self._occupants.get(cell)
+        if occupants is None:
+            self._occupants[cell] = {p.unit_id}
+        else:
+            occupants.add(p.unit_id)
         if p.observer:
-            self._observers[p.side][p.cell] += 1
+            _count(self._observers[side], cell, 1)
         if p.combat:
-            self._combat[p.side][p.cell] += 1
+            _count(self._combat[side], cell, 1)
 
     def _visible(self, cell: int) -> int:
-        return self.rule.visible_from(cell, self.visibility)
+        return self._visible_table[cell]
 
-    def _union_seen(self, side: str) -> int:
-        seen = 0
-        for cell in self._observers[side]:
-            seen |= self._visible(cell)
-        return seen
-
-    def _union_pickets(self, side: str) -> int:
-        out = 0
-        for cell in self._combat[side]:
-            out |= self._disks.mask(cell, self.blocked_radius)
-        return out
-
-    def _units_seen_by(self, side: str) -> set[str]:
-        seen = self._seen[side]
-        return {
-            u.unit_id for u in self._units.values() if u.side != side and seen >> u.cell & 1
-        }
+    def _picket(self, cell: int) -> int:
+        return self._picket_table[cell]
 
     def _enemy_occupied(self, side: str) -> int:
         out = 0
-        for other, cells in self._occupied.items():
+        for other, bits in self._occupied_bits.items():
             if other != side:
-                for cell in cells:
-                    out |= 1 << cell
+                out |= bits
         return out
+
+    def _enemies_in(self, side: str, cells: int) -> Iterator[str]:
+        """The units of other sides standing in ``cells``."""
+        units = self._units
+        for cell in _bits(cells & self._enemy_occupied(side)):
+            for uid in self._occupants[cell]:
+                if units[uid].side != side:
+                    yield uid
+
+    def _units_seen_by(self, side: str) -> set[str]:
+        return set(self._enemies_in(side, self._seen[side].total))
 
     def _update_seen_units(self, side: str, old: int) -> None:
         """After ``side``'s seen cells changed from ``old``: adjust the enemy units it sees,
         looking only at the cells that changed."""
-        new = self._seen[side]
+        new = self._seen[side].total
         changed = old ^ new
         if not changed:
             return
         seen_units = self._seen_units[side]
-        for cell in _bits(changed & self._enemy_occupied(side)):
-            now = bool(new >> cell & 1)
-            for uid in self._occupants[cell]:
-                if self._units[uid].side != side:
-                    if now:
-                        seen_units.add(uid)
-                    else:
-                        seen_units.discard(uid)
+        seen_units.difference_update(self._enemies_in(side, changed & old))
+        seen_units.update(self._enemies_in(side, changed & new))
 
     def _update_as_target(self, p: Presence, present: bool) -> None:
         """The unit appeared in or left its cell: other sides see it there or not."""
         for side in self._sides:
             if side == p.side:
                 continue
-            if present and self._seen[side] >> p.cell & 1:
+            if present and self._seen[side].total >> p.cell & 1:
                 self._seen_units[side].add(p.unit_id)
             else:
                 self._seen_units[side].discard(p.unit_id)
@@ -328,5 +365,45 @@ def full_pass(
     blocked_radius: int | None = None,
     sides: Iterable[str] = (),
 ) -> dict[str, SideSighting]:
-    """Every side's sighting, worked out from scratch."""
-    return Sighting(rule, visibility, units, blocked_radius=blocked_radius, sides=sides).result()
+    """Every side's sighting, worked out from scratch: what ``Sighting(...).result()`` gives,
+    without building what a ``Sighting`` keeps to follow later changes."""
+    units = list(units)
+    game_map = rule.game_map
+    radius = game_map.ruleset.blocked_radius if blocked_radius is None else blocked_radius
+    disks = disks_for(game_map.grid)
+    order = list(dict.fromkeys([*sides, *(p.side for p in units)]))
+    observers: dict[str, set[int]] = {side: set() for side in order}
+    combat: dict[str, set[int]] = {side: set() for side in order}
+    for p in units:
+        if p.observer:
+            observers[p.side].add(p.cell)
+            if p.combat:
+                combat[p.side].add(p.cell)
+        elif p.combat:
+            combat[p.side].add(p.cell)
+    visible = rule.table(visibility)
+    disk = disks.table(radius)
+    seen: dict[str, int] = {}
+    pickets: dict[str, int] = {}
+    for side in order:
+        bits = 0
+        for cell in observers[side]:
+            bits |= visible[cell]
+        seen[side] = bits
+        bits = 0
+        for cell in combat[side]:
+            bits |= disk[cell]
+        pickets[side] = bits
+    out: dict[str, SideSighting] = {}
+    for side in order:
+        watched = near = 0
+        for other in order:
+            if other != side:
+                watched |= seen[other]
+                near |= pickets[other]
+        # Test a cell against the side's sight by its byte, not by shifting the whole board.
+        sight = seen[side].to_bytes(game_map.grid.size // 8 + 1, "little")
+        seen_units = frozenset(p.unit_id for p in units if p.side != side
+                               and sight[p.cell >> 3] >> (p.cell & 7) & 1)
+        out[side] = SideSighting(side, seen[side], seen_units, near, watched)
+    return out

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 
 from rules.ground.gamemap import GameMap
 from rules.sighting.built_tables import tables_for
-from rules.sighting.disks import CellDisks
+from rules.sighting.disks import disks_for
 
 
 class TabledRule(ABC):
@@ -35,7 +35,7 @@ class TabledRule(ABC):
         self._built = 0
         self._visible: list[int] = []
         self._limited: dict[int, list[int]] = {}
-        self.disks = CellDisks(self.grid)
+        self.disks = disks_for(self.grid)
 
     @abstractmethod
     def build(self, game_map: GameMap, rng: int) -> list[int]:
@@ -79,6 +79,22 @@ class TabledRule(ABC):
                 self._visible[observer] & self.disks.mask(observer, visibility)
             )
         return out
+
+    def table(self, visibility: int) -> list[int]:
+        """``visible_from`` of every cell under ``visibility``, by cell index (worked out once
+        for the whole board: a pass reads hundreds of them)."""
+        if visibility <= 0:
+            return [0] * self.grid.size
+        if visibility > self._built and self._built < self._cap:
+            self.prepare(visibility)
+        if visibility >= self._built:
+            return self._visible
+        cache = self._limited.get(visibility)
+        if cache is None or -1 in cache:
+            for observer in range(self.grid.size):
+                self.visible_from(observer, visibility)
+            cache = self._limited[visibility]
+        return cache
 
     def sees(self, observer: int, target: int, visibility: int) -> bool:
         """Whether an observer in cell ``observer`` sees a unit in cell ``target``."""
