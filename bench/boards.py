@@ -12,9 +12,12 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
+from rules.forces.location import OnMap
+from rules.forces.units import Unit
+from rules.forces.words import FORMATIONS_BY_KIND, Echelon, MovementClass, UnitKind
 from rules.ground.board import Board
 from rules.ground.gamemap import GameMap
-from rules.ground.grid import make_grid
+from rules.ground.grid import HexGrid, SquareGrid, make_grid
 from rules.scenario.ruleset import Ruleset, TerrainType
 from rules.sighting.sighting_pass import Presence
 
@@ -142,3 +145,18 @@ def bench_map(seed: int = 1) -> GameMap:
     """The benchmark board: 2 x 2 sheets of 34 x 22 hexes (68 x 44), elevation 0-5, about 30%
     woods and some towns."""
     return random_map(seed, 34, 22, sheets=(2, 2), max_elevation=5, woods=0.3, towns=8)
+
+
+def as_units(grid: HexGrid | SquareGrid, presences: Sequence[Presence]) -> dict[str, Unit]:
+    """The presences as the game's unit records, by id: a combat unit is infantry, an observer
+    that does not fight a leader, a unit that neither fights nor observes a wagon."""
+    out: dict[str, Unit] = {}
+    for p in presences:
+        kind = (UnitKind.INFANTRY if p.combat else UnitKind.LEADER if p.observer
+                else UnitKind.WAGON)
+        out[p.unit_id] = Unit(
+            id=p.unit_id, side=p.side, name=p.unit_id, short=p.unit_id, kind=kind,
+            echelon=Echelon.BRIGADE, command="", strength=4 if p.combat else 0,
+            movement_class=MovementClass.LEADER if kind == UnitKind.LEADER else MovementClass.FOOT,
+            movement=6, formation=FORMATIONS_BY_KIND[kind][0], location=OnMap(grid.cell(p.cell)))
+    return out

@@ -8,7 +8,10 @@ measures:
   of this process, and the memory that takes (tracemalloc, in a second, separate build);
 * a full pass for both sides once the tables are loaded;
 * one unit moving and the sighting brought up to date incrementally (the result included);
-* a 12-cell move watched at every step, as the game watches every move (``rules.sighting.along``);
+* a 12-cell move watched at every step on a fresh sighting (``rules.sighting.along``);
+* what the game runs after one move: its live sighting (``rules.knowledge.live_sighting``)
+  brought to the new unit records, and after a 12-step move: that, then the move walked in it
+  step by step (``game_move_ms_median``, ``move12_ms_median``);
 * the naive reference's full pass, which is also checked to give the same answer;
 * on the flank-march scenario, with 30 Confederate concealment markers (decoys, so that the
   units on the map are the same) and without: the full sighting pass with the Concealed Forces
@@ -27,16 +30,21 @@ import random
 import statistics
 import time
 import tracemalloc
+from collections.abc import Mapping
 from functools import partial
 
 from bench import concealed
-from bench.boards import bench_map, random_forces
+from bench.boards import as_units, bench_map, random_forces
 from bench.timing import ms, timed
+from rules.forces.lineage import replaced
+from rules.forces.units import Unit
+from rules.knowledge import live_sighting
+from rules.knowledge.live_sighting import synced
 from rules.sighting import geometry, tables
-from rules.sighting.along import sighting_along
+from rules.sighting.along import sighting_along, walk_along
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sighting
-from rules.sighting.sighting_pass import Presence, Sighting, full_pass
+from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass
 
 SEED = 1
 PER_SIDE = 300
@@ -145,6 +153,58 @@ def main() -> None:
           f"{ms(max(along))} ms over {len(along)} moves (a pass where it starts, then 12 "
           "updates)")
 
+    # What the game runs after one move: its live sighting (``rules.knowledge.live_sighting``)
+    # brought to the new unit records, made as ``rules.state.with_units`` makes them.
+    live_sighting.clear()
+    records: Mapping[str, Unit] = as_units(grid, list(here.values()))
+    sides = ("blue", "red")
+    radius = gm.ruleset.blocked_radius
+
+    def game_sight(now: Mapping[str, Unit]) -> dict[str, SideSighting]:
+        with synced(rule, VISIBILITY, radius, sides, now) as sighting:
+            return sighting.result()
+
+    game_sight(records)
+    ids = sorted(records)
+    game_moves = []
+    for _ in range(400):
+        uid = rng.choice(ids)
+        unit = records[uid]
+        assert unit.cell is not None
+        records = replaced(records, {uid: unit.placed(rng.choice(
+            [c for c in grid.within(unit.cell, 4) if c != unit.cell]))})
+        start = time.perf_counter()
+        game_sight(records)
+        game_moves.append(time.perf_counter() - start)
+    game_move_ms = ms(statistics.median(game_moves))
+    assert game_sight(records) == full_pass(rule, VISIBILITY, [
+        Presence(u.id, u.side, gm.idx(u.cell), u.combat, u.observer)
+        for u in records.values() if u.cell is not None])
+    print(f"one move as the game runs it (its live sighting brought to the new records): median "
+          f"{game_move_ms} ms, 95th percentile "
+          f"{ms(sorted(game_moves)[int(len(game_moves) * 0.95)])} ms over {len(game_moves)} "
+          "moves (equal to a fresh pass afterwards)")
+
+    # A 12-step move as the game runs it: the live sighting brought to where it ends, then the
+    # move walked in it step by step (``rules.knowledge.passing``).
+    walked12 = []
+    for _ in range(60):
+        uid = rng.choice(ids)
+        unit = records[uid]
+        assert unit.cell is not None
+        way = [gm.idx(unit.cell)]
+        for _ in range(12):
+            way.append(rng.choice(grid.neighbour_indices(way[-1])))
+        records = replaced(records, {uid: unit.placed(grid.cell(way[-1]))})
+        start = time.perf_counter()
+        with synced(rule, VISIBILITY, radius, sides, records) as sighting:
+            sighting.result()
+            walk_along(sighting, {uid: way})
+        walked12.append(time.perf_counter() - start)
+    move12_ms = ms(statistics.median(walked12))
+    print(f"a 12-step move as the game runs it (its end, then every step): median {move12_ms} "
+          f"ms, max {ms(max(walked12))} ms over {len(walked12)} moves")
+
     # The naive reference: every pair traced on its own.
     naive = []
     reference = None
@@ -164,6 +224,8 @@ def main() -> None:
         "full_pass_ms_median": full_ms,
         "one_move_ms_median": move_ms,
         "twelve_cell_move_ms_median": along_ms,
+        "game_move_ms_median": game_move_ms,
+        "move12_ms_median": move12_ms,
         "load_s": round(load_s, 3),
         "table_mb": round(table_mb, 2),
         "naive_full_pass_ms_median": naive_ms,

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules import events as ev
+from rules.forces.lineage import replaced
 from rules.forces.location import (
     Arriving,
     Location,
@@ -244,9 +245,7 @@ def replay(initial: GameState, events: Iterable[ev.Event]) -> GameState:
 
 def with_units(state: GameState, changed: Mapping[str, Unit]) -> GameState:
     """The state with some units replaced (rule modules call this from ``apply`` too)."""
-    units = dict(state.units)
-    units.update(changed)
-    return replace(state, units=MappingProxyType(units))
+    return replace(state, units=replaced(state.units, changed))
 
 
 def _fold_marker(state: GameState, event: ev.Event) -> GameState:

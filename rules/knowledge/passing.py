@@ -34,14 +34,12 @@ from rules.knowledge.sighted import (
     anonymous_slot,
     appearance,
     information_model,
-    presences,
-    rule_for,
+    live_sighting,
     seen_payload,
     shows_anonymous,
     sight,
-    turn_visibility,
 )
-from rules.sighting.along import cell_at_step, sighting_along, steps_of
+from rules.sighting.along import cell_at_step, steps_of, walk_along
 from rules.state import GameState, with_units
 from rules.turn.status import GameStatus
 
@@ -66,9 +64,8 @@ def passing_events(state: GameState, paths: Paths,
               if len(cells) > 1 and uid in state.units and state.units[uid].cell == cells[-1]}
     if steps_of(walked) < 2:
         return [], {}  # a step of one cell has no way between where it starts and ends
-    steps = sighting_along(rule_for(state), turn_visibility(state), presences(state), walked,
-                           blocked_radius=state.loaded.ruleset.blocked_radius,
-                           sides=state.sides)
+    with live_sighting(state) as sighting:  # every unit where the move left it
+        steps = walk_along(sighting, walked)
     # Each side's sightings on the way (where the move starts, and every step but the last,
     # which is its end), by unit.
     on_the_way: dict[str, dict[str, list[int]]] = {side: {} for side in state.sides}

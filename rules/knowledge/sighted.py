@@ -10,16 +10,18 @@ import functools
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules.forces.units import Unit
 from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.knowledge.information import InformationModel
+from rules.knowledge.live_sighting import synced
 from rules.modules.registry import in_force
 from rules.sighting.registry import DEFAULT_RULE, rule_named
 from rules.sighting.rule import SightingRule
-from rules.sighting.sighting_pass import Presence, SideSighting, full_pass
+from rules.sighting.sighting_pass import Presence, SideSighting, Sighting
 from rules.state import GameState
 from rules.turn.sequence import sight_limit, visibility
 from rules.turn.status import GameStatus
@@ -28,8 +30,8 @@ if TYPE_CHECKING:
     from rules.view import SideView
 
 __all__ = ["SideSighting", "appearance", "bits_to_cells", "information_model", "known_name",
-           "known_order", "phase_report", "shows_anonymous", "sight", "sighting_events",
-           "turn_visibility"]
+           "known_order", "live_sighting", "phase_report", "shows_anonymous", "sight",
+           "sighting_events", "turn_visibility"]
 
 #: The sighting rule of the last few maps, by map object (kept beside it, so that its id cannot
 #: be reused while cached). The rule's tables are kept by the map's content
@@ -74,11 +76,6 @@ def presences(state: GameState) -> list[Presence]:
     ]
 
 
-#: Recent passes by their inputs. One command asks for the same sighting several times (its
-#: ``Sighted`` events, each side's view in a combat, each side's map), and only the units'
-#: places, the rule and the light decide it.
-_PASSES: dict[tuple[object, ...], dict[str, SideSighting]] = {}
-_PASSES_KEPT = 64
 _PASSES_LOCK = threading.Lock()  # commands and maps are worked out in worker threads
 
 
@@ -119,20 +116,15 @@ def turn_sight_limit(state: GameState) -> int | None:
 
 
 def _sight(state: GameState) -> dict[str, SideSighting]:
-    vis = turn_visibility(state)
-    rule = rule_for(state)
-    units = tuple(presences(state))
-    radius = state.loaded.ruleset.blocked_radius
-    key = (rule, vis, units, radius, state.sides)  # the rule itself: kept alive while cached
-    with _PASSES_LOCK:
-        found = _PASSES.get(key)
-    if found is None:
-        found = full_pass(rule, vis, units, blocked_radius=radius, sides=state.sides)
-        with _PASSES_LOCK:
-            if len(_PASSES) >= _PASSES_KEPT:
-                del _PASSES[next(iter(_PASSES))]
-            _PASSES[key] = found
-    return dict(found)
+    with live_sighting(state) as sighting:
+        return sighting.result()
+
+
+def live_sighting(state: GameState) -> AbstractContextManager[Sighting]:
+    """The game's live sighting of its units now (``rules.knowledge.live_sighting``), held for
+    the caller alone while its block runs."""
+    return synced(rule_for(state), turn_visibility(state), state.loaded.ruleset.blocked_radius,
+                  state.sides, state.units)
 
 
 @functools.lru_cache(maxsize=64)

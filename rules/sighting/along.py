@@ -6,7 +6,8 @@ their next cell at once); a unit whose path is shorter stands at its end while t
 on. After each step, each side sees what the sighting rule says it sees from where its
 observers stand then: a moving observer sees as it goes, and a moving unit is seen as it goes.
 
-The steps are worked out on one ``Sighting`` kept up to date unit by unit, so a move's cost
+The steps are worked out on one ``Sighting`` kept up to date unit by unit (the game's live one,
+``rules.knowledge.live_sighting``, which already stands where the move ends), so a move's cost
 grows with the cells it passes, not with the board.
 """
 
@@ -41,10 +42,16 @@ def sighting_along(rule: SightingRule, visibility: int, units: Iterable[Presence
     ``units``: every unit on the map (a moving unit's own cell does not matter); ``paths``:
     each moving unit's cells in order, from where it starts (board indices).
     """
+    sighting = Sighting(rule, visibility, units, blocked_radius=blocked_radius, sides=sides)
+    return walk_along(sighting, paths)
+
+
+def walk_along(sighting: Sighting, paths: Mapping[str, Sequence[int]]) -> list[StepSighting]:
+    """``sighting_along`` on a sighting of every unit on the map: the moving units are put back
+    where their paths start, then walked step by step, and left at their paths' ends."""
     moving = {uid: list(p) for uid, p in paths.items() if p}
-    placed = [Presence(u.unit_id, u.side, moving[u.unit_id][0], u.combat, u.observer)
-              if u.unit_id in moving else u for u in units]
-    sighting = Sighting(rule, visibility, placed, blocked_radius=blocked_radius, sides=sides)
+    for uid, path in moving.items():
+        sighting.move(uid, path[0])
     out: list[StepSighting] = [{side: sighting.seen_by(side) for side in sighting.sides}]
     for step in range(1, steps_of(moving) + 1):
         for uid, path in moving.items():
