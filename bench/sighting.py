@@ -5,7 +5,8 @@ towns; each of two sides has 300 units (mostly combat units, some leaders, a few
 measures:
 
 * load: building the line-of-sight tables for the ruleset's visibility (20), from a cold start
-  of this process, and the memory that takes (tracemalloc, in a second, separate build);
+  of this process, and the memory that takes (tracemalloc, in a second, separate build); and
+  reading the same tables back from the file a restarted bot keeps them in;
 * a full pass for both sides once the tables are loaded;
 * one unit moving and the sighting brought up to date incrementally (the result included);
 * a 12-cell move watched at every step on a fresh sighting (``rules.sighting.along``);
@@ -28,10 +29,12 @@ import gc
 import json
 import random
 import statistics
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Mapping
 from functools import partial
+from pathlib import Path
 
 from bench import concealed
 from bench.boards import as_units, bench_map, random_forces
@@ -42,9 +45,11 @@ from rules.knowledge import live_sighting
 from rules.knowledge.live_sighting import synced
 from rules.sighting import geometry, tables
 from rules.sighting.along import sighting_along, walk_along
+from rules.sighting.built_tables import content_key, store_key
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sighting
 from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass
+from storage.table_files import TableFiles
 
 SEED = 1
 PER_SIDE = 300
@@ -86,6 +91,17 @@ def main() -> None:
     rule.prepare()
     load_s = time.perf_counter() - start
     print(f"load: {load_s:.3f} s for tables up to {rule.built_range} hexes")
+
+    # The same tables read back from the files a restarted bot keeps them in.
+    with tempfile.TemporaryDirectory() as folder:
+        files = TableFiles(Path(folder))
+        key = store_key(LineOfSight, content_key(gm), rule.built_range)
+        files.save(key, rule.table(rule.built_range), grid.size)
+        reads = timed(lambda: files.load(key, grid.size), 5)
+        assert files.load(key, grid.size) == rule.table(rule.built_range)
+    disk_ms = ms(statistics.median(reads))
+    print(f"the same tables read back from their file: median {disk_ms} ms over {len(reads)} "
+          "reads")
 
     # Memory of a second cold build, measured apart (tracemalloc slows allocation down).
     _clear_caches()
@@ -227,6 +243,7 @@ def main() -> None:
         "game_move_ms_median": game_move_ms,
         "move12_ms_median": move12_ms,
         "load_s": round(load_s, 3),
+        "tables_from_disk_ms_median": disk_ms,
         "table_mb": round(table_mb, 2),
         "naive_full_pass_ms_median": naive_ms,
         **markers,

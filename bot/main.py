@@ -29,7 +29,7 @@ import yarl
 from bot.client import VedetteBot
 from bot.shards import ShardPlan
 from umpire.reads.maps import MapMaker
-from umpire.service import Umpire
+from umpire.service import Umpire, keep_sighting_tables
 from umpire.settings import Settings
 
 log = logging.getLogger("vedette.bot")
@@ -95,6 +95,8 @@ def run_bot(settings: Settings, shards: ShardPlan | None = None) -> int:
 
 async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
     new = settings.db_file is not None and not settings.db_file.exists()
+    # A restart reads each board's sighting tables back instead of building them again.
+    keep_sighting_tables(settings.cache_folder)
     # The database is opened (and checked) before Discord is contacted: a database that cannot
     # serve stops the bot with one line (see umpire.cli.main.main), not after it has logged in.
     async with Umpire.opened(settings.db, scenarios=settings.scenarios,

@@ -36,7 +36,9 @@ from contextlib import asynccontextmanager
 from os import PathLike
 from pathlib import Path
 
+from rules.sighting.built_tables import use_store
 from storage.store import Store
+from storage.table_files import TableFiles
 from umpire.answers import Reply, UmpireError
 from umpire.front import Front
 from umpire.games.correcting import Correcting
@@ -77,3 +79,9 @@ class Umpire(Deciding, SettingUp, Readying, StandingOrders, Correcting, Reading,
         opened (and checked) here and closed after."""
         async with Store.open(db) as store:
             yield cls(store, scenarios=scenarios, maps=maps, docs_url=docs_url)
+
+
+def keep_sighting_tables(folder: Path | None) -> None:
+    """Keep every board's sighting tables in ``folder`` between runs, as well as in memory
+    (``storage.table_files``; ``None``: in memory only)."""
+    use_store(TableFiles(folder) if folder is not None else None)

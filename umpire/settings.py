@@ -46,6 +46,22 @@ class Settings(BaseSettings):
     def _no_trailing_slash(cls, v: str) -> str:
         return v.strip().rstrip("/")
 
+    #: A folder where sighting tables are kept between runs (``storage.table_files``), safe to
+    #: delete; empty: beside a SQLite file (``vedette.db-cache``), else ``vedette-cache`` in the
+    #: working folder; ``off``: nowhere, built after every restart.
+    cache: str = Field("", alias="VEDETTE_CACHE")
+
+    @property
+    def cache_folder(self) -> Path | None:
+        """Where sighting tables are kept between runs (``None``: nowhere)."""
+        given = self.cache.strip()
+        if given.lower() == "off":
+            return None
+        if given:
+            return Path(given)
+        db = self.db_file
+        return db.with_name(f"{db.name}-cache") if db is not None else Path("vedette-cache")
+
     @property
     def db_file(self) -> Path | None:
         """The SQLite file ``VEDETTE_DB`` names; ``None`` when it is a PostgreSQL URL."""

@@ -5,7 +5,8 @@ Building a rule's tables is the costly part of starting on a board (seconds on a
 the same board comes back often: every game of a scenario loads its own copy of the map, and so
 do a reload, a restart and a second process. Tables depend on nothing but the map's content, so
 copies of one board share them. Only the last few boards are kept, so a bot that has served
-many scenarios holds the tables of the boards in play, not of every board it has loaded.
+many scenarios holds the tables of the boards in play, not of every board it has loaded. A store
+(``use_store``) keeps them on disk as well, so that a restart finds them built.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
 
 from rules.ground.gamemap import GameMap
 
@@ -23,6 +25,33 @@ KEPT = 8
 _Key = tuple[type, str, int]
 _TABLES: OrderedDict[_Key, list[int]] = OrderedDict()
 _LOCK = threading.Lock()  # maps are drawn and commands decided in worker threads
+
+
+class TableStore(Protocol):
+    """Where built tables are kept between runs (``storage.table_files``): a restarted bot
+    reads a board's tables back instead of building them again."""
+
+    def load(self, key: str, cells: int) -> list[int] | None:
+        """The tables kept under ``key``, one per cell of ``cells``; ``None`` when there are
+        none, or none whole (a damaged or stale copy is never read)."""
+
+    def save(self, key: str, tables: list[int], cells: int) -> None:
+        """Keep ``tables`` under ``key``. A store that cannot write loses nothing but time."""
+
+
+_STORE: TableStore | None = None
+
+
+def use_store(store: TableStore | None) -> None:
+    """Keep built tables in ``store`` too, and look there before building (``None``: in memory
+    only)."""
+    global _STORE
+    _STORE = store
+
+
+def store_key(rule: type, content: str, rng: int) -> str:
+    """The name tables are kept under: the rule's, the visibility's and the board's content."""
+    return f"{getattr(rule, 'name', '') or rule.__name__.lower()}-{rng}-{content}"
 
 
 def content_key(game_map: GameMap) -> str:
@@ -45,7 +74,16 @@ def tables_for(rule: type, game_map: GameMap, rng: int,
             return kept
     # Built outside the lock: two threads may build the same tables once each, which is harmless,
     # where holding the lock would make every other board wait.
-    tables = build(game_map, rng)
+    store = _STORE
+    cells = game_map.grid.size
+    name = store_key(rule, key[1], rng)
+    found = store.load(name, cells) if store is not None else None
+    if found is None:
+        tables = build(game_map, rng)
+        if store is not None:
+            store.save(name, tables, cells)
+    else:
+        tables = found
     with _LOCK:
         _TABLES[key] = tables
         _TABLES.move_to_end(key)
