@@ -76,26 +76,24 @@ def presences(state: GameState) -> list[Presence]:
     ]
 
 
-_PASSES_LOCK = threading.Lock()  # commands and maps are worked out in worker threads
-
-
 #: The sighting of the last few sets of units themselves, by turn and scenario (the units are
 #: kept alive beside it, so an id is never reused while cached): the units of a state never
 #: change, and the events that only tell or remember (``Sighted``, ``Told``, rolls) keep them,
 #: so a command's views, events and maps all find the same sighting here.
 _BY_UNITS: dict[tuple[int, int, int, tuple[str, ...]], tuple[object, dict[str, SideSighting]]] = {}
 _BY_UNITS_KEPT = 64
+_BY_UNITS_LOCK = threading.Lock()  # commands and maps are worked out in worker threads
 
 
 def sight(state: GameState) -> dict[str, SideSighting]:
     """Each side's sighting this moment, under the turn's visibility."""
     key = (id(state.units), state.turn, id(state.loaded), state.modules)
-    with _PASSES_LOCK:
+    with _BY_UNITS_LOCK:
         known = _BY_UNITS.get(key)
     if known is not None and known[0] is state.units:
         return dict(known[1])
     found = _sight(state)
-    with _PASSES_LOCK:
+    with _BY_UNITS_LOCK:
         if len(_BY_UNITS) >= _BY_UNITS_KEPT:
             del _BY_UNITS[next(iter(_BY_UNITS))]
         _BY_UNITS[key] = (state.units, found)

@@ -137,7 +137,8 @@ class Sighting:
         self._result: dict[str, SideSighting] | None = None
         for side in sides:
             self._add_side(side)
-        self._place_all(units)
+        for p in units:
+            self._place(p)
         for side in self._sides:
             self._seen[side] = OrTree({c: self._visible(c) for c in self._observers[side]})
             self._pickets[side] = OrTree({c: self._picket(c) for c in self._combat[side]})
@@ -260,37 +261,6 @@ class Sighting:
             self._combat[side] = {}
             self._occupied[side] = {}
             self._occupied_bits[side] = 0
-
-    def _place_all(self, units: Iterable[Presence]) -> None:
-        """``_place`` for every unit of a fresh pass, in one loop (the pass's main cost)."""
-        placed = self._units
-        occupants = self._occupants
-        for p in units:
-            uid, side, cell = p.unit_id, p.side, p.cell
-            if uid in placed:
-                raise ValueError(f"unit {uid!r} is listed twice")
-            placed[uid] = p
-            occupied = self._occupied.get(side)
-            if occupied is None:
-                self._add_side(side)
-                occupied = self._occupied[side]
-            occupied[cell] = occupied.get(cell, 0) + 1
-            here = occupants.get(cell)
-            if here is None:
-                occupants[cell] = {uid}
-            else:
-                here.add(uid)
-            if p.observer:
-                observers = self._observers[side]
-                observers[cell] = observers.get(cell, 0) + 1
-            if p.combat:
-                combat = self._combat[side]
-                combat[cell] = combat.get(cell, 0) + 1
-        for side, occupied in self._occupied.items():
-            bits = 0
-            for cell in occupied:
-                bits |= 1 << cell
-            self._occupied_bits[side] = bits
 
     def _place(self, p: Presence) -> None:
         if p.unit_id in self._units:
