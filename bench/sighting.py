@@ -49,7 +49,7 @@ from rules.sighting.built_tables import content_key, store_key
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sighting
 from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass
-from storage.table_files import TableFiles
+from storage.cache.tables import TableFiles
 
 SEED = 1
 PER_SIDE = 300

@@ -37,8 +37,8 @@ from os import PathLike
 from pathlib import Path
 
 from rules.sighting.built_tables import use_store
+from storage.cache.tables import TableFiles
 from storage.store import Store
-from storage.table_files import TableFiles
 from umpire.answers import Reply, UmpireError
 from umpire.front import Front
 from umpire.games.correcting import Correcting
@@ -83,5 +83,5 @@ class Umpire(Deciding, SettingUp, Readying, StandingOrders, Correcting, Reading,
 
 def keep_sighting_tables(folder: Path | None) -> None:
     """Keep every board's sighting tables in ``folder`` between runs, as well as in memory
-    (``storage.table_files``; ``None``: in memory only)."""
+    (``storage.cache.tables``; ``None``: in memory only)."""
     use_store(TableFiles(folder) if folder is not None else None)

@@ -46,7 +46,7 @@ class Settings(BaseSettings):
     def _no_trailing_slash(cls, v: str) -> str:
         return v.strip().rstrip("/")
 
-    #: A folder where sighting tables are kept between runs (``storage.table_files``), safe to
+    #: A folder where sighting tables are kept between runs (``storage.cache.tables``), safe to
     #: delete; empty: beside a SQLite file (``vedette.db-cache``), else ``vedette-cache`` in the
     #: working folder; ``off``: nowhere, built after every restart.
     cache: str = Field("", alias="VEDETTE_CACHE")

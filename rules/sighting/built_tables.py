@@ -28,7 +28,7 @@ _LOCK = threading.Lock()  # maps are drawn and commands decided in worker thread
 
 
 class TableStore(Protocol):
-    """Where built tables are kept between runs (``storage.table_files``): a restarted bot
+    """Where built tables are kept between runs (``storage.cache.tables``): a restarted bot
     reads a board's tables back instead of building them again."""
 
     def load(self, key: str, cells: int) -> list[int] | None:

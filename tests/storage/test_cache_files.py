@@ -1,6 +1,6 @@
-"""Sighting tables kept in files between runs (``storage.table_files``): a restart reads a board's
-tables back instead of building them, a damaged or stale file is never read, a changed board
-has files of its own, and a folder that cannot be written costs only the time to build."""
+"""Sighting tables kept in the cache folder between runs (``storage.cache``): a restart reads a
+board's tables back instead of building them, a damaged or stale file is never read, a changed
+board has files of its own, and a folder that cannot be written costs only the time to build."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from rules.sighting import built_tables
 from rules.sighting.built_tables import tables_for, use_store
 from rules.sighting.los import LineOfSight
 from rules.sighting.tables import build_visibility
-from storage.table_files import MAGIC, SUFFIX, TableFiles
+from storage.cache.tables import MAGIC, SUFFIX, TableFiles
 from umpire.settings import Settings
 
 
@@ -83,7 +83,7 @@ def test_a_damaged_file_is_never_read_and_is_built_again(tmp_path: Path, damage:
                "empty": b""}[damage]
     kept.write_bytes(spoiled)
     restart()
-    with caplog.at_level(logging.WARNING, logger="storage.table_files"):
+    with caplog.at_level(logging.WARNING, logger="storage"):
         assert tables_for(LineOfSight, gm, 6, build) == truth
     assert build.calls == 2
     assert "damaged or stale" in caplog.text
@@ -112,7 +112,7 @@ def test_a_folder_that_cannot_be_written_costs_only_the_build(
     blocked.write_text("a file where the folder should be", encoding="utf-8")
     use_store(TableFiles(blocked))
     build = Counted()
-    with caplog.at_level(logging.WARNING, logger="storage.table_files"):
+    with caplog.at_level(logging.WARNING, logger="storage"):
         first = tables_for(LineOfSight, board(), 6, build)
     assert "could not keep sighting tables" in caplog.text
     restart()
