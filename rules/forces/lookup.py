@@ -14,9 +14,10 @@ unit gets."""
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TypeVar
 
@@ -58,6 +59,30 @@ class Names:
     whole: tuple[str, ...]
     words: tuple[tuple[str, ...], ...]
     label: str = ""
+    #: The whole name as names are compared (``same_name``).
+    name_key: str = ""
+    #: Every word of ``words``, and their first letters: a text whose first word is none of
+    #: them (or begins with none of them) names nothing here by its words.
+    vocabulary: frozenset[str] = field(init=False)
+    letters: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        every = frozenset(w for said in self.words for w in said)
+        object.__setattr__(self, "vocabulary", every)
+        object.__setattr__(self, "letters", frozenset(w[:1] for w in every))
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """A text as it is compared with names: whole (``same_name``) and by its words."""
+
+    key: str
+    words: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str) -> Typed:
+        key = same_name(text)
+        return cls(key, words(text) if key else ())
 
 
 def same_name(text: str) -> str:
@@ -82,27 +107,30 @@ def unit_names(unit: Unit) -> Names:
     return names_of(unit.id, unit.name, unit.short)
 
 
+@functools.lru_cache(maxsize=8192)
 def names_of(ref: str, name: str, short: str) -> Names:
     """What the unit of id ``ref``, ``name`` and ``short`` name answers to: those whole, and
     the words of those and of its counter's label (a short name that is only its name cut off
-    adds no word)."""
+    adds no word). Worked out once for each unit: every lookup reads all of a side's names."""
     label = counter_label(name, short)
     cut = name.startswith(short) and len(short) < len(name)
     texts = dict.fromkeys(t for t in (ref, name, "" if cut else short, label) if t)
     return Names(same_name(ref), name, tuple(same_name(k) for k in (ref, name, short) if k),
-                 tuple(words(t) for t in texts), same_name(label))
+                 tuple(words(t) for t in texts), same_name(label), same_name(name))
 
 
 def command_names(command: Command) -> Names:
     """What a command answers to: its id and name, whole and by their words."""
     return Names(same_name(command.id), command.name,
                  tuple(same_name(k) for k in (command.id, command.name)),
-                 tuple(words(t) for t in (command.id, command.name)))
+                 tuple(words(t) for t in (command.id, command.name)),
+                 name_key=same_name(command.name))
 
 
-def match(names: Names, typed: str) -> Match | None:
+def match(names: Names, typed: str | Typed) -> Match | None:
     """How closely ``typed`` names what ``names`` belongs to, or ``None`` when it does not."""
-    key = same_name(typed)
+    text = typed if isinstance(typed, Typed) else Typed.of(typed)
+    key = text.key
     if not key:
         return None
     if key == names.id:
@@ -112,12 +140,13 @@ def match(names: Names, typed: str) -> Match | None:
     if names.label and (key == names.label or (
             key.endswith(".") and names.label.startswith(key.rstrip(". ")))):
         return Match.LABEL
-    if same_name(names.name).startswith(key):
+    if names.name_key.startswith(key):
         return Match.START
-    asked = words(typed)
-    if not asked:
+    asked = text.words
+    if not asked or asked[0][:1] not in names.letters:
         return None
-    if any(_run(asked, said, i, whole=True) for said in names.words for i in range(len(said))):
+    if asked[0] in names.vocabulary and any(
+            _run(asked, said, i, whole=True) for said in names.words for i in range(len(said))):
         return Match.WORD
     if any(_run(asked, said, i, whole=False) for said in names.words for i in range(len(said))):
         return Match.WORD_START
@@ -146,7 +175,8 @@ def _run(asked: Sequence[str], said: Sequence[str], at: int, *, whole: bool) -> 
 def closest(named: Iterable[tuple[T, Names]], typed: str) -> list[T]:
     """What ``typed`` names among ``named``: everything that matches it as closely as anything
     does (``Match``), in the given order; nothing when nothing matches."""
-    found = [(m, thing) for thing, names in named if (m := match(names, typed)) is not None]
+    text = Typed.of(typed)
+    found = [(m, thing) for thing, names in named if (m := match(names, text)) is not None]
     if not found:
         return []
     best = min(m for m, _ in found)
