@@ -4,7 +4,9 @@ Layer rule: ``render`` may import the view and map types of ``rules`` only; neve
 ``umpire`` or ``bot``, and it never receives a full game state.
 """
 
-from render.draw import encode, render_image, render_map
-from render.terrain import TerrainLayer, clear_cache, terrain_layer
+from render.draw import encode, render_image, render_map, warm_up
+from render.ground import clear_cache
+from render.terrain import TerrainLayer, terrain_layer
 
-__all__ = ["TerrainLayer", "clear_cache", "encode", "render_image", "render_map", "terrain_layer"]
+__all__ = ["TerrainLayer", "clear_cache", "encode", "render_image", "render_map", "terrain_layer",
+           "warm_up"]

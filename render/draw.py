@@ -25,8 +25,9 @@ from render.counters import (
     name_font,
     short_name,
 )
-from render.fit import FIT_SCALE, LABEL_PX, Window, window_box
+from render.fit import FIT_SCALE, LABEL_PX, Window, fit_size, window_box
 from render.focus import fitted_window
+from render.ground import ground
 from render.labels import unique_labels
 from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
 from render.legend import LegendKey, legend, title_bar, with_window_line
@@ -75,6 +76,21 @@ def render_map(view: SideView, *, around: Cell | None = None, radius: int | None
     the view's own routes (``view.routes``) are drawn dashed, each with its note at its end.
     """
     return encode(draw_picture(view, around=around, radius=radius, fitted=fitted).image)
+
+
+def warm_up(gm: GameMap | None = None) -> None:
+    """Do now what the first picture in this process would otherwise wait for: Pillow's image
+    formats loaded, and with ``gm`` its board laid out at every scale a picture is drawn at and
+    its cells' neighbours listed. Nothing is drawn and nothing a side could see is touched: the
+    first picture of a view is drawn exactly as it would have been."""
+    encode(Image.new("RGB", (8, 8), PAPER))
+    if gm is None:
+        return
+    for scale, labelled in ((BOARD_SCALE, False), (FIT_SCALE, True),
+                            *((s, True) for s in WINDOW_SCALES)):
+        terrain_layer(gm, scale, every_label=labelled).every_cell  # noqa: B018 - laid out now
+    fit_size(gm.grid)
+    gm.grid.neighbours(Cell(0, 0))
 
 
 def encode(im: Image.Image) -> bytes:
@@ -193,14 +209,19 @@ def _misleading(side: str | None, counters: Sequence[UnitView]
     own = [(u.ref, names_of(u.ref, u.name, u.short)) for u in counters
            if u.level == OWN and u.side == side]
 
+    # Both questions are asked of most labels, for several counters each.
+    @functools.cache
+    def named(label: str) -> tuple[str, ...]:
+        return tuple(closest(own, label))
+
     def misleads(u: UnitView, label: str) -> bool:
         if u.level != OWN or u.side != side:
             return False
-        found = closest(own, label)
+        found = named(label)
         return len(found) == 1 and found[0] != u.ref
 
     def names_alone(u: UnitView, label: str) -> bool:
-        return u.level != OWN or u.side != side or closest(own, label) == [u.ref]
+        return u.level != OWN or u.side != side or named(label) == (u.ref,)
     return misleads, names_alone
 
 
@@ -229,14 +250,15 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
         layer, box = map_box(gm, around, radius)
     lay = layer.layout
     box = widened(box, lay.width)
-    near = layer.every_cell if box[:2] == (0, 0) and box[2:] == lay.size else lay.cells_in(box)
-    im = layer.image.crop(box)
+    near = layer.every_cell if box == layer.whole else lay.cells_in(box)
+    piece = ground(layer, gm, box)
+    im = piece.image.copy()
     scale = lay.scale
 
     if view.fog and view.seen_cells is not None:
         seen = view.seen_cells
         board = gm.board
-        overlay.fog(im, layer.fogged, lay, box,
+        overlay.fog(im, piece.fogged, lay, box,
                     (c for c in near if c not in seen and board.on_a_sheet(c)))
     routes = [([c for c in r.cells if grid.contains(c)], r.note) for r in view.routes]
     if view.blocked_cells:

@@ -40,8 +40,8 @@ ROUTE_AHEAD = 4
 REASONS = ("contact", "fight", "march", "moved", "units")
 #: The hot spots the phase map's window tries to frame, the first before all.
 FRAMED = 3
-#: A close-up's radius, the same for every close-up: each scale a picture is drawn at costs a
-#: terrain layer of the whole board the first time (``render.terrain``), so one scale is kept.
+#: A close-up's radius, the same for every close-up: close-ups of one size are cut from pieces
+#: of ground of one size (``render.ground``), which the kept pieces then hold more of.
 CLOSE_UP_RADIUS = 5
 
 

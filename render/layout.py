@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from rules.ground.grid import Cell, HexGrid, SquareGrid
 
@@ -20,44 +21,47 @@ PAD = 6
 
 
 class Layout:
-    """The cells of ``grid`` drawn ``scale`` pixels apart (centre to centre) with a margin."""
+    """The cells of ``grid`` drawn ``scale`` pixels apart (centre to centre) with a margin.
+    With an ``origin``, every point is given from that corner of the picture rather than its
+    top left: a piece of the picture drawn alone lies exactly where it lies in the whole."""
 
-    def __init__(self, grid: HexGrid | SquareGrid, scale: int, pad: int = PAD) -> None:
+    def __init__(self, grid: HexGrid | SquareGrid, scale: int, pad: int = PAD,
+                 origin: tuple[int, int] = (0, 0)) -> None:
         self.grid = grid
         self.scale = scale
         self.pad = pad
-        xs: list[float] = []
-        ys: list[float] = []
-        for c in _rim(grid):
-            for x, y in grid.corners(c):
-                xs.append(x)
-                ys.append(y)
-        self._x0 = min(xs)
-        self._y0 = min(ys)
-        self.width = math.ceil((max(xs) - self._x0) * scale) + 2 * pad
-        self.height = math.ceil((max(ys) - self._y0) * scale) + 2 * pad
-        cx, cy = grid.centre(Cell(0, 0))
-        self._offsets = [(x - cx, y - cy) for x, y in grid.corners(Cell(0, 0))]
-        self._centres = [self._to_px(*grid.centre(c)) for c in grid.cells()]
+        self.origin = origin
+        key = (repr(grid), scale, pad)
+        found = _PLACED.get(key)
+        if found is None:
+            if len(_PLACED) >= PLACED_KEPT:
+                _PLACED.clear()
+            found = _PLACED[key] = _Placed.of(grid, scale, pad)
+        self.width, self.height = found.width, found.height
+        self._offsets = found.offsets
+        #: The centres on the whole picture; points are moved to the origin last of all, so
+        #: that a piece drawn alone is drawn from exactly the whole picture's points, moved.
+        self._whole = found.centres
+        ox, oy = origin
+        self._centres = self._whole if origin == (0, 0) else [
+            (x - ox, y - oy) for x, y in self._whole]
 
     @property
     def size(self) -> tuple[int, int]:
         return (self.width, self.height)
-
-    def _to_px(self, x: float, y: float) -> Point:
-        return ((x - self._x0) * self.scale + self.pad, (y - self._y0) * self.scale + self.pad)
 
     def centre(self, cell: Cell) -> Point:
         return self._centres[self.grid.index(cell)]
 
     def polygon(self, cell: Cell, shrink: float = 0.0) -> list[Point]:
         """The cell's corners in pixels, optionally pulled in by ``shrink`` pixels."""
-        x, y = self.centre(cell)
+        x, y = self._whole[self.grid.index(cell)]
         k = float(self.scale)
         if shrink:
             r = max(1e-6, math.hypot(*self._offsets[0]) * k)
             k *= max(0.0, (r - shrink) / r)
-        return [(x + dx * k, y + dy * k) for dx, dy in self._offsets]
+        ox, oy = self.origin
+        return [(x + dx * k - ox, y + dy * k - oy) for dx, dy in self._offsets]
 
     def radius(self) -> float:
         """Circumradius of a cell in pixels."""
@@ -104,6 +108,39 @@ class Layout:
         x, y = self.centre(cell)
         r = self.radius()
         return x + r >= box[0] and x - r <= box[2] and y + r >= box[1] and y - r <= box[3]
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """Where a grid's cells fall on the whole picture at one scale and margin: the same for
+    every layout of that grid, scale and margin, whatever its origin."""
+
+    width: int
+    height: int
+    offsets: list[Point]
+    centres: list[Point]
+
+    @classmethod
+    def of(cls, grid: HexGrid | SquareGrid, scale: int, pad: int) -> _Placed:
+        xs: list[float] = []
+        ys: list[float] = []
+        for c in _rim(grid):
+            for x, y in grid.corners(c):
+                xs.append(x)
+                ys.append(y)
+        x0, y0 = min(xs), min(ys)
+        cx, cy = grid.centre(Cell(0, 0))
+        return cls(math.ceil((max(xs) - x0) * scale) + 2 * pad,
+                   math.ceil((max(ys) - y0) * scale) + 2 * pad,
+                   [(x - cx, y - cy) for x, y in grid.corners(Cell(0, 0))],
+                   [((x - x0) * scale + pad, (y - y0) * scale + pad)
+                    for x, y in (grid.centre(c) for c in grid.cells())])
+
+
+#: Grids placed at a scale and margin, kept for the next layout of the same (a piece of a map
+#: is drawn on two layouts of its own).
+PLACED_KEPT = 64
+_PLACED: dict[tuple[str, int, int], _Placed] = {}
 
 
 def label_rise(grid: HexGrid | SquareGrid) -> float:

@@ -21,7 +21,8 @@ HALO = 2
 
 def fog(im: Image.Image, fogged: Image.Image, lay: Layout, box: Box, cells: Iterable[Cell],
         ) -> None:
-    """Lay the fogged ground over ``cells``; ``im`` is the ``box`` of the board."""
+    """Lay the fogged ground over ``cells``; ``im`` and ``fogged`` are the ``box`` of the
+    board."""
     mask = Image.new("L", im.size, 0)
     d = ImageDraw.Draw(mask)
     x0, y0 = box[0], box[1]
@@ -32,7 +33,7 @@ def fog(im: Image.Image, fogged: Image.Image, lay: Layout, box: Box, cells: Iter
         any_cell = True
         d.polygon([(x - x0, y - y0) for x, y in lay.polygon(c)], fill=255, outline=255)
     if any_cell:
-        im.paste(fogged.crop(box), (0, 0), mask)
+        im.paste(fogged, (0, 0), mask)
 
 
 def blocked(im: Image.Image, lay: Layout, box: Box, cells: Iterable[Cell]) -> None:

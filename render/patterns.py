@@ -230,18 +230,23 @@ def _side_look(key: str, h: HexsideType) -> str:
 
 
 def dashed(draw: ImageDraw.ImageDraw, points: Line, fill: RGB | tuple[int, int, int, int],
-           width: int, dash: float, gap: float) -> None:
-    """A dashed polyline; the dash pattern runs on across the corners."""
+           width: int, dash: float, gap: float, origin: tuple[int, int] = (0, 0)) -> None:
+    """A dashed polyline; the dash pattern runs on across the corners. ``points`` are given
+    from ``origin`` (a piece of a bigger picture, ``render.layout.Layout``): the dashes are
+    worked out where they lie on the whole picture and moved last, so that a piece shows
+    exactly the whole picture's dashes."""
+    ox, oy = origin
     on, left = True, dash
-    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+    for (x0, y0), (x1, y1) in itertools.pairwise((x + ox, y + oy) for x, y in points):
         seg = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
         pos = 0.0
         while seg > 0 and pos < seg:
             step = min(left, seg - pos)
             if on:
                 a, b = pos / seg, (pos + step) / seg
-                draw.line([(x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
-                           (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b)], fill=fill, width=width)
+                draw.line([(x0 + (x1 - x0) * a - ox, y0 + (y1 - y0) * a - oy),
+                           (x0 + (x1 - x0) * b - ox, y0 + (y1 - y0) * b - oy)], fill=fill,
+                          width=width)
             pos += step
             left -= step
             if left <= 1e-9:

@@ -1,9 +1,9 @@
 """The map without anything on it: terrain, elevation, cell edges, streams and other hexside
-features, roads, sheet edges, labels and place markers, drawn once per map and scale and kept.
+features, roads, sheet edges, labels and place markers.
 
-A ``TerrainLayer`` holds the picture of the whole board and, made when first needed, the same
-picture under fog. Layers are cached by the map's content (``fingerprint``) and scale, a few at a
-time, least recently used first out.
+A ``TerrainLayer`` draws any rectangle of the board at its scale (``drawn``); ``render.ground``
+keeps the rectangles pictures are cut from. Layers are kept by the map's content
+(``fingerprint``) and scale, a few at a time, least recently used first out.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.layout import BOARD_SCALE, PAD, Layout, label_rise
+from render.layout import BOARD_SCALE, PAD, Box, Layout, label_rise
 from render.patterns import (
     dashed,
     hexside_styles,
@@ -27,7 +27,7 @@ from render.patterns import (
     tile,
     tiled,
 )
-from render.style import CONTOUR, FOG, MARGIN, OFF_BOARD, SHEET_EDGE, centred_text, font, mix, on
+from render.style import CONTOUR, MARGIN, OFF_BOARD, SHEET_EDGE, centred_text, font, on
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 
@@ -41,47 +41,65 @@ LABEL_EVERY = 5
 
 
 class TerrainLayer:
-    """The board of ``gm`` drawn at ``scale`` pixels a cell, with labels on every cell when
-    ``every_label`` (zoomed-in windows) or every fifth column and row (the whole board)."""
+    """The board of ``gm`` at ``scale`` pixels a cell, with labels on every cell when
+    ``every_label`` (zoomed-in windows) or every fifth column and row (the whole board).
+
+    The layer is drawn a piece at a time (``drawn``), never held whole: ``render.ground`` keeps
+    the pieces pictures are cut from."""
 
     def __init__(self, gm: GameMap, scale: int, every_label: bool) -> None:
+        #: What the layer is kept under: the map's content, the scale and the labelling.
+        self.key = (fingerprint(gm), scale, every_label)
         self.layout = Layout(gm.grid, scale)
         self.scale = scale
         self.every_label = every_label
         self.styles = styles(gm.ruleset)
         self.roads = road_styles(gm.ruleset)
         self.sides = hexside_styles(gm.ruleset)
-        self.image = self._draw(gm)
+        #: The elevation of the board's lowest cell: ground is shaded by its height above it,
+        #: in every piece of the board alike.
+        self.lowest = min((gm.elevation_at(c) for c in gm.grid.cells() if gm.board.on_a_sheet(c)),
+                          default=0)
         #: Legends drawn for pictures on this layer, by ``render.legend.LegendKey``.
         self.legends: dict[Any, Image.Image] = {}
         #: The kinds of ground in a box of this layer (``render.draw.layer_features``).
         self.features: dict[tuple[int, int, int, int],
                             tuple[frozenset[str], frozenset[str], frozenset[str], bool]] = {}
 
+    @property
+    def whole(self) -> Box:
+        """The box of the whole board."""
+        return (0, 0, self.layout.width, self.layout.height)
+
     @cached_property
     def every_cell(self) -> list[Cell]:
         """The cells of the whole layer, in the grid's order."""
         return list(self.layout.grid.cells())
 
-    @cached_property
-    def fogged(self) -> Image.Image:
-        """The board as a side sees the ground it cannot see: washed out, finely hatched."""
-        w, h = self.image.size
-        fog = Image.new("RGB", (w, h), FOG)
-        d = ImageDraw.Draw(fog)
-        ink = mix(FOG, (60, 60, 70), 0.35)
-        for k in range(-h, w, 7):
-            d.line([(k, h), (k + h, 0)], fill=ink, width=1)
-        return Image.blend(self.image, fog, 0.55)
-
     # -- drawing ---------------------------------------------------------------------------
-    def _draw(self, gm: GameMap) -> Image.Image:
-        lay = self.layout
+    def drawn(self, gm: GameMap, box: Box) -> Image.Image:
+        """The part ``box`` of the layer, drawn alone: the very pixels of the whole board drawn
+        at once, cut to ``box``, at a fraction of the cost for a small part of a big board."""
+        # Drawn with a cell's margin round it: a shape that reaches into the part is then drawn
+        # from the same whole pixels as in the whole picture (Pillow cuts a point left or above
+        # the picture's corner towards it, not down), and the margin is cut off after.
+        w, h = self.layout.size
+        m = self.scale
+        outer = (max(0, box[0] - m), max(0, box[1] - m), min(w, box[2] + m), min(h, box[3] + m))
+        drawn = self._draw(gm, outer)
+        return drawn.crop((box[0] - outer[0], box[1] - outer[1],
+                           box[2] - outer[0], box[3] - outer[1]))
+
+    def _draw(self, gm: GameMap, box: Box | None = None) -> Image.Image:
+        whole = self.layout
         grid = gm.grid
         board = gm.board
-        im = Image.new("RGB", (lay.width, lay.height), MARGIN)
-        cells = [c for c in grid.cells() if board.on_a_sheet(c)]
-        off = [c for c in grid.cells() if not board.on_a_sheet(c)]
+        x0, y0, x1, y1 = box or (0, 0, whole.width, whole.height)
+        lay = Layout(grid, self.scale, PAD, (x0, y0))
+        im = Image.new("RGB", (x1 - x0, y1 - y0), MARGIN)
+        near = whole.cells_in(box) if box is not None else list(grid.cells())
+        cells = [c for c in near if board.on_a_sheet(c)]
+        off = [c for c in near if not board.on_a_sheet(c)]
         if off:
             d0 = ImageDraw.Draw(im)
             for c in off:
@@ -93,13 +111,13 @@ class TerrainLayer:
             st = self.styles.get(key)
             if st is None:
                 continue
-            self._fill(im, by_terrain[key], tile(st.pattern, st.fill, st.ink, self.scale))
-        self._elevation(im, gm, cells)
+            self._fill(im, lay, by_terrain[key], tile(st.pattern, st.fill, st.ink, self.scale))
+        self._elevation(im, lay, gm, cells)
         # Lines are drawn at SUPERSAMPLE times the size and scaled down, so that they come out
         # smooth; the fills under them, blown up pixel for pixel, come back unchanged.
         k = SUPERSAMPLE
         big = im.resize((im.width * k, im.height * k), Image.Resampling.NEAREST)
-        lay2 = Layout(grid, self.scale * k, PAD * k)
+        lay2 = Layout(grid, self.scale * k, PAD * k, (x0 * k, y0 * k))
         d = ImageDraw.Draw(big)
         for c in cells:
             pts = lay2.polygon(c)
@@ -110,37 +128,35 @@ class TerrainLayer:
         self._roads(d, lay2, gm)
         self._places(d, lay2, gm)
         im = big.reduce(k)
-        self._labels(ImageDraw.Draw(im), gm, cells)
+        self._labels(ImageDraw.Draw(im), lay, gm, cells)
         return im
 
-    def _mask(self, cells: list[Cell]) -> tuple[Image.Image, tuple[int, int, int, int]]:
-        lay = self.layout
-        mask = Image.new("L", (lay.width, lay.height), 0)
+    def _mask(self, size: tuple[int, int], lay: Layout, cells: list[Cell]
+              ) -> tuple[Image.Image, tuple[int, int, int, int]]:
+        mask = Image.new("L", size, 0)
         d = ImageDraw.Draw(mask)
         for c in cells:
             d.polygon(lay.polygon(c), fill=255, outline=255)
         box = mask.getbbox() or (0, 0, 1, 1)
         return mask, box
 
-    def _fill(self, im: Image.Image, cells: list[Cell], t: Image.Image) -> None:
-        mask, box = self._mask(cells)
-        x0 = box[0] - box[0] % t.width
-        y0 = box[1] - box[1] % t.height
+    def _fill(self, im: Image.Image, lay: Layout, cells: list[Cell], t: Image.Image) -> None:
+        mask, box = self._mask(im.size, lay, cells)
+        # The pattern lies on the whole board's grid of tiles, wherever this piece of it starts.
+        x0 = box[0] - (box[0] + lay.origin[0]) % t.width
+        y0 = box[1] - (box[1] + lay.origin[1]) % t.height
         box = (x0, y0, box[2], box[3])
         pattern = tiled(t, box[2] - x0, box[3] - y0)
         im.paste(pattern, box, mask.crop(box))
 
-    def _elevation(self, im: Image.Image, gm: GameMap, cells: list[Cell]) -> None:
-        if not cells:
-            return
-        low = min(gm.elevation_at(c) for c in cells)
+    def _elevation(self, im: Image.Image, lay: Layout, gm: GameMap, cells: list[Cell]) -> None:
         by_level: dict[int, list[Cell]] = {}
         for c in cells:
-            level = gm.elevation_at(c) - low
+            level = gm.elevation_at(c) - self.lowest
             if level > 0:
                 by_level.setdefault(min(level, 4), []).append(c)
         for level, group in sorted(by_level.items()):
-            mask, box = self._mask(group)
+            mask, box = self._mask(im.size, lay, group)
             alpha = round(255 * ELEVATION_STEP * level)
             mask = mask.point(lambda v, a=alpha: v * a // 255)
             im.paste(CONTOUR, box, mask.crop(box))
@@ -198,7 +214,8 @@ class TerrainLayer:
                     d.ellipse([x - r, y - r, x + r, y + r], fill=st.colour)
             elif st.look == "ford":
                 w = max(2, round(s * 0.11))
-                dashed(d, [(x0, y0), (x1, y1)], st.colour, w, s * 0.12, s * 0.07)
+                dashed(d, [(x0, y0), (x1, y1)], st.colour, w, s * 0.12, s * 0.07,
+                       lay.origin)
             elif st.look == "wall":
                 w = max(2, round(s * 0.09))
                 d.line([(x0, y0), (x1, y1)], fill=st.colour, width=w)
@@ -206,9 +223,13 @@ class TerrainLayer:
                 bx, by = grid.centre(grid.cell(ib))
                 # teeth on both sides, pointing across the edge
                 nx, ny = (bx - ax) * s * 0.12, (by - ay) * s * 0.12
+                # Worked out on the whole picture and moved last, as ``dashed`` does.
+                ox, oy = lay.origin
+                wx, wy = x0 + ox, y0 + oy
                 for t in (0.2, 0.4, 0.6, 0.8):
-                    px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-                    d.line([(px - nx, py - ny), (px + nx, py + ny)], fill=st.colour, width=1)
+                    px, py = wx + (x1 - x0) * t, wy + (y1 - y0) * t
+                    d.line([(px - nx - ox, py - ny - oy), (px + nx - ox, py + ny - oy)],
+                           fill=st.colour, width=1)
             else:
                 d.line([(x0, y0), (x1, y1)], fill=st.colour, width=max(2, round(s * 0.07)))
 
@@ -231,14 +252,15 @@ class TerrainLayer:
             elif st.look == "road":
                 d.line(pts, fill=st.colour, width=max(2, round(s * 0.1)), joint="curve")
             else:
-                dashed(d, pts, st.colour, max(2, round(s * 0.07)), s * 0.22, s * 0.13)
+                dashed(d, pts, st.colour, max(2, round(s * 0.07)), s * 0.22, s * 0.13,
+                       lay.origin)
         for kind, pts in runs:  # the pike's light centre line goes over every join
             st = self.roads.get(kind)
             if st is not None and st.look == "pike":
                 d.line(pts, fill=(244, 232, 200), width=max(1, round(s * 0.06)), joint="curve")
 
-    def _labels(self, d: ImageDraw.ImageDraw, gm: GameMap, cells: list[Cell]) -> None:
-        lay = self.layout
+    def _labels(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap, cells: list[Cell]
+                ) -> None:
         b = gm.board
         f = font(max(7, round(self.scale * 0.21)))
         dy = self.scale * label_rise(gm.grid)
@@ -266,10 +288,9 @@ class TerrainLayer:
 _CACHE: OrderedDict[tuple[str, int, bool], TerrainLayer] = OrderedDict()
 _PRINTS: dict[int, tuple[weakref.ref[GameMap], str]] = {}
 _LOCK = threading.RLock()
-#: The layers being drawn, each with the lock its drawer holds.
-_DRAWING: dict[tuple[str, int, bool], threading.Lock] = {}
-#: Layers kept (a big board's layer and its fogged twin take some 10-40 MB).
-_KEEP = 8
+#: Layers kept: a layer holds no picture (``render.ground`` keeps those), only the layout of
+#: the board at its scale, its styles and the legends drawn for it.
+_KEEP = 16
 
 
 def fingerprint(gm: GameMap) -> str:
@@ -302,26 +323,20 @@ def _forget(key: int, _ref: object = None) -> None:
 
 def terrain_layer(gm: GameMap, scale: int = BOARD_SCALE, every_label: bool = False
                   ) -> TerrainLayer:
-    """The cached layer of ``gm`` at ``scale``; drawn on first use, once: threads asking for
-    a layer being drawn wait for it (many games of one scenario start at once, and each
-    drawing holds the interpreter for a good part of a second)."""
+    """The layer of ``gm`` at ``scale``, kept for the next picture of the same map."""
     key = (fingerprint(gm), scale, every_label)
     with _LOCK:
         hit = _kept(key)
         if hit is not None:
             return hit
-        drawing = _DRAWING.setdefault(key, threading.Lock())
-    with drawing:
-        with _LOCK:
-            hit = _kept(key)
-            if hit is not None:
-                return hit
-        layer = TerrainLayer(gm, scale, every_label)
-        with _LOCK:
-            _CACHE[key] = layer
-            _DRAWING.pop(key, None)
-            while len(_CACHE) > _KEEP:
-                _CACHE.popitem(last=False)
+    layer = TerrainLayer(gm, scale, every_label)
+    with _LOCK:
+        hit = _kept(key)  # another thread made it meanwhile: keep one
+        if hit is not None:
+            return hit
+        _CACHE[key] = layer
+        while len(_CACHE) > _KEEP:
+            _CACHE.popitem(last=False)
     return layer
 
 
@@ -333,7 +348,7 @@ def _kept(key: tuple[str, int, bool]) -> TerrainLayer | None:
     return hit
 
 
-def clear_cache() -> None:
-    """Forget every cached layer (the next picture of each map is drawn cold)."""
+def forget_layers() -> None:
+    """Forget every kept layer."""
     with _LOCK:
         _CACHE.clear()

@@ -401,8 +401,10 @@ def test_a_window_labels_every_cell_the_board_every_fifth() -> None:
     from render.terrain import TerrainLayer
 
     gm = hex_board()
-    every = TerrainLayer(gm, window_scale(4), every_label=True).image
-    some = TerrainLayer(gm, window_scale(4), every_label=False).image
+    labelled = TerrainLayer(gm, window_scale(4), every_label=True)
+    every = labelled.drawn(gm, labelled.whole)
+    sparse = TerrainLayer(gm, window_scale(4), every_label=False)
+    some = sparse.drawn(gm, sparse.whole)
     assert window_scale(4) > 30
     lay = TerrainLayer(gm, window_scale(4), every_label=True).layout
     for cell, differs in ((Cell(1, 1), True), (Cell(2, 6), True), (Cell(4, 4), False)):
