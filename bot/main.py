@@ -113,6 +113,9 @@ async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
         async with bot:
+            # Pillow's formats load in a worker thread while the bot logs in, not in the first
+            # map's time (the games themselves are loaded after the outbox's first pass).
+            warming = asyncio.create_task(umpire.maps.warm_up(), name="vedette-warm-up")
             running = asyncio.create_task(bot.start(settings.discord_token), name="vedette-bot")
             stopping = asyncio.create_task(stop.wait(), name="vedette-stop")
             done, _ = await asyncio.wait({running, stopping},
@@ -122,6 +125,7 @@ async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
                 await bot.close()
             else:
                 stopping.cancel()
+            await warming
             await running  # re-raises why the bot stopped, if it failed
         log.info("closed")
     return 0

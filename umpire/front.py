@@ -76,9 +76,11 @@ class Front(UmpireBase):
         return request_key(request_id) in (await self.repository.get(game_id)).state.requests
 
     async def warm(self, game_id: str) -> None:
-        """Load the game into this process's memory (as any read would), so that the next
-        read, autocomplete say, finds it ready; nothing is returned."""
-        await self.repository.get(game_id)
+        """Load the game into this process's memory (as any read would), and ready the renderer
+        for its board (``render.warm_up``: nothing is drawn), so that the next read,
+        autocomplete or a map say, finds it ready; nothing is returned."""
+        game = await self.repository.get(game_id)
+        await self.maps.warm_up(game.loaded.map)
 
     # -- direct messages -------------------------------------------------------------------------
     async def dm_failed(self, user_id: int) -> None:

@@ -124,6 +124,9 @@ class Repository:
         # check serializes commits (``decided``).
         self._locks: dict[str, asyncio.Lock] = {}
         self._games: dict[str, LiveGame] = {}
+        #: Held while a game is loaded: readers arriving meanwhile (several players at once
+        #: after a restart) wait for that load instead of each loading the game again.
+        self._loading: dict[str, asyncio.Lock] = {}
 
     # -- loading ---------------------------------------------------------------------------------
     def lock(self, game_id: str) -> asyncio.Lock:
@@ -143,14 +146,19 @@ class Repository:
         if cached is not None and cached.state.seq == found.last_seq:
             cached.record, cached.players = record, found.players
             return cached
-        loaded = await self._loaded(record)
-        state = await self.load_state(game_id, loaded, _without(record))
-        game = LiveGame(record, loaded, state, players=found.players)
-        if cached is not None:
-            game.pictures = cached.pictures
-        self._games[game_id] = game
-        every_view(state)
-        return game
+        async with self._loading.setdefault(game_id, asyncio.Lock()):
+            cached = self._games.get(game_id)
+            if cached is not None and cached.state.seq == found.last_seq:
+                cached.record, cached.players = record, found.players
+                return cached  # loaded by the reader this one waited for
+            loaded = await self._loaded(record)
+            state = await self.load_state(game_id, loaded, _without(record))
+            game = LiveGame(record, loaded, state, players=found.players)
+            if cached is not None:
+                game.pictures = cached.pictures
+            self._games[game_id] = game
+            every_view(state)
+            return game
 
     def cached(self, game_id: str) -> LiveGame | None:
         """The game as this process last loaded it, if it has (nothing is read)."""

@@ -25,14 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from rules.ground.board import LabelError
+from rules.ground.gamemap import GameMap
 from rules.knowledge.overlay import Route
 from rules.state import GameState
 from rules.view import SideView, project
 from umpire.reads.map_digest import drawn_part, view_digest
+
+log = logging.getLogger(__name__)
 
 DEFAULT_RADIUS = 8
 MAX_RADIUS = 30
@@ -81,12 +85,28 @@ class MapMaker:
             view = replace(view, routes=routes)
         return draw_side_map(view, around, radius, fitted=fitted)
 
+    async def warm_up(self, game_map: GameMap | None = None) -> None:
+        """Ready the renderer for its first pictures, of ``game_map`` if given
+        (``render.warm_up``), in a worker thread; nothing is drawn."""
+        if not self.enabled:
+            return
+        try:
+            await asyncio.to_thread(_warm_up, game_map)
+        except Exception:  # the first picture meets it again, and says so to its asker
+            log.exception("getting the map renderer ready failed")
+
     async def view_map(self, view: SideView, *, around: str | None = None,
                        radius: int | None = None) -> bytes | None:
         """A picture of a view already worked out."""
         if not self.enabled:
             return None
         return await asyncio.to_thread(draw_side_map, view, around, radius)
+
+
+def _warm_up(game_map: GameMap | None) -> None:
+    from render import warm_up
+
+    warm_up(game_map)
 
 
 def _looked_at(state: GameState, side: str | None) -> tuple[SideView, str]:
