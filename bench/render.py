@@ -9,6 +9,7 @@ window and fitted window <= 60 ms; a whole board must stay under Discord's 8 MiB
 The first pictures are also drawn in a fresh process of their own (``cold_fitted_ms``: the
 phase DM's window as a restarted bot's first picture; ``cold_board_ms``: then the whole
 board), where nothing is loaded or kept yet: Pillow's formats, fonts, layouts and ground.
+``ground_kept_mb``: what the board's whole layers take, kept compressed (``render.ground``).
 
 Run ``uv run python -m bench.render``; the last line printed is one JSON object.
 """
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from bench.samples import as_enemy, sample_map, sample_units, sample_view
 from render import clear_cache, render_map
-from render.ground import settle
+from render.ground import kept_bytes, settle
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.view import GHOST, IDENTIFIED, SideView
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         "fitted_png_bytes": len(fitted_png),
         "digest_ms_median": round(statistics.median(digests), 2),
         **cold,
+        "ground_kept_mb": round(kept_bytes() / 2**20, 1),
     }
     units = sum(1 for _ in side.units)
     print(f"board {gm.grid.width} x {gm.grid.height} cells, {len(gm.board.sheets)} sheets; "
@@ -149,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
           f" first {fitted_first_ms:.1f} ms; PNG {len(fitted_png) / 1024:.0f} KiB")
     print(f"in a fresh process: the first fitted window {cold['cold_fitted_ms']:.1f} ms, then "
           f"the whole board {cold['cold_board_ms']:.1f} ms")
+    print(f"the board's whole layers, kept compressed: {result['ground_kept_mb']} MB")
     print(f"side view's digest (the key of its pictures), median of {runs}: "
           f"{result['digest_ms_median']:.2f} ms")
     print(f"whole-board PNG: {len(png) / 1024:.0f} KiB (limit {DISCORD_LIMIT // 1024} KiB) "

@@ -27,7 +27,7 @@ from render.counters import (
 )
 from render.fit import FIT_SCALE, LABEL_PX, Window, fit_size, window_box
 from render.focus import fitted_window
-from render.ground import ground
+from render.ground import ground, prepare
 from render.labels import unique_labels
 from render.layout import BOARD_SCALE, WINDOW_SCALES, Box, counter_drop, counter_scale
 from render.legend import LegendKey, legend, title_bar, with_window_line
@@ -80,12 +80,14 @@ def render_map(view: SideView, *, around: Cell | None = None, radius: int | None
 
 def warm_up(gm: GameMap | None = None) -> None:
     """Do now what the first picture in this process would otherwise wait for: Pillow's image
-    formats loaded, and with ``gm`` its board laid out at every scale a picture is drawn at and
-    its cells' neighbours listed. Nothing is drawn and nothing a side could see is touched: the
-    first picture of a view is drawn exactly as it would have been."""
+    formats loaded, and with ``gm`` its board laid out at every scale a picture is drawn at, its
+    cells' neighbours listed, and its whole layers asked for (``render.ground.prepare``). No
+    picture is drawn and nothing a side could see is touched: the first picture of a view is
+    drawn exactly as it would have been."""
     encode(Image.new("RGB", (8, 8), PAPER))
     if gm is None:
         return
+    prepare(gm)
     for scale, labelled in ((BOARD_SCALE, False), (FIT_SCALE, True),
                             *((s, True) for s in WINDOW_SCALES)):
         terrain_layer(gm, scale, every_label=labelled).every_cell  # noqa: B018 - laid out now
@@ -252,7 +254,7 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     box = widened(box, lay.width)
     near = layer.every_cell if box == layer.whole else lay.cells_in(box)
     piece = ground(layer, gm, box)
-    im = piece.image.copy()
+    im = piece.image
     scale = lay.scale
 
     if view.fog and view.seen_cells is not None:

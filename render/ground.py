@@ -1,60 +1,69 @@
-"""The ground a picture is cut from: pieces of terrain layers, drawn when first asked for and
-kept, with their fogged twins, in one cache for the whole process bounded by bytes.
+"""The ground a picture is cut from: the whole terrain layer when it has been drawn, else a piece
+of it the size of the picture, drawn for that picture alone.
 
-A picture is first drawn from a piece of the board of its own size, not cut from the whole board
-drawn at the picture's scale: a four-sheet board drawn whole at a window's scale takes half a
-second, its piece a few dozen milliseconds, so the first map after a restart, or of a board
-nobody has looked at yet, is as quick as any other. Once a layer has been asked for a second
-box, the whole layer is drawn in a worker thread of its own (when it fits in a third of the
-bytes kept), and later pictures are cut from it, which is quicker still.
+A board's whole layers (one for each scale a picture is drawn at) are drawn in a worker thread of
+their own, beginning shortly after the board's first picture in this process, in a fixed order
+(the phase maps' scale first), and kept compressed in tiles (``TiledImage``): some 2 MB for a
+layer that takes 20 in Pillow, and a window decompresses only the tiles it shows. As many are
+kept as ``KEPT_BYTES`` holds; a board too big for it is drawn in pieces at the scales left over.
+Until its layer is drawn, a picture draws its own piece: a four-sheet board drawn whole at a
+window's scale takes half a second, its piece a tenth of that, so the first map after a restart,
+or of a board nobody has looked at yet, is as quick as any other.
 
-A piece is the very pixels of the whole layer in its box (``TerrainLayer.drawn``), so whether a
-picture was cut from a piece or from the whole, and whatever was drawn before it, for whom, its
-bytes are the same: a side never tells from its map that the enemy looked at the same ground
-first (DESIGN.md, "Timing tells nothing").
+Timing tells nothing (DESIGN.md). A piece is the very pixels of the whole layer in its box
+(``TerrainLayer.drawn``), so a picture's bytes never depend on where it was cut from. And how soon
+it comes depends only on when its board was first drawn and on the fixed order its layers are
+drawn in, never on who asked for which part of the board: a piece is never kept nor shared, so a
+side cannot tell from a quick answer that the enemy (or anyone) looked at the same ground first.
 """
 
 from __future__ import annotations
 
+import logging
+import queue
 import threading
-from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+import time
+import zlib
+from concurrent.futures import Future, wait
 from functools import cached_property
 
 from PIL import Image, ImageDraw
 
-from render.layout import Box
+from render.fit import FIT_SCALE
+from render.layout import BOARD_SCALE, WINDOW_SCALES, Box
 from render.style import FOG, mix
-from render.terrain import TerrainLayer, forget_layers
+from render.terrain import TerrainLayer, fingerprint, forget_layers, terrain_layer
 from rules.ground.gamemap import GameMap
 
-#: Bytes of pieces kept (each counted with its fogged twin): some forty windows of a big board.
-KEPT_BYTES = 96 * 2**20
+log = logging.getLogger(__name__)
+
+#: Bytes of whole layers kept, as counted before they are drawn (``TiledImage.estimate``): the
+#: five layers of some six four-sheet boards.
+KEPT_BYTES = 64 * 2**20
+#: The scales a board's whole layers are drawn at, first to last: the phase maps' fitted
+#: window, the close-ups', the default window's, the whole board's, and a wide window's.
+ORDER: tuple[tuple[int, bool], ...] = (
+    (FIT_SCALE, True), (WINDOW_SCALES[0], True), (WINDOW_SCALES[1], True),
+    (BOARD_SCALE, False), (WINDOW_SCALES[2], True))
+#: How long after a board's first picture its whole layers begin to be drawn, in seconds: that
+#: picture, and the others of the same moment, are not slowed by them.
+DELAY_S = 0.5
 #: Fogged ground is hatched with a diagonal line every this many pixels.
 HATCH = 7
 
 
 class Ground:
     """A piece of a layer: ``image`` is the ``box`` of the board, ``fogged`` the same ground as
-    a side sees the ground it cannot see. Cut ``from_whole``, it is a view of the whole layer's
-    piece, and takes no bytes of its own."""
+    a side sees the ground it cannot see."""
 
-    def __init__(self, image: Image.Image, box: Box, from_whole: Ground | None = None) -> None:
+    def __init__(self, image: Image.Image, box: Box) -> None:
         self.image = image
         self.box = box
-        self.from_whole = from_whole
-
-    @property
-    def size_bytes(self) -> int:
-        """What the piece and its fogged twin take in memory (Pillow keeps 4 bytes a pixel)."""
-        return 2 * 4 * self.image.width * self.image.height
 
     @cached_property
     def fogged(self) -> Image.Image:
         """The piece washed out and finely hatched; the hatching runs on from piece to piece as
         over the whole board."""
-        if self.from_whole is not None:
-            return self.from_whole.fogged.crop(self.box)
         w, h = self.image.size
         fog = Image.new("RGB", (w, h), FOG)
         d = ImageDraw.Draw(fog)
@@ -66,107 +75,161 @@ class Ground:
         return Image.blend(self.image, fog, 0.55)
 
 
-Key = tuple[tuple[str, int, bool], Box]
-_KEPT: OrderedDict[Key, Ground] = OrderedDict()
-_BYTES = 0
+class TiledImage:
+    """An RGB picture kept as square tiles, each compressed alone, so that cutting a box out
+    of it decompresses only the tiles the box overlaps."""
+
+    TILE = 256
+
+    def __init__(self, image: Image.Image) -> None:
+        self.size = image.size
+        t = self.TILE
+        w, h = image.size
+        self.tiles = {(x, y): zlib.compress(image.crop((x, y, min(w, x + t), min(h, y + t)))
+                                            .tobytes(), 1)
+                      for y in range(0, h, t) for x in range(0, w, t)}
+
+    @staticmethod
+    def estimate(size: tuple[int, int]) -> int:
+        """The bytes a picture of ``size`` is counted for before it is drawn: an eighth of its
+        raw pixels, about what a terrain layer compresses to."""
+        return size[0] * size[1] * 3 // 8
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(len(b) for b in self.tiles.values())
+
+    def crop(self, box: Box) -> Image.Image:
+        """The pixels of ``box``, exactly as cut from the picture."""
+        t = self.TILE
+        w, h = self.size
+        x0, y0, x1, y1 = box
+        out = Image.new("RGB", (x1 - x0, y1 - y0))
+        for ty in range(y0 - y0 % t, y1, t):
+            for tx in range(x0 - x0 % t, x1, t):
+                size = (min(w, tx + t) - tx, min(h, ty + t) - ty)
+                tile = Image.frombytes("RGB", size, zlib.decompress(self.tiles[(tx, ty)]))
+                out.paste(tile, (tx - x0, ty - y0))
+        return out
+
+
+LayerKey = tuple[str, int, bool]
 _LOCK = threading.Lock()
-#: The pieces being drawn, each with the lock its drawer holds: many games of one scenario
-#: start at once, and their first pictures often share a box.
-_DRAWING: dict[Key, threading.Lock] = {}
-
-
-#: The layers drawn whole in the background, or being drawn: each at most once a process
-#: (until ``clear_cache``), however many pictures ask for it.
-_WHOLE_ASKED: set[tuple[str, int, bool]] = set()
-#: The boxes of each layer drawn as pieces: a layer asked for a second box is drawn whole.
-_BOXES_DRAWN: dict[tuple[str, int, bool], set[Box]] = {}
-#: Draws whole layers, one at a time, beside the pictures being drawn.
-_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vedette-ground")
-_PENDING: list[Future[Ground]] = []
+#: The whole layers drawn, and those being drawn or to be drawn.
+_WHOLE: dict[LayerKey, TiledImage] = {}
+_JOBS: dict[LayerKey, Future[TiledImage]] = {}
+_BOARDS: set[str] = set()
+_SET_ASIDE = 0
+#: The boards whose whole layers are to be drawn, each with when to begin; one worker thread
+#: draws them, one layer at a time. It is a daemon: a process that stops leaves it unfinished.
+_QUEUE: queue.Queue[tuple[float, GameMap]] = queue.Queue()
+_WORKER: list[threading.Thread] = []
 
 
 def ground(layer: TerrainLayer, gm: GameMap, box: Box) -> Ground:
     """The piece ``box`` of ``layer`` (of the map ``gm``): cut from the whole layer if it has
-    been drawn, else drawn once and kept."""
-    key = (layer.key, box)
+    been drawn, else drawn for this picture alone."""
+    prepare(gm)
     with _LOCK:
-        whole = _KEPT.get((layer.key, layer.whole))
-        if whole is not None and box != layer.whole:
-            _KEPT.move_to_end((layer.key, layer.whole))
-            return Ground(whole.image.crop(box), box, whole)
-        hit = _kept(key)
-        if hit is not None:
-            return hit
-        drawing = _DRAWING.setdefault(key, threading.Lock())
-    with drawing:
-        with _LOCK:
-            hit = _kept(key)
-            if hit is not None:
-                return hit
-        piece = Ground(layer.drawn(gm, box), box)
-        with _LOCK:
-            _keep(key, piece)
-            _DRAWING.pop(key, None)
-            if layer.key not in _WHOLE_ASKED and _fits(layer):
-                boxes = _BOXES_DRAWN.setdefault(layer.key, set())
-                boxes.add(box)
-                if len(boxes) >= 2:
-                    _WHOLE_ASKED.add(layer.key)
-                    del _BOXES_DRAWN[layer.key]
-                    _PENDING.append(_BACKGROUND.submit(ground, layer, gm, layer.whole))
-    return piece
+        whole = _WHOLE.get(layer.key)
+        job = _JOBS.get(layer.key)
+    if whole is None and job is not None and box == layer.whole:
+        # The whole board itself: drawn once, by whichever of this picture and the worker
+        # begins first.
+        whole = _drawn_whole(layer, gm) if job.cancel() else job.result()
+    if whole is None:
+        return Ground(layer.drawn(gm, box), box)
+    return Ground(whole.crop(box), box)
 
 
-def _fits(layer: TerrainLayer) -> bool:
-    """Whether the whole layer, with its fogged twin, takes at most a third of the bytes kept."""
-    w, h = layer.layout.size
-    return 2 * 4 * w * h <= KEPT_BYTES // 3
-
-
-def settle() -> None:
-    """Wait until the whole layers being drawn in the background are drawn (for benchmarks and
-    tests; a picture never waits for them)."""
-    while True:
-        with _LOCK:
-            pending = list(_PENDING)
-            _PENDING.clear()
-        if not pending:
+def prepare(gm: GameMap) -> None:
+    """Have ``gm``'s whole layers drawn, beginning ``DELAY_S`` from now, unless they have been
+    asked for already: at a board's first picture, or when the bot gets a game in play ready
+    after a start."""
+    board = fingerprint(gm)
+    with _LOCK:
+        if board in _BOARDS:
             return
-        wait(pending)
+        _BOARDS.add(board)
+        _QUEUE.put((time.monotonic() + DELAY_S, gm))
+        if not _WORKER:
+            _WORKER.append(threading.Thread(target=_work, name="vedette-ground", daemon=True))
+            _WORKER[0].start()
 
 
-def _kept(key: Key) -> Ground | None:
-    """The piece kept under ``key``, now the most recently used (under ``_LOCK``)."""
-    hit = _KEPT.get(key)
-    if hit is not None:
-        _KEPT.move_to_end(key)
-    return hit
+def _work() -> None:
+    while True:
+        due, gm = _QUEUE.get()
+        try:
+            time.sleep(max(0.0, due - time.monotonic()))
+            _draw_whole_layers(gm)
+        except Exception:  # a picture cut from this layer draws its own piece instead
+            log.exception("drawing a whole terrain layer failed")
+        finally:
+            _QUEUE.task_done()
 
 
-def _keep(key: Key, piece: Ground) -> None:
-    """Keep ``piece``, forgetting the least recently used while over ``KEPT_BYTES`` (under
-    ``_LOCK``). A piece larger than the whole budget is kept alone."""
-    global _BYTES
-    _KEPT[key] = piece
-    _BYTES += piece.size_bytes
-    while _BYTES > KEPT_BYTES and len(_KEPT) > 1:
-        _, old = _KEPT.popitem(last=False)
-        _BYTES -= old.size_bytes
+def _draw_whole_layers(gm: GameMap) -> None:
+    """Set bytes aside for as many of ``gm``'s whole layers as ``KEPT_BYTES`` holds, in
+    ``ORDER``, and draw them. Which layers are drawn depends only on the boards drawn before
+    and their order, never on what was asked of them."""
+    global _SET_ASIDE
+    admitted: list[tuple[TerrainLayer, Future[TiledImage]]] = []
+    for scale, labelled in ORDER:
+        layer = terrain_layer(gm, scale, every_label=labelled)
+        size = TiledImage.estimate(layer.layout.size)
+        with _LOCK:
+            if layer.key in _JOBS or _SET_ASIDE + size > KEPT_BYTES:
+                continue
+            _SET_ASIDE += size
+            job: Future[TiledImage] = Future()
+            _JOBS[layer.key] = job
+        admitted.append((layer, job))
+    for layer, job in admitted:
+        if not job.set_running_or_notify_cancel():
+            continue  # a whole-board picture drew it meanwhile
+        try:
+            job.set_result(_drawn_whole(layer, gm))
+        except BaseException as e:
+            job.set_exception(e)
+            raise
+
+
+def _drawn_whole(layer: TerrainLayer, gm: GameMap) -> TiledImage:
+    whole = TiledImage(layer.drawn(gm, layer.whole))
+    with _LOCK:
+        _WHOLE[layer.key] = whole
+    return whole
+
+
+def whole_layers() -> list[LayerKey]:
+    """The layers drawn whole so far, in the order they were drawn."""
+    with _LOCK:
+        return list(_WHOLE)
 
 
 def kept_bytes() -> int:
-    """The bytes the kept pieces take (``KEPT_BYTES`` at most, but for one larger piece)."""
+    """The bytes the whole layers drawn so far take."""
     with _LOCK:
-        return _BYTES
+        return sum(w.size_bytes for w in _WHOLE.values())
+
+
+def settle() -> None:
+    """Wait until every whole layer asked for so far is drawn (for benchmarks and tests; a
+    picture never waits for one it does not cut)."""
+    _QUEUE.join()
+    with _LOCK:
+        jobs = list(_JOBS.values())
+    wait(jobs)
 
 
 def clear_cache() -> None:
-    """Forget every kept layer and piece (the next picture of each map is drawn cold)."""
-    global _BYTES
+    """Forget every kept layer (the next picture of each map is drawn cold)."""
+    global _SET_ASIDE
     settle()
     forget_layers()
     with _LOCK:
-        _KEPT.clear()
-        _BYTES = 0
-        _WHOLE_ASKED.clear()
-        _BOXES_DRAWN.clear()
+        _WHOLE.clear()
+        _JOBS.clear()
+        _BOARDS.clear()
+        _SET_ASIDE = 0

@@ -235,11 +235,19 @@ class TerrainLayer:
 
     def _roads(self, d: ImageDraw.ImageDraw, lay: Layout, gm: GameMap) -> None:
         s = lay.scale
+        ox, oy = lay.origin
+
+        # A road runs through whole pixels of the whole picture (here, the supersampled one):
+        # Pillow then draws its joints and edges alike in a piece and in the whole.
+        def at(c: Cell) -> tuple[float, float]:
+            x, y = lay.centre(c)
+            return (round(x + ox) - ox, round(y + oy) - oy)
+
         runs: list[tuple[str, list[tuple[float, float]]]] = [
-            (r.kind, [lay.centre(c) for c in r.cells]) for r in gm.roads if len(r.cells) > 1
+            (r.kind, [at(c) for c in r.cells]) for r in gm.roads if len(r.cells) > 1
         ]
         if not runs:
-            runs = [(k, [lay.centre(gm.grid.cell(a)), lay.centre(gm.grid.cell(b))])
+            runs = [(k, [at(gm.grid.cell(a)), at(gm.grid.cell(b))])
                     for (a, b), k in sorted(gm.road_edges.items())]
         order = {"trail": 0, "road": 1, "pike": 2}
         runs.sort(key=lambda kv: order[self.roads[kv[0]].look] if kv[0] in self.roads else 1)
