@@ -80,14 +80,43 @@ class TiledImage:
     of it decompresses only the tiles the box overlaps."""
 
     TILE = 256
+    #: A layer is drawn this many tiles square at a time (``drawn``).
+    BLOCK = 4
 
-    def __init__(self, image: Image.Image) -> None:
-        self.size = image.size
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.tiles: dict[tuple[int, int], bytes] = {}
+
+    @classmethod
+    def of(cls, image: Image.Image) -> TiledImage:
+        """``image``, tiled."""
+        tiled = cls(image.size)
+        tiled.put(image, (0, 0))
+        return tiled
+
+    @classmethod
+    def drawn(cls, layer: TerrainLayer, gm: GameMap) -> TiledImage:
+        """The whole of ``layer``, drawn ``BLOCK`` x ``BLOCK`` tiles at a time: its pieces are
+        its very pixels (``TerrainLayer.drawn``), and a block takes a few MB to draw where the
+        whole of a big board at a window's scale would take a hundred."""
+        tiled = cls(layer.layout.size)
+        w, h = tiled.size
+        step = cls.TILE * cls.BLOCK
+        for y in range(0, h, step):
+            for x in range(0, w, step):
+                box = (x, y, min(w, x + step), min(h, y + step))
+                tiled.put(layer.drawn(gm, box), (x, y))
+        return tiled
+
+    def put(self, image: Image.Image, at: tuple[int, int]) -> None:
+        """Keep ``image``, whose top left corner is at ``at`` on a tile's corner, as tiles."""
         t = self.TILE
-        w, h = image.size
-        self.tiles = {(x, y): zlib.compress(image.crop((x, y, min(w, x + t), min(h, y + t)))
-                                            .tobytes(), 1)
-                      for y in range(0, h, t) for x in range(0, w, t)}
+        w, h = self.size
+        x0, y0 = at
+        for y in range(y0, min(h, y0 + image.height), t):
+            for x in range(x0, min(w, x0 + image.width), t):
+                box = (x - x0, y - y0, min(w, x + t) - x0, min(h, y + t) - y0)
+                self.tiles[(x, y)] = zlib.compress(image.crop(box).tobytes(), 1)
 
     @staticmethod
     def estimate(size: tuple[int, int]) -> int:
@@ -196,7 +225,7 @@ def _draw_whole_layers(gm: GameMap) -> None:
 
 
 def _drawn_whole(layer: TerrainLayer, gm: GameMap) -> TiledImage:
-    whole = TiledImage(layer.drawn(gm, layer.whole))
+    whole = TiledImage.drawn(layer, gm)
     with _LOCK:
         _WHOLE[layer.key] = whole
     return whole

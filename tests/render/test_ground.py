@@ -180,7 +180,7 @@ def test_a_tiled_picture_cuts_as_the_picture_itself() -> None:
     board = sample_map(12, 9, seed=3)
     layer = TerrainLayer(board, 34, True)
     whole = layer.drawn(board, layer.whole)
-    tiled = ground.TiledImage(whole)
+    tiled = ground.TiledImage.of(whole)
     assert tiled.size_bytes < 4 * whole.width * whole.height // 4
     for box in [*boxes(layer, 11), layer.whole, (250, 250, 262, 262)]:
         assert differing(tiled.crop(box), whole.crop(box)) == 0, box
@@ -192,3 +192,14 @@ def test_fog_hatching_runs_on_from_piece_to_piece() -> None:
     whole = ground.Ground(layer.drawn(board, layer.whole), layer.whole).fogged
     box = (37, 53, 301, 222)
     assert differing(ground.Ground(layer.drawn(board, box), box).fogged, whole.crop(box)) == 0
+
+
+def test_a_whole_layer_drawn_by_blocks_is_the_layer_drawn_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ground.TiledImage, "BLOCK", 1)  # many blocks on a small board
+    board = sample_map(8, 7, sheets=(2, 2), seed=5)
+    layer = TerrainLayer(board, 48, True)
+    whole = layer.drawn(board, layer.whole)
+    tiled = ground.TiledImage.drawn(layer, board)
+    assert len(tiled.tiles) > 4
+    assert differing(tiled.crop(layer.whole), whole) == 0
