@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import statistics
 import sys
 import tempfile
@@ -31,7 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.botload import DEFERRED, Figures, Players, Table, set_up
+from bench.botload import DEFERRED, Figures, Players, Table, set_up, stop_bot
 from tests.fakediscord import FakeDiscord
 from tests.support.botkit import TOKEN, vedette_command
 
@@ -56,16 +55,6 @@ def bot_env(fake: FakeDiscord, db: Path) -> dict[str, str]:
     return env | {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE": fake.api_url,
                   "DISCORD_GATEWAY_URL": fake.gateway_url, "VEDETTE_DB": str(db),
                   "VEDETTE_LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"}
-
-
-async def stop(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(process.wait(), 30)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
 
 
 async def start_once(fake: FakeDiscord, folder: Path, table: Table, *, fresh: bool) -> Start:
@@ -98,7 +87,7 @@ async def start_once(fake: FakeDiscord, folder: Path, table: Table, *, fresh: bo
             raise RuntimeError(f"no picture came back: {message.get('content')!r}")
         return Start(login.received - started, (shown - sent) * 1000)
     finally:
-        await stop(process)
+        await stop_bot(process)
         log.close()
 
 
