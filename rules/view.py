@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from rules.forces.location import InMarker, Location
 from rules.forces.markers import Marker
-from rules.forces.units import Unit
+from rules.forces.units import Command, Unit
 from rules.ground.board import Board
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
@@ -294,18 +294,44 @@ def public_view(state: GameState) -> SideView:
 
 def _commands(state: GameState, side: str | None) -> tuple[CommandView, ...]:
     """The side's own commands (every side's for the umpire's view), as the order of battle
-    lists them."""
-    return tuple(CommandView(id=c.id, name=c.name, echelon=c.echelon, parent=c.parent,
-                             leader=c.leader)
-                 for c in state.commands.values() if side is None or c.side == side)
+    lists them. Worked out once for each set of commands, which most states share with the one
+    before them."""
+    key = (id(state.commands), side)
+    known = _COMMANDS.get(key)
+    if known is not None and known[0] is state.commands:
+        return known[1]
+    found = tuple(CommandView(id=c.id, name=c.name, echelon=c.echelon, parent=c.parent,
+                              leader=c.leader)
+                  for c in state.commands.values() if side is None or c.side == side)
+    if len(_COMMANDS) >= _KEPT:
+        _COMMANDS.clear()
+    _COMMANDS[key] = (state.commands, found)
+    return found
 
 
 def _side_names(state: GameState) -> dict[str, str]:
     return {s.id: s.name for s in state.loaded.scenario.sides}
 
 
-def _placed(state: GameState) -> list[Unit]:
-    return sorted((u for u in state.units.values() if u.cell is not None), key=lambda u: u.id)
+def _placed(state: GameState) -> tuple[Unit, ...]:
+    """The units on the map, by id: worked out once for each set of unit records (every view
+    of a state reads them)."""
+    known = _PLACED.get(id(state.units))
+    if known is not None and known[0] is state.units:
+        return known[1]
+    found = tuple(sorted((u for u in state.units.values() if u.cell is not None),
+                         key=lambda u: u.id))
+    if len(_PLACED) >= _KEPT:
+        _PLACED.clear()
+    _PLACED[id(state.units)] = (state.units, found)
+    return found
+
+
+#: Lists worked out from a state's records, by the records (kept alive beside them, so that an
+#: id is never another's): a few states' worth.
+_KEPT = 64
+_COMMANDS: dict[tuple[int, str | None], tuple[Mapping[str, Command], tuple[CommandView, ...]]] = {}
+_PLACED: dict[int, tuple[Mapping[str, Unit], tuple[Unit, ...]]] = {}
 
 
 #: Counters already drawn up, by the unit (kept alive beside them: a unit never changes, and

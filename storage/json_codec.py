@@ -21,7 +21,8 @@ JsonObject = dict[str, Any]
 def encode(value: object, what: str) -> str:
     """Serialise ``value`` compactly; raise :class:`StorageError` naming ``what`` and the path of
     the first part that is not JSON."""
-    _check(value, "$", what)
+    if not _plain(value):
+        _check(value, "$", what)  # names where it is not JSON, if it is not
     # ensure_ascii (the default) escapes lone surrogates, which UTF-8 could not store.
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
@@ -43,6 +44,23 @@ def decode_object(text: str, what: str) -> JsonObject:
     if not isinstance(value, dict):
         raise StorageError(f"{what} is not a JSON object")
     return value
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is JSON made of the plain types alone: the quick answer for what is
+    almost always stored; anything else (a ``str`` or ``int`` subclass, or what is not JSON at
+    all) is left to ``_check``, which says where it is not JSON."""
+    if isinstance(value, dict):
+        return type(value) is dict and all(type(key) is str and _plain(item)
+                                           for key, item in value.items())
+    if isinstance(value, list):
+        return type(value) is list and all(_plain(item) for item in value)
+    if isinstance(value, float):
+        return type(value) is float and math.isfinite(value)
+    return value is None or type(value) in _SCALARS
+
+
+_SCALARS = (str, int, bool)
 
 
 def _check(value: object, path: str, what: str) -> None:
