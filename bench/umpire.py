@@ -12,7 +12,11 @@ one fsync a command), it measures:
   and Done) as fast as the umpire answers; commands a second across all of them.
 
 Targets: a move <= 20 ms (median), >= 200 commands a second. It prints readable figures and, as
-its last line, one JSON object with ``move_ms_median`` and ``commands_per_s``.
+its last line, one JSON object with ``move_ms_median`` and ``commands_per_s``, and for the 20
+games ``cpu_ms_per_command`` (the CPU time this process used, over the commands) and
+``trips_per_command`` (the calls that went to SQLite's connection threads, the reader's and the
+writer's, each a hop from the event loop and back: statements, fetches, ``BEGIN`` and
+``COMMIT``).
 
 ``--postgres`` adds, in the same run, the same 20 games on PostgreSQL (a throwaway server that
 syncs its commits to disk, started with ``tests/support/pg_server.py``, or
@@ -43,9 +47,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
+
+import aiosqlite
 
 from rules import commands as cmd
 from rules.ground.grid import Cell
@@ -182,6 +190,8 @@ class Run:
     cpu: float
     #: The CPU time the PostgreSQL server used meanwhile (``None``: not known).
     server_cpu: float | None = None
+    #: The trips to SQLite's connection threads (``Trips``; 0 on PostgreSQL).
+    trips: int = 0
 
     @property
     def rate(self) -> float:
@@ -192,12 +202,38 @@ async def concurrent_games(target: str, steps: list[Step], prefix: str = "g",
                            server: Path | None = None) -> Run:
     """``GAMES`` games on one database in this process, each replaying ``steps``, all at
     once; with the ``server``'s folder, the CPU time the PostgreSQL server used while they
-    were played (not set up)."""
+    were played (not set up). On SQLite, the trips to its connections' threads are counted."""
     gids = [f"{prefix}{n:02d}" for n in range(GAMES)]
     await set_up_games(target, gids)
     before = server_cpu(server)
-    start, end, refused, cpu = await play_games(target, gids, steps)
-    return Run(end - start, GAMES * len(steps), refused, cpu, _used(before, server))
+    with counted_trips() as trips:
+        start, end, refused, cpu = await play_games(target, gids, steps)
+    return Run(end - start, GAMES * len(steps), refused, cpu, _used(before, server),
+               trips.count)
+
+
+class Trips:
+    """How many calls went to SQLite's connection threads (each a hop from the event loop to
+    a thread and back: ``aiosqlite`` runs every statement, commit and fetch so)."""
+
+    count = 0
+
+
+@contextmanager
+def counted_trips() -> Iterator[Trips]:
+    """Count the trips to SQLite's connection threads while inside."""
+    trips = Trips()
+    original = cast(Callable[..., Awaitable[Any]], vars(aiosqlite.Connection)["_execute"])
+
+    async def counted(conn: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.count += 1
+        return await original(conn, fn, *args, **kwargs)
+
+    aiosqlite.Connection._execute = counted  # type: ignore[assignment, method-assign]
+    try:
+        yield trips
+    finally:
+        aiosqlite.Connection._execute = original  # type: ignore[assignment, method-assign]
 
 
 async def two_processes(target: str, steps: list[Step], folder: Path, prefix: str = "two",
@@ -294,7 +330,10 @@ async def main(postgres: bool) -> None:
         missed += [what for what, ok in (("move time", _ms(median) <= TARGET_MOVE_MS),
                                          ("throughput", rate >= TARGET_COMMANDS_PER_S))
                    if not ok]
+        print(f"  trips to SQLite's threads: {run.trips / sent:.1f} a command")
         figures |= {"move_ms_median": _ms(median), "commands_per_s": round(rate, 1),
+                    "cpu_ms_per_command": round(run.cpu / sent * 1000, 2),
+                    "trips_per_command": round(run.trips / sent, 2),
                     "moves_timed": len(times), "games": GAMES, "commands": sent}
         if postgres:
             figures |= await postgres_figures(steps, Path(tmp), rate, missed)
