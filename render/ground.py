@@ -165,7 +165,10 @@ def ground(layer: TerrainLayer, gm: GameMap, box: Box) -> Ground:
     if whole is None and job is not None and box == layer.whole:
         # The whole board itself: drawn once, by whichever of this picture and the worker
         # begins first.
-        whole = _drawn_whole(layer, gm) if job.cancel() else job.result()
+        if job.cancel():
+            whole = _drawn_whole(layer, gm)
+        elif job.exception() is None:  # waits for the worker; if it failed, drawn below
+            whole = job.result()
     if whole is None:
         return Ground(layer.drawn(gm, box), box)
     return Ground(whole.crop(box), box)
@@ -192,8 +195,8 @@ def _work() -> None:
         try:
             time.sleep(max(0.0, due - time.monotonic()))
             _draw_whole_layers(gm)
-        except Exception:  # a picture cut from this layer draws its own piece instead
-            log.exception("drawing a whole terrain layer failed")
+        except Exception:  # the board's pictures draw their own pieces instead
+            log.exception("drawing a board's whole terrain layers failed")
         finally:
             _QUEUE.task_done()
 
@@ -219,9 +222,9 @@ def _draw_whole_layers(gm: GameMap) -> None:
             continue  # a whole-board picture drew it meanwhile
         try:
             job.set_result(_drawn_whole(layer, gm))
-        except BaseException as e:
+        except Exception as e:  # its pictures draw their own pieces; the next layer goes on
             job.set_exception(e)
-            raise
+            log.exception("drawing a whole terrain layer failed")
 
 
 def _drawn_whole(layer: TerrainLayer, gm: GameMap) -> TiledImage:

@@ -203,3 +203,20 @@ def test_a_whole_layer_drawn_by_blocks_is_the_layer_drawn_at_once(
     tiled = ground.TiledImage.drawn(layer, board)
     assert len(tiled.tiles) > 4
     assert differing(tiled.crop(layer.whole), whole) == 0
+
+
+def test_a_layer_that_fails_to_draw_whole_leaves_its_pictures_to_pieces(
+        at_once: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def fails(cls: type, layer: TerrainLayer, gm: GameMap) -> ground.TiledImage:
+        raise RuntimeError("no room for the whole layer")
+
+    monkeypatch.setattr(ground.TiledImage, "drawn", classmethod(fails))
+    board = sample_map(8, 7, sheets=(2, 2), seed=5)
+    layer = TerrainLayer(board, 40, True)
+    first = ground.ground(layer, board, (0, 0, 200, 150))
+    ground.settle()  # every layer tried, none drawn: nothing left waiting
+    assert ground.whole_layers() == [] and "whole terrain layer failed" in caplog.text
+    again = ground.ground(layer, board, (0, 0, 200, 150))
+    assert differing(again.image, first.image) == 0
+    whole = ground.ground(layer, board, layer.whole)
+    assert whole.image.size == layer.layout.size
