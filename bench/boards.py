@@ -22,6 +22,16 @@ from rules.scenario.ruleset import Ruleset, TerrainType
 from rules.sighting.sighting_pass import Presence
 
 _COST = {"foot": 1.0, "horse": 1.0, "wheeled": 1.0, "leader": 1.0}
+#: Every kind of grid a board may have (``rules.ground.grid.make_grid``'s settings): hexes flat
+#: and pointy, odd and even, and squares with four or eight neighbours.
+GRID_KINDS: list[dict[str, str | int]] = [
+    {"kind": "hex", "orientation": "flat", "parity": "odd"},
+    {"kind": "hex", "orientation": "flat", "parity": "even"},
+    {"kind": "hex", "orientation": "pointy", "parity": "odd"},
+    {"kind": "hex", "orientation": "pointy", "parity": "even"},
+    {"kind": "square", "neighbours": 4},
+    {"kind": "square", "neighbours": 8},
+]
 
 
 def bench_ruleset() -> Ruleset:

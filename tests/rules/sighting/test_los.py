@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.boards import random_map
+from bench.boards import GRID_KINDS, random_map
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.sighting.geometry import sight_line
@@ -360,14 +360,7 @@ def test_sight_line_is_the_exact_supercover(grid: HexGrid | SquareGrid, i: int, 
 
 # -- properties on random boards ----------------------------------------------------------------
 
-KINDS: list[dict[str, str | int]] = [
-    {"kind": "hex", "orientation": "flat", "parity": "odd"},
-    {"kind": "hex", "orientation": "flat", "parity": "even"},
-    {"kind": "hex", "orientation": "pointy", "parity": "odd"},
-    {"kind": "hex", "orientation": "pointy", "parity": "even"},
-    {"kind": "square", "neighbours": 4},
-    {"kind": "square", "neighbours": 8},
-]
+KINDS = GRID_KINDS
 
 
 @settings(max_examples=20, deadline=None)

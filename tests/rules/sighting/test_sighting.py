@@ -10,21 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.boards import random_forces, random_map
+from bench.boards import GRID_KINDS, random_forces, random_map
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
 from rules.sighting.los import LineOfSight
 from rules.sighting.reference import reference_sighting
 from rules.sighting.sighting_pass import Presence, SideSighting, Sighting, full_pass
 
-KINDS: list[dict[str, str | int]] = [
-    {"kind": "hex", "orientation": "flat", "parity": "odd"},
-    {"kind": "hex", "orientation": "flat", "parity": "even"},
-    {"kind": "hex", "orientation": "pointy", "parity": "odd"},
-    {"kind": "hex", "orientation": "pointy", "parity": "even"},
-    {"kind": "square", "neighbours": 4},
-    {"kind": "square", "neighbours": 8},
-]
+KINDS = GRID_KINDS
 VISIBILITIES = [0, 1, 2, 3, 5, 20]
 
 
