@@ -26,9 +26,11 @@ from rules.ground.gamemap import GameMap
 from rules.sighting.rule import SightingRule
 from rules.sighting.sighting_pass import Presence, Sighting
 
-#: Live sightings kept for each key, and in all.
-_PER_KEY = 8
-_KEPT = 32
+#: Live sightings kept for each key, and in all. Games of one scenario share a key, so a key
+#: keeps one for each game being played at once (20 in ``bench.umpire``): a game whose sighting
+#: was given up pays a pass from scratch at its next command.
+_PER_KEY = 32
+_KEPT = 64
 #: How many of a state's units are looked at to find the live sighting it shares most with,
 #: when none stands for a set it was made from in at most ``_NEAR`` steps.
 _SAMPLE = 12
