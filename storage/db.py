@@ -22,8 +22,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable
 from pathlib import Path
 
 import aiosqlite
@@ -159,29 +158,7 @@ def unusable(path: Path, error: sqlite3.Error) -> DatabaseUnusable:
     return DatabaseUnusable(f"cannot use {path} as a Vedette database: {error}")
 
 
-@asynccontextmanager
-async def transaction(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``; on any exception, including cancellation, roll back.
-
-    IMMEDIATE takes the write lock at once, so the reads inside the transaction (the game's last
-    seq) cannot be invalidated by another writer before the writes. The caller must make sure no
-    other coroutine uses ``conn`` meanwhile (``Store`` holds a lock).
-
-    aiosqlite runs statements in order on the connection's thread, so a statement already queued
-    when the caller is cancelled still runs; the rollback is queued after it and is a no-op if
-    the ``COMMIT`` went through (``sqlite3.Connection.rollback`` does nothing outside a
-    transaction). A cancelled caller therefore leaves either the whole transaction or nothing.
-    """
-    try:
-        await conn.execute("BEGIN IMMEDIATE")
-        yield conn
-        await conn.execute("COMMIT")
-    except BaseException:
-        await _despite_cancellation(conn.rollback())
-        raise
-
-
-async def _despite_cancellation(awaitable: Awaitable[None]) -> None:
+async def despite_cancellation(awaitable: Awaitable[None]) -> None:
     """Await ``awaitable`` to the end even if this task is cancelled meanwhile (cancellation is
     then re-raised), so that the connection is never left inside a transaction."""
     task = asyncio.ensure_future(awaitable)

@@ -56,5 +56,5 @@ async def release(conn: Conn, game_id: str, sides: Collection[str]) -> None:
     """Forget what ``sides`` held: it has been put in a message queued in the same
     transaction."""
     for side in sides:
-        await conn.execute("DELETE FROM held_news WHERE game_id = ? AND side = ?",
+        await conn.run("DELETE FROM held_news WHERE game_id = ? AND side = ?",
                            (game_id, side))

@@ -91,11 +91,13 @@ async def claim_lanes(conn: Conn, holder: str, now: float, lease_seconds: float,
 
 async def hold_row(conn: Conn, game_id: str, lane: str) -> None:
     """Wait until the lane's lease row is this transaction's alone (inside a write): on
-    PostgreSQL by locking it; SQLite's write already holds the whole file. A time read after
-    this is the time the lease is written."""
+    PostgreSQL by locking it; on SQLite by holding the whole file (``Conn.hold``). A time read
+    after this is the time the lease is written."""
     if conn.backend is Backend.POSTGRESQL:
         await conn.fetch("SELECT 1 FROM outbox_lanes WHERE game_id = ? AND lane = ? FOR UPDATE",
                          (game_id, lane))
+    else:
+        await conn.hold()
 
 
 async def renew(conn: Conn, holder: str, game_id: str, lane: str, now: float,
@@ -154,7 +156,7 @@ async def _add_missing(conn: Conn, game_id: str | None) -> None:
     or a game copied into the database without its lease rows): rows are made when first
     needed, so that an audience that never hears anything costs nothing."""
     only = " AND d.game_id = ?" if game_id is not None else ""
-    await conn.execute(
+    await conn.run(
         f"INSERT INTO outbox_lanes (game_id, lane, holder, expires_at)"
         f" SELECT DISTINCT d.game_id, {LANE_OF_DELIVERY}, '', 0 FROM deliveries AS d"
         f" WHERE d.status = 'pending'{only} AND NOT EXISTS (SELECT 1 FROM outbox_lanes AS l"

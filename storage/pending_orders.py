@@ -45,7 +45,7 @@ def _row(found: Any) -> PendingRow:
 
 
 async def insert(conn: Conn, row: PendingRow) -> None:
-    await conn.execute(
+    await conn.run(
         f"INSERT INTO pending_orders ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (row.id, row.game_id, row.user_id, row.kind, json.dumps(row.body, sort_keys=True),
          row.turn, row.step, row.status, json.dumps(row.shown, sort_keys=True),
@@ -80,5 +80,5 @@ async def set_status(conn: Conn, pending_id: str, status: str,
 
 
 async def set_shown(conn: Conn, pending_id: str, shown: dict[str, Any]) -> None:
-    await conn.execute("UPDATE pending_orders SET shown = ? WHERE id = ?",
+    await conn.run("UPDATE pending_orders SET shown = ? WHERE id = ?",
                        (json.dumps(shown, sort_keys=True), pending_id))

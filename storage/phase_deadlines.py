@@ -51,7 +51,7 @@ async def read_setting(conn: Conn, game_id: str) -> DeadlineSetting | None:
 
 async def write_setting(conn: Conn, game_id: str, length_seconds: int | None,
                         now: datetime) -> None:
-    await conn.execute(
+    await conn.run(
         "INSERT INTO phase_deadline_settings (game_id, length_seconds, set_at) VALUES (?, ?, ?)"
         " ON CONFLICT (game_id) DO UPDATE SET length_seconds = excluded.length_seconds,"
         " set_at = excluded.set_at",
@@ -72,7 +72,7 @@ async def read_step(conn: Conn, game_id: str, turn: int, step: int
 
 
 async def _ensure_step(conn: Conn, game_id: str, turn: int, step: int) -> None:
-    await conn.execute(
+    await conn.run(
         "INSERT INTO phase_deadline_steps (game_id, turn, step) VALUES (?, ?, ?)"
         " ON CONFLICT (game_id, turn, step) DO NOTHING",
         (game_id, turn, step))
@@ -83,7 +83,7 @@ async def extend_step(conn: Conn, game_id: str, turn: int, step: int,
     """Add ``seconds`` to the step's deadline; the deadline may pass again (a ping goes again),
     and with ``rearm_reminder`` so may the reminder."""
     await _ensure_step(conn, game_id, turn, step)
-    await conn.execute(
+    await conn.run(
         "UPDATE phase_deadline_steps SET extra_seconds = extra_seconds + ?, passed_at = NULL"
         + (", reminded_at = NULL" if rearm_reminder else "")
         + " WHERE game_id = ? AND turn = ? AND step = ?", (seconds, game_id, turn, step))

@@ -150,6 +150,12 @@ class PostgresConn:
             return _count(await self._conn.execute(sql))
         return _count(await self._conn.execute(numbered(sql), *params))
 
+    async def hold(self) -> None:
+        """Rows are locked as they are written (or ``FOR UPDATE``): nothing to wait for."""
+
+    async def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self.execute(sql, params)
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """A plain ``INSERT … VALUES (?, …)`` goes as multi-row ``INSERT``s (one statement for
         a commit's events, say, where each row would be one more statement for the server to

@@ -73,6 +73,6 @@ async def waiting(conn: Conn, game_id: str) -> Waiting | None:
 
 async def rewrite(conn: Conn, notice: Waiting, text: str) -> None:
     """Replace the waiting notice's text (it keeps its place in the outbox)."""
-    await conn.execute(
+    await conn.run(
         "UPDATE deliveries SET text = ? WHERE id = ? AND status = 'pending'",
         (text, notice.delivery_id))

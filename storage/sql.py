@@ -63,8 +63,21 @@ class Conn(Protocol):
         """Run one statement; the number of rows it changed."""
         ...
 
+    async def hold(self) -> None:
+        """Inside a transaction, wait until it holds the database for its writes, as far as
+        the database locks at the start (SQLite's whole file; nothing on PostgreSQL, whose
+        rows are locked as they are written): a time read after this is not earlier than
+        the writes it stamps can be made."""
+        ...
+
+    async def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement whose outcome nobody waits for. Inside a transaction a driver may
+        hold it and send it with the next statement that has an answer (or the ``COMMIT``):
+        if it fails, the transaction fails then, and nothing of it is committed either way."""
+        ...
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """Run one statement once per parameter row."""
+        """Run one statement once per parameter row (held as ``run`` may be)."""
         ...
 
     async def insert_id(self, sql: str, params: Sequence[Any] = ()) -> int:

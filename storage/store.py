@@ -72,7 +72,7 @@ from storage.records import (
 )
 from storage.seat_notices import SeatNotice
 from storage.sql import Backend, Conn, Database, Row
-from storage.sqlite import SqliteDatabase
+from storage.sqlite import RETURNING, SqliteDatabase
 
 _UPDATABLE = frozenset(GameUpdate.__annotations__)
 
@@ -209,11 +209,11 @@ class Store:
         async with self._write(f"create game {game.id!r}") as conn:
             if await _lock_game(conn, game.id) is not None:
                 raise AlreadyExistsError(f"game {game.id!r} already exists")
-            await conn.execute(
+            await conn.run(
                 f"INSERT INTO games ({rows.GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", values
             )
             if sources is not None:
-                await conn.execute(
+                await conn.run(
                     f"INSERT INTO game_sources (game_id, {rows.SOURCES_COLUMNS})"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game.id, *rows.sources_values(sources)),
@@ -339,7 +339,7 @@ class Store:
             stored = await _load_game(conn, game_id)
             options = change(copy.deepcopy(stored.options))
             assignments, params = self._assignments(game_id, {"options": options})
-            await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
+            await conn.run(f"UPDATE games SET {assignments} WHERE id = ?", (*params, game_id))
             return await _load_game(conn, game_id)
 
     # -- players -----------------------------------------------------------------------------
@@ -358,7 +358,7 @@ class Store:
             _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
-            await conn.execute(
+            await conn.run(
                 f"INSERT INTO players ({rows.PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
                 (game_id, user_id, side, int(dm_ok), now),
             )
@@ -431,7 +431,7 @@ class Store:
                 return SeatAsked(False, open=mine)
             if most is not None and len(asking) >= most:
                 return SeatAsked(False)
-            await conn.execute(
+            await conn.run(
                 f"INSERT INTO seat_requests ({rows.SEAT_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?)",
                 (game_id, user_id, side, to_text(self._now())),
             )
@@ -488,10 +488,10 @@ class Store:
             _check_seq(game_id, await _lock_game(conn, game_id), at_seq)
             if await _load_player(conn, game_id, user_id) is not None:
                 raise AlreadyExistsError(f"user {user_id} is already in game {game_id!r}")
-            await conn.execute(
+            await conn.run(
                 "DELETE FROM seat_requests WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
-            await conn.execute(
+            await conn.run(
                 f"INSERT INTO players ({rows.PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
                 (game_id, user_id, side, int(dm_ok), now),
             )
@@ -522,11 +522,11 @@ class Store:
             if player is None and dropped == 0:
                 raise NotFoundError(f"user {user_id} is not in game {game_id!r}")
             if player is not None:
-                await conn.execute(
+                await conn.run(
                     "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
                 )
                 if remember:
-                    await conn.execute(
+                    await conn.run(
                         "INSERT INTO former_players (game_id, user_id, side, left_at)"
                         " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE"
                         " SET side = excluded.side, left_at = excluded.left_at",
@@ -679,7 +679,7 @@ class Store:
             await held_news.release(conn, game_id, release)
             await held_news.hold(conn, game_id, hold or {})
             if snapshot_json is not None:
-                await conn.execute(
+                await conn.run(
                     "INSERT INTO snapshots (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?)"
                     " ON CONFLICT (game_id, seq) DO UPDATE SET payload = excluded.payload,"
                     " created_at = excluded.created_at",
@@ -723,7 +723,7 @@ class Store:
                 raise NotFoundError(f"no game {game_id!r}")
             if not 0 <= seq <= last:
                 raise StorageError(f"game {game_id!r} has no event {seq} (last is {last})")
-            await conn.execute(
+            await conn.run(
                 "INSERT INTO snapshots (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id, seq) DO UPDATE SET payload = excluded.payload,"
                 " created_at = excluded.created_at",
@@ -834,6 +834,7 @@ class Store:
         async with self._write(f"claim outboxes for {holder!r}") as conn:
             # The time is read once the write holds the database: a lease reckoned from
             # before a wait for the lock would run out that much sooner than it says.
+            await conn.hold()
             now = self._now().timestamp()
             return await outbox_leases.claim(conn, holder, now, lease_seconds, limit,
                                              game_id=game_id, after=after)
@@ -845,6 +846,7 @@ class Store:
         out); their names (``storage.outbox_leases``), in name order."""
         _check_lease(holder, lease_seconds)
         async with self._write(f"claim the outbox lanes of game {game_id!r}") as conn:
+            await conn.hold()
             now = self._now().timestamp()  # once the write holds the database (claim_outboxes)
             return await outbox_leases.claim_lanes(conn, holder, now, lease_seconds, game_id,
                                                    lane)
@@ -978,7 +980,7 @@ class Store:
         async with self._write(f"mark user {user_id} done for turn {turn} in {game_id!r}") \
                 as conn:
             await _lock_game(conn, game_id)
-            await conn.execute(
+            await conn.run(
                 "INSERT INTO turn_done (game_id, turn, user_id, at_seq, done_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, user_id)"
                 " DO UPDATE SET at_seq = excluded.at_seq, done_at = excluded.done_at",
@@ -998,7 +1000,7 @@ class Store:
         the one it had."""
         async with self._write(f"set a standing order in {game_id!r}") as conn:
             await _lock_game(conn, game_id)
-            await conn.execute(
+            await conn.run(
                 "INSERT INTO standing_orders (game_id, side, unit, standing, route, user_id,"
                 " set_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, side, unit)"
                 " DO UPDATE SET standing = excluded.standing, route = excluded.route,"
@@ -1050,7 +1052,7 @@ class Store:
 
     async def set_state(self, key: str, value: str) -> None:
         async with self._write(f"set state {key!r}") as conn:
-            await conn.execute(
+            await conn.run(
                 "INSERT INTO bot_state (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
@@ -1235,8 +1237,8 @@ async def _drop_picture_if_done(conn: Conn, delivery_id: int) -> None:
         " AND (status = 'pending' OR picture_view IS NULL) LIMIT 1", (sha,))
     if needed:
         return
-    await conn.execute("UPDATE deliveries SET picture = NULL WHERE picture = ?", (sha,))
-    await conn.execute("DELETE FROM pictures WHERE sha256 = ?", (sha,))
+    await conn.run("UPDATE deliveries SET picture = NULL WHERE picture = ?", (sha,))
+    await conn.run("DELETE FROM pictures WHERE sha256 = ?", (sha,))
 
 
 def _delivery_seq(expected_seq: int, event_count: int, event_index: int | None, index: int) -> int:
@@ -1307,10 +1309,16 @@ async def _update_and_lock_game(conn: Conn, game_id: str, assignments: str,
         found = await conn.fetch(f"UPDATE games SET {assignments} WHERE id = ?"
                                  " RETURNING last_seq(id)", (*params, game_id))
         return int(found[0][0]) if found else None
-    if not await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?",
-                              (*params, game_id)):
-        return None
-    return await _last_seq(conn, game_id)
+    if not RETURNING:
+        if not await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?",
+                                  (*params, game_id)):
+            return None
+        return await _last_seq(conn, game_id)
+    # One statement, so that the update and the seq go to the writer's thread together.
+    found = await conn.fetch(f"UPDATE games SET {assignments} WHERE id = ? RETURNING ("
+                             "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?)",
+                             (*params, game_id, game_id))
+    return int(found[0][0]) if found else None
 
 
 async def _last_seq(conn: Conn, game_id: str) -> int:
