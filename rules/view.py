@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from rules.forces.location import InMarker, Location
 from rules.forces.markers import Marker
@@ -63,7 +64,7 @@ from rules.knowledge.sighted import (
 )
 from rules.modules.api import RuleModule
 from rules.modules.registry import in_force
-from rules.state import GameState
+from rules.state import GameState, Memory
 from rules.turn.reaction import before_play
 from rules.turn.sequence import turn_spec
 
@@ -212,7 +213,7 @@ def _project(state: GameState, side: str | None) -> SideView:
         mine = now[side]
         seen_cells = bits_to_cells(mine.seen_cells, state.loaded.board.grid)
         up = face_up(state, side, now)
-        units = [_full(u, OWN) for u in _placed(state) if u.side == side]
+        units = list(_own_counters(state, side))
         if up:  # what the owner sees of his own counters on the table (ruling CV-38)
             units = [replace(v, face_up=True) if v.ref in up else v for v in units]
         # Before the first turn, while a choice made before play is awaited, the enemy's
@@ -265,7 +266,7 @@ def own_view(state: GameState, side: str) -> SideView:
         side_name=state.side_name(side), turn=state.turn, time=spec.time, light=spec.light,
         visibility=turn_sight_limit(state), phase=step.title,
         phasing=step.side, information=information_model(state, side),
-        units=tuple(_full(u, OWN) for u in _placed(state) if u.side == side), seen_cells=None,
+        units=_own_counters(state, side), seen_cells=None,
         fog=False, game_map=state.loaded.map, side_names=_side_names(state),
         side_colours={s.id: s.colour for s in scenario.sides}, day=spec.day,
         markers=tuple(_marker_view(state, m, _contents(state, m, modules))
@@ -309,6 +310,20 @@ def _commands(state: GameState, side: str | None) -> tuple[CommandView, ...]:
     return found
 
 
+def _own_counters(state: GameState, side: str) -> tuple[UnitView, ...]:
+    """The side's own counters on the map, in full, by id: worked out once for each set of unit
+    records and side (a command's messages, its answer and every view read them)."""
+    key = (id(state.units), side)
+    known = _OWN.get(key)
+    if known is not None and known[0] is state.units:
+        return known[1]
+    found = tuple(_full(u, OWN) for u in _placed(state) if u.side == side)
+    if len(_OWN) >= _KEPT:
+        _OWN.clear()
+    _OWN[key] = (state.units, found)
+    return found
+
+
 def _side_names(state: GameState) -> dict[str, str]:
     return {s.id: s.name for s in state.loaded.scenario.sides}
 
@@ -332,11 +347,17 @@ def _placed(state: GameState) -> tuple[Unit, ...]:
 _KEPT = 64
 _COMMANDS: dict[tuple[int, str | None], tuple[Mapping[str, Command], tuple[CommandView, ...]]] = {}
 _PLACED: dict[int, tuple[Mapping[str, Unit], tuple[Unit, ...]]] = {}
+_OWN: dict[tuple[int, str], tuple[Mapping[str, Unit], tuple[UnitView, ...]]] = {}
+_OFF_MAP: dict[tuple[int, str], tuple[Mapping[str, Unit], tuple[OffMapUnit, ...]]] = {}
+_MEMORY: dict[int, tuple[Mapping[str, Memory], tuple[UnitView, ...]]] = {}
+_TRAILS: dict[tuple[int, int], tuple[Mapping[str, Memory], tuple[Trail, ...]]] = {}
 
 
-#: Counters already drawn up, by the unit (kept alive beside them: a unit never changes, and
-#: most units are the same from one state to the next), the level and the cell.
-_COUNTERS: dict[tuple[int, ViewLevel, Cell], tuple[Unit, UnitView]] = {}
+#: Counters already drawn up, one table for each level a unit is shown in full at, by the unit
+#: (kept alive beside them: a unit never changes, and most units are the same from one state
+#: to the next) and the cell.
+_OWN_COUNTERS: dict[tuple[int, Cell], tuple[Unit, UnitView]] = {}
+_SEEN_COUNTERS: dict[tuple[int, Cell], tuple[Unit, UnitView]] = {}
 _COUNTERS_KEPT = 8192
 
 
@@ -344,14 +365,16 @@ def _full(u: Unit, level: ViewLevel, cell: Cell | None = None) -> UnitView:
     """The unit in full, where it stands (or at ``cell``: the marker it is under)."""
     where = cell or u.cell
     assert where is not None
-    key = (id(u), level, where)
-    known = _COUNTERS.get(key)
-    if known is not None and known[0] is u:
+    # (Tables told apart by identity: an enum member's hash is worked out in Python.)
+    table = _OWN_COUNTERS if level is OWN else _SEEN_COUNTERS
+    key = (id(u), where)
+    known = table.get(key)
+    if known is not None and known[0] is u and known[1].level is level:
         return known[1]
     view = _counter(u, level, where)
-    if len(_COUNTERS) >= _COUNTERS_KEPT:
-        _COUNTERS.clear()
-    _COUNTERS[key] = (u, view)
+    if len(table) >= _COUNTERS_KEPT:
+        table.clear()
+    table[key] = (u, view)
     return view
 
 
@@ -408,15 +431,16 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
     anonymous: list[UnitView] = []
     anonymous_ghosts: list[UnitView] = []
     memory = state.memory.get(side, {})
+    every = info.shows_every_enemy
     for u in _placed(state):
         if u.side == side:
             continue
         # What the side is shown of the unit: a sham retreat moves even a blank marker.
-        face = appearance(state, side, u)
+        face = appearance(state, side, u, modules)
         cell = face.cell
         assert cell is not None
-        if info.shows_every_enemy or u.id in mine.seen_units:
-            if shows_anonymous(state, side, face):
+        if every or u.id in mine.seen_units:
+            if shows_anonymous(state, side, face, modules):
                 anonymous.append(UnitView(ref="", side=face.side, level=ANONYMOUS, cell=cell,
                                           kind=face.kind, formation=face.formation))
             else:
@@ -457,9 +481,25 @@ def memory_of(state: GameState, side: str) -> tuple[UnitView, ...]:
 def _memory(state: GameState, side: str) -> tuple[UnitView, ...]:
     """The side's memory of enemy units as counters: what it saw, never more, ordered by what it
     knows of them (``known_order``). One seen only as anonymous keeps no name, and its ref is
-    its slot (where it stood and what showed: ruling INFO-12), never a unit's id."""
+    its slot (where it stood and what showed: ruling INFO-12), never a unit's id. Worked out
+    once for each memory (a state's memory of a side is replaced whole when it changes)."""
+    memory = state.memory.get(side, _NOTHING)
+    known = _MEMORY.get(id(memory))
+    if known is not None and known[0] is memory:
+        return known[1]
+    found = _memory_counters(memory)
+    if len(_MEMORY) >= _KEPT:
+        _MEMORY.clear()
+    _MEMORY[id(memory)] = (memory, found)
+    return found
+
+
+_NOTHING: Mapping[str, Memory] = MappingProxyType({})
+
+
+def _memory_counters(memory: Mapping[str, Memory]) -> tuple[UnitView, ...]:
     out = []
-    for uid, m in state.memory.get(side, {}).items():
+    for uid, m in memory.items():
         seen = m.seen
         anonymous = bool(seen.get("anonymous"))
         out.append(((*known_order(seen), "" if anonymous else uid), UnitView(
@@ -480,19 +520,36 @@ TRAIL_TURNS = 2
 def _trails(state: GameState, side: str) -> tuple[Trail, ...]:
     """The trails in the side's memory seen lately enough to draw, in the order of their cells
     (nothing but what the side saw orders them)."""
-    return tuple(sorted(
+    memory = state.memory.get(side, _NOTHING)
+    key = (id(memory), state.turn)
+    known = _TRAILS.get(key)
+    if known is not None and known[0] is memory:
+        return known[1]
+    found = tuple(sorted(
         (Trail(str(m.seen.get("side", "")), m.trail)
-         for m in state.memory.get(side, {}).values()
-         if len(m.trail) > 1 and m.turn > state.turn - TRAIL_TURNS),
+         for m in memory.values() if len(m.trail) > 1 and m.turn > state.turn - TRAIL_TURNS),
         key=lambda t: (t.cells, t.side)))
+    if len(_TRAILS) >= _KEPT:
+        _TRAILS.clear()
+    _TRAILS[key] = (memory, found)
+    return found
 
 
 def _off_map(state: GameState, side: str) -> tuple[OffMapUnit, ...]:
-    return tuple(
+    """The side's units off the map, by id: worked out once for each set of unit records."""
+    key = (id(state.units), side)
+    known = _OFF_MAP.get(key)
+    if known is not None and known[0] is state.units:
+        return known[1]
+    found = tuple(
         OffMapUnit(ref=u.id, name=u.name, kind=u.kind, combat=u.combat, strength=u.strength,
                    stragglers=u.stragglers, formation=u.formation, morale=u.morale,
                    mp_left=u.mp_left, location=u.location, command=u.command)
         for u in sorted(state.units_of(side), key=lambda u: u.id) if u.cell is None)
+    if len(_OFF_MAP) >= _KEPT:
+        _OFF_MAP.clear()
+    _OFF_MAP[key] = (state.units, found)
+    return found
 
 
 def _numbered(counters: list[UnitView], prefix: str) -> list[UnitView]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,7 @@ from rules.turn.sequence import sight_limit, visibility
 from rules.turn.status import GameStatus
 
 if TYPE_CHECKING:
+    from rules.modules.api import RuleModule
     from rules.view import SideView
 
 __all__ = ["SideSighting", "appearance", "bits_to_cells", "information_model", "known_name",
@@ -144,22 +145,26 @@ def _all_cells(grid: HexGrid | SquareGrid) -> tuple[Cell, ...]:
     return tuple(grid.cells())
 
 
-def appearance(state: GameState, viewer: str, unit: Unit) -> Unit:
+def appearance(state: GameState, viewer: str, unit: Unit,
+               modules: Sequence[RuleModule] | None = None) -> Unit:
     """The unit as ``viewer``'s troops see it: the one place that asks the modules in force
     (``RuleModule.appearance``), which may show an enemy a face that is not the truth (a sham
     result). The view, the side's memory and whatever is worked out from the side's picture of
     a unit (a second sham on it) follow this answer."""
     face = unit
-    for module in in_force(state.modules):
+    for module in in_force(state.modules) if modules is None else modules:
         face = module.appearance(state, viewer, face)
     return face
 
 
-def shows_anonymous(state: GameState, viewer: str, unit: Unit) -> bool:
+def shows_anonymous(state: GameState, viewer: str, unit: Unit,
+                    modules: Sequence[RuleModule] | None = None) -> bool:
     """Whether an enemy unit shows to ``viewer`` as anonymous (its kind, not its identity): the
     one place that asks the modules in force (``RuleModule.shows_anonymous``). The view, the
-    side's memory and every word built from it follow this answer."""
-    return any(m.shows_anonymous(state, viewer, unit) for m in in_force(state.modules))
+    side's memory and every word built from it follow this answer. ``modules``: those in force,
+    when the caller has them already (asked for each of many units)."""
+    return any(m.shows_anonymous(state, viewer, unit)
+               for m in (in_force(state.modules) if modules is None else modules))
 
 
 def seen_payload(u: Unit, anonymous: bool = False) -> dict[str, Any]:

@@ -32,12 +32,23 @@ def register(module: RuleModule) -> RuleModule:
                 f"module {module.name!r} is not declared in rules.modules.catalog.SPECS"
             )
     MODULES[module.name] = module
+    _IN_FORCE.clear()
     return module
 
 
 def in_force(names: Iterable[str]) -> list[RuleModule]:
     """The registered modules among ``names``, in that order."""
-    return [MODULES[n] for n in names if n in MODULES]
+    if not isinstance(names, tuple):
+        return [MODULES[n] for n in names if n in MODULES]
+    # A state's modules are a tuple, asked for at every counter of every view: found once.
+    found = _IN_FORCE.get(names)
+    if found is None:
+        found = _IN_FORCE[names] = tuple(MODULES[n] for n in names if n in MODULES)
+    return list(found)
+
+
+#: ``in_force`` by the tuple of names (forgotten when a module is registered).
+_IN_FORCE: dict[tuple[str, ...], tuple[RuleModule, ...]] = {}
 
 
 def owner_of(command: GameCommand) -> RuleModule | None:
