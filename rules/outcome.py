@@ -32,10 +32,13 @@ class Outcome:
     #: told once the command is done, after what it did (``rules.engine.decide``).
     turned_on_the_way: dict[str, dict[str, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict)
+    #: The state right after each event, in order (the wording of each event reads its moment).
+    states: list[GameState] = field(default_factory=list)
 
     def add(self, event: ev.Event) -> None:
         self.events.append(event)
         self.state = apply(self.state, event)
+        self.states.append(self.state)
         if isinstance(event, ev.MarkerPlaced | ev.MarkerSplit | ev.MarkersJoined):
             placed = ({event.marker} if isinstance(event, ev.MarkerPlaced)
                       else {event.into} if isinstance(event, ev.MarkersJoined)

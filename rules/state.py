@@ -373,7 +373,7 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
     """The changing part of a state as JSON-ready data (the scenario is loaded separately)."""
     return {
         "turn": state.turn, "step": state.step, "done": sorted(state.done),
-        "status": state.status, "seq": state.seq,
+        "status": state.status.value, "seq": state.seq,
         "units": [_unit_json(u) for u in state.units.values()],
         "memory": {
             side: {uid: {"cell": list(m.cell), "turn": m.turn, "seen": dict(m.seen),

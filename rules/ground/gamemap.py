@@ -34,6 +34,9 @@ class GameMap:
     roads: list[Road] = field(default_factory=list)
     road_edges: dict[tuple[int, int], str] = field(default_factory=dict)
     hexsides: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: ``cheapest_step`` as worked out so far (the map never changes once loaded).
+    _cheapest: dict[tuple[Cell, MovementClass, Formation], float | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def grid(self) -> HexGrid | SquareGrid:
@@ -88,6 +91,19 @@ class GameMap:
         (``step_price`` with its reason left out)."""
         price = self.step_price(a, b, movement_class, formation)
         return None if price is None else price.cost
+
+    def cheapest_step(self, a: Cell, movement_class: MovementClass, formation: Formation
+                      ) -> float | None:
+        """The fewest MPs a step out of ``a`` into a neighbouring cell of the map costs, or
+        ``None`` when no step out of it is allowed. Asked for every unit of a side whenever its
+        orders are called for: worked out once for each cell, class and formation."""
+        key = (a, movement_class, formation)
+        if key not in self._cheapest:
+            board = self.board
+            costs = [cost for b in self.grid.neighbours(a) if board.on_a_sheet(b)
+                     and (cost := self.step_cost(a, b, movement_class, formation)) is not None]
+            self._cheapest[key] = min(costs, default=None)
+        return self._cheapest[key]
 
     def step_price(
         self, a: Cell, b: Cell, movement_class: MovementClass, formation: Formation

@@ -43,14 +43,8 @@ def can_step(gm: GameMap, unit: Unit) -> bool:
     here = unit.cell
     if here is None or unit.mp_left <= _EPS:
         return False
-    board = gm.board
-    for cell in gm.grid.neighbours(here):
-        if not board.on_a_sheet(cell):
-            continue
-        cost = gm.step_cost(here, cell, unit.movement_class, unit.formation)
-        if cost is not None and cost <= unit.mp_left + _EPS:
-            return True
-    return False
+    cheapest = gm.cheapest_step(here, unit.movement_class, unit.formation)
+    return cheapest is not None and cheapest <= unit.mp_left + _EPS
 
 
 def may_step(state: GameState, unit: Unit) -> bool:

@@ -248,7 +248,7 @@ class Repository:
         now = self.store.now()
         deadline = await self._deadline(game.record.id, before.seq, after, new_events, now)
         messages = messages_for(before, outcome.events, after, game.record.id, game.rolls_told,
-                                deadline, now)
+                                deadline, now, outcome.states)
         stands = await standing_now(
             self.store, game.record.id, {side: game.seated(side) for side in after.sides},
             after, before.seq, outcome.events,

@@ -10,7 +10,7 @@ under) and to build the views it hands to the words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -115,8 +115,8 @@ class _Views:
 
 def messages_for(before: GameState, events: list[ev.Event], after: GameState,
                  game_id: str = "", rolls_told: Mapping[str, int] | None = None,
-                 deadline: PhaseDeadline | None = None, at: datetime | None = None
-                 ) -> list[Message]:
+                 deadline: PhaseDeadline | None = None, at: datetime | None = None,
+                 states: Sequence[GameState] | None = None) -> list[Message]:
     """The messages a batch of events gives rise to, in order, each worded from the view of
     its audience: the addressed side's view after the batch, or the public view.
 
@@ -131,7 +131,11 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     A secret roll's words name the game and the roll's place among the rolls told to that side
     (``rolls_told``: how many each side was told before this batch), so that it can be found
     in the log when the game is over. Not its place in the whole log: that would count the
-    other side's hidden events."""
+    other side's hidden events.
+
+    ``states``: the state right after each event, as the engine reached it
+    (``Outcome.states``), so that they need not be worked out again; used only when they end
+    at ``after``, one for each event."""
     out: list[Message] = []
     views = _Views(after)
     mention = core_option(after.loaded.scenario.scenario.options, MENTION_PLAYERS) is True
@@ -142,8 +146,10 @@ def messages_for(before: GameState, events: list[ev.Event], after: GameState,
     # The turn sequence as it stood at each event: a phase's words are those of its moment.
     now = before
     asking: _Asking | None = None
+    reached = (states if states is not None and len(states) == len(events)
+               and (not states or states[-1] is after) else None)
     for index, e in enumerate(events):
-        was, now = now, apply(now, e)
+        was, now = now, (apply(now, e) if reached is None else reached[index])
         match e:
             case ev.GameStarted(seed_sha256=sha, sources_commitment=binding):
                 out.append(Message("public", "", started_text(views.public, sha, binding)))
