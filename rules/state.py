@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
@@ -373,7 +374,7 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
     """The changing part of a state as JSON-ready data (the scenario is loaded separately)."""
     return {
         "turn": state.turn, "step": state.step, "done": sorted(state.done),
-        "status": state.status.value, "seq": state.seq,
+        "status": _as_json(state.status), "seq": state.seq,
         "units": [_unit_json(u) for u in state.units.values()],
         "memory": {
             side: {uid: {"cell": list(m.cell), "turn": m.turn, "seen": dict(m.seen),
@@ -431,10 +432,20 @@ def _marker_from_json(d: Mapping[str, Any]) -> Marker:
 
 
 def _unit_json(u: Unit) -> dict[str, Any]:
-    d = {f.name: getattr(u, f.name) for f in fields(u) if f.init}
+    d = {name: _as_json(getattr(u, name)) for name in _UNIT_FIELDS}
     d["location"] = location_json(u.location)
     d["tags"] = list(u.tags)
     return d
+
+
+#: A unit's fields, as a snapshot writes them (those given to make one).
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit) if f.init)
+
+
+def _as_json(value: Any) -> Any:
+    """A game word (an enum member) as its text: the same JSON, and plain to the store's check
+    (``storage.json_codec``), which looks hard at anything that is not a plain type."""
+    return value.value if isinstance(value, Enum) else value
 
 
 def _unit_from_json(d: Mapping[str, Any]) -> Unit:

@@ -23,10 +23,12 @@ modules from their note for the side, the enemy counters in its view and the pub
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from rules.forces.lineage import made_from
 from rules.forces.location import InMarker, Location
 from rules.forces.markers import Marker
 from rules.forces.units import Command, Unit
@@ -313,15 +315,43 @@ def _commands(state: GameState, side: str | None) -> tuple[CommandView, ...]:
 def _own_counters(state: GameState, side: str) -> tuple[UnitView, ...]:
     """The side's own counters on the map, in full, by id: worked out once for each set of unit
     records and side (a command's messages, its answer and every view read them)."""
-    key = (id(state.units), side)
+    units = state.units
+    key = (id(units), side)
     known = _OWN.get(key)
-    if known is not None and known[0] is state.units:
+    if known is not None and known[0] is units:
         return known[1]
-    found = tuple(_full(u, OWN) for u in _placed(state) if u.side == side)
-    if len(_OWN) >= _KEPT:
-        _OWN.clear()
-    _OWN[key] = (state.units, found)
+    found = _own_changed(units, side)
+    if found is None:
+        found = tuple(_full(u, OWN) for u in _placed(state) if u.side == side)
+    with _VIEWS_LOCK:  # (views are made in worker threads too)
+        if len(_OWN) >= _OWN_KEPT:  # the oldest first: the next command's records are made
+            del _OWN[next(iter(_OWN))]  # from the newest
+        _OWN[key] = (units, found)
     return found
+
+
+def _own_changed(units: Mapping[str, Unit], side: str) -> tuple[UnitView, ...] | None:
+    """The side's own counters, from those of the set of records ``units`` was made from with
+    the few records it replaced (``rules.forces.lineage``), when that set's are known: a
+    command moves a few units, and the side's other counters are the very same."""
+    made = made_from(units)
+    if made is None:
+        return None
+    parent, changed = made
+    known = _OWN.get((id(parent), side))
+    if known is None or known[0] is not parent:
+        return None
+    counters = list(known[1])
+    refs = [c.ref for c in counters]  # by id, as the counters are
+    for uid in sorted(set(changed)):
+        at = bisect_left(refs, uid)
+        if at < len(refs) and refs[at] == uid:
+            del refs[at], counters[at]
+        unit = units.get(uid)
+        if unit is not None and unit.side == side and unit.cell is not None:
+            refs.insert(at, uid)
+            counters.insert(at, _full(unit, OWN))
+    return tuple(counters)
 
 
 def _side_names(state: GameState) -> dict[str, str]:
@@ -348,6 +378,8 @@ _KEPT = 64
 _COMMANDS: dict[tuple[int, str | None], tuple[Mapping[str, Command], tuple[CommandView, ...]]] = {}
 _PLACED: dict[int, tuple[Mapping[str, Unit], tuple[Unit, ...]]] = {}
 _OWN: dict[tuple[int, str], tuple[Mapping[str, Unit], tuple[UnitView, ...]]] = {}
+#: (Each side of each game being played keeps a few sets: 20 games at once in bench.umpire.)
+_OWN_KEPT = 256
 _OFF_MAP: dict[tuple[int, str], tuple[Mapping[str, Unit], tuple[OffMapUnit, ...]]] = {}
 _MEMORY: dict[int, tuple[Mapping[str, Memory], tuple[UnitView, ...]]] = {}
 _TRAILS: dict[tuple[int, int], tuple[Mapping[str, Memory], tuple[Trail, ...]]] = {}

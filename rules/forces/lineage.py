@@ -35,6 +35,15 @@ def replaced(parent: Units, changed: Units) -> Units:
     return made
 
 
+def made_from(units: Units) -> tuple[Units, tuple[str, ...]] | None:
+    """The set ``units`` was made from and the ids it replaced or added, if it is noted."""
+    with _LOCK:
+        made = _MADE.get(id(units))
+    if made is None or made[0] is not units:
+        return None
+    return made[1], made[2]
+
+
 def changed_since(old: Units, new: Units, depth: int = 64) -> set[str] | None:
     """The ids whose records may differ between ``old`` and the set ``new`` was made from it
     by at most ``depth`` notes; ``None`` when the notes do not lead back to ``old``."""

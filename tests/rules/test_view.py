@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -159,3 +160,44 @@ def test_hidden_model_keeps_ghosts_where_last_seen() -> None:
     assert len(ghosts) == 4
     assert all(g.cell == Cell(3, 0) and g.last_seen_turn == 1 for g in ghosts)
     assert {g.name for g in ghosts} == {"Grey 0", "Grey 1", "Grey 2", "Grey 3"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(cells, min_size=8, max_size=8),
+       st.lists(st.tuples(st.sampled_from([f"{s}{n}" for s in "bg" for n in range(4)]),
+                          st.one_of(st.none(), cells), st.integers(0, 3)),
+                min_size=1, max_size=12))
+def test_a_view_made_from_the_states_before_is_the_view_made_afresh(
+        where: list[Cell], changes: list[tuple[str, Cell | None, int]]) -> None:
+    """A side's own counters are carried from the state a command's records were made from,
+    patched with the records it replaced (``rules.forces.lineage``): the view is the very one
+    worked out from nothing, whatever the units did (moved, left the map, came back)."""
+    from rules import view as view_module
+    from rules.forces.location import Eliminated
+    from rules.state import with_units
+
+    flat = ["." * W] * H
+    zero = ["0" * W] * H
+    state = placed(random_board(flat, zero, "hidden"), where)
+    tables: list[dict[Any, Any]] = [view_module._VIEWS, view_module._OWN, view_module._PLACED]
+    for table in tables:
+        table.clear()  # (room for the whole example: a full table starts afresh)
+    project(state, "blue")
+    project(state, "grey")
+    for uid, cell, spent in changes:
+        unit = state.units[uid]
+        moved = (replace(unit, location=Eliminated()) if cell is None
+                 else replace(unit.placed(cell), mp_spent=float(spent)))
+        state = with_units(state, {uid: moved})
+        patched = {side: view_module._own_changed(state.units, side) for side in ("blue", "grey")}
+        incremental = {side: project(state, side) for side in ("blue", "grey")}
+        kept = [dict(table) for table in tables]
+        for table in tables:
+            table.clear()
+        afresh = {side: project(state, side) for side in ("blue", "grey")}
+        for side in ("blue", "grey"):
+            assert patched[side] is not None
+            assert patched[side] == view_module._own_counters(state, side)
+        for table, entries in zip(tables, kept, strict=True):
+            table.update(entries)  # (the next state is made from this one's)
+        assert incremental == afresh
