@@ -377,7 +377,8 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
         "status": _as_json(state.status), "seq": state.seq,
         "units": [_unit_json(u) for u in state.units.values()],
         "memory": {
-            side: {uid: {"cell": list(m.cell), "turn": m.turn, "seen": dict(m.seen),
+            side: {uid: {"cell": list(m.cell), "turn": m.turn,
+                         "seen": {k: _as_json(v) for k, v in m.seen.items()},
                          "in_sight": m.in_sight, **_trail_json(m)} for uid, m in mem.items()}
             for side, mem in state.memory.items()
         },
