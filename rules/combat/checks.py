@@ -67,6 +67,15 @@ def fighter_refusal(state: GameState, unit: Unit, action: str) -> Refusal | None
     return None
 
 
+def fire_formation_refusal(state: GameState, unit: Unit) -> Refusal | None:
+    """Why ``unit`` cannot fire at anything in the formation it is in (``None``: it can)."""
+    allowed = state.loaded.ruleset.combat.fire_formations.get(unit.kind, ())
+    if unit.formation in allowed:
+        return None
+    need = " or ".join(formation_said(a) for a in allowed) or "in any formation"
+    return Refusal(f"{unit.name} cannot fire {formation_said(unit.formation)} (it fires {need})")
+
+
 def aim_refusal(state: GameState, unit: Unit, action: str, cell: Cell, label: str
                 ) -> Refusal | None:
     """Why ``unit`` cannot reach the target in ``cell`` (called ``label``) by ``action``
@@ -79,11 +88,9 @@ def aim_refusal(state: GameState, unit: Unit, action: str, cell: Cell, label: st
     gm = state.loaded.map
     ruleset = state.loaded.ruleset
     if action == "fire":
-        allowed = ruleset.combat.fire_formations.get(unit.kind, ())
-        if unit.formation not in allowed:
-            need = " or ".join(formation_said(a) for a in allowed) or "in any formation"
-            return Refusal(f"{unit.name} cannot fire {formation_said(unit.formation)} "
-                           f"(it fires {need})")
+        why = fire_formation_refusal(state, unit)
+        if why is not None:
+            return why
         distance = gm.grid.distance(here, cell)
         if ruleset.combat.band_at(unit.kind, distance) is None:
             return Refusal(f"{label} is {distance} hexes from {unit.name}, beyond its range "

@@ -13,7 +13,7 @@ to its unit (ruling ORD-55).
 
 from __future__ import annotations
 
-from rules.combat.checks import aim_refusal, fighter_refusal
+from rules.combat.checks import aim_refusal, fighter_refusal, fire_formation_refusal
 from rules.combat.morale import rally_refusal
 from rules.combat.played import assault_unplayable, fire_unplayable, rally_unplayable
 from rules.forces.units import Unit
@@ -61,5 +61,15 @@ def aimable_cells(view: SideView) -> frozenset[Cell]:
 def _may(state: GameState, unit: Unit, action: str, targets: frozenset[Cell]) -> bool:
     """Whether the order would take ``unit`` for ``action`` against one of ``targets``: the
     order's own checks of the unit and of its aim (ruling ORD-55)."""
-    return fighter_refusal(state, unit, action) is None and any(
-        aim_refusal(state, unit, action, cell, "") is None for cell in targets)
+    if fighter_refusal(state, unit, action) is not None or unit.cell is None:
+        return False
+    if action == "fire":
+        if fire_formation_refusal(state, unit) is not None:
+            return False  # (refused whatever the aim: asked once, not for each target)
+        # Targets beyond its range are refused by the distance alone.
+        reach, grid = state.loaded.ruleset.combat.reach(unit.kind), state.loaded.map.grid
+        targets = frozenset(c for c in targets if grid.distance(unit.cell, c) <= reach)
+    else:  # an assault can aim at the cells next to the unit only
+        targets = frozenset(c for c in state.loaded.map.grid.neighbours(unit.cell)
+                            if c in targets)
+    return any(aim_refusal(state, unit, action, cell, "") is None for cell in targets)

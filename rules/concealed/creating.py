@@ -139,7 +139,7 @@ def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...], sig
     reach = command_range(state, leader, division.echelon)
     grid = state.loaded.map.grid
     assert leader.cell is not None
-    for ref in own_unit_list(state, side, join):  # names may hold commas (ORD-10)
+    for ref in own_unit_list(state, side, join) if join else ():  # names hold commas (ORD-10)
         unit = own_unit(state, side, ref)
         if unit in members:
             continue

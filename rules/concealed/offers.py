@@ -24,7 +24,7 @@ from rules.concealed.records import force, own_marker
 from rules.concealed.reveal.plans import plan_refusal, unplan_refusal
 from rules.concealed.reveal.revealing import unconceal_check
 from rules.concealed.scouts import scout_refusal
-from rules.concealed.timing import BEFORE_ANY_MOVE, movement_begun
+from rules.concealed.timing import BEFORE_ANY_MOVE, movement_begun, require_phase_start
 from rules.forces.markers import Marker, markers_of
 from rules.forces.units import Unit
 from rules.refusal import Refusal
@@ -101,6 +101,10 @@ def concealers(state: GameState, side: str, view: SideView) -> list[Unit]:
     """The side's units (on the map, as its view lists them) that may put their force under a
     concealment marker now: divisional commanders and lone cavalry brigades the order would
     take, the enemy's sight aside."""
+    try:  # (what every unit's order would be refused for first: asked once)
+        require_phase_start(state, side, "conceal a force")
+    except Refusal:
+        return []
     mine = [state.units[u.ref] for u in view.own_units() if u.ref in state.units]
     return [u for u in mine if u.cell is not None
             and conceal_refusal(state, side, u, sight=False) is None]

@@ -99,7 +99,13 @@ def words(text: str) -> tuple[str, ...]:
 
 def unit_keys(unit: Unit) -> tuple[str, ...]:
     """Everything that names ``unit`` exactly, as ``same_name`` writes it."""
-    return tuple(same_name(k) for k in (unit.id, unit.name, unit.short) if k)
+    return _keys_of(unit.id, unit.name, unit.short)
+
+
+@functools.lru_cache(maxsize=8192)
+def _keys_of(ref: str, name: str, short: str) -> tuple[str, ...]:
+    # (Worked out once for each unit: every list of a side's units reads all their names.)
+    return tuple(same_name(k) for k in (ref, name, short) if k)
 
 
 def unit_names(unit: Unit) -> Names:
