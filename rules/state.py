@@ -86,7 +86,7 @@ class GameState:
     # -- reading the state ---------------------------------------------------------------------
     @property
     def sides(self) -> tuple[str, ...]:
-        return tuple(s.id for s in self.loaded.scenario.sides)
+        return self.loaded.side_ids
 
     @property
     def steps(self) -> tuple[Step, ...]:

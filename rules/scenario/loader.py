@@ -4,6 +4,7 @@ text) the row and column."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import tomllib
 from collections import Counter
@@ -39,6 +40,11 @@ class LoadedScenario:
     @property
     def id(self) -> str:
         return self.scenario.scenario.id
+
+    @functools.cached_property
+    def side_ids(self) -> tuple[str, ...]:
+        """The sides' ids, in the scenario's order (asked for at every turn of the rules)."""
+        return tuple(s.id for s in self.scenario.sides)
 
 
 def decode(data: bytes, file: str) -> str:

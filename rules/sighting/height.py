@@ -34,7 +34,30 @@ def is_obstacle(game_map: GameMap, index: int) -> bool:
 
 def clear_line(game_map: GameMap, a: int, b: int) -> bool:
     """Whether nothing on the map blocks the line from cell index ``a`` to ``b``, whatever the
-    distance (the visibility limit is applied by the sighting rule). Adjacent cells are clear."""
+    distance (the visibility limit is applied by the sighting rule). Adjacent cells are clear.
+    (The map never changes: each line is worked out once, for the orders and for every unit
+    the side's offers ask about at each phase's start.)"""
+    memo = _CLEAR.get(id(game_map))
+    if memo is None or memo[0] is not game_map:
+        if len(_CLEAR) >= _MAPS_KEPT:
+            _CLEAR.clear()
+        memo = _CLEAR[id(game_map)] = (game_map, {})
+    lines = memo[1]
+    found = lines.get((a, b))
+    if found is None:
+        if len(lines) >= _LINES_KEPT:
+            lines.clear()
+        found = lines[a, b] = _clear_line(game_map, a, b)
+    return found
+
+
+#: ``clear_line`` by map (kept alive beside its lines, so an id is never another's) and line.
+_CLEAR: dict[int, tuple[GameMap, dict[tuple[int, int], bool]]] = {}
+_MAPS_KEPT = 16
+_LINES_KEPT = 200_000
+
+
+def _clear_line(game_map: GameMap, a: int, b: int) -> bool:
     grid = game_map.grid
     ca, cb = grid.cell(a), grid.cell(b)
     if a == b or grid.adjacent(ca, cb):
