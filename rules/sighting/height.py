@@ -53,8 +53,8 @@ def clear_line(game_map: GameMap, a: int, b: int) -> bool:
 
 #: ``clear_line`` by map (kept alive beside its lines, so an id is never another's) and line.
 _CLEAR: dict[int, tuple[GameMap, dict[tuple[int, int], bool]]] = {}
-_MAPS_KEPT = 16
-_LINES_KEPT = 200_000
+_MAPS_KEPT = 8
+_LINES_KEPT = 20_000
 
 
 def _clear_line(game_map: GameMap, a: int, b: int) -> bool:
