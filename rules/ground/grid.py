@@ -203,8 +203,20 @@ class HexGrid(_Rectangle):
 
     def distance(self, a: Cell, b: Cell) -> int:
         """Hex steps between two cells: half the sum of the cube differences."""
+        width, height = self.width, self.height
+        if 0 <= a.col < width and 0 <= b.col < width and 0 <= a.row < height \
+                and 0 <= b.row < height:  # (asked very often: the board's cells are tabled)
+            qa, ra = self._axial[a.row * width + a.col]
+            qb, rb = self._axial[b.row * width + b.col]
+            dq, dr = qa - qb, ra - rb
+            return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
         ca, cb = self.to_cube(a), self.to_cube(b)
         return (abs(ca.q - cb.q) + abs(ca.r - cb.r) + abs(ca.s - cb.s)) // 2
+
+    @cached_property
+    def _axial(self) -> tuple[tuple[int, int], ...]:
+        """Each cell's cube ``q`` and ``r``, by index (``s`` follows from them)."""
+        return tuple((cube.q, cube.r) for cube in map(self.to_cube, self.cells()))
 
     def line(self, a: Cell, b: Cell) -> list[Cell]:
         """The hexes a straight line from centre to centre passes nearest (Red Blob's cube lerp,

@@ -133,12 +133,15 @@ def side_marches(state: GameState, side: str, statuses: Iterable[MarchState] | N
 def march_of_unit(state: GameState, unit_id: str,
                   statuses: Iterable[MarchState] = ACCEPTED | {RUNNING}
                   ) -> Mapping[str, Any] | None:
-    """The march holding a unit (among those in ``statuses``), if any."""
+    """The march holding a unit (among those in ``statuses``), if any: the oldest, should
+    there be several. (Asked for every enemy unit of every view: the marches are sorted only
+    when more than one holds the unit.)"""
+    found: Mapping[str, Mapping[str, Any]] = data(state).get("marches", {})
+    holding = [m for m in found.values() if unit_id in m["units"]]
+    if not holding:
+        return None
     wanted = frozenset(statuses)
-    for m in marches(state):
-        if state_of(m) in wanted and unit_id in m["units"]:
-            return m
-    return None
+    return next((m for m in sorted(holding, key=_order) if state_of(m) in wanted), None)
 
 
 def next_id(state: GameState, side: str) -> tuple[str, str]:

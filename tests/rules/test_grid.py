@@ -118,6 +118,10 @@ def test_distance_is_the_cube_distance(orientation: str, parity: str) -> None:
             assert g.distance(a, b) == max(abs(ca.q - cb.q), abs(ca.r - cb.r), abs(ca.s - cb.s))
             assert g.distance(a, b) == g.distance(b, a)
             assert (g.distance(a, b) == 1) == g.adjacent(a, b)
+    # beyond the board's edge too (the board's own cells are looked up in a table)
+    for a, b in itertools.product([Cell(-2, 3), Cell(11, -1), Cell(4, 4)], repeat=2):
+        ca, cb = g.to_cube(a), g.to_cube(b)
+        assert g.distance(a, b) == max(abs(ca.q - cb.q), abs(ca.r - cb.r), abs(ca.s - cb.s))
 
 
 @pytest.mark.parametrize("orientation,parity", LAYOUTS)
