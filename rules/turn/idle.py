@@ -94,7 +94,25 @@ class SideOptions:
 
 def side_options(state: GameState, side: str) -> SideOptions:
     """What ``side`` could do now in the current step (nothing when it is not acting in it,
-    or has finished it)."""
+    or has finished it). Worked out once for each state: its call for orders, its standing
+    orders and its Done button all ask."""
+    key = (id(state), side)
+    known = _OPTIONS.get(key)
+    if known is not None and known[0] is state:
+        return known[1]
+    found = _side_options(state, side)
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (state, found)
+    return found
+
+
+#: ``side_options`` by state (kept alive beside it, so an id is never another's) and side.
+_OPTIONS: dict[tuple[int, str], tuple[GameState, SideOptions]] = {}
+_OPTIONS_KEPT = 64
+
+
+def _side_options(state: GameState, side: str) -> SideOptions:
     step = state.current
     allowed = tuple(sorted(step.actions))
     if side not in step.acting(state.sides) or side in state.done:
