@@ -2,8 +2,9 @@
 
 On the flank-march sample with every rule module of the samples in force (Surprise Move,
 Concealed Forces and combat: the script gives moves and Done only, but each phase's start lists
-what each side may do under every module, and every move is watched by all of them), with maps not drawn (``MapMaker(enabled=False)``) and a real database file (WAL,
-``synchronous=FULL``: one fsync a command), it measures:
+what each side may do under every module, and every move is watched by all of them), with maps
+not drawn (``MapMaker(enabled=False)``) and a real database file (WAL, ``synchronous=FULL``: one
+fsync a command), it measures:
 
 * a move: the time ``Umpire.handle`` takes to accept one Move (load the cached state, decide the
   move and the sighting that follows, address the messages, commit), over every move of a
