@@ -106,6 +106,17 @@ def _require_room(state: GameState, side: str, where: Cell, going: set[str]) -> 
         raise Refusal(f"another of your markers stands in {board.describe(where)}")
 
 
+def may_lead(state: GameState, leader: Unit) -> bool:
+    """Whether a concealment marker may go on the unit at all: a lone cavalry brigade
+    (independent, or detached from its division) or a divisional commander. The first question
+    the order asks (``conceal_check``), and what the side's offers sort its units by."""
+    if leader.kind is UnitKind.CAVALRY:
+        return is_independent_cavalry(leader) or is_detached(state, leader.id)
+    division = state.commands.get(leader.command)
+    return (division is not None and division.echelon is Echelon.DIVISION
+            and division.leader == leader.id)
+
+
 def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...], sight: bool
            ) -> tuple[ForceKind, list[Unit], str]:
     """What goes under the marker: the kind of force, its units (the leader first) and its
@@ -114,13 +125,12 @@ def _force(state: GameState, side: str, leader: Unit, join: tuple[str, ...], sig
     if leader.kind is UnitKind.CAVALRY:
         if join:
             raise Refusal("a lone cavalry brigade conceals by itself: no unit may join it")
-        if not (is_independent_cavalry(leader) or is_detached(state, leader.id)):
+        if not may_lead(state, leader):
             raise Refusal(f"{leader.name} is part of its division: only an independent "
                           "cavalry brigade, or one detached from its division, conceals alone")
         _require_unseen(state, side, leader, sight)
         return ForceKind.CAVALRY, [leader], leader.name
-    if (division is None or division.echelon is not Echelon.DIVISION
-            or division.leader != leader.id):
+    if division is None or not may_lead(state, leader):
         raise Refusal(f"{leader.name} is not a divisional commander: a concealment marker goes "
                       "on a divisional commander or a lone cavalry brigade")
     members = [leader]

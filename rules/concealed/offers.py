@@ -16,7 +16,7 @@ looked at, since the side cannot know it for sure (ruling FLOW-12).
 from __future__ import annotations
 
 from rules.concealed.breeding import breed_refusal
-from rules.concealed.creating import conceal_refusal
+from rules.concealed.creating import conceal_refusal, may_lead
 from rules.concealed.detaching import detach_timing, unit_refusal
 from rules.concealed.marching import forced_refusal
 from rules.concealed.moving import marker_can_step
@@ -106,7 +106,8 @@ def concealers(state: GameState, side: str, view: SideView) -> list[Unit]:
     except Refusal:
         return []
     mine = [state.units[u.ref] for u in view.own_units() if u.ref in state.units]
-    return [u for u in mine if u.cell is not None
+    # (Most units may lead no concealment at all: the order's first question, asked alone.)
+    return [u for u in mine if u.cell is not None and may_lead(state, u)
             and conceal_refusal(state, side, u, sight=False) is None]
 
 
