@@ -8,11 +8,12 @@ fold of its events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from rules import events as ev
 from rules.forces.lineage import replaced
@@ -131,6 +132,34 @@ class GameState:
             if s.id == side:
                 return s.name
         return side
+
+
+T = TypeVar("T")
+
+
+def per_state(kept: int = 64) -> Callable[[Callable[[GameState, str], T]],
+                                          Callable[[GameState, str], T]]:
+    """A function of a state and a side, worked out once for each: a state never changes. The
+    last ``kept`` answers are remembered, each state kept alive beside its answer, so that its
+    id is never another's while remembered."""
+    def remembered(work: Callable[[GameState, str], T]) -> Callable[[GameState, str], T]:
+        answers: dict[tuple[int, str], tuple[GameState, T]] = {}
+
+        @functools.wraps(work)
+        def answer(state: GameState, side: str) -> T:
+            key = (id(state), side)
+            known = answers.get(key)
+            if known is not None and known[0] is state:
+                return known[1]
+            found = work(state, side)
+            if len(answers) >= kept:
+                answers.clear()
+            answers[key] = (state, found)
+            return found
+
+        return answer
+
+    return remembered
 
 
 def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> GameState:

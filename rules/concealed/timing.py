@@ -9,33 +9,16 @@ from __future__ import annotations
 
 from rules.concealed.records import data
 from rules.refusal import Refusal, WindowClosed
-from rules.state import GameState
+from rules.state import GameState, per_state
 
 #: How the calls for orders and the refusals say when the start-of-phase orders may be given.
 BEFORE_ANY_MOVE = "before any unit of your side moves"
 
 
+@per_state()  # (asked for each of the side's units when its offers are listed)
 def movement_begun(state: GameState, side: str) -> bool:
     """Whether any of the side's units or markers has moved (or changed formation) in the
-    current phase. (Asked for each of the side's units when its offers are listed: answered
-    once for each state.)"""
-    key = (id(state), side)
-    known = _BEGUN.get(key)
-    if known is not None and known[0] is state:
-        return known[1]
-    begun = _movement_begun(state, side)
-    if len(_BEGUN) >= _BEGUN_KEPT:
-        _BEGUN.clear()
-    _BEGUN[key] = (state, begun)
-    return begun
-
-
-#: ``movement_begun`` by state (kept alive beside it, so that an id is never another's) and side.
-_BEGUN: dict[tuple[int, str], tuple[GameState, bool]] = {}
-_BEGUN_KEPT = 64
-
-
-def _movement_begun(state: GameState, side: str) -> bool:
+    current phase."""
     if any(u.mp_spent > 0 for u in state.units_of(side)):
         return True
     if any(m.side == side and m.moved_during(state.turn, state.step)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from rules.modules.registry import in_force
 from rules.orders.may import formation_refusal, may_step
 from rules.scenario.markup import plain
-from rules.state import GameState
+from rules.state import GameState, per_state
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
 from rules.view import SideView, project
@@ -92,27 +92,10 @@ class SideOptions:
         return f"{plain(self.phase)} passed: {self.why_idle}."
 
 
+@per_state()  # (its call for orders, its standing orders and its Done button all ask)
 def side_options(state: GameState, side: str) -> SideOptions:
     """What ``side`` could do now in the current step (nothing when it is not acting in it,
-    or has finished it). Worked out once for each state: its call for orders, its standing
-    orders and its Done button all ask."""
-    key = (id(state), side)
-    known = _OPTIONS.get(key)
-    if known is not None and known[0] is state:
-        return known[1]
-    found = _side_options(state, side)
-    if len(_OPTIONS) >= _OPTIONS_KEPT:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (state, found)
-    return found
-
-
-#: ``side_options`` by state (kept alive beside it, so an id is never another's) and side.
-_OPTIONS: dict[tuple[int, str], tuple[GameState, SideOptions]] = {}
-_OPTIONS_KEPT = 64
-
-
-def _side_options(state: GameState, side: str) -> SideOptions:
+    or has finished it)."""
     step = state.current
     allowed = tuple(sorted(step.actions))
     if side not in step.acting(state.sides) or side in state.done:
