@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from rules import events as ev
 from rules.forces.lineage import replaced
@@ -135,31 +135,42 @@ class GameState:
 
 
 T = TypeVar("T")
+Source = TypeVar("Source")
+P = ParamSpec("P")
 
 
-def per_state(kept: int = 64) -> Callable[[Callable[[GameState, str], T]],
-                                          Callable[[GameState, str], T]]:
-    """A function of a state and a side, worked out once for each: a state never changes. The
-    last ``kept`` answers are remembered, each state kept alive beside its answer, so that its
-    id is never another's while remembered."""
-    def remembered(work: Callable[[GameState, str], T]) -> Callable[[GameState, str], T]:
-        answers: dict[tuple[int, str], tuple[GameState, T]] = {}
+class Remembered(Generic[Source, P, T]):
+    """``work``, a function of an object that never changes (a state, a set of unit records, a
+    side's memory) and a few plain values, worked out once for each. The last ``kept`` answers
+    are remembered, each object kept alive beside its answer, so that its id is never
+    another's while remembered."""
 
-        @functools.wraps(work)
-        def answer(state: GameState, side: str) -> T:
-            key = (id(state), side)
-            known = answers.get(key)
-            if known is not None and known[0] is state:
-                return known[1]
-            found = work(state, side)
-            if len(answers) >= kept:
-                answers.clear()
-            answers[key] = (state, found)
-            return found
+    def __init__(self, work: Callable[Concatenate[Source, P], T], kept: int) -> None:
+        self._work = work
+        self._kept = kept
+        self._answers: dict[tuple[object, ...], tuple[Source, T]] = {}
+        functools.update_wrapper(self, work)
 
-        return answer
+    def __call__(self, source: Source, *args: P.args, **kwargs: P.kwargs) -> T:
+        key = (id(source), *args, *kwargs.items())
+        known = self._answers.get(key)
+        if known is not None and known[0] is source:
+            return known[1]
+        found = self._work(source, *args, **kwargs)
+        if len(self._answers) >= self._kept:
+            self._answers.clear()  # (one call: safe beside the worker threads' reads)
+        self._answers[key] = (source, found)
+        return found
 
-    return remembered
+    def forget(self) -> None:
+        """Drop every answer (for tests that compare with work done afresh)."""
+        self._answers.clear()
+
+
+def remembered(kept: int = 64) -> Callable[[Callable[Concatenate[Source, P], T]],
+                                           Remembered[Source, P, T]]:
+    """``Remembered``, as a decorator."""
+    return lambda work: Remembered(work, kept)
 
 
 def initial_state(loaded: LoadedScenario, without: tuple[str, ...] = ()) -> GameState:

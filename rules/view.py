@@ -66,7 +66,7 @@ from rules.knowledge.sighted import (
 )
 from rules.modules.api import RuleModule
 from rules.modules.registry import in_force
-from rules.state import GameState, Memory
+from rules.state import GameState, Memory, remembered
 from rules.turn.reaction import before_play
 from rules.turn.sequence import turn_spec
 
@@ -207,7 +207,7 @@ def _project(state: GameState, side: str | None) -> SideView:
     overlay = Overlay()
     markers: tuple[MarkerView, ...] = ()
     if side is None:
-        units = [_full(u, OWN) for u in _placed(state)]
+        units = [_full(u, OWN) for u in _placed(state.units)]
         markers = tuple(_marker_view(state, m, _contents(state, m, modules))
                         for m in state.markers_list())
     else:
@@ -250,7 +250,7 @@ def _project(state: GameState, side: str | None) -> SideView:
         day=spec.day, memory=_memory(state, side) if side else (),
         trails=_trails(state, side) if side else (),
         off_map=_off_map(state, side) if side else (), waiting_for=waiting_for(state),
-        commands=_commands(state, side),
+        commands=_commands(state.commands, side),
     )
 
 
@@ -274,7 +274,7 @@ def own_view(state: GameState, side: str) -> SideView:
         markers=tuple(_marker_view(state, m, _contents(state, m, modules))
                       for m in state.markers_list() if m.side == side),
         off_map=_off_map(state, side), waiting_for=waiting_for(state),
-        commands=_commands(state, side),
+        commands=_commands(state.commands, side),
     )
 
 
@@ -295,21 +295,13 @@ def public_view(state: GameState) -> SideView:
     )
 
 
-def _commands(state: GameState, side: str | None) -> tuple[CommandView, ...]:
+@remembered()  # (most states share their commands with the one before them)
+def _commands(commands: Mapping[str, Command], side: str | None) -> tuple[CommandView, ...]:
     """The side's own commands (every side's for the umpire's view), as the order of battle
-    lists them. Worked out once for each set of commands, which most states share with the one
-    before them."""
-    key = (id(state.commands), side)
-    known = _COMMANDS.get(key)
-    if known is not None and known[0] is state.commands:
-        return known[1]
-    found = tuple(CommandView(id=c.id, name=c.name, echelon=c.echelon, parent=c.parent,
-                              leader=c.leader)
-                  for c in state.commands.values() if side is None or c.side == side)
-    if len(_COMMANDS) >= _KEPT:
-        _COMMANDS.clear()
-    _COMMANDS[key] = (state.commands, found)
-    return found
+    lists them."""
+    return tuple(CommandView(id=c.id, name=c.name, echelon=c.echelon, parent=c.parent,
+                             leader=c.leader)
+                 for c in commands.values() if side is None or c.side == side)
 
 
 def _own_counters(state: GameState, side: str) -> tuple[UnitView, ...]:
@@ -322,7 +314,7 @@ def _own_counters(state: GameState, side: str) -> tuple[UnitView, ...]:
         return known[1]
     found = _own_changed(units, side)
     if found is None:
-        found = tuple(_full(u, OWN) for u in _placed(state) if u.side == side)
+        found = tuple(_full(u, OWN) for u in _placed(state.units) if u.side == side)
     with _VIEWS_LOCK:  # (views are made in worker threads too)
         if len(_OWN) >= _OWN_KEPT:  # the oldest first: the next command's records are made
             del _OWN[next(iter(_OWN))]  # from the newest
@@ -358,31 +350,17 @@ def _side_names(state: GameState) -> dict[str, str]:
     return {s.id: s.name for s in state.loaded.scenario.sides}
 
 
-def _placed(state: GameState) -> tuple[Unit, ...]:
-    """The units on the map, by id: worked out once for each set of unit records (every view
-    of a state reads them)."""
-    known = _PLACED.get(id(state.units))
-    if known is not None and known[0] is state.units:
-        return known[1]
-    found = tuple(sorted((u for u in state.units.values() if u.cell is not None),
-                         key=lambda u: u.id))
-    if len(_PLACED) >= _KEPT:
-        _PLACED.clear()
-    _PLACED[id(state.units)] = (state.units, found)
-    return found
+@remembered()  # (every view of a state reads them)
+def _placed(units: Mapping[str, Unit]) -> tuple[Unit, ...]:
+    """The units on the map, by id."""
+    return tuple(sorted((u for u in units.values() if u.cell is not None), key=lambda u: u.id))
 
 
-#: Lists worked out from a state's records, by the records (kept alive beside them, so that an
-#: id is never another's): a few states' worth.
-_KEPT = 64
-_COMMANDS: dict[tuple[int, str | None], tuple[Mapping[str, Command], tuple[CommandView, ...]]] = {}
-_PLACED: dict[int, tuple[Mapping[str, Unit], tuple[Unit, ...]]] = {}
+#: A side's own counters by the set of records they were worked out from (kept alive beside
+#: them, so that an id is never another's).
 _OWN: dict[tuple[int, str], tuple[Mapping[str, Unit], tuple[UnitView, ...]]] = {}
 #: (Each side of each game being played keeps a few sets: 20 games at once in bench.umpire.)
 _OWN_KEPT = 256
-_OFF_MAP: dict[tuple[int, str], tuple[Mapping[str, Unit], tuple[OffMapUnit, ...]]] = {}
-_MEMORY: dict[int, tuple[Mapping[str, Memory], tuple[UnitView, ...]]] = {}
-_TRAILS: dict[tuple[int, int], tuple[Mapping[str, Memory], tuple[Trail, ...]]] = {}
 
 
 #: Counters already drawn up, one table for each level a unit is shown in full at, by the unit
@@ -464,7 +442,7 @@ def _enemies(state: GameState, side: str, info: InformationModel, mine: SideSigh
     anonymous_ghosts: list[UnitView] = []
     memory = state.memory.get(side, {})
     every = info.shows_every_enemy
-    for u in _placed(state):
+    for u in _placed(state.units):
         if u.side == side:
             continue
         # What the side is shown of the unit: a sham retreat moves even a blank marker.
@@ -513,22 +491,14 @@ def memory_of(state: GameState, side: str) -> tuple[UnitView, ...]:
 def _memory(state: GameState, side: str) -> tuple[UnitView, ...]:
     """The side's memory of enemy units as counters: what it saw, never more, ordered by what it
     knows of them (``known_order``). One seen only as anonymous keeps no name, and its ref is
-    its slot (where it stood and what showed: ruling INFO-12), never a unit's id. Worked out
-    once for each memory (a state's memory of a side is replaced whole when it changes)."""
-    memory = state.memory.get(side, _NOTHING)
-    known = _MEMORY.get(id(memory))
-    if known is not None and known[0] is memory:
-        return known[1]
-    found = _memory_counters(memory)
-    if len(_MEMORY) >= _KEPT:
-        _MEMORY.clear()
-    _MEMORY[id(memory)] = (memory, found)
-    return found
+    its slot (where it stood and what showed: ruling INFO-12), never a unit's id."""
+    return _memory_counters(state.memory.get(side, _NOTHING))
 
 
 _NOTHING: Mapping[str, Memory] = MappingProxyType({})
 
 
+@remembered()  # (a state's memory of a side is replaced whole when it changes)
 def _memory_counters(memory: Mapping[str, Memory]) -> tuple[UnitView, ...]:
     out = []
     for uid, m in memory.items():
@@ -552,36 +522,29 @@ TRAIL_TURNS = 2
 def _trails(state: GameState, side: str) -> tuple[Trail, ...]:
     """The trails in the side's memory seen lately enough to draw, in the order of their cells
     (nothing but what the side saw orders them)."""
-    memory = state.memory.get(side, _NOTHING)
-    key = (id(memory), state.turn)
-    known = _TRAILS.get(key)
-    if known is not None and known[0] is memory:
-        return known[1]
-    found = tuple(sorted(
+    return _trails_in(state.memory.get(side, _NOTHING), state.turn)
+
+
+@remembered()
+def _trails_in(memory: Mapping[str, Memory], turn: int) -> tuple[Trail, ...]:
+    return tuple(sorted(
         (Trail(str(m.seen.get("side", "")), m.trail)
-         for m in memory.values() if len(m.trail) > 1 and m.turn > state.turn - TRAIL_TURNS),
+         for m in memory.values() if len(m.trail) > 1 and m.turn > turn - TRAIL_TURNS),
         key=lambda t: (t.cells, t.side)))
-    if len(_TRAILS) >= _KEPT:
-        _TRAILS.clear()
-    _TRAILS[key] = (memory, found)
-    return found
 
 
 def _off_map(state: GameState, side: str) -> tuple[OffMapUnit, ...]:
-    """The side's units off the map, by id: worked out once for each set of unit records."""
-    key = (id(state.units), side)
-    known = _OFF_MAP.get(key)
-    if known is not None and known[0] is state.units:
-        return known[1]
-    found = tuple(
+    return _off_map_of(state.units, side)
+
+
+@remembered()
+def _off_map_of(units: Mapping[str, Unit], side: str) -> tuple[OffMapUnit, ...]:
+    """The side's units off the map, by id."""
+    return tuple(
         OffMapUnit(ref=u.id, name=u.name, kind=u.kind, combat=u.combat, strength=u.strength,
                    stragglers=u.stragglers, formation=u.formation, morale=u.morale,
                    mp_left=u.mp_left, location=u.location, command=u.command)
-        for u in sorted(state.units_of(side), key=lambda u: u.id) if u.cell is None)
-    if len(_OFF_MAP) >= _KEPT:
-        _OFF_MAP.clear()
-    _OFF_MAP[key] = (state.units, found)
-    return found
+        for u in sorted(units.values(), key=lambda u: u.id) if u.side == side and u.cell is None)
 
 
 def _numbered(counters: list[UnitView], prefix: str) -> list[UnitView]:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from rules.concealed.records import data
 from rules.refusal import Refusal, WindowClosed
-from rules.state import GameState, per_state
+from rules.state import GameState, remembered
 
 #: How the calls for orders and the refusals say when the start-of-phase orders may be given.
 BEFORE_ANY_MOVE = "before any unit of your side moves"
 
 
-@per_state()  # (asked for each of the side's units when its offers are listed)
+@remembered()  # (asked for each of the side's units when its offers are listed)
 def movement_begun(state: GameState, side: str) -> bool:
     """Whether any of the side's units or markers has moved (or changed formation) in the
     current phase."""

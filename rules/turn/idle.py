@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from rules.modules.registry import in_force
 from rules.orders.may import formation_refusal, may_step
 from rules.scenario.markup import plain
-from rules.state import GameState, per_state
+from rules.state import GameState, remembered
 from rules.turn.offers import Offer
 from rules.turn.sequence import Step
 from rules.view import SideView, project
@@ -92,7 +92,7 @@ class SideOptions:
         return f"{plain(self.phase)} passed: {self.why_idle}."
 
 
-@per_state()  # (its call for orders, its standing orders and its Done button all ask)
+@remembered()  # (its call for orders, its standing orders and its Done button all ask)
 def side_options(state: GameState, side: str) -> SideOptions:
     """What ``side`` could do now in the current step (nothing when it is not acting in it,
     or has finished it)."""

@@ -179,7 +179,7 @@ def test_a_view_made_from_the_states_before_is_the_view_made_afresh(
     flat = ["." * W] * H
     zero = ["0" * W] * H
     state = placed(random_board(flat, zero, "hidden"), where)
-    tables: list[dict[Any, Any]] = [view_module._VIEWS, view_module._OWN, view_module._PLACED]
+    tables: list[dict[Any, Any]] = [view_module._VIEWS, view_module._OWN]
     for table in tables:
         table.clear()  # (room for the whole example: a full table starts afresh)
     project(state, "blue")
@@ -194,6 +194,7 @@ def test_a_view_made_from_the_states_before_is_the_view_made_afresh(
         kept = [dict(table) for table in tables]
         for table in tables:
             table.clear()
+        view_module._placed.forget()
         afresh = {side: project(state, side) for side in ("blue", "grey")}
         for side in ("blue", "grey"):
             assert patched[side] is not None
