@@ -110,7 +110,9 @@ class Database(Protocol):
     def write(self, what: str, *, whole: bool = False) -> AbstractAsyncContextManager[Conn]:
         """One write transaction; a failure becomes a ``StorageError`` naming ``what``.
         ``whole``: every read in it sees the whole database as it was at one moment (for a
-        copy of it), whatever other processes commit meanwhile."""
+        copy of it), whatever other processes commit meanwhile. The database may be taken
+        for the transaction only at its first statement: a time read inside it that must not
+        be earlier than its writes is read after ``Conn.hold``."""
         ...
 
     async def close(self) -> None:
