@@ -11,8 +11,9 @@ view always gives the same window.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 
 from render.layout import Box, Layout
 from rules.ground.grid import Cell, HexGrid, SquareGrid
@@ -124,12 +125,14 @@ def counters_of(view: SideView) -> Counters | None:
 def running_sums(grid: HexGrid | SquareGrid, cells: Iterable[Cell]) -> list[list[int]]:
     """How many of ``cells`` (one a counter) lie in each rectangle from the board's corner."""
     w, h = grid.width, grid.height
-    table = [[0] * (w + 1) for _ in range(h + 1)]
+    counts = [[0] * w for _ in range(h)]
     for at in cells:
-        table[at.row + 1][at.col + 1] += 1
-    for r in range(1, h + 1):
-        for k in range(1, w + 1):
-            table[r][k] += table[r - 1][k] + table[r][k - 1] - table[r - 1][k - 1]
+        counts[at.row][at.col] += 1
+    above = [0] * (w + 1)
+    table = [above]
+    for row in counts:
+        above = [a + b for a, b in zip(above, accumulate(row, initial=0), strict=True)]
+        table.append(above)
     return table
 
 
@@ -146,18 +149,24 @@ def densest_window(view: SideView) -> Window | None:
     cells = found.cells
     mid_c = (min(c.col for c, _ in cells) + max(c.col for c, _ in cells) + 1) / 2
     mid_r = (min(c.row for c, _ in cells) + max(c.row for c, _ in cells) + 1) / 2
-    best: tuple[int, int, float, int, int] | None = None
-    for r0 in range(h - rows + 1):
-        for c0 in range(w - cols + 1):
-            o = found.count(True, c0, r0, cols, rows)
-            e = found.count(False, c0, r0, cols, rows)
-            off = abs(c0 + cols / 2 - mid_c) + abs(r0 + rows / 2 - mid_r)
-            key = (-o, -e, off, r0, c0)
-            if best is None or key < best:
-                best = key
-    assert best is not None
-    return Window(best[4], best[3], cols, rows, -best[0], sum(m for _, m in cells),
-                  -best[1], sum(not m for _, m in cells))
+    # Every place the window can lie, narrowed by each wish in turn (``most``): the most own
+    # counters, then the most known enemies, then nearest the middle, the topmost, the leftmost.
+    at = [(r0, c0) for r0 in range(h - rows + 1) for c0 in range(w - cols + 1)]
+    at = most(at, lambda r0, c0: found.count(True, c0, r0, cols, rows))
+    at = most(at, lambda r0, c0: found.count(False, c0, r0, cols, rows))
+    r0, c0 = min(at, key=lambda p: (abs(p[1] + cols / 2 - mid_c) + abs(p[0] + rows / 2 - mid_r),
+                                    p))
+    return Window(c0, r0, cols, rows, found.count(True, c0, r0, cols, rows),
+                  sum(m for _, m in cells), found.count(False, c0, r0, cols, rows),
+                  sum(not m for _, m in cells))
+
+
+def most(at: list[tuple[int, int]], score: Callable[[int, int], int]) -> list[tuple[int, int]]:
+    """The places (row, column) of ``at``, in their order, with the highest ``score``: each
+    wish for a window, asked in its rank, only of the places that did best by those before."""
+    scores = [score(r0, c0) for r0, c0 in at]
+    best = max(scores)
+    return [p for p, n in zip(at, scores, strict=True) if n == best]
 
 
 def _count(t: list[list[int]], c0: int, r0: int, cols: int, rows: int) -> int:

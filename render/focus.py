@@ -23,10 +23,11 @@ the ones before it: what a gallery of close-ups shows.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from render.fit import Window, counters_of, densest_window, fit_size, running_sums
+from render.fit import Window, counters_of, densest_window, fit_size, most, running_sums
 from rules.ground.grid import Cell, HexGrid, SquareGrid
 from rules.view import GHOST, OWN, SideView
 
@@ -273,28 +274,32 @@ def fitted_window(view: SideView) -> Window | None:
     counters = counters_of(view)
     assert counters is not None
     grid = view.game_map.grid
-    w, h = grid.width, grid.height
     cols, rows = fit_size(grid)
     top = [s for s in spots[:FRAMED] if s.reason != "units"]
-    tables = [running_sums(grid, s.cells) for s in top]
     centre = spots[0].centre
-    best: tuple[float, ...] | None = None
-    for r0 in range(h - rows + 1):
-        for c0 in range(w - cols + 1):
-            held = [_held(t, c0, r0, cols, rows) for t in tables]
-            whole = tuple(-int(n == len(s.cells)) for n, s in zip(held[1:], top[1:], strict=True))
-            o = counters.count(True, c0, r0, cols, rows)
-            e = counters.count(False, c0, r0, cols, rows)
-            off = abs(c0 + (cols - 1) / 2 - centre.col) + abs(r0 + (rows - 1) / 2 - centre.row)
-            key: tuple[float, ...] = (-held[0], *whole, -o, -e, off, r0, c0)
-            if best is None or key < best:
-                best = key
-    assert best is not None
-    c0, r0 = int(best[-1]), int(best[-2])
+    # Every place the window can lie, narrowed by each wish in turn (``render.fit.most``).
+    at = [(r0, c0) for r0 in range(grid.height - rows + 1)
+          for c0 in range(grid.width - cols + 1)]
+    first = running_sums(grid, top[0].cells)
+    at = most(at, lambda r0, c0: _held(first, c0, r0, cols, rows))
+    for spot in top[1:]:
+        at = most(at, functools.partial(_whole, running_sums(grid, spot.cells),
+                                        len(spot.cells), cols, rows))
+    at = most(at, lambda r0, c0: counters.count(True, c0, r0, cols, rows))
+    at = most(at, lambda r0, c0: counters.count(False, c0, r0, cols, rows))
+    # Nearest the first spot's centre, then the topmost, then the leftmost.
+    r0, c0 = min(at, key=lambda p: (abs(p[1] + (cols - 1) / 2 - centre.col)
+                                    + abs(p[0] + (rows - 1) / 2 - centre.row), p))
     cells = counters.cells
     return Window(c0, r0, cols, rows, counters.count(True, c0, r0, cols, rows),
                   sum(m for _, m in cells), counters.count(False, c0, r0, cols, rows),
                   sum(not m for _, m in cells), spots[0].reason)
+
+
+def _whole(t: list[list[int]], cells: int, cols: int, rows: int, r0: int, c0: int) -> bool:
+    """Whether the window at ``r0``, ``c0`` holds all ``cells`` of the spot whose running sums
+    are ``t``."""
+    return _held(t, c0, r0, cols, rows) == cells
 
 
 def _held(t: list[list[int]], c0: int, r0: int, cols: int, rows: int) -> int:

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from bench.samples import sample_map, sample_view
 from render.draw import draw_picture
-from render.fit import densest_window
+from render.fit import counters_of, densest_window, fit_size, running_sums
 from render.focus import CLOSE_UP_RADIUS, close_ups, fitted_window, hot_spots
 from rules.ground.gamemap import GameMap
 from rules.ground.grid import Cell
@@ -120,3 +123,84 @@ def test_the_umpire_map_keeps_the_densest_cluster() -> None:
     units = [*REAR, *FRONT, replace(enemy(1, Cell(54, 31)), level=OWN)]
     view = sample_view(board(), None, units)
     assert [s.reason for s in hot_spots(view)] == ["units"]
+
+
+def _window_by_every_place(view: SideView) -> tuple[int, int] | None:
+    """The fitted window's corner found the plain way: every place the window can lie, scored
+    by all the wishes at once (the reference for ``fitted_window``'s narrowing search)."""
+    spots = hot_spots(view)
+    if not spots or spots[0].reason == "units":
+        return None
+    counters = counters_of(view)
+    assert counters is not None
+    grid = view.game_map.grid
+    cols, rows = fit_size(grid)
+    top = [s for s in spots[:3] if s.reason != "units"]
+    tables = [running_sums(grid, s.cells) for s in top]
+
+    def held(t: list[list[int]], c0: int, r0: int) -> int:
+        return t[r0 + rows][c0 + cols] - t[r0][c0 + cols] - t[r0 + rows][c0] + t[r0][c0]
+
+    centre = spots[0].centre
+    best = min(
+        (-held(tables[0], c0, r0),
+         *(-int(held(t, c0, r0) == len(s.cells)) for t, s in zip(tables[1:], top[1:],
+                                                                    strict=True)),
+         -counters.count(True, c0, r0, cols, rows), -counters.count(False, c0, r0, cols, rows),
+         abs(c0 + (cols - 1) / 2 - centre.col) + abs(r0 + (rows - 1) / 2 - centre.row), r0, c0)
+        for r0 in range(grid.height - rows + 1) for c0 in range(grid.width - cols + 1))
+    return int(best[-2]), int(best[-1])
+
+
+_CELLS = st.builds(Cell, st.integers(0, 33), st.integers(0, 21))
+
+
+@settings(max_examples=60, deadline=None)
+@given(mine=st.lists(_CELLS, min_size=1, max_size=25), theirs=st.lists(_CELLS, max_size=12),
+       hit=st.lists(st.integers(0, 24), max_size=4), ghosts=st.lists(st.booleans(), max_size=12),
+       march=st.lists(_CELLS, max_size=6))
+def test_the_window_is_the_best_place_by_every_wish_in_turn(
+        mine: list[Cell], theirs: list[Cell], hit: list[int], ghosts: list[bool],
+        march: list[Cell]) -> None:
+    units = [own(k, c, stragglers=int(k in hit)) for k, c in enumerate(mine)]
+    units += [enemy(k, c, GHOST if k < len(ghosts) and ghosts[k] else IDENTIFIED, turn=2)
+              for k, c in enumerate(theirs)]
+    view = view_of(*units, information="hidden")
+    if march:
+        view = replace(view, routes=(Route(tuple(march), "marching", "m1"),))
+    found = fitted_window(view)
+    expected = _window_by_every_place(view)
+    assert found is not None
+    if expected is not None:
+        assert (found.row, found.col) == expected
+
+
+def test_running_sums_count_every_rectangle() -> None:
+    grid = board().grid
+    cells = [Cell(0, 0), Cell(3, 2), Cell(3, 2), Cell(33, 21), Cell(10, 5)]
+    t = running_sums(grid, cells)
+    for r in range(0, grid.height + 1, 3):
+        for c in range(0, grid.width + 1, 4):
+            assert t[r][c] == sum(1 for x in cells if x.row < r and x.col < c)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mine=st.lists(_CELLS, min_size=1, max_size=25), theirs=st.lists(_CELLS, max_size=12))
+def test_the_densest_window_is_the_best_place_by_every_wish_in_turn(
+        mine: list[Cell], theirs: list[Cell]) -> None:
+    view = view_of(*(own(k, c) for k, c in enumerate(mine)),
+                   *(enemy(k, c) for k, c in enumerate(theirs)))
+    found = densest_window(view)
+    counters = counters_of(view)
+    assert found is not None and counters is not None
+    grid = view.game_map.grid
+    cols, rows = fit_size(grid)
+    every = [c for c, _ in counters.cells]
+    mid_c = (min(c.col for c in every) + max(c.col for c in every) + 1) / 2
+    mid_r = (min(c.row for c in every) + max(c.row for c in every) + 1) / 2
+    best = min((-counters.count(True, c0, r0, cols, rows),
+                -counters.count(False, c0, r0, cols, rows),
+                abs(c0 + cols / 2 - mid_c) + abs(r0 + rows / 2 - mid_r), r0, c0)
+               for r0 in range(grid.height - rows + 1) for c0 in range(grid.width - cols + 1))
+    assert (found.row, found.col) == (best[3], best[4])
+    assert (found.own_in, found.enemy_in) == (-best[0], -best[1])
