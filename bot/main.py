@@ -51,11 +51,12 @@ def maps_available() -> bool:
         return False
 
 
-def map_maker() -> MapMaker:
+def map_maker(workers: int = 0) -> MapMaker:
+    """The bot's map maker, drawing in ``workers`` processes (0: in threads of its own)."""
     drawing = maps_available()
     if not drawing:
         log.warning("render.render_map is not available: map pictures are switched off")
-    return MapMaker(enabled=drawing)
+    return MapMaker(enabled=drawing, workers=workers)
 
 
 def _logging(settings: Settings) -> None:
@@ -99,8 +100,17 @@ async def _serve(settings: Settings, shards: ShardPlan | None = None) -> int:
     keep_sighting_tables(settings.cache_folder)
     # The database is opened (and checked) before Discord is contacted: a database that cannot
     # serve stops the bot with one line (see umpire.cli.main.main), not after it has logged in.
+    maps = map_maker(settings.map_workers)
+    try:
+        return await _serve_with(settings, shards, new, maps)
+    finally:
+        maps.close()
+
+
+async def _serve_with(settings: Settings, shards: ShardPlan | None, new: bool, maps: MapMaker
+                      ) -> int:
     async with Umpire.opened(settings.db, scenarios=settings.scenarios,
-                             maps=map_maker(), docs_url=settings.docs_url) as umpire:
+                             maps=maps, docs_url=settings.docs_url) as umpire:
         if new:
             log.warning("there was no database at %s: started a new one", settings.db)
         if shards is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from importlib.metadata import PackageNotFoundError, metadata
 from pathlib import Path
 
@@ -40,6 +41,11 @@ class Settings(BaseSettings):
     #: The address of the folder the guides are published in (``/help`` links to
     #: ``<it>/playing.md``); by default the project's ``Documentation`` URL, if it has one.
     docs_url: str = Field(default_factory=lambda: project_docs_url(), alias="VEDETTE_DOCS_URL")
+    #: Processes that draw the maps (``umpire.reads.map_workers``), beside the bot's own: by
+    #: default one for each processor but the bot's, at least one and at most four. 0: the
+    #: maps are drawn in threads of the bot's process, where they slow every command down.
+    map_workers: int = Field(default_factory=lambda: default_map_workers(),
+                             alias="VEDETTE_MAP_WORKERS", ge=0, le=32)
 
     @field_validator("docs_url")
     @classmethod
@@ -66,6 +72,15 @@ class Settings(BaseSettings):
     def db_file(self) -> Path | None:
         """The SQLite file ``VEDETTE_DB`` names; ``None`` when it is a PostgreSQL URL."""
         return database_file(self.db)
+
+
+def default_map_workers() -> int:
+    """One map worker for each processor this process may run on but one, from 1 to 4."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not every system says which processors may be used
+        usable = os.cpu_count() or 1
+    return max(1, min(4, usable - 1))
 
 
 def database_file(target: str | Path) -> Path | None:

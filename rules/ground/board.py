@@ -61,6 +61,11 @@ class Board:
             **{k: p.name for k, p in self._by_place.items()},
         }
 
+    def __reduce__(self) -> tuple[type[Board], tuple[object, ...]]:
+        # What defines the board; its label tables are built again where it is unpickled.
+        return Board, (self.grid, self.sheets, self.sheet_width, self.sheet_height,
+                       self.label_format, self.places)
+
     @classmethod
     def build(
         cls,

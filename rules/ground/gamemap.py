@@ -38,6 +38,12 @@ class GameMap:
     _cheapest: dict[tuple[Cell, MovementClass, Formation], float | None] = field(
         default_factory=dict, init=False, repr=False, compare=False)
 
+    def __reduce__(self) -> tuple[type[GameMap], tuple[object, ...]]:
+        # What defines the map, without the answers worked out from it: a map sent to another
+        # process (to be drawn there) arrives as small as it was loaded.
+        return GameMap, (self.board, self.ruleset, self.terrain, self.elevation, self.roads,
+                         self.road_edges, self.hexsides)
+
     @property
     def grid(self) -> HexGrid | SquareGrid:
         return self.board.grid

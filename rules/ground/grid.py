@@ -166,6 +166,11 @@ class HexGrid(_Rectangle):
     def __repr__(self) -> str:
         return f"HexGrid({self.width}, {self.height}, {self.orientation!r}, {self.parity!r})"
 
+    def __reduce__(self) -> tuple[type[HexGrid], tuple[int, int, Orientation, Parity]]:
+        # What defines the grid, not the tables worked out from it: a grid sent to another
+        # process (a map drawn there) arrives small and builds its own.
+        return HexGrid, (self.width, self.height, self.orientation, self.parity)
+
     # -- cube coordinates -------------------------------------------------------------------
     def to_cube(self, cell: Cell) -> Cube:
         col, row = cell
@@ -283,6 +288,9 @@ class SquareGrid(_Rectangle):
 
     def __repr__(self) -> str:
         return f"SquareGrid({self.width}, {self.height}, {self.neighbour_count})"
+
+    def __reduce__(self) -> tuple[type[SquareGrid], tuple[int, int, Literal[4, 8]]]:
+        return SquareGrid, (self.width, self.height, self.neighbour_count)
 
     _ORTHOGONAL: Sequence[tuple[int, int]] = ((1, 0), (0, -1), (-1, 0), (0, 1))
     _DIAGONAL: Sequence[tuple[int, int]] = ((1, -1), (-1, -1), (-1, 1), (1, 1))

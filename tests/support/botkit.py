@@ -161,12 +161,14 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 @asynccontextmanager
 async def running(table: Table, *, dev_guild: int | None = None, global_commands: bool = False,
-                  scenarios: Path = FIXTURES) -> AsyncIterator[VedetteBot]:
+                  scenarios: Path = FIXTURES, map_workers: int = 0) -> AsyncIterator[VedetteBot]:
     """The bot on the table's database, connected to the fake Discord, with ``scenarios`` as
-    the host's scenario folder (``VEDETTE_SCENARIOS``)."""
+    the host's scenario folder (``VEDETTE_SCENARIOS``), drawing its maps in ``map_workers``
+    processes (0: in its own)."""
     store = await Store.open(table.db)
+    maps = MapMaker(enabled=MAPS, workers=map_workers)
     try:
-        umpire = Umpire(store, scenarios=scenarios, maps=MapMaker(enabled=MAPS))
+        umpire = Umpire(store, scenarios=scenarios, maps=maps)
         await moves_at_once(umpire, table.alice, table.bob, table.carol, table.dave)
         bot = VedetteBot(umpire, dev_guild=dev_guild, global_commands=global_commands,
                          outbox_interval=0.2,
@@ -175,6 +177,7 @@ async def running(table: Table, *, dev_guild: int | None = None, global_commands
             async with run_client(bot, token=TOKEN):
                 yield bot
     finally:
+        maps.close()
         await store.close()
 
 @pytest.fixture

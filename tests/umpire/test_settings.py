@@ -34,3 +34,23 @@ def test_the_guides_address_is_kept_without_a_trailing_slash(
     monkeypatch.setenv("VEDETTE_DOCS_URL", "https://club.example/vedette/docs/")
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     assert settings.docs_url == "https://club.example/vedette/docs"
+
+
+def test_map_workers_default_to_the_processors_left_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VEDETTE_MAP_WORKERS", raising=False)
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0, 1, 2})
+    assert Settings(_env_file=None).map_workers == 2  # type: ignore[call-arg]
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0})
+    assert Settings(_env_file=None).map_workers == 1  # type: ignore[call-arg]
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(64)))
+    assert Settings(_env_file=None).map_workers == 4  # type: ignore[call-arg]
+
+
+def test_map_workers_given_are_taken_and_a_bad_count_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VEDETTE_MAP_WORKERS", "0")
+    assert Settings(_env_file=None).map_workers == 0  # type: ignore[call-arg]
+    monkeypatch.setenv("VEDETTE_MAP_WORKERS", "-1")
+    with pytest.raises(ValueError, match="VEDETTE_MAP_WORKERS"):
+        Settings(_env_file=None)  # type: ignore[call-arg]

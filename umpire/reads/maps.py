@@ -3,18 +3,21 @@
 A picture is drawn from a ``SideView`` and nothing beside it (``rules.view.project``): the map,
 the colours, the counters and the side's own overlay (its routes, its blocked cells) are all in
 the view, so the renderer never sees the full state and no module needs a case of its own here.
-Sighting and drawing are CPU work, so they run in worker threads; the bot keeps its heartbeat and
-answers other players meanwhile.
+Sighting and drawing are CPU work, so they never run on the event loop's thread. The bot draws
+in worker processes (``umpire.reads.map_workers``, ``MapMaker(workers=N)``), where a picture does
+not hold the interpreter that every command needs; without them (``workers=0``, the tests'
+default), in worker threads of its own process.
 
-The maps that go with queued messages (``queued=True``) are drawn one at a time for each view,
-in a thread of that view's own: a message can wait a moment, a player who asked for a map is
-waiting for it now, so a burst of queued maps takes at most one thread per view and leaves the
-rest to the players' own requests. One thread *per view*, not one for all: a side's queued map
-never waits behind the enemy's, which would tell it, by when its message comes, that the enemy
-had maps drawn (DESIGN.md, "Timing tells nothing"). The threads are keyed by the view's name
-(a side id, or the umpire's), not by game: side ids come from the scenarios served, so they are
-few, and the threads stay bounded however many games are played. Two games whose sides share
-an id share a thread, which tells neither side anything of its own enemy.
+In the bot's own process, the maps that go with queued messages (``queued=True``) are drawn one
+at a time for each view, in a thread of that view's own: a message can wait a moment, a player
+who asked for a map is waiting for it now, so a burst of queued maps takes at most one thread
+per view and leaves the rest to the players' own requests. One thread *per view*, not one for
+all: a side's queued map never waits behind the enemy's, which would tell it, by when its
+message comes, that the enemy had maps drawn (DESIGN.md, "Timing tells nothing"). The threads
+are keyed by the view's name (a side id, or the umpire's), not by game: side ids come from the
+scenarios served, so they are few, and the threads stay bounded however many games are played.
+Two games whose sides share an id share a thread, which tells neither side anything of its own
+enemy. The worker processes keep the same promise by taking turns between views.
 
 A picture is drawn from ``drawn_part`` of the side's view, the part that its digest covers
 (``umpire.reads.map_digest``); ``looked_at`` works both out, off the event loop, so that a picture
@@ -35,6 +38,7 @@ from rules.knowledge.overlay import Route
 from rules.state import GameState
 from rules.view import SideView, project
 from umpire.reads.map_digest import drawn_part, view_digest
+from umpire.reads.map_workers import Drawing, MapWorkers
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +47,18 @@ MAX_RADIUS = 30
 
 
 class MapMaker:
-    """Draws side maps; ``enabled=False`` skips pictures (tests and benchmarks of text only)."""
+    """Draws side maps; ``enabled=False`` skips pictures (tests and benchmarks of text only).
+    ``workers``: how many worker processes draw them (0: threads of this process)."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, enabled: bool = True, workers: int = 0) -> None:
         self.enabled = enabled
         self._queued: dict[str | None, ThreadPoolExecutor] = {}
+        self.workers = MapWorkers(workers) if enabled and workers > 0 else None
+
+    def close(self) -> None:
+        """Stop the worker processes, if any."""
+        if self.workers is not None:
+            self.workers.close()
 
     async def looked_at(self, state: GameState, side: str | None) -> tuple[SideView, str]:
         """The view of ``side`` of ``state`` and the digest of the part of it a picture is
@@ -63,6 +74,9 @@ class MapMaker:
         fitted to the side's units and the enemies it knows, unless ``around`` is given."""
         if not self.enabled:
             return None
+        if self.workers is not None:
+            view = await asyncio.to_thread(self.view_drawn, state, side, routes)
+            return await self.workers.draw(side, Drawing(view, around, radius, fitted))
         draw = functools.partial(self.draw, state, side, around, radius, routes, fitted)
         if not queued:
             return await asyncio.to_thread(draw)
@@ -80,10 +94,15 @@ class MapMaker:
     def draw(self, state: GameState, side: str | None, around: str | None, radius: int | None,
              routes: tuple[Route, ...] | None, fitted: bool) -> bytes:
         """The picture itself, drawn in the calling (worker) thread."""
+        return draw_side_map(self.view_drawn(state, side, routes), around, radius, fitted=fitted)
+
+    @staticmethod
+    def view_drawn(state: GameState, side: str | None, routes: tuple[Route, ...] | None
+                   ) -> SideView:
+        """What a picture of ``side``'s view is drawn from: the view's ``drawn_part``, with
+        ``routes`` instead of its own when they are given."""
         view = drawn_part(project(state, side))
-        if routes is not None:
-            view = replace(view, routes=routes)
-        return draw_side_map(view, around, radius, fitted=fitted)
+        return view if routes is None else replace(view, routes=routes)
 
     async def warm_up(self, game_map: GameMap | None = None) -> None:
         """Ready the renderer for its first pictures, of ``game_map`` if given
@@ -91,7 +110,10 @@ class MapMaker:
         if not self.enabled:
             return
         try:
-            await asyncio.to_thread(_warm_up, game_map)
+            if self.workers is not None:
+                await self.workers.warm_up(game_map)
+            else:
+                await asyncio.to_thread(_warm_up, game_map)
         except Exception:  # the first picture meets it again, and says so to its asker
             log.exception("getting the map renderer ready failed")
 
@@ -100,6 +122,8 @@ class MapMaker:
         """A picture of a view already worked out."""
         if not self.enabled:
             return None
+        if self.workers is not None:
+            return await self.workers.draw(view.side, Drawing(drawn_part(view), around, radius))
         return await asyncio.to_thread(draw_side_map, view, around, radius)
 
 

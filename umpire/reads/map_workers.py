@@ -1,0 +1,270 @@
+"""Map pictures drawn in processes of their own, shared fairly between the views that ask.
+
+Drawing is the costliest thing the umpire does. In the bot's own process it holds the
+interpreter for tens of milliseconds a picture, and every command waiting meanwhile waits for it,
+whichever thread the picture is drawn in. So the bot keeps a few worker processes that do
+nothing else (``MapWorkers``): the bot's process works out the view, as it must to know which
+picture is wanted (``umpire.reads.map_digest``), and sends it, some 15 KB pickled; a worker draws
+it and sends back the PNG.
+
+**A board travels once.** A view holds its board (``GameMap``: terrain, roads, names), the same
+for every picture of every game of a scenario. A worker is sent a board whole the first time it
+draws on it, and from then on a picture names the board by its fingerprint
+(``render.terrain.fingerprint``). The worker keeps the boards it was sent, and their terrain
+layers (``render.ground``), which it draws itself.
+
+**Fair shares** (DESIGN.md, "Timing tells nothing"). Pictures wait in a queue for each view (a
+side id, or the umpire's), and each worker that comes free takes the oldest picture of the next
+view in turn. A side's picture thus waits behind its own earlier pictures and at most one of
+each other view's, never behind another view's backlog: a side cannot time the enemy's requests
+by its own. What is left is that a picture being drawn for another view when a side's is asked
+for holds a worker for its few tens of milliseconds; that is the machine being shared, as it is
+by every command (ruling INFO-13). As with the threads that draw queued maps in the bot's own
+process (``umpire.reads.maps``), a view is named by its side id, not by game: two games whose
+sides share an id share a queue, which tells neither side anything of its own enemy.
+
+**A worker that dies** (killed, out of memory) is replaced, and the picture it was drawing is
+drawn once more by the new one; a picture that kills two workers fails, and its message goes
+without it (``umpire.reads.pictures``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copyreg
+import io
+import logging
+import multiprocessing
+import pickle
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.ground.gamemap import GameMap
+from rules.view import SideView
+
+log = logging.getLogger(__name__)
+
+#: Boards a worker keeps (and that the bot remembers it keeps), the most recently drawn on.
+BOARDS_KEPT = 16
+#: The view name of the umpire's pictures.
+UMPIRE = "umpire"
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """One picture to draw: the view (its ``drawn_part``, with the routes to show) and where."""
+
+    view: SideView
+    around: str | None = None
+    radius: int | None = None
+    fitted: bool = False
+
+
+@dataclass
+class _Asked:
+    drawing: Drawing
+    answer: asyncio.Future[bytes]
+    tries: int = 0
+
+
+@dataclass
+class _Worker:
+    """One worker process, and the boards it has been sent (oldest first)."""
+
+    pool: ProcessPoolExecutor
+    boards: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    busy: bool = False
+
+
+class MapWorkers:
+    """``count`` worker processes drawing maps for every view, in fair turns."""
+
+    def __init__(self, count: int) -> None:
+        if count < 1:
+            raise ValueError("map workers: at least one")
+        self._workers = [_Worker(_new_pool()) for _ in range(count)]
+        self._waiting: dict[str, deque[_Asked]] = {}
+        #: The views with pictures waiting, in the order they take their turns.
+        self._turns: deque[str] = deque()
+        self._closed = False
+        self._running: set[asyncio.Future[None]] = set()
+        #: How many boards were sent whole, for the tests and the benchmarks.
+        self.boards_sent = 0
+
+    @property
+    def count(self) -> int:
+        return len(self._workers)
+
+    async def draw(self, view_name: str | None, drawing: Drawing) -> bytes:
+        """The PNG of ``drawing``, drawn by a worker in ``view_name``'s turn (``None``: the
+        umpire's). Errors of the drawing itself (a label that cannot be read) are raised."""
+        if self._closed:
+            raise RuntimeError("the map workers are closed")
+        name = view_name or UMPIRE
+        asked = _Asked(drawing, asyncio.get_running_loop().create_future())
+        self._queue(name, asked)
+        self._dispatch()
+        return await asyncio.shield(asked.answer)
+
+    async def warm_up(self, game_map: GameMap | None) -> None:
+        """Have every worker ready its renderer (and ``game_map``'s layers, if given)."""
+        loop = asyncio.get_running_loop()
+        for worker in self._workers:
+            payload = self._pickled(worker, game_map)
+            await loop.run_in_executor(worker.pool, _warm_up, payload)
+
+    def close(self) -> None:
+        """Stop the workers; pictures not yet drawn fail."""
+        self._closed = True
+        for worker in self._workers:
+            worker.pool.shutdown(wait=False, cancel_futures=True)
+        for queue in self._waiting.values():
+            for asked in queue:
+                if not asked.answer.done():
+                    asked.answer.set_exception(RuntimeError("the map workers were closed"))
+        self._waiting.clear()
+        self._turns.clear()
+
+    # -- taking turns --------------------------------------------------------------------------
+    def _queue(self, name: str, asked: _Asked, first: bool = False) -> None:
+        queue = self._waiting.get(name)
+        if queue is None:
+            queue = self._waiting[name] = deque()
+            self._turns.append(name)
+        if first:
+            queue.appendleft(asked)
+        else:
+            queue.append(asked)
+
+    def _next(self) -> tuple[str, _Asked] | None:
+        """The oldest picture of the view whose turn it is, that view's turn passing on."""
+        while self._turns:
+            name = self._turns.popleft()
+            queue = self._waiting[name]
+            asked = queue.popleft()
+            if queue:
+                self._turns.append(name)
+            else:
+                del self._waiting[name]
+            if not asked.answer.cancelled():
+                return name, asked
+        return None
+
+    def _dispatch(self) -> None:
+        for worker in self._workers:
+            if worker.busy:
+                continue
+            found = self._next()
+            if found is None:
+                return
+            worker.busy = True
+            running = asyncio.ensure_future(self._run(worker, *found))
+            self._running.add(running)
+            running.add_done_callback(self._running.discard)
+
+    async def _run(self, worker: _Worker, name: str, asked: _Asked) -> None:
+        try:
+            payload = self._pickled(worker, asked.drawing)
+            png = await asyncio.get_running_loop().run_in_executor(worker.pool, _draw, payload)
+        except BrokenExecutor:
+            self._replace(worker)
+            asked.tries += 1
+            if asked.tries < 2 and not self._closed:
+                log.warning("a map worker died; the picture is drawn again by a new one")
+                self._queue(name, asked, first=True)
+            elif not asked.answer.done():
+                asked.answer.set_exception(RuntimeError("map workers died drawing the picture"))
+        except BaseException as e:  # the drawing's own error, for the one who asked
+            if not asked.answer.done():
+                asked.answer.set_exception(e)
+            if not isinstance(e, Exception):
+                raise
+        else:
+            if not asked.answer.done():
+                asked.answer.set_result(png)
+        finally:
+            worker.busy = False
+            if not self._closed:
+                self._dispatch()
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.pool.shutdown(wait=False, cancel_futures=True)
+        worker.pool = _new_pool()
+        worker.boards.clear()
+
+    # -- what is sent --------------------------------------------------------------------------
+    def _pickled(self, worker: _Worker, what: object) -> bytes:
+        """``what`` pickled for ``worker``: each board in it whole if the worker does not keep
+        it yet, else by its fingerprint."""
+        buf = io.BytesIO()
+        pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        table: dict[type, Callable[[Any], Any]] = dict(copyreg.dispatch_table)
+        table[GameMap] = lambda gm: self._board_of(worker, gm)
+        pickler.dispatch_table = table
+        try:
+            pickler.dump(what)
+        except BaseException:
+            # Nothing was sent: a board counted as sent may not have been. Sent again.
+            worker.boards.clear()
+            raise
+        return buf.getvalue()
+
+    def _board_of(self, worker: _Worker, gm: GameMap) -> tuple[Callable[..., GameMap],
+                                                               tuple[str, bytes | None]]:
+        from render.terrain import fingerprint
+
+        key = fingerprint(gm)
+        if key in worker.boards:
+            worker.boards.move_to_end(key)
+            return _board, (key, None)
+        worker.boards[key] = None
+        while len(worker.boards) > BOARDS_KEPT:
+            worker.boards.popitem(last=False)
+        self.boards_sent += 1
+        return _board, (key, pickle.dumps(gm, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _new_pool() -> ProcessPoolExecutor:
+    # A fresh interpreter, not a fork: the bot's process has threads (the database's, the
+    # drawing of layers) whose locks a fork would copy in whatever state they were.
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_started)
+
+
+# -- in the worker -------------------------------------------------------------------------------
+#: The boards this worker was sent, by fingerprint, the most recently drawn on last.
+_BOARDS: OrderedDict[str, GameMap] = OrderedDict()
+
+
+def _started() -> None:
+    from render import warm_up
+
+    warm_up()
+
+
+def _board(key: str, whole: bytes | None) -> GameMap:
+    """The board ``key``: sent ``whole`` now, or kept from before (the bot keeps count of the
+    boards a worker keeps, in the same order, so it is always here)."""
+    if whole is not None:
+        _BOARDS[key] = pickle.loads(whole)
+        while len(_BOARDS) > BOARDS_KEPT:
+            _BOARDS.popitem(last=False)
+    gm = _BOARDS[key]
+    _BOARDS.move_to_end(key)
+    return gm
+
+
+def _draw(payload: bytes) -> bytes:
+    from umpire.reads.maps import draw_side_map
+
+    drawing: Drawing = pickle.loads(payload)
+    return draw_side_map(drawing.view, drawing.around, drawing.radius, fitted=drawing.fitted)
+
+
+def _warm_up(payload: bytes) -> None:
+    from render import warm_up
+
+    warm_up(pickle.loads(payload))
