@@ -51,6 +51,7 @@ from tests.support.botkit import TOKEN
 from umpire.demo.main import Order, reachable_route
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
+from umpire.settings import default_map_workers
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = "flank-march"
@@ -94,8 +95,9 @@ class Figures:
 
 
 # -- the bot's process ---------------------------------------------------------------------------
-async def serve(db: Path, base_url: str, maps: bool = True) -> None:
-    """The bot on ``db`` (drawing maps unless ``maps`` is false), against the fake at
+async def serve(db: Path, base_url: str, maps: bool = True, workers: int = 0) -> None:
+    """The bot on ``db`` (drawing maps unless ``maps`` is false, in ``workers`` processes of
+    their own, or in its own with 0), against the fake at
     ``base_url``, until SIGTERM."""
     from bot.client import VedetteBot
     from tests.fakediscord import patched_discord, run_client
@@ -103,35 +105,41 @@ async def serve(db: Path, base_url: str, maps: bool = True) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with Store.open(db) as store:
-        umpire = Umpire(store, scenarios=ROOT / "scenarios", maps=MapMaker(enabled=maps))
+        drawing = MapMaker(enabled=maps, workers=workers)
+        umpire = Umpire(store, scenarios=ROOT / "scenarios", maps=drawing)
         bot = VedetteBot(umpire, outbox_interval=0.2, guild_ready_timeout=0.05)
-        with patched_discord(base_url):
-            async with run_client(bot, token=TOKEN, timeout=START_TIMEOUT):
-                sys.stdout.write(READY + "\n")
-                sys.stdout.flush()
-                await stop.wait()
+        try:
+            await drawing.warm_up()  # as the bot does while it logs in
+            with patched_discord(base_url):
+                async with run_client(bot, token=TOKEN, timeout=START_TIMEOUT):
+                    sys.stdout.write(READY + "\n")
+                    sys.stdout.flush()
+                    await stop.wait()
+        finally:
+            drawing.close()
 
 
-def serve_profiled(db: Path, base_url: str, maps: bool, profile: Path | None) -> None:
+def serve_profiled(db: Path, base_url: str, maps: bool, workers: int, profile: Path | None
+                   ) -> None:
     """``serve``, under cProfile when ``profile`` names a file for the statistics."""
     if profile is None:
-        asyncio.run(serve(db, base_url, maps))
+        asyncio.run(serve(db, base_url, maps, workers))
         return
     import cProfile
 
     profiler = cProfile.Profile()
     profiler.enable()
     try:
-        asyncio.run(serve(db, base_url, maps))
+        asyncio.run(serve(db, base_url, maps, workers))
     finally:
         profiler.disable()
         profiler.dump_stats(profile)
 
 
-async def start_bot(db: Path, base_url: str, log: Path, *, maps: bool = True,
+async def start_bot(db: Path, base_url: str, log: Path, *, maps: bool = True, workers: int = 0,
                     profile: Path | None = None) -> asyncio.subprocess.Process:
     flags = ["--profile", str(profile.resolve())] if profile is not None else []
-    flags += [] if maps else ["--no-maps"]
+    flags += ["--map-workers", str(workers)] if maps else ["--no-maps"]
     with log.open("wb") as stderr:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bench.botload", "--serve", str(db), base_url, *flags,
@@ -263,6 +271,15 @@ def checkpointed_size(db: Path) -> tuple[int, int]:
     return size, size - free * page
 
 
+def drawn(load: Load) -> str:
+    """How the maps were drawn, for the figures' first line."""
+    if not load.maps:
+        return ", no maps drawn"
+    if load.map_workers == 0:
+        return ", maps drawn in the bot's process"
+    return f", maps drawn by {load.map_workers} worker process(es)"
+
+
 def percentile(times: list[float], p: int) -> float:
     return times[0] if len(times) < 2 else statistics.quantiles(times, n=100,
                                                                  method="inclusive")[p - 1]
@@ -286,6 +303,8 @@ class Load:
     turns: int = 2
     think: float = THINK_S
     maps: bool = True
+    #: Processes drawing the maps beside the bot's (0: in the bot's own, in threads).
+    map_workers: int = field(default_factory=default_map_workers)
 
 
 async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str, float | int]:
@@ -301,7 +320,7 @@ async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str
         async with Store.open(db):  # the schema, before two processes open the file
             pass
         bot = await start_bot(db, fake.base_url, folder / "bot.log", maps=load.maps,
-                              profile=profile)
+                              workers=load.map_workers, profile=profile)
         try:
             players = Players(fake, figures)
             start = time.perf_counter()
@@ -335,7 +354,7 @@ async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str
     rate = figures.commands / play_s
     print(f"{load.games} games of {SCENARIO} at once on one bot process, 3 players each, "
           f"{load.turns} turn(s), players pausing {load.think:g} s on average before each "
-          f"command{'' if load.maps else ', no maps drawn'}: set up in {setup_s:.1f} s, "
+          f"command{drawn(load)}: set up in {setup_s:.1f} s, "
           f"played in {play_s:.1f} s ({rate:.1f} commands a second)")
     p50_ms = statistics.median(figures.answers) * 1000
     p99_ms = percentile(figures.answers, 99) * 1000
@@ -357,7 +376,8 @@ async def run(load: Load, folder: Path, profile: Path | None = None) -> dict[str
             "posts_per_turn": round(posted / game_turns, 2),
             "dms_per_player_turn": round(per_turn, 2), "dms_max": max(received),
             "db_bytes_per_turn": used // game_turns, "games": load.games, "turns": load.turns,
-            "think_s": load.think, "maps": load.maps, "commands": figures.commands,
+            "think_s": load.think, "maps": load.maps, "map_workers": load.map_workers,
+            "commands": figures.commands,
             "commands_per_s": round(rate, 1)}
 
 
@@ -370,16 +390,22 @@ def main(argv: list[str]) -> int:
                         help="a player's mean pause before each command (0: flat out)")
     parser.add_argument("--no-maps", action="store_true",
                         help="the bot draws no maps (to tell their cost from the rest)")
+    parser.add_argument("--map-workers", type=int, default=default_map_workers(), metavar="N",
+                        help="processes drawing the maps beside the bot's (0: in the bot's "
+                        "own process, in threads); by default as the bot has it")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="write the bot process's cProfile statistics to FILE")
     parser.add_argument("--serve", nargs=2, metavar=("DB", "BASE_URL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        serve_profiled(Path(args.serve[0]), args.serve[1], not args.no_maps, args.profile)
+        serve_profiled(Path(args.serve[0]), args.serve[1], not args.no_maps, args.map_workers,
+                       args.profile)
         return 0
     if args.games < 1 or args.turns < 1 or args.think < 0:
         parser.error("--games and --turns must be at least 1, --think at least 0")
-    load = Load(args.games, args.turns, args.think, not args.no_maps)
+    if args.map_workers < 0:
+        parser.error("--map-workers must be at least 0")
+    load = Load(args.games, args.turns, args.think, not args.no_maps, args.map_workers)
     with tempfile.TemporaryDirectory(prefix="vedette-botload-") as tmp:
         result = asyncio.run(run(load, Path(tmp), args.profile))
     print(json.dumps(result))
