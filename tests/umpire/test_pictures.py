@@ -20,7 +20,7 @@ import pytest
 
 from rules import commands as cmd
 from rules.ground.grid import Cell
-from rules.state import GameState
+from rules.state import GameState, to_snapshot
 from rules.view import project
 from storage.clock import utc_now
 from storage.db import connect
@@ -417,3 +417,42 @@ async def test_a_twelve_turn_game_with_two_players_a_side_stays_under_5_mb(
     size = sum(p.stat().st_size for p in tmp_path.glob("v.db*"))
     print(f"twelve-turn flank-march game, two players a side: {size} bytes")
     assert size < SIZE_LIMIT
+
+
+async def move_once(umpire: Umpire, gid: str = "g") -> None:
+    """Say Done until a side may move, then move one of its units a cell or two."""
+    while not (state := await umpire.repository.state_for(gid)).current.allows("move"):
+        for side in state.acting_sides():
+            for player in PLAYERS[side]:
+                await umpire.handle(gid, player, cmd.Done())
+    side = state.acting_sides()[0]
+    for unit in sorted(u.id for u in state.units.values() if u.side == side and u.cell):
+        here = state.units[unit].cell
+        assert here is not None
+        for dest in state.loaded.map.grid.neighbours(here):
+            route = reachable_route(state, Order(side, unit, state.loaded.board.label(dest)))
+            if route is not None:
+                await umpire.handle(gid, PLAYERS[side][0], cmd.Move(unit=unit, route=route))
+                return
+    raise AssertionError("no unit could move")
+
+
+@needs_maps
+async def test_a_queued_map_reads_the_state_its_commit_reached_the_same_as_the_log(
+        tmp_path: Path) -> None:
+    """The states a commit reached that its queued maps show are kept with the game, and each
+    is the very state the log gives for that event: a map drawn from it is the one the inbox
+    draws again from the log."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = Umpire(store, maps=MapMaker())
+        await new_game(umpire)
+        await move_once(umpire)
+        game = await umpire.repository.get("g")
+        pending = [d for d in await store.pending_deliveries("g") if d.picture_to_draw]
+        behind = {d.seq for d in pending} - {game.state.seq}
+        assert behind  # maps that follow an event the game has moved on from
+        for seq in behind:
+            kept = game.state_kept(seq)
+            assert kept is not None and kept.seq == seq
+            assert to_snapshot(kept) == to_snapshot(await umpire.repository.state_at("g", seq))
+        assert game.state_kept(-1) is None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -84,6 +85,10 @@ class Committed:
     answer: str | None = None
 
 
+#: States kept for the maps of a game's queued messages (``LiveGame.pictured``).
+PICTURED_KEPT = 16
+
+
 @dataclass
 class LiveGame:
     """A loaded game: its record, its pinned scenario and its current state."""
@@ -102,6 +107,27 @@ class LiveGame:
     #: The seated players, in the order they joined, as read with the record when the command
     #: now being decided began (seats change without an event: they are read every time).
     players: tuple[PlayerRecord, ...] = ()
+
+    #: The states this process's own commits reached that queued maps show, by seq (the last
+    #: ``PICTURED_KEPT``): a map drawn when its message is sent reads its state here, not
+    #: rebuilt from the log.
+    pictured: OrderedDict[int, GameState] = field(default_factory=OrderedDict)
+
+    def state_kept(self, seq: int) -> GameState | None:
+        """The state right after event ``seq``, if this copy has it at hand."""
+        return self.state if self.state.seq == seq else self.pictured.get(seq)
+
+    def keep_pictured(self, before: GameState, states: Sequence[GameState],
+                      deliveries: Sequence[NewDelivery]) -> None:
+        """Keep the states of a commit (``states``: right after each of its events, the first
+        following ``before``) that ``deliveries`` will draw maps of."""
+        for d in deliveries:
+            if d.image_view is None or d.image is not None or not states:
+                continue
+            index = len(states) - 1 if d.event_index is None else d.event_index % len(states)
+            self.pictured[before.seq + 1 + index] = states[index]
+        while len(self.pictured) > PICTURED_KEPT:
+            self.pictured.popitem(last=False)
 
     def player(self, user_id: int) -> PlayerRecord | None:
         """The user's seat, if they have one."""
@@ -287,6 +313,7 @@ class Repository:
         except ConcurrencyError:
             raise Stale from None  # decided again by ``decided``
         game.state = after
+        game.keep_pictured(before, outcome.states, deliveries)
         every_view(after)
         for e in outcome.events:
             if isinstance(e, ev.DieRolled) and e.audience.startswith("side:"):

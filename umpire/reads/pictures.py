@@ -25,7 +25,6 @@ import logging
 from dataclasses import replace
 from functools import partial
 
-from rules.state import GameState
 from rules.view import SideView
 from storage.records import DeliveryRecord, Picture
 from umpire.base import UmpireBase
@@ -69,8 +68,9 @@ class Pictures(UmpireBase):
         """The phase map of a call for orders, with its alt text, and a close-up of each of the
         side's hot spots out of the map's reach."""
         game = await self.repository.get(delivery.game_id)
-        state = (game.state if game.state.seq == delivery.seq
-                 else await self.repository.state_at(delivery.game_id, delivery.seq))
+        state = game.state_kept(delivery.seq)
+        if state is None:
+            state = await self.repository.state_at(delivery.game_id, delivery.seq)
         view, digest = await self.maps.looked_at(state, side)
         name = delivery.image_name or "map.png"
         # Worked out off the event loop: finding the hot spots scans the board.
@@ -120,8 +120,9 @@ class Pictures(UmpireBase):
         if not self.maps.enabled:
             return None
         game = await self.repository.get(game_id)
-        state: GameState = (game.state if game.state.seq == seq
-                            else await self.repository.state_at(game_id, seq))
+        state = game.state_kept(seq)
+        if state is None:
+            state = await self.repository.state_at(game_id, seq)
         _view, digest = await self.maps.looked_at(state, side)
         return await game.pictures.picture(
             side, MapKey(digest, fitted=fitted),
