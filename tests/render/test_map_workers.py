@@ -11,13 +11,17 @@ import os
 import pickle
 import signal
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bench.samples import as_enemy, sample_map, sample_units, sample_view
 from render.terrain import fingerprint
 from rules.forces.words import Formation, MovementClass
+from rules.ground.grid import Cell
 from rules.state import GameState
+from rules.view import GHOST, UnitView
 from storage.store import Store
 from tests.support.botkit import (
     MAPS,
@@ -28,7 +32,7 @@ from tests.support.botkit import (
     settle,
     start_and_reach_blue_movement,
 )
-from umpire.reads.map_workers import Drawing, MapWorkers
+from umpire.reads.map_workers import Drawing, MapWorkers, pickled
 from umpire.reads.maps import MapMaker
 from umpire.service import Umpire
 
@@ -175,3 +179,17 @@ async def test_a_board_travels_as_what_defines_it(tmp_path: Path) -> None:
     assert arrived.terrain == gm.terrain and arrived.hexsides == gm.hexsides
     assert all(arrived.board.label(c) == gm.board.label(c) for c in gm.grid.cells())
     assert arrived.board.parse("B1118") == gm.board.parse("B1118")
+
+
+def test_a_view_arrives_as_it_left() -> None:
+    """What a worker is sent is the view itself: every counter, every cell seen and blocked,
+    whatever their number (they travel packed)."""
+    gm = sample_map(34, 22, sheets=(2, 2), seed=3)
+    mine = sample_units(gm, "union", 40, seed=1)
+    theirs = as_enemy(sample_units(gm, "confederate", 30, seed=2), GHOST, turn=2)
+    for seen in (None, frozenset(), frozenset(gm.grid.cells())):
+        view = sample_view(gm, "union", [*mine, *theirs], information="hidden", seen=seen,
+                           blocked=frozenset({Cell(3, 4), Cell(33, 21)}))
+        arrived = pickle.loads(pickled(view))
+        assert replace(arrived, game_map=gm) == view
+        assert arrived.seen_cells == view.seen_cells and type(arrived.units[0]) is UnitView
