@@ -25,6 +25,7 @@ from rules.knowledge.information import InformationModel
 from rules.knowledge.overlay import Route
 from rules.knowledge.sighted import sight
 from rules.state import GameState
+from rules.view import SideView
 from storage.store import Store
 from tests.support.botkit import FIXTURES, MAPS
 from tests.support.hearing import BLUE, GREY, HOST, SEED, Variant, scenario
@@ -211,3 +212,31 @@ def test_the_digest_refuses_what_it_cannot_put_in_canonical_form() -> None:
     view = sample_view(gm, "union", [], information="hidden", seen=frozenset([Cell(0, 0)]))
     with pytest.raises(TypeError):
         view_digest(replace(view, notes={"x": object()}))  # type: ignore[dict-item]
+
+
+async def test_a_sides_look_at_the_state_is_its_own_whatever_the_enemy_looks_at(
+        tmp_path: Path) -> None:
+    """The view and digest a picture is looked up by are worked out once for each state and
+    kept for that view alone: the enemy looking at every state there is pushes nothing of
+    Blue's out, and a new state is looked at afresh."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        await new_game(umpire, tmp_path, "looks")
+        game = await umpire.repository.get("g1")
+        looks: list[str | None] = []
+
+        async def look(state: GameState, side: str | None) -> tuple[SideView, str]:
+            looks.append(side)
+            return await umpire.maps.looked_at(state, side)
+
+        first = await game.pictures.looked_at("blue", game.state, look)
+        for _ in range(3):
+            await game.pictures.looked_at("grey", game.state, look)
+            await game.pictures.looked_at(None, game.state, look)
+        again = await game.pictures.looked_at("blue", game.state, look)
+        assert again == first
+        assert looks == ["blue", "grey", None]
+        later = replace(game.state, seq=game.state.seq)  # an equal state, another object
+        await game.pictures.looked_at("blue", later, look)
+        assert looks == ["blue", "grey", None, "blue"]
+        assert first[1] == view_digest(drawn_part(first[0]))

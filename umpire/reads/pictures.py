@@ -71,7 +71,7 @@ class Pictures(UmpireBase):
         state = game.state_kept(delivery.seq)
         if state is None:
             state = await self.repository.state_at(delivery.game_id, delivery.seq)
-        view, digest = await self.maps.looked_at(state, side)
+        view, digest = await game.pictures.looked_at(side, state, self.maps.looked_at)
         name = delivery.image_name or "map.png"
         # Worked out off the event loop: finding the hot spots scans the board.
         spots = await asyncio.to_thread(_close_ups, view)
@@ -123,7 +123,7 @@ class Pictures(UmpireBase):
         state = game.state_kept(seq)
         if state is None:
             state = await self.repository.state_at(game_id, seq)
-        _view, digest = await self.maps.looked_at(state, side)
+        _view, digest = await game.pictures.looked_at(side, state, self.maps.looked_at)
         return await game.pictures.picture(
             side, MapKey(digest, fitted=fitted),
             lambda: self.maps.side_map(state, side, queued=queued, fitted=fitted))
