@@ -193,3 +193,24 @@ def test_a_view_arrives_as_it_left() -> None:
         arrived = pickle.loads(pickled(view))
         assert replace(arrived, game_map=gm) == view
         assert arrived.seen_cells == view.seen_cells and type(arrived.units[0]) is UnitView
+
+
+async def test_a_map_a_player_waits_for_goes_before_his_sides_messages_maps(
+        tmp_path: Path, workers: MapMaker) -> None:
+    state = await flank_march(tmp_path)
+    pool = pool_of(workers)
+    await workers.side_map(state, "union", fitted=True)  # the board is there
+    view = MapMaker.view_drawn(state, "union", None)
+    done: list[str] = []
+
+    async def ask(name: str, drawing: Drawing, now: bool) -> None:
+        await pool.draw("union", drawing, now=now)
+        done.append(name)
+
+    asking = [asyncio.create_task(ask(f"message {k}", Drawing(view, around=f"A{10 + k:02d}05"),
+                                      False)) for k in range(4)]
+    await asyncio.sleep(0)
+    asking.append(asyncio.create_task(ask("player", Drawing(view, fitted=True), True)))
+    await asyncio.gather(*asking)
+    # The first message's map was under way; the player's came next.
+    assert done == ["message 0", "player", "message 1", "message 2", "message 3"]

@@ -15,8 +15,10 @@ layers (``render.ground``), which it draws itself.
 
 **Fair shares** (DESIGN.md, "Timing tells nothing"). Pictures wait in a queue for each view (a
 side id, or the umpire's), and each worker that comes free takes the oldest picture of the next
-view in turn. A side's picture thus waits behind its own earlier pictures and at most one of
-each other view's, never behind another view's backlog: a side cannot time the enemy's requests
+view in turn; within a view's turns, a picture one of its players is waiting for goes before
+those for its messages (which wait for the send pace anyway). A side's picture thus waits behind
+its own earlier pictures and at most one of each other view's, never behind another view's
+backlog: a side cannot time the enemy's requests
 by its own. What is left is that a picture being drawn for another view when a side's is asked
 for holds a worker for its few tens of milliseconds; that is the machine being shared, as it is
 by every command (ruling INFO-13). As with the threads that draw queued maps in the bot's own
@@ -38,7 +40,7 @@ import multiprocessing
 import pickle
 from array import array
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
@@ -70,7 +72,35 @@ class Drawing:
 class _Asked:
     drawing: Drawing
     answer: asyncio.Future[bytes]
+    #: Asked for by a player waiting for it now, not for a message being sent.
+    now: bool
     tries: int = 0
+
+
+@dataclass
+class _Lane:
+    """One view's pictures waiting: those its players are waiting for now before those for
+    its messages, each in the order asked."""
+
+    now: deque[_Asked] = field(default_factory=deque)
+    later: deque[_Asked] = field(default_factory=deque)
+
+    def add(self, asked: _Asked, first: bool) -> None:
+        queue = self.now if asked.now else self.later
+        if first:
+            queue.appendleft(asked)
+        else:
+            queue.append(asked)
+
+    def take(self) -> _Asked:
+        return self.now.popleft() if self.now else self.later.popleft()
+
+    def __bool__(self) -> bool:
+        return bool(self.now or self.later)
+
+    def __iter__(self) -> Iterator[_Asked]:
+        yield from self.now
+        yield from self.later
 
 
 @dataclass
@@ -89,7 +119,7 @@ class MapWorkers:
         if count < 1:
             raise ValueError("map workers: at least one")
         self._workers = [_Worker(_new_pool()) for _ in range(count)]
-        self._waiting: dict[str, deque[_Asked]] = {}
+        self._waiting: dict[str, _Lane] = {}
         #: The views with pictures waiting, in the order they take their turns.
         self._turns: deque[str] = deque()
         self._closed = False
@@ -101,13 +131,15 @@ class MapWorkers:
     def count(self) -> int:
         return len(self._workers)
 
-    async def draw(self, view_name: str | None, drawing: Drawing) -> bytes:
+    async def draw(self, view_name: str | None, drawing: Drawing, *, now: bool = True) -> bytes:
         """The PNG of ``drawing``, drawn by a worker in ``view_name``'s turn (``None``: the
-        umpire's). Errors of the drawing itself (a label that cannot be read) are raised."""
+        umpire's). ``now``: a player is waiting for it (``False``: for a message being sent);
+        within its view's turns it goes before the view's pictures for messages. Errors of the
+        drawing itself (a label that cannot be read) are raised."""
         if self._closed:
             raise RuntimeError("the map workers are closed")
         name = view_name or UMPIRE
-        asked = _Asked(drawing, asyncio.get_running_loop().create_future())
+        asked = _Asked(drawing, asyncio.get_running_loop().create_future(), now)
         self._queue(name, asked)
         self._dispatch()
         return await asyncio.shield(asked.answer)
@@ -133,21 +165,18 @@ class MapWorkers:
 
     # -- taking turns --------------------------------------------------------------------------
     def _queue(self, name: str, asked: _Asked, first: bool = False) -> None:
-        queue = self._waiting.get(name)
-        if queue is None:
-            queue = self._waiting[name] = deque()
+        lane = self._waiting.get(name)
+        if lane is None:
+            lane = self._waiting[name] = _Lane()
             self._turns.append(name)
-        if first:
-            queue.appendleft(asked)
-        else:
-            queue.append(asked)
+        lane.add(asked, first)
 
     def _next(self) -> tuple[str, _Asked] | None:
-        """The oldest picture of the view whose turn it is, that view's turn passing on."""
+        """The next picture of the view whose turn it is, that view's turn passing on."""
         while self._turns:
             name = self._turns.popleft()
             queue = self._waiting[name]
-            asked = queue.popleft()
+            asked = queue.take()
             if queue:
                 self._turns.append(name)
             else:

@@ -76,7 +76,8 @@ class MapMaker:
             return None
         if self.workers is not None:
             view = await asyncio.to_thread(self.view_drawn, state, side, routes)
-            return await self.workers.draw(side, Drawing(view, around, radius, fitted))
+            return await self.workers.draw(side, Drawing(view, around, radius, fitted),
+                                           now=not queued)
         draw = functools.partial(self.draw, state, side, around, radius, routes, fitted)
         if not queued:
             return await asyncio.to_thread(draw)
