@@ -151,6 +151,17 @@ class MapWorkers:
             payload = self._pickled(worker, game_map)
             await loop.run_in_executor(worker.pool, _warm_up, payload)
 
+    def pids(self) -> list[int]:
+        """The worker processes' ids (those started so far)."""
+        return [pid for worker in self._workers for pid in (worker.pool._processes or {})]
+
+    async def settle(self) -> int:
+        """Wait until every worker has drawn the whole layers it was asked for; the bytes of
+        layers they keep, all together (``render.ground``)."""
+        loop = asyncio.get_running_loop()
+        kept = [await loop.run_in_executor(worker.pool, _settled) for worker in self._workers]
+        return sum(kept)
+
     def close(self) -> None:
         """Stop the workers; pictures not yet drawn fail."""
         self._closed = True
@@ -346,6 +357,13 @@ def _draw(payload: bytes) -> bytes:
 
     drawing: Drawing = pickle.loads(payload)
     return draw_side_map(drawing.view, drawing.around, drawing.radius, fitted=drawing.fitted)
+
+
+def _settled() -> int:
+    from render import ground
+
+    ground.settle()
+    return ground.kept_bytes()
 
 
 def _warm_up(payload: bytes) -> None:
