@@ -240,3 +240,29 @@ async def test_a_sides_look_at_the_state_is_its_own_whatever_the_enemy_looks_at(
         await game.pictures.looked_at("blue", later, look)
         assert looks == ["blue", "grey", None, "blue"]
         assert first[1] == view_digest(drawn_part(first[0]))
+
+
+async def test_pictures_kept_fit_the_process_budget_and_blues_share_is_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pictures kept are bounded by bytes for the whole process, shared evenly between the
+    games loaded and each game's views: with room for about one fitted map a view, the enemy
+    drawing map after map still leaves Blue's picture kept, and never the process over its
+    budget."""
+    async with Store.open(tmp_path / "v.db") as store:
+        umpire = Umpire(store, maps=MapMaker(enabled=True))
+        await new_game(umpire, tmp_path, "budget")
+        heard: list[tuple[str, bytes | None]] = []
+        assert await blue_map(umpire, heard) == "draw"
+        game = await umpire.repository.get("g1")
+        one = len(heard[0][1] or b"")
+        views = len(game.state.sides) + 1
+        monkeypatch.setattr("umpire.games.repository.PICTURE_BYTES", views * one * 3 // 2)
+        for around in ("A0101", "A0303", "A0505", "B0101", "B0303"):
+            await umpire.my_map("g1", GREY, around=around, radius=3)
+            assert game.pictures.kept_bytes() <= views * one * 3 // 2
+        assert umpire.picture_counts("g1", "grey").draws == 5
+        assert await blue_map(umpire, heard) == "hit"
+        # The control: a budget with no room for Blue's picture keeps none of it.
+        monkeypatch.setattr("umpire.games.repository.PICTURE_BYTES", views * one // 2)
+        await umpire.my_map("g1", BLUE, whole=True)
+        assert await blue_map(umpire, heard) == "draw"

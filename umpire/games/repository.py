@@ -51,7 +51,7 @@ from umpire.games.options import core_option
 from umpire.games.retrying import RETRY, RetryPolicy, Stale
 from umpire.games.routing import Message, Piece, call_for, messages_for
 from umpire.games.standing import StandingNow, asked_again_text, standing_now, standing_text
-from umpire.reads.drawn_maps import DrawnMaps, picture_file
+from umpire.reads.drawn_maps import PICTURE_BYTES, DrawnMaps, picture_file
 from umpire.reads.maps import MapMaker
 from umpire.verify import record
 from umpire.verify.record import LoggedEvent
@@ -179,12 +179,18 @@ class Repository:
                 return cached  # loaded by the reader this one waited for
             loaded = await self._loaded(record)
             state = await self.load_state(game_id, loaded, _without(record))
-            game = LiveGame(record, loaded, state, players=found.players)
+            game = LiveGame(record, loaded, state, players=found.players,
+                            pictures=DrawnMaps(self._picture_share(len(loaded.side_ids) + 1)))
             if cached is not None:
                 game.pictures = cached.pictures
             self._games[game_id] = game
             every_view(state)
             return game
+
+    def _picture_share(self, views: int) -> Callable[[], int]:
+        """The bytes of pictures each of a game's ``views`` may keep: ``PICTURE_BYTES`` shared
+        evenly between the games this process has loaded, then between the game's views."""
+        return lambda: PICTURE_BYTES // max(1, len(self._games)) // views
 
     def cached(self, game_id: str) -> LiveGame | None:
         """The game as this process last loaded it, if it has (nothing is read)."""

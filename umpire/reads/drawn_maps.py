@@ -25,6 +25,9 @@ from rules.view import SideView
 
 #: Pictures kept per view of a game: its latest whole board, fitted window and a window or two.
 KEEP = 4
+#: Bytes of pictures kept in the whole process, shared evenly between the games loaded and, in
+#: each game, between its views (``DrawnMaps``).
+PICTURE_BYTES = 32 * 2**20
 #: The ending of a queued map's view name that asks for the fitted window (ruling ORD-30); a
 #: name without it is the whole board. (Side ids cannot hold a full stop.)
 WINDOW = ".window"
@@ -77,10 +80,12 @@ class _ViewPictures:
 
 
 class DrawnMaps:
-    """The pictures of one game, by view."""
+    """The pictures of one game, by view. ``share``: the bytes each view may keep (at most
+    ``KEEP`` pictures in any case), asked again whenever one of its pictures is drawn."""
 
-    def __init__(self) -> None:
+    def __init__(self, share: Callable[[], int] | None = None) -> None:
         self._views: dict[str | None, _ViewPictures] = {}
+        self._share = share
 
     def counts(self, side: str | None) -> Counts:
         """How often ``side``'s pictures (``None``: the umpire's) were found kept or drawn."""
@@ -112,6 +117,7 @@ class DrawnMaps:
             mine.counts = replace(mine.counts, draws=mine.counts.draws + 1)
             drawing = asyncio.ensure_future(draw())
             drawing.add_done_callback(_retrieved)
+            drawing.add_done_callback(lambda _: self._trim(mine))
             mine.drawn[key] = drawing
             # Only this view's own pictures are pushed out: nothing another side asks for.
             while len(mine.drawn) > KEEP:
@@ -127,6 +133,32 @@ class DrawnMaps:
             if mine.drawn.get(key) is drawing:
                 del mine.drawn[key]
             raise
+
+
+    def kept_bytes(self) -> int:
+        """The bytes of every picture kept, all views together."""
+        return sum(_size(f) for mine in self._views.values() for f in mine.drawn.values())
+
+    def _trim(self, mine: _ViewPictures) -> None:
+        """Keep the view's newest pictures that fit its share of the bytes (a picture being
+        drawn is kept: readers wait for it). The share depends on how many games the process
+        has loaded, never on what anyone asked for, and only the view's own pictures count."""
+        if self._share is None:
+            return
+        allowed = self._share()
+        for key, drawing in reversed(list(mine.drawn.items())):
+            size = _size(drawing)
+            if size > allowed:
+                del mine.drawn[key]
+            else:
+                allowed -= size
+
+
+def _size(drawing: asyncio.Future[bytes | None]) -> int:
+    """The bytes of a picture drawn (nothing yet for one being drawn, or that failed)."""
+    if not drawing.done() or drawing.cancelled() or drawing.exception() is not None:
+        return 0
+    return len(drawing.result() or b"")
 
 
 def _retrieved(drawing: asyncio.Future[bytes | None]) -> None:
