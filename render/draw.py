@@ -67,27 +67,32 @@ class Picture:
 
 
 def render_map(view: SideView, *, around: Cell | None = None, radius: int | None = None,
-               fitted: bool = False) -> bytes:
+               fitted: bool = False, whole_layers: bool = True) -> bytes:
     """Draw ``view`` on its own map (``view.game_map``) and return PNG bytes.
 
     The whole board; with ``around`` a window of ``radius`` cells (default 8) round that cell,
     zoomed in and with every cell labelled; with ``fitted`` the window fitted to the side's
     units and the enemies it knows (``render.fit``). Sides are drawn in ``view.side_colours``;
     the view's own routes (``view.routes``) are drawn dashed, each with its note at its end.
+    ``whole_layers=False``: the ground is drawn for this picture alone and no whole terrain
+    layer is drawn or kept (``render.ground``); the picture is the same.
     """
-    return encode(draw_picture(view, around=around, radius=radius, fitted=fitted).image)
+    return encode(draw_picture(view, around=around, radius=radius, fitted=fitted,
+                               whole_layers=whole_layers).image)
 
 
-def warm_up(gm: GameMap | None = None) -> None:
+def warm_up(gm: GameMap | None = None, *, whole_layers: bool = True) -> None:
     """Do now what the first picture in this process would otherwise wait for: Pillow's image
     formats loaded, and with ``gm`` its board laid out at every scale a picture is drawn at, its
     cells' neighbours listed, and its whole layers asked for (``render.ground.prepare``). No
     picture is drawn and nothing a side could see is touched: the first picture of a view is
-    drawn exactly as it would have been."""
+    drawn exactly as it would have been. ``whole_layers=False``: the whole layers are not asked
+    for."""
     encode(Image.new("RGB", (8, 8), PAPER))
     if gm is None:
         return
-    prepare(gm)
+    if whole_layers:
+        prepare(gm)
     for scale, labelled in ((BOARD_SCALE, False), (FIT_SCALE, True),
                             *((s, True) for s in WINDOW_SCALES)):
         terrain_layer(gm, scale, every_label=labelled).every_cell  # noqa: B018 - laid out now
@@ -239,7 +244,7 @@ def _fits_window(scale: int, text: str) -> bool:
 
 
 def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | None = None,
-                 fitted: bool = False) -> Picture:
+                 fitted: bool = False, whole_layers: bool = True) -> Picture:
     """``render_map``'s picture, with what it shows (``Picture``)."""
     gm = view.game_map
     colours = colours_for(view)
@@ -253,7 +258,7 @@ def draw_picture(view: SideView, *, around: Cell | None = None, radius: int | No
     lay = layer.layout
     box = widened(box, lay.width)
     near = layer.every_cell if box == layer.whole else lay.cells_in(box)
-    piece = ground(layer, gm, box)
+    piece = ground(layer, gm, box, whole_layers=whole_layers)
     im = piece.image
     scale = lay.scale
 

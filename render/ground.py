@@ -155,9 +155,13 @@ _QUEUE: queue.Queue[tuple[float, GameMap]] = queue.Queue()
 _WORKER: list[threading.Thread] = []
 
 
-def ground(layer: TerrainLayer, gm: GameMap, box: Box) -> Ground:
+def ground(layer: TerrainLayer, gm: GameMap, box: Box, *, whole_layers: bool = True) -> Ground:
     """The piece ``box`` of ``layer`` (of the map ``gm``): cut from the whole layer if it has
-    been drawn, else drawn for this picture alone."""
+    been drawn, else drawn for this picture alone. ``whole_layers=False``: drawn for this
+    picture alone, and no whole layer is asked for (the bot's own process draws so while its
+    map workers, which keep the whole layers, are starting)."""
+    if not whole_layers:
+        return Ground(layer.drawn(gm, box), box)
     prepare(gm)
     with _LOCK:
         whole = _WHOLE.get(layer.key)

@@ -52,6 +52,7 @@ async def flank_march(folder: Path) -> GameState:
 async def workers() -> AsyncIterator[MapMaker]:
     maps = MapMaker(workers=1)
     try:
+        await maps.warm_up()  # as the bot does at its start
         yield maps
     finally:
         maps.close()
@@ -214,3 +215,28 @@ async def test_a_map_a_player_waits_for_goes_before_his_sides_messages_maps(
     await asyncio.gather(*asking)
     # The first message's map was under way; the player's came next.
     assert done == ["message 0", "player", "message 1", "message 2", "message 3"]
+
+
+async def test_before_the_workers_have_started_maps_are_drawn_here_the_same(
+        tmp_path: Path) -> None:
+    """The first map after a restart does not wait for the workers to start: it is drawn in
+    the bot's own process, the same bytes; the workers are started meanwhile and draw the
+    maps after."""
+    state = await flank_march(tmp_path)
+    maps = MapMaker(workers=1)
+    try:
+        pool = pool_of(maps)
+        assert not pool.ready
+        first = await maps.side_map(state, "union", fitted=True)
+        assert first == await MapMaker(workers=0).side_map(state, "union", fitted=True)
+        assert pool.boards_sent == 0  # drawn here, not sent
+        await asyncio.wait_for(_started(pool), 60)
+        assert await maps.side_map(state, "union", fitted=True) == first
+        assert pool.boards_sent == 1
+    finally:
+        maps.close()
+
+
+async def _started(pool: MapWorkers) -> None:
+    while not pool.ready:
+        await asyncio.sleep(0.05)

@@ -168,6 +168,7 @@ async def running(table: Table, *, dev_guild: int | None = None, global_commands
     store = await Store.open(table.db)
     maps = MapMaker(enabled=MAPS, workers=map_workers)
     try:
+        await maps.warm_up()  # as the bot does at its start
         umpire = Umpire(store, scenarios=scenarios, maps=maps)
         await moves_at_once(umpire, table.alice, table.bob, table.carol, table.dave)
         bot = VedetteBot(umpire, dev_guild=dev_guild, global_commands=global_commands,

@@ -25,6 +25,10 @@ by every command (ruling INFO-13). As with the threads that draw queued maps in 
 process (``umpire.reads.maps``), a view is named by its side id, not by game: two games whose
 sides share an id share a queue, which tells neither side anything of its own enemy.
 
+**Until the workers have started** (a second or two after the bot: a fresh interpreter imports
+the renderer), pictures are drawn in the bot's own process, piece by piece, so that the first
+``/map`` after a restart is as quick as any (``umpire.reads.maps``).
+
 **A worker that dies** (killed, out of memory) is replaced, and the picture it was drawing is
 drawn once more by the new one; a picture that kills two workers fails, and its message goes
 without it (``umpire.reads.pictures``).
@@ -124,6 +128,9 @@ class MapWorkers:
         self._turns: deque[str] = deque()
         self._closed = False
         self._running: set[asyncio.Future[None]] = set()
+        self._starting: asyncio.Future[None] | None = None
+        #: Whether every worker has started (``warm_up`` done once).
+        self.ready = False
         #: How many boards were sent whole, for the tests and the benchmarks.
         self.boards_sent = 0
 
@@ -145,11 +152,25 @@ class MapWorkers:
         return await asyncio.shield(asked.answer)
 
     async def warm_up(self, game_map: GameMap | None) -> None:
-        """Have every worker ready its renderer (and ``game_map``'s layers, if given)."""
+        """Start the workers if they are not, and have each ready its renderer (and
+        ``game_map``'s layers, if given)."""
         loop = asyncio.get_running_loop()
         for worker in self._workers:
             payload = self._pickled(worker, game_map)
             await loop.run_in_executor(worker.pool, _warm_up, payload)
+        self.ready = not self._closed
+
+    def start(self) -> None:
+        """Start the workers in the background, once (``warm_up``)."""
+        if self._starting is None and not self._closed:
+            self._starting = asyncio.ensure_future(self._start())
+
+    async def _start(self) -> None:
+        try:
+            await self.warm_up(None)
+        except Exception:  # the next picture asks again
+            log.exception("starting the map workers failed")
+            self._starting = None
 
     def pids(self) -> list[int]:
         """The worker processes' ids (those started so far)."""

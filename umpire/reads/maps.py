@@ -74,7 +74,8 @@ class MapMaker:
         fitted to the side's units and the enemies it knows, unless ``around`` is given."""
         if not self.enabled:
             return None
-        if self.workers is not None:
+        if self._workers_ready():
+            assert self.workers is not None
             view = await asyncio.to_thread(self.view_drawn, state, side, routes)
             return await self.workers.draw(side, Drawing(view, around, radius, fitted),
                                            now=not queued)
@@ -95,7 +96,8 @@ class MapMaker:
     def draw(self, state: GameState, side: str | None, around: str | None, radius: int | None,
              routes: tuple[Route, ...] | None, fitted: bool) -> bytes:
         """The picture itself, drawn in the calling (worker) thread."""
-        return draw_side_map(self.view_drawn(state, side, routes), around, radius, fitted=fitted)
+        return draw_side_map(self.view_drawn(state, side, routes), around, radius, fitted=fitted,
+                             whole_layers=self.workers is None)
 
     @staticmethod
     def view_drawn(state: GameState, side: str | None, routes: tuple[Route, ...] | None
@@ -112,6 +114,8 @@ class MapMaker:
             return
         try:
             if self.workers is not None:
+                # This process too, for the pictures it draws while the workers start.
+                await asyncio.to_thread(_warm_up, game_map, False)
                 await self.workers.warm_up(game_map)
             else:
                 await asyncio.to_thread(_warm_up, game_map)
@@ -123,15 +127,28 @@ class MapMaker:
         """A picture of a view already worked out."""
         if not self.enabled:
             return None
-        if self.workers is not None:
+        if self._workers_ready():
+            assert self.workers is not None
             return await self.workers.draw(view.side, Drawing(drawn_part(view), around, radius))
-        return await asyncio.to_thread(draw_side_map, view, around, radius)
+        return await asyncio.to_thread(draw_side_map, view, around, radius,
+                                       whole_layers=self.workers is None)
+
+    def _workers_ready(self) -> bool:
+        """Whether the pictures go to the worker processes: there are some, and they have
+        started. Until they have, pictures are drawn here, piece by piece (no whole layer kept
+        in this process), and the workers are started if nobody has started them yet."""
+        if self.workers is None:
+            return False
+        if not self.workers.ready:
+            self.workers.start()
+            return False
+        return True
 
 
-def _warm_up(game_map: GameMap | None) -> None:
+def _warm_up(game_map: GameMap | None, whole_layers: bool = True) -> None:
     from render import warm_up
 
-    warm_up(game_map)
+    warm_up(game_map, whole_layers=whole_layers)
 
 
 def _looked_at(state: GameState, side: str | None) -> tuple[SideView, str]:
@@ -140,9 +157,10 @@ def _looked_at(state: GameState, side: str | None) -> tuple[SideView, str]:
 
 
 def draw_side_map(view: SideView, around: str | None = None, radius: int | None = None, *,
-                  fitted: bool = False) -> bytes:
+                  fitted: bool = False, whole_layers: bool = True) -> bytes:
     """A PNG of ``view``: whole, around a cell (a label; ``ValueError`` if it cannot be
-    read), or ``fitted`` to its units and the enemies it knows (``render.fit``)."""
+    read), or ``fitted`` to its units and the enemies it knows (``render.fit``).
+    ``whole_layers=False``: no whole terrain layer drawn or kept in this process."""
     from render import render_map
 
     centre = None
@@ -153,4 +171,4 @@ def draw_side_map(view: SideView, around: str | None = None, radius: int | None 
             raise ValueError(str(e)) from None
         radius = max(2, min(MAX_RADIUS, radius or DEFAULT_RADIUS))
     return render_map(view, around=centre, radius=radius if centre else None,
-                      fitted=fitted and centre is None)
+                      fitted=fitted and centre is None, whole_layers=whole_layers)
