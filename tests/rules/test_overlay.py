@@ -86,9 +86,11 @@ def test_the_overlay_hook_never_receives_the_game_state() -> None:
 def test_the_map_takes_a_view_and_nothing_else() -> None:
     from render import render_image, render_map
 
-    for draw in (render_map, render_image):
-        assert list(inspect.signature(draw).parameters) == ["view", "around", "radius",
-                                                            "fitted"]
+    # Besides the view, only the window, and whether this process keeps whole terrain layers
+    # (the bot's own does not while its map workers start): nothing of the game.
+    for draw in (render_map, render_image, draw_side_map):
+        assert list(inspect.signature(draw).parameters) in (
+            ["view", "around", "radius", "fitted"],
+            ["view", "around", "radius", "fitted", "whole_layers"])
         assert _annotations(draw)["view"] is SideView
-    assert list(inspect.signature(draw_side_map).parameters) == ["view", "around", "radius",
-                                                                 "fitted"]
+    assert _annotations(draw_side_map)["whole_layers"] is bool
