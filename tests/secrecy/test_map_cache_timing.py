@@ -131,8 +131,10 @@ async def test_the_enemys_map_requests_do_not_push_out_blues_picture(tmp_path: P
         heard: list[tuple[str, bytes | None]] = []
         assert await blue_map(umpire, heard) == "draw"
         cells = ("A0101", "A0303", "A0505", "B0101", "B0303", "B0505", "B0703", "A0604")
-        for around in cells[:KEEP * 2]:
-            await umpire.my_map("g1", GREY, around=around, radius=2)
+        windows = [(around, radius) for radius in (2, 3, 4) for around in cells]
+        assert len(windows) >= KEEP * 2
+        for around, radius in windows[:KEEP * 2]:
+            await umpire.my_map("g1", GREY, around=around, radius=radius)
         await umpire.my_map("g1", GREY, whole=True)
         assert umpire.picture_counts("g1", "grey").draws == KEEP * 2 + 1
         assert await blue_map(umpire, heard) == "hit"

@@ -23,8 +23,9 @@ from dataclasses import dataclass, replace
 from rules.state import GameState
 from rules.view import SideView
 
-#: Pictures kept per view of a game: its latest whole board, fitted window and a window or two.
-KEEP = 4
+#: Pictures kept per view of a game at most: its latest whole board, the fitted window and the
+#: close-ups of a phase's gallery, and a window or two (their bytes are bounded apart).
+KEEP = 8
 #: Bytes of pictures kept in the whole process, shared evenly between the games loaded and, in
 #: each game, between its views (``DrawnMaps``).
 PICTURE_BYTES = 32 * 2**20
