@@ -21,6 +21,13 @@ games ``cpu_ms_per_command`` (the CPU time this process used, over the commands)
 writer's, each a hop from the event loop and back: statements, fetches, ``BEGIN`` and
 ``COMMIT``).
 
+``--maps`` adds, in the same run, the same 20 games with maps, as the bot plays them: after
+each command the game's messages are sent (through a transport that drops them), each map
+drawn by one map worker process (``umpire.reads.map_workers``). The JSON line gains
+``maps_commands_per_s``, ``maps_cpu_ms_per_command`` (this process: the command, the outbox,
+the views and their digests), ``maps_worker_cpu_ms_per_command`` (the drawing) and the
+messages and pictures a command sent.
+
 ``--postgres`` adds, in the same run, the same 20 games on PostgreSQL (a throwaway server that
 syncs its commits to disk, started with ``tests/support/pg_server.py``, or
 ``VEDETTE_TEST_POSTGRES``):
@@ -151,16 +158,17 @@ async def set_up_games(target: str, gids: Sequence[str]) -> None:
 
 
 async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
-                     barrier: tuple[Path, Path] | None = None
+                     barrier: tuple[Path, Path] | None = None, sent: Dropped | None = None
                      ) -> tuple[float, float, int, float]:
     """Play ``steps`` in each of the (set up) games, all at once, on one ``Umpire`` of
     ``target``: when it started and ended (wall clock), how many commands were refused and the
     CPU time this process used meanwhile.
     With a ``barrier`` ``(ready, go)``, it writes ``ready`` once its store is open and starts
-    when ``go`` appears."""
+    when ``go`` appears. With ``sent``, the game's outbox is sent through it after each command,
+    as the bot does, every map drawn by ``sent.maps``."""
     refused = 0
     async with Store.open(target) as store:
-        umpire = Umpire(store, maps=MapMaker(enabled=False))
+        umpire = Umpire(store, maps=sent.maps if sent is not None else MapMaker(enabled=False))
         if barrier is not None:
             ready, go = barrier
             ready.write_text("ready\n", encoding="utf-8")
@@ -174,6 +182,8 @@ async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
                     await umpire.handle(gid, user, command, request_id=f"{gid}-{n}")
                 except UmpireError:
                     refused += 1
+                if sent is not None:
+                    await umpire.drain(gid, sent)
 
         start, cpu = time.time(), time.process_time()
         await asyncio.gather(*(play(gid) for gid in gids))
@@ -181,6 +191,54 @@ async def play_games(target: str, gids: Sequence[str], steps: Sequence[Step],
         for gid in gids:
             assert (await umpire.repository.state_for(gid)).status == "ended", gid
     return start, end, refused, cpu
+
+
+class Dropped:
+    """A transport that takes every message and drops it, counting the pictures; the maps are
+    drawn by ``maps``' worker processes, as the bot draws them."""
+
+    def __init__(self, maps: MapMaker) -> None:
+        self.maps = maps
+        self.messages = 0
+        self.pictures = 0
+
+    async def send(self, kind: str, target: str, text: str, image: bytes | None,
+                   image_name: str | None, *, key: str = "", pictures: Sequence[object] = (),
+                   **_: object) -> None:
+        self.messages += 1
+        self.pictures += max(len(pictures), image is not None)
+
+
+def process_cpu(pids: Sequence[int]) -> float:
+    """CPU seconds used so far by the processes ``pids`` (those still alive), from ``/proc``."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def games_with_maps(target: str, steps: list[Step]) -> tuple[Run, Dropped, float]:
+    """The ``GAMES`` games again, each command followed by its game's outbox sent (through
+    ``Dropped``) with its maps drawn by one map worker: the run, what was sent, and the CPU
+    seconds the worker used."""
+    gids = [f"m{n:02d}" for n in range(GAMES)]
+    await set_up_games(target, gids)
+    maps = MapMaker(workers=1)
+    try:
+        await maps.warm_up()
+        assert maps.workers is not None
+        sent = Dropped(maps)
+        before = process_cpu(maps.workers.pids())
+        with counted_trips() as trips:
+            start, end, refused, cpu = await play_games(target, gids, steps, sent=sent)
+        worker = process_cpu(maps.workers.pids()) - before
+    finally:
+        maps.close()
+    return Run(end - start, GAMES * len(steps), refused, cpu, None, trips.count), sent, worker
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +372,7 @@ def _ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
-async def main(postgres: bool) -> None:
+async def main(postgres: bool, maps: bool = False) -> None:
     figures: dict[str, float | int] = {}
     missed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="vedette-bench-") as tmp:
@@ -339,6 +397,8 @@ async def main(postgres: bool) -> None:
                     "cpu_ms_per_command": round(run.cpu / sent * 1000, 2),
                     "trips_per_command": round(run.trips / sent, 2),
                     "moves_timed": len(times), "games": GAMES, "commands": sent}
+        if maps:
+            figures |= await map_figures(str(Path(tmp) / "maps.db"), steps)
         if postgres:
             figures |= await postgres_figures(steps, Path(tmp), rate, missed)
     # The figures depend on what else the machine runs: say how busy it was.
@@ -347,6 +407,22 @@ async def main(postgres: bool) -> None:
           f"{os.cpu_count()} cores")
     print("targets met" if not missed else f"target(s) missed: {', '.join(missed)}")
     print(json.dumps(figures))
+
+
+async def map_figures(target: str, steps: list[Step]) -> dict[str, float | int]:
+    """The same games with their messages sent and maps drawn, as the bot does."""
+    run, sent, worker = await games_with_maps(target, steps)
+    per = run.commands
+    print(f"{GAMES} games at once, each message sent and its maps drawn by one map worker: "
+          f"{run.rate:.0f} commands/s; a command: {run.cpu / per * 1000:.1f} ms of CPU in the "
+          f"umpire's process, {worker / per * 1000:.1f} ms in the worker's, "
+          f"{sent.messages / per:.1f} messages and {sent.pictures / per:.2f} pictures; "
+          f"{run.trips / per:.1f} trips to SQLite's threads")
+    return {"maps_commands_per_s": round(run.rate, 1),
+            "maps_cpu_ms_per_command": round(run.cpu / per * 1000, 2),
+            "maps_worker_cpu_ms_per_command": round(worker / per * 1000, 2),
+            "maps_pictures_per_command": round(sent.pictures / per, 2),
+            "maps_messages_per_command": round(sent.messages / per, 2)}
 
 
 async def postgres_figures(steps: list[Step], folder: Path, sqlite_rate: float,
@@ -503,10 +579,10 @@ def server_cpu(folder: Path | None) -> float | None:
 def _main(argv: Sequence[str]) -> int:
     if argv[:1] == ["--play"]:
         return _play_main(argv[1:])
-    if argv not in ([], ["--postgres"]):
-        print("usage: python -m bench.umpire [--postgres]", file=sys.stderr)
+    if not set(argv) <= {"--postgres", "--maps"}:
+        print("usage: python -m bench.umpire [--postgres] [--maps]", file=sys.stderr)
         return 2
-    asyncio.run(main(postgres=argv == ["--postgres"]))
+    asyncio.run(main(postgres="--postgres" in argv, maps="--maps" in argv))
     return 0
 
 
