@@ -31,6 +31,7 @@ from storage.store import Store
 from tests.support.botkit import MAPS
 from umpire.demo.main import Order, reachable_route
 from umpire.outbox.drain import DeliveryRejected
+from umpire.reads.drawn_maps import read_view
 from umpire.reads.maps import MapMaker, draw_side_map
 from umpire.service import Umpire, UmpireError
 
@@ -449,10 +450,14 @@ async def test_a_queued_map_reads_the_state_its_commit_reached_the_same_as_the_l
         await move_once(umpire)
         game = await umpire.repository.get("g")
         pending = [d for d in await store.pending_deliveries("g") if d.picture_to_draw]
-        behind = {d.seq for d in pending} - {game.state.seq}
+        behind = {(d.seq, read_view(d.image_view or "")[0]) for d in pending
+                  if d.seq != game.state.seq}
         assert behind  # maps that follow an event the game has moved on from
-        for seq in behind:
-            kept = game.state_kept(seq)
+        for seq, view in behind:
+            kept = game.state_kept(seq, view)
             assert kept is not None and kept.seq == seq
             assert to_snapshot(kept) == to_snapshot(await umpire.repository.state_at("g", seq))
-        assert game.state_kept(-1) is None
+        assert game.state_kept(-1, "union") is None
+        # Each view keeps its own: a view with no map of that event has nothing kept for it.
+        seq, _ = min(behind)
+        assert game.state_kept(seq, "umpire") is None

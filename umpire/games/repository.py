@@ -51,7 +51,7 @@ from umpire.games.options import core_option
 from umpire.games.retrying import RETRY, RetryPolicy, Stale
 from umpire.games.routing import Message, Piece, call_for, messages_for
 from umpire.games.standing import StandingNow, asked_again_text, standing_now, standing_text
-from umpire.reads.drawn_maps import PICTURE_BYTES, DrawnMaps, picture_file
+from umpire.reads.drawn_maps import PICTURE_BYTES, DrawnMaps, picture_file, read_view
 from umpire.reads.maps import MapMaker
 from umpire.verify import record
 from umpire.verify.record import LoggedEvent
@@ -108,14 +108,18 @@ class LiveGame:
     #: now being decided began (seats change without an event: they are read every time).
     players: tuple[PlayerRecord, ...] = ()
 
-    #: The states this process's own commits reached that queued maps show, by seq (the last
-    #: ``PICTURED_KEPT``): a map drawn when its message is sent reads its state here, not
-    #: rebuilt from the log.
-    pictured: OrderedDict[int, GameState] = field(default_factory=OrderedDict)
+    #: The states this process's own commits reached that queued maps show, for each view the
+    #: maps are of (a side id, or ``umpire``), by seq (the view's last ``PICTURED_KEPT``): a map
+    #: drawn when its message is sent reads its state here, not rebuilt from the log. Each view
+    #: has its own, so the enemy's maps never push out a side's.
+    pictured: dict[str, OrderedDict[int, GameState]] = field(default_factory=dict)
 
-    def state_kept(self, seq: int) -> GameState | None:
-        """The state right after event ``seq``, if this copy has it at hand."""
-        return self.state if self.state.seq == seq else self.pictured.get(seq)
+    def state_kept(self, seq: int, view: str) -> GameState | None:
+        """The state right after event ``seq``, if this copy has it at hand for ``view``."""
+        if self.state.seq == seq:
+            return self.state
+        kept = self.pictured.get(view)
+        return None if kept is None else kept.get(seq)
 
     def keep_pictured(self, before: GameState, states: Sequence[GameState],
                       deliveries: Sequence[NewDelivery]) -> None:
@@ -125,9 +129,10 @@ class LiveGame:
             if d.image_view is None or d.image is not None or not states:
                 continue
             index = len(states) - 1 if d.event_index is None else d.event_index % len(states)
-            self.pictured[before.seq + 1 + index] = states[index]
-        while len(self.pictured) > PICTURED_KEPT:
-            self.pictured.popitem(last=False)
+            kept = self.pictured.setdefault(read_view(d.image_view)[0], OrderedDict())
+            kept[before.seq + 1 + index] = states[index]
+            while len(kept) > PICTURED_KEPT:
+                kept.popitem(last=False)
 
     def player(self, user_id: int) -> PlayerRecord | None:
         """The user's seat, if they have one."""

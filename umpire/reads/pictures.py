@@ -68,7 +68,7 @@ class Pictures(UmpireBase):
         """The phase map of a call for orders, with its alt text, and a close-up of each of the
         side's hot spots out of the map's reach."""
         game = await self.repository.get(delivery.game_id)
-        state = game.state_kept(delivery.seq)
+        state = game.state_kept(delivery.seq, side)
         if state is None:
             state = await self.repository.state_at(delivery.game_id, delivery.seq)
         view, digest = await game.pictures.looked_at(side, state, self.maps.looked_at)
@@ -120,7 +120,7 @@ class Pictures(UmpireBase):
         if not self.maps.enabled:
             return None
         game = await self.repository.get(game_id)
-        state = game.state_kept(seq)
+        state = game.state_kept(seq, UMPIRE_VIEW if side is None else side)
         if state is None:
             state = await self.repository.state_at(game_id, seq)
         _view, digest = await game.pictures.looked_at(side, state, self.maps.looked_at)
