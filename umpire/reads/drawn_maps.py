@@ -20,9 +20,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from rules.state import GameState
-from rules.view import SideView
-
 #: Pictures kept per view of a game at most: its latest whole board, the fitted window and the
 #: close-ups of a phase's gallery, and a window or two (their bytes are bounded apart).
 KEEP = 8
@@ -71,13 +68,11 @@ class Counts:
 
 
 class _ViewPictures:
-    """One view's pictures, newest last, and its counts; and the state it was last looked at
-    in, with the view and its digest."""
+    """One view's pictures, newest last, and its counts."""
 
     def __init__(self) -> None:
         self.drawn: OrderedDict[MapKey, asyncio.Future[bytes | None]] = OrderedDict()
         self.counts = Counts()
-        self.looked: tuple[GameState, SideView, str] | None = None
 
 
 class DrawnMaps:
@@ -92,20 +87,6 @@ class DrawnMaps:
         """How often ``side``'s pictures (``None``: the umpire's) were found kept or drawn."""
         found = self._views.get(side)
         return found.counts if found is not None else Counts()
-
-    async def looked_at(self, side: str | None, state: GameState,
-                        look: Callable[[GameState, str | None], Awaitable[tuple[SideView, str]]]
-                        ) -> tuple[SideView, str]:
-        """``side``'s view of ``state`` and the digest of its picture, as ``look`` works them
-        out (``MapMaker.looked_at``), once for each state: a message's map, its close-ups and
-        the ``/map`` asked for just after all read the same. Only the view's own last look is
-        kept, so what the enemy asks for never decides how soon a side's answer comes."""
-        mine = self._views.setdefault(side, _ViewPictures())
-        if mine.looked is not None and mine.looked[0] is state:
-            return mine.looked[1], mine.looked[2]
-        view, digest = await look(state, side)
-        mine.looked = (state, view, digest)
-        return view, digest
 
     async def picture(self, side: str | None, key: MapKey,
                       draw: Callable[[], Awaitable[bytes | None]]) -> bytes | None:

@@ -25,6 +25,7 @@ import logging
 from dataclasses import replace
 from functools import partial
 
+from rules.state import GameState
 from rules.view import SideView
 from storage.records import DeliveryRecord, Picture
 from umpire.base import UmpireBase
@@ -49,13 +50,21 @@ class Pictures(UmpireBase):
         the outbox, which draws its maps one after another (``MapMaker.side_map``)."""
         if not delivery.picture_to_draw or not self.maps.enabled:
             return delivery
-        view, fitted = read_view(delivery.image_view or "")
-        side = None if view == UMPIRE_VIEW else view
+        name, fitted = read_view(delivery.image_view or "")
+        side = None if name == UMPIRE_VIEW else name
         try:
-            image = await self._map_at(delivery.game_id, delivery.seq, side, queued=sending,
-                                       fitted=fitted)
-            shown = (await self._gallery(delivery, side, image) if sending and fitted
-                     and image is not None and side is not None else ())
+            game = await self.repository.get(delivery.game_id)
+            state = game.state_kept(delivery.seq, name)
+            if state is None:
+                state = await self.repository.state_at(delivery.game_id, delivery.seq)
+            # Looked at once for the message, its map and its close-ups; nothing of it is kept
+            # for the next request, whose cost must not depend on who committed meanwhile.
+            view, digest = await self.maps.looked_at(state, side)
+            image = await game.pictures.picture(
+                side, MapKey(digest, fitted=fitted),
+                lambda: self.maps.side_map(state, side, queued=sending, fitted=fitted))
+            shown = (await self._gallery(delivery, game, state, view, digest, side, image)
+                     if sending and fitted and image is not None and side is not None else ())
         except Exception:
             # The words matter more than the picture: they go (or are shown) without it.
             log.exception("game %s: the map of delivery %d could not be drawn",
@@ -63,15 +72,12 @@ class Pictures(UmpireBase):
             image, shown = None, ()
         return replace(delivery, image=image, gallery=shown)
 
-    async def _gallery(self, delivery: DeliveryRecord, side: str, image: bytes
+    async def _gallery(self, delivery: DeliveryRecord, game: LiveGame, state: GameState,
+                       view: SideView, digest: str, side: str, image: bytes
                        ) -> tuple[Picture, ...]:
         """The phase map of a call for orders, with its alt text, and a close-up of each of the
-        side's hot spots out of the map's reach."""
-        game = await self.repository.get(delivery.game_id)
-        state = game.state_kept(delivery.seq, side)
-        if state is None:
-            state = await self.repository.state_at(delivery.game_id, delivery.seq)
-        view, digest = await game.pictures.looked_at(side, state, self.maps.looked_at)
+        side's hot spots out of the map's reach (``view`` of ``state``, whose pictures are kept
+        under ``digest``)."""
         name = delivery.image_name or "map.png"
         # Worked out off the event loop: finding the hot spots scans the board.
         spots = await asyncio.to_thread(_close_ups, view)
@@ -111,22 +117,6 @@ class Pictures(UmpireBase):
             side, MapKey(digest, around, radius, fitted=fitted),
             lambda: self.maps.side_map(state, side, around=around, radius=radius,
                                        fitted=fitted))
-
-    async def _map_at(self, game_id: str, seq: int, side: str | None, *, queued: bool = False,
-                      fitted: bool = False) -> bytes | None:
-        """The map that a message following event ``seq`` carries: the view of ``side`` then,
-        whole or its ``fitted`` window (``queued``: drawn for the outbox). The seq finds the
-        state; the picture is kept under the view's digest, as ``/map``'s are."""
-        if not self.maps.enabled:
-            return None
-        game = await self.repository.get(game_id)
-        state = game.state_kept(seq, UMPIRE_VIEW if side is None else side)
-        if state is None:
-            state = await self.repository.state_at(game_id, seq)
-        _view, digest = await game.pictures.looked_at(side, state, self.maps.looked_at)
-        return await game.pictures.picture(
-            side, MapKey(digest, fitted=fitted),
-            lambda: self.maps.side_map(state, side, queued=queued, fitted=fitted))
 
 
 def _close_ups(view: SideView) -> tuple[CloseUpWords, ...]:

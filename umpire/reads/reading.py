@@ -49,7 +49,7 @@ class Reading(UmpireBase):
         game = await self.repository.get(game_id)
         side = await self._reader_side(game, user_id)
         # Worked out off the event loop, with the digest its picture is kept under.
-        view, digest = await game.pictures.looked_at(side, game.state, self.maps.looked_at)
+        view, digest = await self.maps.looked_at(game.state, side)
         listed = ""
         if stack is not None:
             try:
